@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analysis.h - the rqpath engine: model (tasks, CPUs, topology), classifier
+ * (placement kind, select_task_rq path, confidence) and the four findings.
+ *
+ * Feed it rq_event records in timestamp order with rq_analysis_feed(), call
+ * rq_analysis_finish() at the end, then read the stores below.  Memory grows with
+ * tasks and CPUs, never with the length of the trace: placements are counted, the
+ * last RQ_RECENT_DEFAULT of them are kept in a ring, and each finding keeps its first
+ * RQ_MAX_EXAMPLES examples.  Views and sinks only read this struct.
+ */
+#ifndef RQPATH_ANALYSIS_H
+#define RQPATH_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cpumask.h"
+#include "event.h"
+
+enum rq_kind {
+	RQ_KIND_FORK,
+	RQ_KIND_EXEC,
+	RQ_KIND_WAKEUP,
+	RQ_KIND_BALANCE,
+	RQ_KIND_NEWIDLE,
+	RQ_KIND_STOPPER,
+	RQ_KIND_AFFINITY,
+	RQ_KIND_NUMA,
+	RQ_KIND_UNKNOWN,
+	RQ_KIND__COUNT
+};
+
+/* Stable path ids; rq_paths[] gives the string, kind and kernel function of each. */
+enum rq_path {
+	RQ_PATH_FORK_AFFINE,	/* one allowed CPU: core select_task_rq() short-circuit */
+	RQ_PATH_FORK_LOCAL,	/* fair slow path kept the child on the parent's CPU */
+	RQ_PATH_FORK_MOVED,	/* fair slow path put the child on another CPU */
+	RQ_PATH_FORK_RT,	/* RT/DL class callback */
+	RQ_PATH_EXEC_AFFINE,	/* one allowed CPU at exec */
+	RQ_PATH_EXEC_LOCAL,	/* sched_exec() slow path kept the CPU (no event: inferred) */
+	RQ_PATH_EXEC_MOVED,	/* sched_exec() moved the task through migration/N */
+	RQ_PATH_EXEC_RT,	/* non-fair class: the callback returns the input CPU */
+	RQ_PATH_WAKE_RUNNABLE,	/* ttwu_runnable(): still queued, no selection */
+	RQ_PATH_WAKE_AFFINE,	/* one allowed CPU at wakeup */
+	RQ_PATH_WAKE_PREV,	/* select_task_rq_fair() kept prev_cpu */
+	RQ_PATH_WAKE_PULLED,	/* wake_affine() pulled it to the waker's CPU */
+	RQ_PATH_WAKE_LLC,	/* select_idle_sibling() moved it inside prev's LLC */
+	RQ_PATH_WAKE_CROSS_LLC,	/* moved to another LLC */
+	RQ_PATH_WAKE_RT,	/* RT/DL wakeup placement (find_lowest_rq / find_later_rq) */
+	RQ_PATH_LB_PERIODIC,	/* sched_balance_rq() from the balance softirq, pulled here */
+	RQ_PATH_LB_NOHZ,	/* NOHZ idle balance on behalf of another idle CPU */
+	RQ_PATH_LB_RT,		/* RT/DL push/pull */
+	RQ_PATH_LB_NEWIDLE,	/* sched_balance_newidle() */
+	RQ_PATH_LB_ACTIVE,	/* active_load_balance_cpu_stop() via migration/N */
+	RQ_PATH_AFFINITY_STOPPER,	/* affinity change moved a running task (migration/N) */
+	RQ_PATH_AFFINITY_CALLER,	/* affinity change moved a queued task in the caller */
+	RQ_PATH_NUMA_MOVE,	/* migrate_task_to() */
+	RQ_PATH_NUMA_SWAP,	/* migrate_swap() */
+	RQ_PATH_UNKNOWN,
+	RQ_PATH__COUNT
+};
+
+enum rq_confidence { RQ_CONF_EXACT, RQ_CONF_INFERRED, RQ_CONF_UNKNOWN };
+
+enum rq_finding {
+	RQ_FIND_NEEDLESS_CALLBACK,
+	RQ_FIND_OFFCPU_FORK,
+	RQ_FIND_IDLE_STACKING,
+	RQ_FIND_MISSED_IDLE,
+	RQ_FIND__COUNT
+};
+
+struct rq_path_info {
+	const char *id;		/* e.g. "fork-moved": a contract, documented in rqpath-paths(7) */
+	enum rq_kind kind;
+	const char *kernel_fn;	/* where the kernel takes this path */
+	const char *summary;	/* one line for a human */
+};
+
+extern const struct rq_path_info rq_paths[RQ_PATH__COUNT];
+extern const char *const rq_kind_names[RQ_KIND__COUNT];
+extern const char *const rq_confidence_names[3];
+extern const char *const rq_finding_ids[RQ_FIND__COUNT];
+
+#define RQ_WHY_LEN 192
+
+/* One placement decision (or one exec that was checked for needless-callback). */
+struct rq_placement {
+	uint64_t ts;
+	uint64_t seq;		/* order of classification, 1-based */
+	int pid;
+	char comm[RQ_COMM_LEN];
+	int cpu;		/* CPU that wrote the deciding record */
+	int from_cpu;		/* -1 unknown */
+	int to_cpu;
+	int writer_pid;		/* common_pid of the deciding record */
+	enum rq_path path;
+	enum rq_confidence conf;
+	unsigned int findings;	/* 1 << enum rq_finding */
+	char why[RQ_WHY_LEN];
+	/* offcpu-fork only: filled in as the trace goes on */
+	int parent_cpu_idled;	/* -1 not known (yet), 0 no, 1 yes: before the child first ran */
+	int64_t child_lifetime_ns;	/* -1: did not exit inside the trace */
+};
+
+#define RQ_MAX_EXAMPLES 8
+
+struct rq_finding_store {
+	uint64_t count;
+	uint64_t unknown;	/* could not be judged (needless-callback: affinity unknown) */
+	uint64_t of;		/* out of how many candidates (offcpu-fork: forks) */
+	int nexamples;
+	struct rq_placement examples[RQ_MAX_EXAMPLES];
+};
+
+enum rq_task_state { RQ_TS_UNKNOWN, RQ_TS_RUNNING, RQ_TS_QUEUED, RQ_TS_SLEEPING, RQ_TS_DEAD };
+
+/* Linux policy numbers (/proc/PID/stat field 41). */
+#define RQ_POLICY_UNKNOWN -1
+#define RQ_SCHED_NORMAL 0
+#define RQ_SCHED_FIFO 1
+#define RQ_SCHED_RR 2
+#define RQ_SCHED_BATCH 3
+#define RQ_SCHED_IDLE 5
+#define RQ_SCHED_DEADLINE 6
+#define RQ_SCHED_EXT 7
+
+struct rq_task {
+	struct rq_task *hnext;
+	int pid, tgid, ppid;	/* tgid/ppid 0 = unknown */
+	char comm[RQ_COMM_LEN];
+	int policy;		/* RQ_POLICY_UNKNOWN or a policy number */
+	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
+	bool mask_known;
+	struct rq_cpumask mask;
+	int prio;		/* last prio seen in an event, -1000 unknown */
+	int cpu;		/* last known CPU, -1 unknown */
+	enum rq_task_state state;
+	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
+	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
+	uint64_t first_ts, exit_ts;
+	bool exited;
+	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
+	uint64_t nr_findings[RQ_FIND__COUNT];
+
+	/* classification state between related events */
+	bool waking;		/* sched_waking seen, sched_wakeup not yet */
+	int waking_cpu;
+	int waker_pid;
+	uint64_t waking_ts;
+	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
+	bool wake_migrated;	/* sched_migrate_task inside the waking window */
+	int wake_from;
+	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
+	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
+	struct rq_placement stopper;
+	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
+	bool setaffinity_inflight;
+	int inflight_target;	/* pid the in-flight set* syscall targets */
+	long long inflight_policy;
+	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
+	int fork_parent_cpu;
+	bool first_run_pending;
+	uint64_t fork_ts;
+};
+
+enum rq_llc_source { RQ_LLC_ASSUMED, RQ_LLC_CACHE, RQ_LLC_PACKAGE };
+
+struct rq_cpu {
+	bool known;		/* seen idle once (or reset after lost events: false again) */
+	int curr;		/* pid running, 0 idle, -1 unknown */
+	int nqueued, queued_cap;
+	int *queued;		/* runnable, not running */
+	int ndelayed, delayed_cap;
+	int *delayed;		/* blocked fair tasks that may still be enqueued (DELAY_DEQUEUE) */
+	int pending_wakeups;
+	int llc;		/* first CPU of its LLC group */
+	int core, node;
+	uint64_t placements_in, placements_out;
+	uint64_t lost_events;
+};
+
+struct rq_profile {
+	char release[128];	/* "" unknown */
+	int major, minor;	/* 0 unknown */
+	bool exec_callback_unconditional;	/* sched_exec() calls the class callback directly */
+	bool idle_stack_allowed;		/* pre-v7.1 sched_idle_cpu() preference */
+	bool fork_util_regression;		/* v6.4..v6.13 autogroup stale-util forks */
+	bool overridden;
+	char note[128];
+};
+
+struct rq_analysis_opts {
+	/* "exec-callback=fixed", "idle-stack=fixed", ...: comma list, NULL none */
+	const char *profile_override;
+	int recent_capacity;	/* placements kept in the ring; 0 = default */
+};
+
+#define RQ_RECENT_DEFAULT 65536
+
+struct rq_analysis {
+	struct rq_analysis_opts opts;
+	/* trace identity */
+	char source[512];	/* file name or "live" */
+	int nr_cpus;
+	struct rq_profile profile;
+	/* counters */
+	uint64_t nr_events;
+	uint64_t lost_events;
+	uint64_t first_ts, last_ts;
+	uint64_t counts[RQ_EV__COUNT];
+	uint64_t path_counts[RQ_PATH__COUNT];
+	uint64_t conf_counts[3];
+	uint64_t nr_placements;
+	struct rq_finding_store findings[RQ_FIND__COUNT];
+	uint64_t not_judged[RQ_FIND__COUNT];	/* skipped: policy/affinity/CPU state unknown */
+	/* what the trace can and cannot support */
+	bool has_event[RQ_EV__COUNT];
+	bool has_markers;
+	bool has_topology;
+	enum rq_llc_source llc_source;
+	/* model */
+	struct rq_cpu *cpus;
+	struct rq_task **task_hash;
+	unsigned int task_hash_size;
+	unsigned int nr_tasks;
+	unsigned int nr_exited_kept;
+	uint64_t nr_tasks_evicted;
+	/* recent placements ring */
+	struct rq_placement *recent;
+	unsigned int recent_cap, recent_head, recent_len;
+	/* scratch */
+	unsigned long *scratch_mask;
+};
+
+/* Returns NULL on allocation failure. */
+struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts);
+/*
+ * Tell the engine what it is looking at before the first event: CPU count, kernel
+ * release (may be NULL or ""), which events the source carries (may be NULL).
+ * Returns 0, or -1 (with errno) on a bad nr_cpus or allocation failure.
+ */
+int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
+		      const char *release, const bool *has_event);
+void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev);
+/* Resolve what is still pending at the end of the trace. */
+void rq_analysis_finish(struct rq_analysis *an);
+void rq_analysis_free(struct rq_analysis *an);
+
+struct rq_task *rq_task_find(const struct rq_analysis *an, int pid);
+/* Call fn for each task known; stops early when fn returns non-zero. */
+int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
+		    void *data);
+/* i-th most recent placement, 0 = newest; NULL past the end. */
+const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int i);
+
+const char *rq_policy_name(int policy);
+/* Apply "key=value,…" overrides; returns 0 or -1 with a message in err. */
+int rq_profile_override(struct rq_profile *p, const char *spec, char *err, size_t errlen);
+void rq_profile_from_release(struct rq_profile *p, const char *release);
+
+/* Compose the human "why" for a placement (offcpu-fork extras included). */
+void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cpumask.h - a CPU set sized at run time (traces come from machines with any
+ * number of CPUs), with the kernel's "0-3,8" list syntax.
+ */
+#ifndef RQPATH_CPUMASK_H
+#define RQPATH_CPUMASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RQ_MAX_CPUS 4096
+
+struct rq_cpumask {
+	int nbits;
+	unsigned long *bits;
+};
+
+int rq_cpumask_init(struct rq_cpumask *m, int nbits);
+void rq_cpumask_free(struct rq_cpumask *m);
+int rq_cpumask_copy(struct rq_cpumask *dst, const struct rq_cpumask *src);
+void rq_cpumask_clear(struct rq_cpumask *m);
+void rq_cpumask_set(struct rq_cpumask *m, int cpu);
+bool rq_cpumask_test(const struct rq_cpumask *m, int cpu);
+int rq_cpumask_weight(const struct rq_cpumask *m);
+int rq_cpumask_first(const struct rq_cpumask *m);
+/* Parse "0-3,8"; CPUs >= nbits are ignored.  Returns 0 or -1 on syntax error. */
+int rq_cpumask_parse(struct rq_cpumask *m, const char *list);
+/* Format as a list into buf; returns buf. */
+char *rq_cpumask_format(const struct rq_cpumask *m, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decode.h - tracepoint record -> struct rq_event, for any source that has a
+ * tep_handle (trace.dat through libtracecmd, live pages through kbuffer).
+ *
+ * Fields are looked up by name in the source's own format files once, at
+ * rq_decoder_new(); comm fields work both as char[16] (before v6.16) and as
+ * __data_loc strings (v6.16+).
+ */
+#ifndef RQPATH_DECODE_H
+#define RQPATH_DECODE_H
+
+#include <stdbool.h>
+#include <event-parse.h>
+
+#include "event.h"
+
+struct rq_decoder;
+
+struct rq_decoder *rq_decoder_new(struct tep_handle *tep);
+void rq_decoder_free(struct rq_decoder *d);
+/* Which rq_event types this source's formats define (array of RQ_EV__COUNT). */
+const bool *rq_decoder_available(const struct rq_decoder *d);
+/* Decode one record written on cpu.  Always fills ev; returns ev->type. */
+enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int cpu,
+			     struct rq_event *ev);
+
+#endif

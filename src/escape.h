@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * escape.h - task names and file names are attacker-controlled: every byte that
+ * reaches a terminal, a text report, JSON or CSV goes through one of these.
+ */
+#ifndef RQPATH_ESCAPE_H
+#define RQPATH_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * C-style escape into buf: printable ASCII except backslash stays, everything else
+ * (control bytes, bytes >= 0x7f, backslash) becomes \\, \n, \t or \xHH.
+ * Always NUL-terminates; truncates at a whole escape.  Returns buf.
+ */
+char *rq_escape_c(const char *s, size_t len, char *buf, size_t size);
+/* Reverse of rq_escape_c(); returns the number of bytes written (NUL-terminated). */
+size_t rq_unescape_c(const char *s, char *buf, size_t size);
+/* Print s (len bytes) as a JSON string literal with quotes; valid UTF-8 output always. */
+void rq_json_string(FILE *f, const char *s, size_t len);
+/* Print s as one CSV field (RFC 4180: quoted when needed, control bytes escaped). */
+void rq_csv_field(FILE *f, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - rqpath front end: one table of subcommands, like trace-cmd's.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <signal.h>
+
+#include "commands.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+	const char *summary;
+};
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "live", cmd_live, "live [--buffer-kb N]",
+	  "attach to this system: TUI over a private tracefs instance (root)" },
+	{ "replay", cmd_replay, "replay FILE.dat",
+	  "open a trace.dat (rqpath record, trace-cmd record/extract) in the TUI" },
+	{ "record", cmd_record,
+	  "record -o FILE [--duration S] [--buffer-kb N] [--force] [--file-version 6|7] [-- CMD ...]",
+	  "record the scheduler events and task attributes into a trace.dat (root)" },
+	{ "audit", cmd_audit,
+	  "audit [FILE | --live --duration S [-- CMD ...]] [--format text|json|csv]\n"
+	  "             [--fail-on RULE[=N]]... [--profile KEY=VAL,...]",
+	  "batch report: placements by path and the four findings; exit 1 if a rule trips" },
+	{ "explain", cmd_explain, "explain [FILE]",
+	  "the select_task_rq() decision tree as text, with counts from FILE" },
+	{ "workload", cmd_workload, "workload spawn|execl|idle-stack|wake-llc [OPTIONS]",
+	  "built-in reproducers of each pathology" },
+	{ "help", cmd_help, "help [COMMAND]", "this text, or one command's usage" },
+	{ "--version", cmd_version, "--version", "print the version" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void rq_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rqpath: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	if (!strcmp(name, "-V"))
+		return find_command("--version");
+	if (!strcmp(name, "-h") || !strcmp(name, "--help"))
+		return find_command("help");
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rqpath [COMMAND [ARGS]]\n\n"
+		   "Where did the scheduler put each task, which select_task_rq() path chose\n"
+		   "that CPU, and was the choice wasteful?  Without a command: rqpath live.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nexit status: 0 ok, 1 a --fail-on rule tripped, 2 error.\n"
+		   "See rqpath(1) and rqpath-paths(7).\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return RQ_EXIT_OK;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		rq_error("no command '%s'; try 'rqpath help'", argv[1]);
+		return RQ_EXIT_ERROR;
+	}
+	printf("usage: rqpath %s\n\n%s\n", c->usage, c->summary);
+	return RQ_EXIT_OK;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("rqpath %s\n", RQPATH_VERSION);
+	return RQ_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+	char *live_argv[] = { "live", NULL };
+
+	/* `rqpath audit … | head` must end quietly: a closed pipe is an ordinary end. */
+	signal(SIGPIPE, SIG_DFL);
+	if (argc < 2)
+		return cmd_live(1, live_argv);
+	c = find_command(argv[1]);
+	if (!c) {
+		rq_error("unknown command '%s'; try 'rqpath help'", argv[1]);
+		return RQ_EXIT_ERROR;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Test runner for `make check`: runs every tier and ends with the line
+# "N passed, N failed, N skipped" that CI reads.
+#   unit tests   $RQPATH_BUILD/asan/tests/test_*   (cmocka, no root, no kernel)
+#   scripts      tests/{golden,robust,live,tui}/t_*.sh
+# A script passes with exit 0, is skipped with exit 77 (its last line says why),
+# and fails otherwise.  TESTS="pattern" runs only the tests whose name matches.
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${RQPATH_BUILD:=$top/build}"
+: "${RQPATH:=$RQPATH_BUILD/asan/rqpath}"
+: "${RQPATH_PLAIN:=$top/rqpath}"
+export RQPATH RQPATH_PLAIN RQPATH_BUILD
+export RQPATH_TOP="$top"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+pass=0 fail=0 skip=0
+failed=""
+logdir="$RQPATH_BUILD/test-logs"
+mkdir -p "$logdir"
+
+run_one() {
+	name=$1; shift
+	case "$name" in *${TESTS:-}*) ;; *) return ;; esac
+	log="$logdir/$(echo "$name" | tr '/' '_').log"
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass=$((pass + 1)); echo "ok    $name"
+	elif [ $rc -eq 77 ]; then
+		skip=$((skip + 1)); echo "skip  $name: $(tail -n 1 "$log")"
+	else
+		fail=$((fail + 1)); failed="$failed $name"
+		echo "FAIL  $name (exit $rc, log $log)"; tail -n 25 "$log" | sed 's/^/      /'
+	fi
+}
+
+for t in "$RQPATH_BUILD"/asan/tests/test_*; do
+	[ -x "$t" ] || continue
+	run_one "unit/$(basename "$t")" "$t"
+done
+for tier in golden robust live tui; do
+	for t in "$top"/tests/$tier/t_*.sh; do
+		[ -f "$t" ] || continue
+		run_one "$tier/$(basename "$t" .sh)" sh "$t"
+	done
+done
+# Nothing may be left behind in tracefs by any test.
+if [ -d /sys/kernel/tracing/instances ]; then
+	left=$(ls /sys/kernel/tracing/instances | grep '^rqpath' || true)
+	if [ -n "$left" ]; then
+		fail=$((fail + 1)); echo "FAIL  residue: tracefs instances left: $left"
+	else
+		pass=$((pass + 1)); echo "ok    residue: no rqpath tracefs instance left"
+	fi
+fi
+echo
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ] && [ $pass -gt 0 ]
