@@ -47,6 +47,8 @@ struct rq_marker {
 	int pid, tgid, policy, idle_cg;
 	char cpulist[512];	/* "?" when unknown */
 	char comm[64];		/* unescaped */
+	/* SNAPSHOT_DONE */
+	int ntasks;
 };
 
 /* Parse the text after RQ_MARKER_PREFIX.  Returns 0, or -1 for a line it does not know. */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode.c - tracepoint records to struct rq_event.
+ *
+ * Every field is found by name in the source's own format files once; the per-record
+ * work is a table lookup on the event id and a few tep_read_number_field() calls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <bsd/string.h>
+
+#include "decode.h"
+#include "markers.h"
+
+enum slot {
+	/* the number of fields a decoded event can need, named per type below */
+	S_PID, S_PID2, S_PRIO, S_PRIO2, S_CPU_A, S_CPU_B, S_STATE, S_ARG, S_COMM, S_COMM2, S_STR,
+	S__COUNT
+};
+
+struct event_spec {
+	const char *system;
+	const char *name;
+	enum rq_event_type type;
+	const char *field[S__COUNT];
+};
+
+/* Which format field fills which rq_event member, per tracepoint (see event.h). */
+static const struct event_spec specs[] = {
+	{ "sched", "sched_switch", RQ_EV_SWITCH,
+	  { [S_PID] = "prev_pid", [S_PID2] = "next_pid", [S_PRIO] = "prev_prio",
+	    [S_PRIO2] = "next_prio", [S_STATE] = "prev_state", [S_COMM] = "prev_comm",
+	    [S_COMM2] = "next_comm" } },
+	{ "sched", "sched_waking", RQ_EV_WAKING,
+	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "target_cpu", [S_COMM] = "comm" } },
+	{ "sched", "sched_wakeup", RQ_EV_WAKEUP,
+	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "target_cpu", [S_COMM] = "comm" } },
+	{ "sched", "sched_wakeup_new", RQ_EV_WAKEUP_NEW,
+	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "target_cpu", [S_COMM] = "comm" } },
+	{ "sched", "sched_migrate_task", RQ_EV_MIGRATE,
+	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "orig_cpu", [S_CPU_B] = "dest_cpu",
+	    [S_COMM] = "comm" } },
+	{ "sched", "sched_process_fork", RQ_EV_FORK,
+	  { [S_PID] = "parent_pid", [S_PID2] = "child_pid", [S_COMM] = "parent_comm",
+	    [S_COMM2] = "child_comm" } },
+	{ "sched", "sched_process_exit", RQ_EV_EXIT,
+	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_COMM] = "comm" } },
+	{ "sched", "sched_process_free", RQ_EV_FREE,
+	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_COMM] = "comm" } },
+	{ "sched", "sched_prepare_exec", RQ_EV_PREPARE_EXEC,
+	  { [S_PID] = "pid", [S_COMM] = "comm", [S_STR] = "filename" } },
+	{ "sched", "sched_process_exec", RQ_EV_EXEC,
+	  { [S_PID] = "pid", [S_PID2] = "old_pid", [S_STR] = "filename" } },
+	{ "sched", "sched_move_numa", RQ_EV_MOVE_NUMA,
+	  { [S_PID] = "pid", [S_CPU_A] = "src_cpu", [S_CPU_B] = "dst_cpu" } },
+	{ "sched", "sched_swap_numa", RQ_EV_SWAP_NUMA,
+	  { [S_PID] = "src_pid", [S_PID2] = "dst_pid", [S_CPU_A] = "src_cpu",
+	    [S_CPU_B] = "dst_cpu" } },
+	{ "syscalls", "sys_enter_sched_setaffinity", RQ_EV_SETAFFINITY_ENTER,
+	  { [S_PID] = "pid" } },
+	{ "syscalls", "sys_exit_sched_setaffinity", RQ_EV_SETAFFINITY_EXIT, { [S_ARG] = "ret" } },
+	{ "syscalls", "sys_enter_sched_setscheduler", RQ_EV_SETSCHED_ENTER,
+	  { [S_PID] = "pid", [S_ARG] = "policy" } },
+	{ "syscalls", "sys_exit_sched_setscheduler", RQ_EV_SETSCHED_EXIT, { [S_ARG] = "ret" } },
+	{ "syscalls", "sys_enter_sched_setattr", RQ_EV_SETATTR_ENTER, { [S_PID] = "pid" } },
+	{ "syscalls", "sys_exit_sched_setattr", RQ_EV_SETATTR_EXIT, { [S_ARG] = "ret" } },
+	{ "ftrace", "print", RQ_EV_MARKER, { [S_STR] = "buf" } },
+};
+
+#define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
+
+struct decoded_event {
+	enum rq_event_type type;
+	struct tep_format_field *field[S__COUNT];
+};
+
+struct rq_decoder {
+	struct tep_handle *tep;
+	struct tep_format_field *common_flags, *common_preempt, *common_pid;
+	int max_id;
+	struct decoded_event **by_id;	/* indexed by event id, NULL = not analysed */
+	struct decoded_event events[NR_SPECS];
+	bool available[RQ_EV__COUNT];
+};
+
+static const char *const event_names[RQ_EV__COUNT] = {
+	[RQ_EV_OTHER] = "other",
+	[RQ_EV_SWITCH] = "sched_switch",
+	[RQ_EV_WAKING] = "sched_waking",
+	[RQ_EV_WAKEUP] = "sched_wakeup",
+	[RQ_EV_WAKEUP_NEW] = "sched_wakeup_new",
+	[RQ_EV_MIGRATE] = "sched_migrate_task",
+	[RQ_EV_FORK] = "sched_process_fork",
+	[RQ_EV_EXIT] = "sched_process_exit",
+	[RQ_EV_FREE] = "sched_process_free",
+	[RQ_EV_PREPARE_EXEC] = "sched_prepare_exec",
+	[RQ_EV_EXEC] = "sched_process_exec",
+	[RQ_EV_MOVE_NUMA] = "sched_move_numa",
+	[RQ_EV_SWAP_NUMA] = "sched_swap_numa",
+	[RQ_EV_SETAFFINITY_ENTER] = "sys_enter_sched_setaffinity",
+	[RQ_EV_SETAFFINITY_EXIT] = "sys_exit_sched_setaffinity",
+	[RQ_EV_SETSCHED_ENTER] = "sys_enter_sched_setscheduler",
+	[RQ_EV_SETSCHED_EXIT] = "sys_exit_sched_setscheduler",
+	[RQ_EV_SETATTR_ENTER] = "sys_enter_sched_setattr",
+	[RQ_EV_SETATTR_EXIT] = "sys_exit_sched_setattr",
+	[RQ_EV_MARKER] = "print",
+	[RQ_EV_LOST] = "lost",
+};
+
+const char *rq_event_name(enum rq_event_type type)
+{
+	if (type < 0 || type >= RQ_EV__COUNT)
+		return "?";
+	return event_names[type];
+}
+
+struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
+{
+	struct rq_decoder *d = calloc(1, sizeof(*d));
+	struct tep_event *any = NULL;
+
+	if (!d)
+		return NULL;
+	d->tep = tep;
+	d->max_id = -1;
+	for (size_t i = 0; i < NR_SPECS; i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, specs[i].system, specs[i].name);
+
+		d->events[i].type = specs[i].type;
+		if (!ev)
+			continue;
+		any = ev;
+		for (int s = 0; s < S__COUNT; s++)
+			if (specs[i].field[s])
+				d->events[i].field[s] = tep_find_field(ev, specs[i].field[s]);
+		/* an event whose key field is missing cannot be analysed: treat it as absent */
+		if (!d->events[i].field[S_PID] && !d->events[i].field[S_ARG] &&
+		    !d->events[i].field[S_STR])
+			continue;
+		d->available[specs[i].type] = true;
+		if (ev->id > d->max_id)
+			d->max_id = ev->id;
+	}
+	if (d->max_id >= 0) {
+		d->by_id = calloc((size_t)d->max_id + 1, sizeof(*d->by_id));
+		if (!d->by_id) {
+			free(d);
+			return NULL;
+		}
+		for (size_t i = 0; i < NR_SPECS; i++) {
+			struct tep_event *ev = tep_find_event_by_name(tep, specs[i].system,
+								      specs[i].name);
+
+			if (ev && d->available[specs[i].type] && ev->id >= 0)
+				d->by_id[ev->id] = &d->events[i];
+		}
+	}
+	if (!any && tep_get_events_count(tep) > 0)
+		any = tep_get_event(tep, 0);
+	if (any) {
+		d->common_flags = tep_find_common_field(any, "common_flags");
+		d->common_preempt = tep_find_common_field(any, "common_preempt_count");
+		d->common_pid = tep_find_common_field(any, "common_pid");
+	}
+	return d;
+}
+
+void rq_decoder_free(struct rq_decoder *d)
+{
+	if (!d)
+		return;
+	free(d->by_id);
+	free(d);
+}
+
+const bool *rq_decoder_available(const struct rq_decoder *d)
+{
+	return d->available;
+}
+
+static long long read_num(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
+		return 0;
+	if (tep_read_number_field(f, rec->data, &v))
+		return 0;
+	/* sign-extend what the format says is signed and narrower than 64 bits */
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8)
+		return (long long)(v << (64 - 8 * f->size)) >> (64 - 8 * f->size);
+	return (long long)v;
+}
+
+/* Locate a string field: fixed char[N], __data_loc/__rel_loc, or a trailing char[]. */
+static const char *field_str(struct rq_decoder *d, struct tep_format_field *f,
+			     struct tep_record *rec, int *len)
+{
+	const char *data = rec->data;
+	unsigned int off, n;
+
+	if (f->offset < 0 || f->size < 0 || f->offset > rec->size)
+		return NULL;
+	off = (unsigned int)f->offset;
+	n = (unsigned int)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+
+		if (f->offset + 4 > rec->size)
+			return NULL;
+		loc = tep_read_number(d->tep, data + f->offset, 4);
+		off = (unsigned int)(loc & 0xffff);
+		n = (unsigned int)(loc >> 16);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (unsigned int)(f->offset + f->size);
+	} else if (!n) {
+		n = (unsigned int)rec->size - off;
+	}
+	if (off > (unsigned int)rec->size)
+		return NULL;
+	if (n > (unsigned int)rec->size - off)
+		n = (unsigned int)rec->size - off;
+	*len = (int)strnlen(data + off, n);
+	return data + off;
+}
+
+static void copy_comm(struct rq_decoder *d, struct tep_format_field *f, struct tep_record *rec,
+		      char *out)
+{
+	const char *s;
+	int len = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	s = field_str(d, f, rec, &len);
+	if (!s)
+		return;
+	if (len >= RQ_COMM_LEN)
+		len = RQ_COMM_LEN - 1;
+	memcpy(out, s, (size_t)len);
+	out[len] = '\0';
+}
+
+enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int cpu,
+			     struct rq_event *ev)
+{
+	struct decoded_event *de = NULL;
+	int id;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->type = RQ_EV_OTHER;
+	if (rec->size < 8)
+		return ev->type;
+	id = tep_data_type(d->tep, rec);
+	ev->common_pid = (int)read_num(d->common_pid, rec);
+	ev->flags = (uint8_t)read_num(d->common_flags, rec);
+	ev->preempt_count = (uint8_t)read_num(d->common_preempt, rec);
+	if (id >= 0 && id <= d->max_id)
+		de = d->by_id[id];
+	if (!de)
+		return ev->type;
+
+	ev->type = de->type;
+	ev->pid = (int)read_num(de->field[S_PID], rec);
+	ev->pid2 = (int)read_num(de->field[S_PID2], rec);
+	ev->prio = (int)read_num(de->field[S_PRIO], rec);
+	ev->prio2 = (int)read_num(de->field[S_PRIO2], rec);
+	ev->cpu_a = (int)read_num(de->field[S_CPU_A], rec);
+	ev->cpu_b = (int)read_num(de->field[S_CPU_B], rec);
+	ev->state = read_num(de->field[S_STATE], rec);
+	ev->arg = read_num(de->field[S_ARG], rec);
+	copy_comm(d, de->field[S_COMM], rec, ev->comm);
+	copy_comm(d, de->field[S_COMM2], rec, ev->comm2);
+	if (de->field[S_STR])
+		ev->str = field_str(d, de->field[S_STR], rec, &ev->str_len);
+	if (ev->type == RQ_EV_MARKER) {
+		size_t plen = strlen(RQ_MARKER_PREFIX);
+
+		/* only rqpath's own lines are markers; other prints are ordinary records */
+		if (!ev->str || (size_t)ev->str_len < plen ||
+		    strncmp(ev->str, RQ_MARKER_PREFIX, plen)) {
+			ev->type = RQ_EV_OTHER;
+			ev->str = NULL;
+			ev->str_len = 0;
+			return ev->type;
+		}
+		ev->str += plen;
+		ev->str_len -= (int)plen;
+	}
+	return ev->type;
+}

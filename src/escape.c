@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * escape.c - make attacker-controlled strings (task names, file names) inert in
+ * every output: terminals, text reports, JSON and CSV.
+ */
+#include <string.h>
+
+#include "escape.h"
+
+static const char hexdigits[] = "0123456789abcdef";
+
+static int escape_one(unsigned char c, char out[5])
+{
+	switch (c) {
+	case '\\': memcpy(out, "\\\\", 2); return 2;
+	case '\n': memcpy(out, "\\n", 2); return 2;
+	case '\t': memcpy(out, "\\t", 2); return 2;
+	case '\r': memcpy(out, "\\r", 2); return 2;
+	}
+	if (c >= 0x20 && c < 0x7f) {
+		out[0] = (char)c;
+		return 1;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hexdigits[c >> 4];
+	out[3] = hexdigits[c & 0xf];
+	return 4;
+}
+
+char *rq_escape_c(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	if (!size)
+		return buf;
+	for (size_t i = 0; s && i < len && s[i]; i++) {
+		char tmp[5];
+		int n = escape_one((unsigned char)s[i], tmp);
+
+		if (o + (size_t)n >= size)
+			break;
+		memcpy(buf + o, tmp, (size_t)n);
+		o += (size_t)n;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+size_t rq_unescape_c(const char *s, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	if (!size)
+		return 0;
+	while (*s && o + 1 < size) {
+		char c = *s++;
+
+		if (c == '\\' && *s) {
+			char e = *s++;
+
+			switch (e) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case 'r': c = '\r'; break;
+			case 'x':
+				if (hexval(s[0]) >= 0 && hexval(s[1]) >= 0) {
+					c = (char)(hexval(s[0]) << 4 | hexval(s[1]));
+					s += 2;
+				} else {
+					c = 'x';
+				}
+				break;
+			default: c = e; break;
+			}
+		}
+		buf[o++] = c;
+	}
+	buf[o] = '\0';
+	return o;
+}
+
+/* Length of a valid UTF-8 sequence starting at s (max n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t need;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		need = 2; cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		need = 3; cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		need = 4; cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (need > n)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* reject overlong forms, surrogates and values past U+10FFFF */
+	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return need;
+}
+
+void rq_json_string(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (size_t i = 0; s && i < len && u[i];) {
+		unsigned char c = u[i];
+		size_t n;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+			i++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		n = utf8_len(u + i, len - i);
+		if (!n) {
+			/* invalid UTF-8: keep the byte visible, as U+FFFD would lose it */
+			fprintf(f, "\\\\x%02x", c);
+			i++;
+			continue;
+		}
+		fwrite(u + i, 1, n, f);
+		i += n;
+	}
+	fputc('"', f);
+}
+
+void rq_csv_field(FILE *f, const char *s, size_t len)
+{
+	char buf[1024];
+
+	/* control bytes and non-ASCII are escaped first, then RFC 4180 quoting */
+	rq_escape_c(s, len, buf, sizeof(buf));
+	if (!strpbrk(buf, ",\"") && buf[0] != ' ' && buf[0] != '=' && buf[0] != '+' &&
+	    buf[0] != '-' && buf[0] != '@') {
+		fputs(buf, f);
+		return;
+	}
+	fputc('"', f);
+	for (char *p = buf; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
