@@ -1,10 +1,1136 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until this subcommand lands; replaced wholesale by its implementation. */
+/*
+ * record.c - live recording: a private tracefs instance per run ("rqpath-<pid>"),
+ * per-CPU raw ring-buffer pages read through libtracefs, decoded with kbuffer and
+ * handed out merged in timestamp order, and written unchanged into a trace.dat
+ * (tracedat_write.c).  Task attributes that tracepoints cannot show are written into
+ * the trace as marker lines (snapshot.c).
+ *
+ * Residue rule: whatever happens (normal end, error, SIGINT/SIGTERM/SIGHUP) the
+ * instance is destroyed before rq_record_run() returns; an instance left by a run that
+ * was killed outright is removed by the next run once its pid is gone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
 #include "commands.h"
+#include "decode.h"
+#include "escape.h"
+#include "record.h"
+#include "snapshot.h"
+#include "tracedat_write.h"
+
+#define DEFAULT_BUFFER_KB	4096
+#define POLL_MS			100
+#define MAX_BATCH_PAGES		256	/* per CPU per read round */
+
+/* The events rqpath records, and what is lost without each. */
+static const struct rec_event {
+	const char *system;
+	const char *name;
+	const char *loses;
+} rec_events[] = {
+	{ "sched", "sched_switch", "runqueue occupancy: idle-stacking, missed-idle" },
+	{ "sched", "sched_waking", "wakeup path classification" },
+	{ "sched", "sched_wakeup", "wakeup placements: idle-stacking, missed-idle" },
+	{ "sched", "sched_wakeup_new", "fork placements: offcpu-fork" },
+	{ "sched", "sched_migrate_task", "exec/balance/affinity path classification" },
+	{ "sched", "sched_process_fork", "affinity and policy inheritance" },
+	{ "sched", "sched_process_exit", "task lifetimes" },
+	{ "sched", "sched_process_free", "task lifetimes" },
+	{ "sched", "sched_process_exec", "exec placements: needless-callback" },
+	{ "sched", "sched_prepare_exec", "exec attribution before de_thread (needless-callback)" },
+	{ "sched", "sched_move_numa", "NUMA placement classification" },
+	{ "sched", "sched_swap_numa", "NUMA placement classification" },
+	{ "syscalls", "sys_enter_sched_setaffinity", "affinity changes during the trace" },
+	{ "syscalls", "sys_exit_sched_setaffinity", "affinity changes during the trace" },
+	{ "syscalls", "sys_enter_sched_setscheduler", "policy changes during the trace" },
+	{ "syscalls", "sys_exit_sched_setscheduler", "policy changes during the trace" },
+	{ "syscalls", "sys_enter_sched_setattr", "policy changes during the trace" },
+	{ "syscalls", "sys_exit_sched_setattr", "policy changes during the trace" },
+};
+
+#define NR_REC_EVENTS (sizeof(rec_events) / sizeof(rec_events[0]))
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+struct evcount {
+	int id;
+	const char *name;
+	uint64_t n;
+};
+
+/* A syscall enter seen, waiting for its exit: who changed which task. */
+#define SETTERS 256
+struct setter {
+	int caller;
+	int target;
+};
+
+struct session {
+	const struct rq_record_opts *o;
+	struct rq_record_stats *st;
+	char *err;
+	size_t errlen;
+
+	struct tracefs_instance *inst;
+	char inst_name[64];
+	int ncpus;
+	int page_size;
+	struct tracefs_cpu **tcpu;
+	struct kbuffer **kb;
+	struct tep_handle *tep;
+	struct rq_decoder *dec;
+	struct rq_tdw *w;
+	struct rq_snapshot *snap;
+	int marker_fd;
+
+	char *header_page, *header_event;
+	size_t header_page_len, header_event_len;
+	struct rq_tdw_format *ftrace, *events;
+	int nr_ftrace, nr_events;
+
+	struct evcount *counts;
+	int nr_counts;
+	uint64_t *missed;	/* per CPU, counted from page headers */
+	bool *enabled;		/* per rec_events[] entry */
+
+	/* pages of the current read round, per CPU */
+	char **batch;
+	int *batch_n;
+
+	struct setter setters[SETTERS];
+
+	pid_t child;
+	bool child_done;
+	struct timespec t0;
+	double last_progress;
+	bool progress;
+};
+
+static double elapsed(const struct session *s)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - s->t0.tv_sec) + (now.tv_nsec - s->t0.tv_nsec) / 1e9;
+}
+
+/* Read a whole file (tracefs files report size 0); NULL on error. */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 8192, n = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap + 1);
+	while (buf) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	if (buf) {
+		buf[n] = '\0';
+		*len = n;
+	}
+	return buf;
+}
+
+static char *tracing_path(const char *rel)
+{
+	const char *dir = tracefs_tracing_dir();
+	char *p;
+
+	if (!dir || asprintf(&p, "%s/%s", dir, rel) < 0)
+		return NULL;
+	return p;
+}
+
+/* Remove rqpath-<pid> instances whose process is gone; touch nothing else. */
+static void remove_stale_instances(void)
+{
+	char **names = tracefs_instances("^rqpath-[0-9]+$");
+
+	if (!names)
+		return;
+	for (int i = 0; names[i]; i++) {
+		char *end;
+		long pid = strtol(names[i] + 7, &end, 10);
+		struct tracefs_instance *inst;
+
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;	/* still running (or not ours to judge) */
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
+			continue;
+		tracefs_event_disable(inst, NULL, NULL);
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+}
+
+static void free_formats(struct rq_tdw_format *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(f[i].system);
+		free(f[i].name);
+		free(f[i].buf);
+	}
+	free(f);
+}
+
+static int add_format(struct rq_tdw_format **arr, int *n, const char *sys, const char *name,
+		      char *buf, size_t len)
+{
+	struct rq_tdw_format *na = realloc(*arr, (*n + 1) * sizeof(**arr));
+
+	if (!na)
+		return -1;
+	*arr = na;
+	na[*n].system = strdup(sys);
+	na[*n].name = strdup(name);
+	na[*n].buf = buf;
+	na[*n].len = len;
+	if (!na[*n].system || !na[*n].name) {
+		free(na[*n].system);
+		free(na[*n].name);
+		return -1;
+	}
+	(*n)++;
+	return 0;
+}
+
+static int load_ftrace_formats(struct session *s)
+{
+	char *dir = tracing_path("events/ftrace");
+	struct dirent *de;
+	DIR *d;
+
+	if (!dir)
+		return -1;
+	d = opendir(dir);
+	if (!d) {
+		free(dir);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+		size_t len;
+		char *buf;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/format", dir, de->d_name);
+		buf = slurp(path, &len);
+		if (!buf)
+			continue;
+		if (add_format(&s->ftrace, &s->nr_ftrace, "ftrace", de->d_name, buf, len) < 0) {
+			free(buf);
+			break;
+		}
+	}
+	closedir(d);
+	free(dir);
+	return 0;
+}
+
+/* Build a tep_handle from exactly the formats that go into the file. */
+static int build_tep(struct session *s)
+{
+	struct tep_handle *tep = tep_alloc();
+	int big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	int i;
+
+	if (!tep)
+		return -1;
+	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, sizeof(long));
+	tep_set_page_size(tep, getpagesize());
+	if (tep_parse_header_page(tep, s->header_page, s->header_page_len, sizeof(long)) < 0) {
+		tep_free(tep);
+		return -1;
+	}
+	for (i = 0; i < s->nr_ftrace; i++)
+		tep_parse_event(tep, s->ftrace[i].buf, s->ftrace[i].len, "ftrace");
+	for (i = 0; i < s->nr_events; i++)
+		tep_parse_event(tep, s->events[i].buf, s->events[i].len, s->events[i].system);
+	s->tep = tep;
+	return 0;
+}
+
+static void count_record(struct session *s, struct tep_record *rec)
+{
+	int id = tep_data_type(s->tep, rec);
+	struct tep_event *ev;
+	struct evcount *nc;
+
+	s->st->events++;
+	for (int i = 0; i < s->nr_counts; i++) {
+		if (s->counts[i].id == id) {
+			s->counts[i].n++;
+			return;
+		}
+	}
+	ev = tep_find_event(s->tep, id);
+	nc = realloc(s->counts, (s->nr_counts + 1) * sizeof(*nc));
+	if (!nc)
+		return;
+	s->counts = nc;
+	nc[s->nr_counts].id = id;
+	nc[s->nr_counts].name = ev ? ev->name : "unknown";
+	nc[s->nr_counts].n = 1;
+	s->nr_counts++;
+}
+
+/* Fork, exec and scheduler syscalls: read the task's attributes now, while it exists. */
+static void capture_attributes(struct session *s, const struct rq_event *e)
+{
+	const struct rq_event ev = *e;
+	struct setter *st;
+
+	if (!s->snap)
+		return;
+	switch (ev.type) {
+	case RQ_EV_FORK:
+		rq_snapshot_task(s->snap, ev.pid2);
+		break;
+	case RQ_EV_EXEC:
+		rq_snapshot_task(s->snap, ev.pid);
+		break;
+	case RQ_EV_SETAFFINITY_ENTER:
+	case RQ_EV_SETSCHED_ENTER:
+	case RQ_EV_SETATTR_ENTER:
+		st = &s->setters[(unsigned int)ev.common_pid % SETTERS];
+		st->caller = ev.common_pid;
+		st->target = ev.pid ? ev.pid : ev.common_pid;
+		break;
+	case RQ_EV_SETAFFINITY_EXIT:
+	case RQ_EV_SETSCHED_EXIT:
+	case RQ_EV_SETATTR_EXIT:
+		st = &s->setters[(unsigned int)ev.common_pid % SETTERS];
+		if (st->caller == ev.common_pid && st->target > 0) {
+			rq_snapshot_task(s->snap, st->target);
+		} else {
+			/* the enter was before the trace: the caller itself is the best guess */
+			rq_snapshot_task(s->snap, ev.common_pid);
+		}
+		st->caller = 0;
+		st->target = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static void report_missed(struct session *s, int cpu, struct kbuffer *kb)
+{
+	int missed = kbuffer_missed_events(kb);
+
+	if (!missed)
+		return;
+	if (missed > 0) {
+		s->missed[cpu] += missed;
+		s->st->lost_events += missed;
+	}
+	if (s->o->on_lost)
+		s->o->on_lost(cpu, missed > 0 ? (unsigned long long)missed : 0, s->o->data);
+}
+
+/*
+ * Merge this round's pages of all CPUs in timestamp order: each CPU's pages are in
+ * order already, so a k-way merge over the per-CPU cursors is enough.
+ */
+struct cursor {
+	int page;		/* index into the batch */
+	void *data;		/* current record, NULL when the CPU is done */
+	unsigned long long ts;
+	bool new_page;
+};
+
+static void cursor_load(struct session *s, int cpu, struct cursor *c)
+{
+	struct kbuffer *kb = s->kb[cpu];
+
+	c->data = NULL;
+	while (c->page < s->batch_n[cpu]) {
+		kbuffer_load_subbuffer(kb, s->batch[cpu] + (size_t)c->page * s->page_size);
+		report_missed(s, cpu, kb);
+		c->new_page = true;
+		c->data = kbuffer_read_event(kb, &c->ts);
+		if (c->data)
+			return;
+		c->page++;
+	}
+}
+
+static void dispatch_batch(struct session *s)
+{
+	struct cursor *cur = calloc(s->ncpus, sizeof(*cur));
+	int cpu;
+
+	if (!cur)
+		return;
+	for (cpu = 0; cpu < s->ncpus; cpu++)
+		cursor_load(s, cpu, &cur[cpu]);
+	for (;;) {
+		struct tep_record rec;
+		struct kbuffer *kb;
+		int best = -1;
+
+		for (cpu = 0; cpu < s->ncpus; cpu++)
+			if (cur[cpu].data && (best < 0 || cur[cpu].ts < cur[best].ts))
+				best = cpu;
+		if (best < 0)
+			break;
+		/* kbuffers are per CPU, so each one still points at its own record */
+		kb = s->kb[best];
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = cur[best].ts;
+		rec.cpu = best;
+		rec.data = cur[best].data;
+		rec.size = kbuffer_event_size(kb);
+		rec.record_size = kbuffer_curr_size(kb);
+		rec.offset = kbuffer_curr_offset(kb);
+		rec.missed_events = cur[best].new_page ? kbuffer_missed_events(kb) : 0;
+		rec.ref_count = 1;
+		rec.locked = 1;
+		cur[best].new_page = false;
+		count_record(s, &rec);
+		if (s->o->on_record)
+			s->o->on_record(s->tep, &rec, best, s->o->data);
+		if (s->dec) {
+			struct rq_event ev;
+
+			s->st->by_type[rq_decode(s->dec, &rec, best, &ev)]++;
+			capture_attributes(s, &ev);
+		}
+		cur[best].data = kbuffer_next_event(kb, &cur[best].ts);
+		if (!cur[best].data) {
+			cur[best].page++;
+			cursor_load(s, best, &cur[best]);
+		}
+	}
+	free(cur);
+}
+
+/* One round: read what each CPU has (up to a batch), store it, hand it out. */
+static int read_round(struct session *s, bool *any)
+{
+	int cpu, r;
+
+	*any = false;
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		s->batch_n[cpu] = 0;
+		while (s->batch_n[cpu] < MAX_BATCH_PAGES) {
+			char *page = s->batch[cpu] + (size_t)s->batch_n[cpu] * s->page_size;
+
+			r = tracefs_cpu_read(s->tcpu[cpu], page, true);
+			if (r <= 0)
+				break;
+			if (r < s->page_size)
+				memset(page + r, 0, s->page_size - r);
+			if (rq_tdw_add_page(s->w, cpu, page, s->page_size) < 0) {
+				snprintf(s->err, s->errlen, "cannot store trace data for %s: %s",
+					 s->o->output, strerror(errno));
+				return -1;
+			}
+			s->batch_n[cpu]++;
+			*any = true;
+		}
+	}
+	if (*any)
+		dispatch_batch(s);
+	return 0;
+}
+
+static int enable_events(struct session *s)
+{
+	int missing = 0;
+	char line[1024];
+	size_t off = 0;
+
+	line[0] = '\0';
+	for (size_t i = 0; i < NR_REC_EVENTS; i++) {
+		const struct rec_event *e = &rec_events[i];
+		char rel[256], *path;
+		size_t len;
+		char *buf;
+
+		snprintf(rel, sizeof(rel), "events/%s/%s/format", e->system, e->name);
+		path = tracefs_instance_get_file(s->inst, rel);
+		buf = path ? slurp(path, &len) : NULL;
+		tracefs_put_tracing_file(path);
+		if (!buf || tracefs_event_enable(s->inst, e->system, e->name) < 0) {
+			free(buf);
+			missing++;
+			if (off < sizeof(line))
+				off += snprintf(line + off, sizeof(line) - off, "%s%s:%s (%s)",
+						missing > 1 ? "; " : "", e->system, e->name,
+						e->loses);
+			continue;
+		}
+		if (add_format(&s->events, &s->nr_events, e->system, e->name, buf, len) < 0) {
+			free(buf);
+			snprintf(s->err, s->errlen, "out of memory");
+			return -1;
+		}
+		s->enabled[i] = true;
+	}
+	if (s->nr_events == 0) {
+		snprintf(s->err, s->errlen, "this kernel has none of the sched events; "
+			 "rqpath needs CONFIG_TRACING with the sched tracepoints");
+		return -1;
+	}
+	if (missing && !s->o->quiet)
+		fprintf(stderr, "rqpath: warning: this kernel lacks %d event%s, unavailable: %s\n",
+			missing, missing > 1 ? "s" : "", line);
+	return 0;
+}
+
+static int read_header_formats(struct session *s)
+{
+	char *p;
+
+	p = tracing_path("events/header_page");
+	s->header_page = p ? slurp(p, &s->header_page_len) : NULL;
+	free(p);
+	p = tracing_path("events/header_event");
+	s->header_event = p ? slurp(p, &s->header_event_len) : NULL;
+	free(p);
+	if (!s->header_page || !s->header_event) {
+		snprintf(s->err, s->errlen, "cannot read events/header_page from tracefs: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int subbuf_size(void)
+{
+	char *p = tracing_path("buffer_subbuf_size_kb");
+	size_t len;
+	char *buf = p ? slurp(p, &len) : NULL;
+	int kb = buf ? atoi(buf) : 0;
+
+	free(p);
+	free(buf);
+	if (kb > 0 && kb <= 1024)
+		return kb * 1024;
+	return getpagesize();
+}
+
+static void start_child(struct session *s)
+{
+	int pfd[2];
+	int child_errno = 0;
+	ssize_t r;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(s->err, s->errlen, "cannot start %s: %s", s->o->cmd[0], strerror(errno));
+		return;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(s->err, s->errlen, "cannot start %s: %s", s->o->cmd[0], strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		close(pfd[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		setpgid(0, 0);
+		execvp(s->o->cmd[0], s->o->cmd);
+		child_errno = errno;
+		r = write(pfd[1], &child_errno, sizeof(child_errno));
+		(void)r;
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(pfd[1]);
+	do {
+		r = read(pfd[0], &child_errno, sizeof(child_errno));
+	} while (r < 0 && errno == EINTR);
+	close(pfd[0]);
+	s->child = pid;
+	if (r == sizeof(child_errno)) {
+		char name[256];
+
+		waitpid(pid, &s->st->cmd_status, 0);
+		s->child = 0;
+		s->child_done = true;
+		rq_escape_c(s->o->cmd[0], strlen(s->o->cmd[0]), name, sizeof(name));
+		snprintf(s->err, s->errlen, "cannot run %s: %s", name, strerror(child_errno));
+	}
+}
+
+static void stop_child(struct session *s)
+{
+	int status;
+
+	if (!s->child || s->child_done)
+		return;
+	kill(-s->child, SIGTERM);
+	kill(s->child, SIGTERM);
+	for (int i = 0; i < 40; i++) {
+		if (waitpid(s->child, &status, WNOHANG) == s->child) {
+			s->st->cmd_status = status;
+			s->child_done = true;
+			break;
+		}
+		usleep(50000);
+	}
+	if (!s->child_done) {
+		kill(-s->child, SIGKILL);
+		kill(s->child, SIGKILL);
+		if (waitpid(s->child, &status, 0) == s->child)
+			s->st->cmd_status = status;
+		s->child_done = true;
+	}
+	/* the rest of its process group gets no grace either */
+	kill(-s->child, SIGKILL);
+}
+
+static void poll_child(struct session *s)
+{
+	int status;
+
+	if (!s->child || s->child_done)
+		return;
+	if (waitpid(s->child, &status, WNOHANG) == s->child) {
+		s->st->cmd_status = status;
+		s->child_done = true;
+	}
+}
+
+static void show_progress(struct session *s, bool final)
+{
+	double t = elapsed(s);
+
+	if (!s->progress)
+		return;
+	if (final) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	if (t - s->last_progress < 0.5)
+		return;
+	s->last_progress = t;
+	fprintf(stderr, "\rrqpath: recording %.1fs  %llu events  %llu lost\033[K", t,
+		(unsigned long long)s->st->events, (unsigned long long)s->st->lost_events);
+}
+
+/* Per-CPU "overrun" from the instance stats: events the ring buffer overwrote. */
+static char **read_cpustats(struct session *s)
+{
+	char **stats = calloc(s->ncpus, sizeof(*stats));
+
+	if (!stats)
+		return NULL;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		char rel[64];
+		char *p;
+		unsigned long long overrun;
+
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		stats[cpu] = tracefs_instance_file_read(s->inst, rel, NULL);
+		if (!stats[cpu])
+			continue;
+		p = strstr(stats[cpu], "\noverrun:");
+		if (!p && !strncmp(stats[cpu], "overrun:", 8))
+			p = stats[cpu] - 1;
+		if (!p)
+			continue;
+		overrun = strtoull(p + 9, NULL, 10);
+		if (overrun > s->missed[cpu]) {
+			unsigned long long more = overrun - s->missed[cpu];
+
+			s->st->lost_events += more;
+			s->missed[cpu] = overrun;
+			if (s->o->on_lost)
+				s->o->on_lost(cpu, more, s->o->data);
+		}
+	}
+	return stats;
+}
+
+static int write_file(struct session *s)
+{
+	struct rq_tdw_meta m = { 0 };
+	struct utsname u;
+	char unamestr[512];
+	char version[64];
+	char *clock, *cmdlines, **stats;
+	char clock_name[32] = "local";
+	size_t cmd_len = 0;
+	int ret;
+
+	stats = read_cpustats(s);
+	clock = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
+	if (clock) {
+		char *b = strchr(clock, '['), *e = b ? strchr(b, ']') : NULL;
+
+		if (b && e && (size_t)(e - b - 1) < sizeof(clock_name)) {
+			memcpy(clock_name, b + 1, e - b - 1);
+			clock_name[e - b - 1] = '\0';
+		}
+	}
+	cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	if (cmdlines)
+		cmd_len = strlen(cmdlines);
+	if (uname(&u) == 0)
+		snprintf(unamestr, sizeof(unamestr), "%s %s %s %s", u.sysname, u.nodename,
+			 u.release, u.machine);
+	else
+		strcpy(unamestr, "Linux unknown unknown unknown");
+	snprintf(version, sizeof(version), "rqpath %s", RQPATH_VERSION);
+
+	m.header_page = s->header_page;
+	m.header_page_len = s->header_page_len;
+	m.header_event = s->header_event;
+	m.header_event_len = s->header_event_len;
+	m.ftrace = s->ftrace;
+	m.nr_ftrace = s->nr_ftrace;
+	m.events = s->events;
+	m.nr_events = s->nr_events;
+	m.cmdlines = cmdlines;
+	m.cmdlines_len = cmd_len;
+	m.uname = unamestr;
+	m.trace_clock = clock;
+	m.clock_name = clock_name;
+	m.cpustats = stats;
+	m.version = version;
+	ret = rq_tdw_finish(s->w, &m, &s->st->bytes, s->err, s->errlen);
+	if (ret == 1 && !s->o->quiet)
+		fprintf(stderr, "rqpath: warning: %s\n", s->err);
+	for (int i = 0; stats && i < s->ncpus; i++)
+		free(stats[i]);
+	free(stats);
+	free(clock);
+	free(cmdlines);
+	return ret < 0 ? -1 : 0;
+}
+
+static int setup_instance(struct session *s)
+{
+	unsigned long kb = s->o->buffer_kb > 0 ? (unsigned long)s->o->buffer_kb : DEFAULT_BUFFER_KB;
+	char *clocks;
+
+	snprintf(s->inst_name, sizeof(s->inst_name), "rqpath-%d", (int)getpid());
+	s->inst = tracefs_instance_create(s->inst_name);
+	if (s->inst && !tracefs_instance_is_new(s->inst)) {
+		/* left over by an earlier run in this same process: start clean */
+		tracefs_event_disable(s->inst, NULL, NULL);
+		tracefs_instance_destroy(s->inst);
+		tracefs_instance_free(s->inst);
+		s->inst = tracefs_instance_create(s->inst_name);
+	}
+	if (!s->inst) {
+		snprintf(s->err, s->errlen, "cannot create tracefs instance %s: %s", s->inst_name,
+			 strerror(errno));
+		return -1;
+	}
+	tracefs_trace_off(s->inst);
+	if (tracefs_instance_set_buffer_size(s->inst, kb, -1) < 0) {
+		snprintf(s->err, s->errlen, "cannot set the buffer to %lu KB per CPU: %s; "
+			 "try a smaller --buffer-kb", kb, strerror(errno));
+		return -1;
+	}
+	clocks = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
+	/* timestamps comparable across CPUs (kernel-paths.md B.6) */
+	if (clocks && strstr(clocks, " mono "))
+		tracefs_instance_file_write(s->inst, "trace_clock", "mono");
+	else if (clocks && strstr(clocks, "global"))
+		tracefs_instance_file_write(s->inst, "trace_clock", "global");
+	free(clocks);
+	return 0;
+}
+
+static int open_readers(struct session *s)
+{
+	s->tcpu = calloc(s->ncpus, sizeof(*s->tcpu));
+	s->kb = calloc(s->ncpus, sizeof(*s->kb));
+	s->batch = calloc(s->ncpus, sizeof(*s->batch));
+	s->batch_n = calloc(s->ncpus, sizeof(*s->batch_n));
+	s->missed = calloc(s->ncpus, sizeof(*s->missed));
+	if (!s->tcpu || !s->kb || !s->batch || !s->batch_n || !s->missed)
+		goto nomem;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		s->tcpu[cpu] = tracefs_cpu_open(s->inst, cpu, true);
+		if (!s->tcpu[cpu]) {
+			snprintf(s->err, s->errlen, "cannot open the ring buffer of CPU %d: %s",
+				 cpu, strerror(errno));
+			return -1;
+		}
+		if (tracefs_cpu_read_size(s->tcpu[cpu]) != s->page_size) {
+			snprintf(s->err, s->errlen, "ring buffer page size %d, expected %d",
+				 tracefs_cpu_read_size(s->tcpu[cpu]), s->page_size);
+			return -1;
+		}
+		s->kb[cpu] = tep_kbuffer(s->tep);
+		s->batch[cpu] = malloc((size_t)MAX_BATCH_PAGES * s->page_size);
+		if (!s->kb[cpu] || !s->batch[cpu])
+			goto nomem;
+	}
+	return 0;
+nomem:
+	snprintf(s->err, s->errlen, "out of memory");
+	return -1;
+}
+
+static void teardown(struct session *s)
+{
+	if (s->tcpu)
+		for (int cpu = 0; cpu < s->ncpus; cpu++)
+			if (s->tcpu[cpu])
+				tracefs_cpu_close(s->tcpu[cpu]);
+	if (s->marker_fd >= 0)
+		close(s->marker_fd);
+	if (s->inst) {
+		tracefs_trace_off(s->inst);
+		tracefs_event_disable(s->inst, NULL, NULL);
+		if (tracefs_instance_destroy(s->inst) < 0 && !s->o->quiet)
+			fprintf(stderr, "rqpath: warning: could not remove tracefs instance %s: "
+				"%s; remove it with: rmdir %s/instances/%s\n", s->inst_name,
+				strerror(errno), tracefs_tracing_dir(), s->inst_name);
+		tracefs_instance_free(s->inst);
+	}
+	if (s->kb)
+		for (int cpu = 0; cpu < s->ncpus; cpu++)
+			if (s->kb[cpu])
+				kbuffer_free(s->kb[cpu]);
+	if (s->batch)
+		for (int cpu = 0; cpu < s->ncpus; cpu++)
+			free(s->batch[cpu]);
+	free(s->tcpu);
+	free(s->kb);
+	free(s->batch);
+	free(s->batch_n);
+	free(s->missed);
+	free(s->enabled);
+	free(s->counts);
+	rq_snapshot_free(s->snap);
+	if (s->dec)
+		rq_decoder_free(s->dec);
+	if (s->tep)
+		tep_free(s->tep);
+	rq_tdw_close(s->w);
+	free_formats(s->ftrace, s->nr_ftrace);
+	free_formats(s->events, s->nr_events);
+	free(s->header_page);
+	free(s->header_event);
+}
+
+static bool should_stop(struct session *s)
+{
+	if (stop_signal)
+		return true;
+	if (s->o->cmd && s->child_done)
+		return true;
+	if (s->o->duration > 0 && elapsed(s) >= s->o->duration)
+		return true;
+	if (s->o->on_tick && s->o->on_tick(s->o->data))
+		return true;
+	return false;
+}
+
+static int record_loop(struct session *s)
+{
+	bool any;
+
+	for (;;) {
+		poll_child(s);
+		if (should_stop(s))
+			break;
+		if (read_round(s, &any) < 0)
+			return -1;
+		show_progress(s, false);
+		if (!any)
+			usleep(POLL_MS * 1000);
+	}
+	stop_child(s);
+	/* stop writing, then drain what is left, partial pages included */
+	tracefs_trace_off(s->inst);
+	do {
+		if (read_round(s, &any) < 0)
+			return -1;
+	} while (any);
+	show_progress(s, true);
+	return 0;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
+		  size_t errlen)
+{
+	struct sigaction sa, old[3];
+	struct session *s;
+	const char *mnt = NULL;
+	int version = opts->file_version ? opts->file_version : 6;
+	int ret = -1;
+
+	memset(st, 0, sizeof(*st));
+	st->cmd_status = -1;
+	err[0] = '\0';
+	if (geteuid() != 0) {
+		snprintf(err, errlen, "record needs root (CAP_SYS_ADMIN) to use tracefs; "
+			 "run it with sudo");
+		return -1;
+	}
+	if (!opts->output || !*opts->output) {
+		snprintf(err, errlen, "record needs an output file: -o FILE");
+		return -1;
+	}
+	if (tracefs_tracing_dir_is_mounted(true, &mnt) < 0 || !tracefs_tracing_dir()) {
+		snprintf(err, errlen, "tracefs is not mounted and could not be mounted; run: "
+			 "mount -t tracefs nodev /sys/kernel/tracing");
+		return -1;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	s->o = opts;
+	s->st = st;
+	s->err = err;
+	s->errlen = errlen;
+	s->marker_fd = -1;
+	s->ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	s->page_size = subbuf_size();
+	s->enabled = calloc(NR_REC_EVENTS, sizeof(*s->enabled));
+	s->progress = !opts->quiet && isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	if (!s->enabled)
+		goto out_free;
+
+	/* The output first: a bad path must fail before tracefs is touched. */
+	s->w = rq_tdw_open(opts->output, opts->force, version, s->ncpus, s->page_size, err,
+			   errlen);
+	if (!s->w)
+		goto out_free;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_signals[i], &sa, &old[i]);
+
+	remove_stale_instances();
+	if (read_header_formats(s) < 0 || load_ftrace_formats(s) < 0)
+		goto out;
+	if (setup_instance(s) < 0)
+		goto out;
+	if (enable_events(s) < 0)
+		goto out;
+	if (build_tep(s) < 0) {
+		snprintf(err, errlen, "cannot parse the tracefs event formats");
+		goto out;
+	}
+	s->dec = rq_decoder_new(s->tep);
+	if (open_readers(s) < 0)
+		goto out;
+	s->marker_fd = tracefs_instance_file_open(s->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
+	if (s->marker_fd >= 0)
+		s->snap = rq_snapshot_new(s->marker_fd);
+	if (tracefs_trace_on(s->inst) < 0) {
+		snprintf(err, errlen, "cannot turn tracing on in %s: %s", s->inst_name,
+			 strerror(errno));
+		goto out;
+	}
+	if (!s->snap || rq_snapshot_all(s->snap) < 0) {
+		if (!opts->quiet)
+			fprintf(stderr, "rqpath: warning: could not write the task snapshot into "
+				"the trace; affinity and policy will be unknown on replay\n");
+	}
+	if (opts->cmd && opts->cmd[0] && !stop_signal) {
+		start_child(s);
+		if (err[0])
+			goto out;
+	}
+	if (record_loop(s) < 0)
+		goto out;
+	if (write_file(s) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret < 0 && s->child)
+		stop_child(s);
+	teardown(s);
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+	free(s);
+	return ret;
+out_free:
+	if (!err[0])
+		snprintf(err, errlen, "out of memory");
+	rq_tdw_close(s->w);
+	free(s->enabled);
+	free(s);
+	return -1;
+}
+
+/* ---- the `rqpath record` command ---- */
+
+static void usage_line(void)
+{
+	fprintf(stderr, "usage: rqpath record -o FILE [--duration S] [--buffer-kb N] [--force] "
+		"[--file-version 6|7] [-- CMD ARGS...]\n");
+}
 
 int cmd_record(int argc, char **argv)
 {
-	rq_error("record: not built yet");
+	struct rq_record_opts o = { 0 };
+	struct rq_record_stats st;
+	char err[1024], name[PATH_MAX * 4];
+	char *end;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = (i + 1 < argc) ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!val)
+				goto need_value;
+			o.output = val;
+			i++;
+		} else if (!strcmp(a, "--duration") || !strcmp(a, "-d")) {
+			if (!val)
+				goto need_value;
+			o.duration = strtod(val, &end);
+			if (*end || o.duration <= 0) {
+				rq_error("--duration wants a number of seconds > 0, not '%s'", val);
+				return RQ_EXIT_ERROR;
+			}
+			i++;
+		} else if (!strcmp(a, "--buffer-kb")) {
+			long kb;
+
+			if (!val)
+				goto need_value;
+			kb = strtol(val, &end, 10);
+			if (*end || kb <= 0 || kb > 4 * 1024 * 1024) {
+				rq_error("--buffer-kb wants a size in KB (1..4194304), not '%s'", val);
+				return RQ_EXIT_ERROR;
+			}
+			o.buffer_kb = (int)kb;
+			i++;
+		} else if (!strcmp(a, "--force") || !strcmp(a, "-f")) {
+			o.force = true;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			o.quiet = true;
+		} else if (!strcmp(a, "--file-version")) {
+			if (!val)
+				goto need_value;
+			if (strcmp(val, "6") && strcmp(val, "7")) {
+				rq_error("--file-version is 6 or 7, not '%s'", val);
+				return RQ_EXIT_ERROR;
+			}
+			o.file_version = atoi(val);
+			i++;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage_line();
+			return RQ_EXIT_OK;
+		} else {
+			char esc[256];
+
+			rq_escape_c(a, strlen(a), esc, sizeof(esc));
+			rq_error("record: unknown option '%s'; see 'rqpath help record'", esc);
+			return RQ_EXIT_ERROR;
+		}
+	}
+	if (i < argc)
+		o.cmd = argv + i;
+	if (!o.output) {
+		rq_error("record needs an output file: rqpath record -o FILE [-- CMD ...]");
+		return RQ_EXIT_ERROR;
+	}
+	if (!o.cmd && o.duration <= 0 && !isatty(STDIN_FILENO) && !o.quiet)
+		fprintf(stderr, "rqpath: recording until SIGINT/SIGTERM (no --duration, no CMD)\n");
+
+	ret = rq_record_run(&o, &st, err, sizeof(err));
+	if (ret < 0) {
+		rq_error("%s", err);
+		return RQ_EXIT_ERROR;
+	}
+	rq_escape_c(o.output, strlen(o.output), name, sizeof(name));
+	if (!o.quiet) {
+		fprintf(stderr, "rqpath: recorded %llu events, %llu lost events, %llu bytes in %s\n",
+			(unsigned long long)st.events, (unsigned long long)st.lost_events,
+			(unsigned long long)st.bytes, name);
+		fprintf(stderr, "rqpath: counts:");
+		for (int t = 1; t < RQ_EV__COUNT; t++)
+			if (st.by_type[t] && t != RQ_EV_LOST)
+				fprintf(stderr, " %s=%llu", rq_event_name(t),
+					(unsigned long long)st.by_type[t]);
+		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
+	}
+	return RQ_EXIT_OK;
+
+need_value:
+	rq_error("record: %s needs a value; see 'rqpath help record'", argv[i]);
 	return RQ_EXIT_ERROR;
 }
-

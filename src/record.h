@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event.h"
+
 struct tep_handle;
 struct tep_record;
 
@@ -34,6 +36,8 @@ struct rq_record_stats {
 	uint64_t lost_events;
 	uint64_t bytes;
 	int cmd_status;		/* wait status of cmd, -1 none */
+	/* Records per decoded type (RQ_EV_OTHER: everything else, e.g. non-rqpath prints). */
+	uint64_t by_type[RQ_EV__COUNT];
 };
 
 /* Record until done.  0, or -1 with one clear line in err (errno-style cause). */

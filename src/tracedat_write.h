@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tracedat_write.h - write raw ring-buffer pages into a trace-cmd trace.dat,
+ * file version 6 or 7 (7 uncompressed), following trace-cmd.dat.v6(5) and
+ * trace-cmd.dat.v7(5).  There is no public writer API in libtracecmd.
+ *
+ * Pages are appended per CPU while recording (into unlinked temporary files next
+ * to the output); rq_tdw_finish() writes the header, the metadata sections, the
+ * options and then the CPU data.  If the disk fills while the CPU data is being
+ * copied, the file is cut at the last complete page and its CPU table is rewritten,
+ * so that what was written stays readable.
+ */
+#ifndef RQPATH_TRACEDAT_WRITE_H
+#define RQPATH_TRACEDAT_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One format file: events/<system>/<name>/format. */
+struct rq_tdw_format {
+	char *system;
+	char *name;
+	char *buf;
+	size_t len;
+};
+
+/* Everything the header needs; the writer copies nothing, the caller owns it all. */
+struct rq_tdw_meta {
+	const char *header_page;	/* events/header_page */
+	size_t header_page_len;
+	const char *header_event;	/* events/header_event */
+	size_t header_event_len;
+	const struct rq_tdw_format *ftrace;	/* events/ftrace/ * /format */
+	int nr_ftrace;
+	const struct rq_tdw_format *events;	/* the enabled events, grouped by system */
+	int nr_events;
+	const char *kallsyms;		/* may be NULL: written as empty */
+	size_t kallsyms_len;
+	const char *printk;		/* printk_formats, may be NULL */
+	size_t printk_len;
+	const char *cmdlines;		/* saved_cmdlines, may be NULL */
+	size_t cmdlines_len;
+	const char *uname;		/* "sysname nodename release version machine" */
+	const char *trace_clock;	/* content of trace_clock, e.g. "[mono] local ..." */
+	const char *clock_name;		/* the selected clock, e.g. "mono" (v7 BUFFER option) */
+	char **cpustats;		/* per CPU: per_cpu/cpuN/stats text, entries may be NULL */
+	const char *version;		/* writer version string, may be NULL */
+};
+
+struct rq_tdw;
+
+/*
+ * Create path (O_CREAT|O_EXCL|O_NOFOLLOW; with force an existing regular file is
+ * replaced, a symlink never followed).  NULL with one line in err.
+ */
+struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
+			   int page_size, char *err, size_t errlen);
+/* Append one ring-buffer page (len <= page_size, padded).  0, or -1 with errno set. */
+int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len);
+/* Pages stored so far, all CPUs. */
+uint64_t rq_tdw_pages(const struct rq_tdw *w);
+/*
+ * Write the file.  Returns 0 (complete), 1 (the disk filled: cut at the last complete
+ * page, still readable, err says so) or -1 (nothing usable, err says why).
+ * *bytes gets the final file size.
+ */
+int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *meta, uint64_t *bytes,
+		  char *err, size_t errlen);
+/* Close; if the file was never finished, it is removed. */
+void rq_tdw_close(struct rq_tdw *w);
+
+#endif
