@@ -140,6 +140,7 @@ struct rq_task {
 	enum rq_task_state state;
 	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
 	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
+	uint64_t blocked_ts;	/* when it last blocked */
 	uint64_t first_ts, exit_ts;
 	bool exited;
 	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
@@ -160,6 +161,8 @@ struct rq_task {
 	bool setaffinity_inflight;
 	int inflight_target;	/* pid the in-flight set* syscall targets */
 	long long inflight_policy;
+	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
+	bool numa_swap;
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
 	int fork_parent_cpu;
 	bool first_run_pending;
@@ -227,6 +230,8 @@ struct rq_analysis {
 	unsigned int task_hash_size;
 	unsigned int nr_tasks;
 	unsigned int nr_exited_kept;
+	unsigned int exited_head;
+	int *exited_ring;	/* pids of freed tasks kept for the views, oldest first */
 	uint64_t nr_tasks_evicted;
 	/* recent placements ring */
 	struct rq_placement *recent;

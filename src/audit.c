@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * audit.c - `rqpath audit`: replay a trace.dat (or record one live first) and print
+ * the report; --fail-on turns findings into an exit status for CI.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bsd/string.h>
+
+#include "commands.h"
+#include "escape.h"
+#include "record.h"
+#include "replay.h"
+#include "report.h"
+
+#define MAX_RULES 16
+
+struct fail_rule {
+	int finding;
+	unsigned long long max;
+};
+
+static int parse_rule(const char *arg, struct fail_rule *r)
+{
+	char name[64];
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	char *end;
+
+	if (n >= sizeof(name))
+		return -1;
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	r->finding = -1;
+	for (int i = 0; i < RQ_FIND__COUNT; i++)
+		if (!strcmp(name, rq_finding_ids[i]))
+			r->finding = i;
+	if (r->finding < 0)
+		return -1;
+	r->max = 0;
+	if (eq) {
+		errno = 0;
+		r->max = strtoull(eq + 1, &end, 10);
+		if (end == eq + 1 || *end || errno || eq[1] == '-')
+			return -1;
+	}
+	return 0;
+}
+
+static void audit_usage(void)
+{
+	fprintf(stderr,
+		"usage: rqpath audit FILE.dat [--format text|json|csv] [--fail-on RULE[=N]]...\n"
+		"       rqpath audit --live --duration S [--format ...] [-- CMD ARGS...]\n"
+		"RULE is one of needless-callback, offcpu-fork, idle-stacking, missed-idle;\n"
+		"exit 1 when its count exceeds N (default 0).  --profile KEY=fixed|affected,...\n"
+		"overrides the kernel profile (keys: exec-callback, idle-stack, fork-util).\n");
+}
+
+/* Record a live run into a private temporary file that is replayed, then removed. */
+static int record_live(double duration, char **cmd, char *path, size_t pathlen, char *err,
+		       size_t errlen)
+{
+	struct rq_record_opts ro = { 0 };
+	struct rq_record_stats st;
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, pathlen, "%s/rqpath-audit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create a temporary trace file in %s: %s",
+			 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	ro.output = path;
+	ro.duration = duration;
+	ro.cmd = cmd;
+	ro.force = true;	/* the file is our own mkstemp() result */
+	ro.quiet = !isatty(STDERR_FILENO);
+	if (rq_record_run(&ro, &st, err, errlen)) {
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "fail-on", required_argument, NULL, 'F' },
+		{ "profile", required_argument, NULL, 'P' },
+		{ "live", no_argument, NULL, 'l' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fail_rule rules[MAX_RULES];
+	int nrules = 0, opt, ret = RQ_EXIT_OK;
+	enum rq_format fmt = RQ_FMT_TEXT;
+	struct rq_analysis_opts aopts = { 0 };
+	struct rq_analysis *an;
+	bool live = false;
+	double duration = 0;
+	char **cmd = NULL;
+	char err[512], tmpfile[4096] = "";
+	const char *file = NULL;
+	char *end;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+f:F:P:ld:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = RQ_FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				fmt = RQ_FMT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				fmt = RQ_FMT_CSV;
+			else {
+				rq_error("audit: unknown format '%s' (text, json or csv)", optarg);
+				return RQ_EXIT_ERROR;
+			}
+			break;
+		case 'F':
+			if (nrules == MAX_RULES || parse_rule(optarg, &rules[nrules])) {
+				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one of "
+					 "needless-callback, offcpu-fork, idle-stacking, missed-idle",
+					 optarg);
+				return RQ_EXIT_ERROR;
+			}
+			nrules++;
+			break;
+		case 'P':
+			aopts.profile_override = optarg;
+			break;
+		case 'l':
+			live = true;
+			break;
+		case 'd':
+			duration = strtod(optarg, &end);
+			if (end == optarg || *end || duration <= 0) {
+				rq_error("audit: --duration takes a number of seconds > 0");
+				return RQ_EXIT_ERROR;
+			}
+			break;
+		case 'h':
+			audit_usage();
+			return RQ_EXIT_OK;
+		default:
+			rq_error("audit: unknown or incomplete option '%s'; see 'rqpath help audit'",
+				 argv[optind - 1]);
+			return RQ_EXIT_ERROR;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind - 1], "--"))
+		cmd = &argv[optind];
+	else if (optind < argc)
+		file = argv[optind++];
+	if (!live && optind < argc && !cmd) {
+		if (!strcmp(argv[optind], "--")) {
+			rq_error("audit: a command (-- CMD) goes with --live");
+		} else {
+			rq_error("audit: one trace file at a time ('%s' is extra)", argv[optind]);
+		}
+		return RQ_EXIT_ERROR;
+	}
+	if (live && optind < argc && !cmd && !strcmp(argv[optind], "--"))
+		cmd = &argv[optind + 1];
+	if (live && file) {
+		rq_error("audit: give either a FILE or --live, not both");
+		return RQ_EXIT_ERROR;
+	}
+	if (!live && !file) {
+		audit_usage();
+		rq_error("audit: no trace file given (or use --live --duration S)");
+		return RQ_EXIT_ERROR;
+	}
+	if (live && duration <= 0 && !cmd) {
+		rq_error("audit: --live needs --duration S or a command after --");
+		return RQ_EXIT_ERROR;
+	}
+	if (aopts.profile_override) {
+		struct rq_profile probe;
+
+		rq_profile_from_release(&probe, NULL);
+		if (rq_profile_override(&probe, aopts.profile_override, err, sizeof(err))) {
+			rq_error("audit: %s", err);
+			return RQ_EXIT_ERROR;
+		}
+	}
+	if (live) {
+		if (record_live(duration, cmd, tmpfile, sizeof(tmpfile), err, sizeof(err))) {
+			rq_error("audit: %s", err);
+			return RQ_EXIT_ERROR;
+		}
+		file = tmpfile;
+	}
+
+	an = rq_analysis_new(&aopts);
+	if (!an) {
+		rq_error("audit: out of memory");
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
+		char esc[1024];
+
+		rq_escape_c(file, strlen(file), esc, sizeof(esc));
+		rq_error("%s: %s", esc, err);
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	if (live)
+		strlcpy(an->source, "live", sizeof(an->source));
+	if (rq_report_write(stdout, an, fmt)) {
+		rq_error("audit: cannot write the report: %s", strerror(errno));
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	for (int i = 0; i < nrules; i++) {
+		unsigned long long n = an->findings[rules[i].finding].count;
+
+		if (n > rules[i].max) {
+			fprintf(stderr, "rqpath: --fail-on %s=%llu tripped: %llu found\n",
+				rq_finding_ids[rules[i].finding], rules[i].max, n);
+			ret = RQ_EXIT_TRIPPED;
+		}
+	}
+out:
+	rq_analysis_free(an);
+	if (tmpfile[0])
+		unlink(tmpfile);
+	return ret;
+}

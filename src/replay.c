@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * replay.c - trace.dat (v6/v7, compressed or not) through libtracecmd into the engine.
+ *
+ * libtracecmd does the file format; this file only checks that the input is a trace
+ * at all (so that a wrong file gets one clear line, not a library warning), merges the
+ * per-CPU record streams by timestamp and turns missed-event marks into RQ_EV_LOST.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bsd/string.h>
+#include <trace-cmd.h>
+
+#include "decode.h"
+#include "replay.h"
+
+/*
+ * Exported by libtracecmd but only declared in its private header: the kernel
+ * uname and the file version stored in the trace.dat options.
+ */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
+static const unsigned char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+struct rq_replay {
+	char path[4096];
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	struct rq_decoder *dec;
+	int nr_cpus;
+	struct tep_record **next;	/* next unread record per CPU, NULL when done */
+	off_t file_size;
+	unsigned long long max_offset;
+	int version;
+	bool finished;
+	unsigned long long stats_overrun;
+};
+
+/* Check what we can before libtracecmd sees the file; returns 0 or -1 with err. */
+static int precheck(const char *path, off_t *size, int *version, char *err, size_t errlen)
+{
+	unsigned char head[16];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open trace file: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		snprintf(err, errlen, "cannot stat trace file: %s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "is a directory, not a trace.dat file");
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file (a pipe or device cannot be replayed); "
+			 "copy the trace to a file first");
+		goto fail;
+	}
+	if (st.st_size == 0) {
+		snprintf(err, errlen, "empty file, not a trace.dat");
+		goto fail;
+	}
+	n = read(fd, head, sizeof(head));
+	if (n < (ssize_t)sizeof(trace_magic) + 2 || memcmp(head, trace_magic, sizeof(trace_magic))) {
+		snprintf(err, errlen, "not a trace.dat file (no trace-cmd magic at its start)");
+		goto fail;
+	}
+	if (head[10] < '0' || head[10] > '9' || head[11] != '\0') {
+		snprintf(err, errlen, "not a trace.dat file (no version after the magic)");
+		goto fail;
+	}
+	*version = head[10] - '0';
+	if (*version != 6 && *version != 7) {
+		snprintf(err, errlen, "trace.dat version %d is not supported (6 and 7 are)",
+			 *version);
+		goto fail;
+	}
+	*size = st.st_size;
+	close(fd);
+	return 0;
+fail:
+	close(fd);
+	return -1;
+}
+
+static unsigned long long sum_overruns(const char *stats)
+{
+	unsigned long long sum = 0;
+	const char *p = stats;
+
+	while (p && (p = strstr(p, "overrun:"))) {
+		p += 8;
+		sum += strtoull(p, NULL, 10);
+	}
+	return sum;
+}
+
+struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
+{
+	struct rq_replay *r;
+
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	strlcpy(r->path, path, sizeof(r->path));
+	if (precheck(path, &r->file_size, &r->version, err, errlen))
+		goto fail;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!r->handle) {
+		snprintf(err, errlen, "corrupt or truncated trace.dat: libtracecmd cannot read "
+			 "its headers");
+		goto fail;
+	}
+	r->tep = tracecmd_get_tep(r->handle);
+	r->nr_cpus = r->tep ? tep_get_cpus(r->tep) : 0;
+	if (!r->tep || r->nr_cpus <= 0 || r->nr_cpus > RQ_MAX_CPUS) {
+		snprintf(err, errlen, "corrupt trace.dat: it declares %d CPUs", r->nr_cpus);
+		goto fail;
+	}
+	r->dec = rq_decoder_new(r->tep);
+	r->next = calloc((size_t)r->nr_cpus, sizeof(*r->next));
+	if (!r->dec || !r->next) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+		r->next[cpu] = tracecmd_read_data(r->handle, cpu);
+	r->stats_overrun = sum_overruns(tracecmd_get_cpustats(r->handle));
+	return r;
+fail:
+	rq_replay_close(r);
+	return NULL;
+}
+
+int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
+{
+	const char *uname = tracecmd_get_uname(r->handle);
+	char release[128] = "";
+
+	/* the UNAME option is "sysname nodename release version machine" */
+	if (uname && sscanf(uname, "%*s %*s %127s", release) != 1)
+		release[0] = '\0';
+	if (rq_analysis_begin(an, r->path, r->nr_cpus, release, rq_decoder_available(r->dec)))
+		return -1;
+	an->lost_events = r->stats_overrun;
+	return 0;
+}
+
+static int pick_cpu(const struct rq_replay *r)
+{
+	int best = -1;
+
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (r->next[cpu] && (best < 0 || r->next[cpu]->ts < r->next[best]->ts))
+			best = cpu;
+	return best;
+}
+
+long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events)
+{
+	long fed = 0;
+	struct rq_event ev;
+
+	if (r->finished)
+		return 0;
+	while (max_events <= 0 || fed < max_events) {
+		int cpu = pick_cpu(r);
+		struct tep_record *rec;
+
+		if (cpu < 0) {
+			r->finished = true;
+			rq_analysis_finish(an);
+			/* the stats and the per-record marks can both count the same loss */
+			if (r->stats_overrun > an->lost_events)
+				an->lost_events = r->stats_overrun;
+			break;
+		}
+		rec = r->next[cpu];
+		if (rec->missed_events) {
+			struct rq_event lost = { .ts = rec->ts, .type = RQ_EV_LOST, .cpu = cpu,
+						 .arg = rec->missed_events > 0 ? rec->missed_events : 0 };
+
+			rq_analysis_feed(an, &lost);
+		}
+		rq_decode(r->dec, rec, cpu, &ev);
+		rq_analysis_feed(an, &ev);
+		if (rec->offset > r->max_offset)
+			r->max_offset = rec->offset;
+		tracecmd_free_record(rec);
+		r->next[cpu] = tracecmd_read_data(r->handle, cpu);
+		fed++;
+	}
+	return fed;
+}
+
+uint64_t rq_replay_next_ts(const struct rq_replay *r)
+{
+	int cpu = pick_cpu(r);
+
+	return cpu < 0 ? UINT64_MAX : r->next[cpu]->ts;
+}
+
+double rq_replay_progress(const struct rq_replay *r)
+{
+	double p;
+
+	if (r->finished)
+		return 1.0;
+	if (r->file_size <= 0)
+		return 0.0;
+	p = (double)r->max_offset / (double)r->file_size;
+	return p > 1.0 ? 1.0 : p;
+}
+
+const char *rq_replay_path(const struct rq_replay *r)
+{
+	return r->path;
+}
+
+int rq_replay_file_version(const struct rq_replay *r)
+{
+	return r->version;
+}
+
+void rq_replay_close(struct rq_replay *r)
+{
+	if (!r)
+		return;
+	if (r->next)
+		for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+			if (r->next[cpu])
+				tracecmd_free_record(r->next[cpu]);
+	free(r->next);
+	rq_decoder_free(r->dec);
+	if (r->handle)
+		tracecmd_close(r->handle);
+	free(r);
+}
+
+int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, char *err,
+		   size_t errlen)
+{
+	struct rq_replay *r = rq_replay_open(path, err, errlen);
+	long n;
+	int last_pct = -1;
+
+	if (!r)
+		return -1;
+	if (rq_replay_begin(r, an)) {
+		snprintf(err, errlen, "cannot set up the analysis: %s", strerror(errno));
+		rq_replay_close(r);
+		return -1;
+	}
+	while ((n = rq_replay_step(r, an, 65536)) > 0) {
+		int pct = (int)(rq_replay_progress(r) * 100);
+
+		if (show_progress && pct != last_pct) {
+			fprintf(stderr, "\rrqpath: reading %3d%%", pct);
+			last_pct = pct;
+		}
+	}
+	if (show_progress && last_pct >= 0)
+		fprintf(stderr, "\r%*s\r", 24, "");
+	rq_replay_close(r);
+	if (n < 0) {
+		snprintf(err, errlen, "error while reading the trace");
+		return -1;
+	}
+	return 0;
+}
