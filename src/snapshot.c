@@ -121,10 +121,10 @@ static int emit(struct rq_snapshot *s, const struct rq_marker *m)
 /* cpu.idle of one cgroup directory (relative to the v2 root): 1, 0, or -1 unknown. */
 static int cg_idle_one(struct rq_snapshot *s, const char *rel)
 {
-	char path[PATH_MAX + 32], buf[32];
+	char path[2 * PATH_MAX + 32], buf[32];
+	int n = snprintf(path, sizeof(path), "%s%s/cpu.idle", s->cg_root, rel);
 
-	snprintf(path, sizeof(path), "%s%s/cpu.idle", s->cg_root, rel);
-	if (read_small(path, buf, sizeof(buf)) < 0)
+	if (n < 0 || (size_t)n >= sizeof(path) || read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
 	return atoi(buf) == 1;
 }
