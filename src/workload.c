@@ -391,11 +391,24 @@ static int wl_execl(int argc, char **argv)
 			"rqpath", "workload", "execl", "--count", count_s, "--pin", pin_s,
 			"--_remaining", rem_s, "--_start", start_s, NULL,
 		};
+		char self[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
+		/*
+		 * The resolved path keeps the comm "rqpath" (exec sets comm to the file's
+		 * basename, "exe" for /proc/self/exe); it is the same file either way.
+		 */
+		if (n > 0 && n < (ssize_t)sizeof(self) - 1) {
+			self[n] = '\0';
+			if (access(self, X_OK))
+				strcpy(self, "/proc/self/exe");
+		} else {
+			strcpy(self, "/proc/self/exe");
+		}
 		fflush(NULL);
-		execv("/proc/self/exe", nargv);
+		execv(self, nargv);
+		rq_error("workload execl: execv %s: %s", self, strerror(errno));
 	}
-	rq_error("workload execl: execv /proc/self/exe: %s", strerror(errno));
 	return RQ_EXIT_ERROR;
 
 done:
