@@ -10,6 +10,7 @@
  * instance is destroyed before rq_record_run() returns; an instance left by a run that
  * was killed outright is removed by the next run once its pid is gone.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -191,30 +192,40 @@ static char *tracing_path(const char *rel)
 	return p;
 }
 
-/* Remove rqpath-<pid> instances whose process is gone; touch nothing else. */
+/*
+ * Remove rqpath-<pid> instances whose process is gone; touch nothing else.
+ * (Listed with readdir: tracefs_instances() leaks its regex in libtracefs 1.6.)
+ */
 static void remove_stale_instances(void)
 {
-	char **names = tracefs_instances("^rqpath-[0-9]+$");
+	char *dir = tracing_path("instances");
+	struct dirent *de;
+	DIR *d = dir ? opendir(dir) : NULL;
 
-	if (!names)
+	free(dir);
+	if (!d)
 		return;
-	for (int i = 0; names[i]; i++) {
-		char *end;
-		long pid = strtol(names[i] + 7, &end, 10);
+	while ((de = readdir(d))) {
 		struct tracefs_instance *inst;
+		char *end;
+		long pid;
 
+		if (strncmp(de->d_name, "rqpath-", 7) || !isdigit((unsigned char)de->d_name[7]))
+			continue;
+		pid = strtol(de->d_name + 7, &end, 10);
 		if (*end || pid <= 0 || pid == getpid())
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;	/* still running (or not ours to judge) */
-		inst = tracefs_instance_alloc(NULL, names[i]);
+		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (!inst)
 			continue;
+		tracefs_trace_off(inst);
 		tracefs_event_disable(inst, NULL, NULL);
 		tracefs_instance_destroy(inst);
 		tracefs_instance_free(inst);
 	}
-	tracefs_list_free(names);
+	closedir(d);
 }
 
 static void free_formats(struct rq_tdw_format *f, int n)
@@ -906,7 +917,18 @@ static int record_loop(struct session *s)
 			usleep(POLL_MS * 1000);
 	}
 	stop_child(s);
-	/* stop writing, then drain what is left, partial pages included */
+	/*
+	 * Stop the events but keep the buffer on while draining: the last records still
+	 * make attribute markers (fork, exec, setaffinity), and those must be in the file.
+	 * Then stop writing and drain what is left, partial pages included.
+	 */
+	tracefs_event_disable(s->inst, NULL, NULL);
+	for (int i = 0; i < 50; i++) {
+		if (read_round(s, &any) < 0)
+			return -1;
+		if (!any)
+			break;
+	}
 	tracefs_trace_off(s->inst);
 	do {
 		if (read_round(s, &any) < 0)
@@ -939,11 +961,14 @@ int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st,
 		snprintf(err, errlen, "record needs an output file: -o FILE");
 		return -1;
 	}
+	/* mounts tracefs when it is not; mnt is a copy the caller frees */
 	if (tracefs_tracing_dir_is_mounted(true, &mnt) < 0 || !tracefs_tracing_dir()) {
+		free((char *)mnt);
 		snprintf(err, errlen, "tracefs is not mounted and could not be mounted; run: "
 			 "mount -t tracefs nodev /sys/kernel/tracing");
 		return -1;
 	}
+	free((char *)mnt);
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
