@@ -122,7 +122,17 @@ install: all
 clean:
 	rm -rf $(BUILD) rqpath
 
-.PHONY: all run check install clean
+# Benchmarks (issue: performance): records a large trace and compares rqpath with the
+# libtracecmd floor, trace-cmd report and perf sched timehist.  Needs root.
+bench: all $(TEST_HELPER_BIN)
+	$(Q)RQPATH=$(CURDIR)/rqpath RQPATH_BUILD=$(CURDIR)/$(BUILD) sh tests/bench/run.sh
+
+# Coverage-guided fuzzing of the replay path (clang libFuzzer); FUZZ_SECONDS=N.
+FUZZ_SECONDS ?= 300
+fuzz: $(BUILD)/test-deps.stamp
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) RQPATH_BUILD=$(CURDIR)/$(BUILD) sh tests/fuzz/run.sh
+
+.PHONY: all run check install clean bench fuzz
 .DELETE_ON_ERROR:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
