@@ -535,15 +535,7 @@ int rq_teach_tree_prefix(int i, bool utf8, char *buf, size_t size)
 	return tree_prefix(i, utf8, buf, size);
 }
 
-static int display_width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
+static const char finding_letter[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
 
 void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief)
 {
@@ -555,37 +547,36 @@ void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief
 		fprintf(f, "counts from %s: %llu placements, kernel %s, %d CPUs\n", src,
 			(unsigned long long)an->nr_placements,
 			an->profile.release[0] ? an->profile.release : "unknown", an->nr_cpus);
-		fprintf(f, "columns: placements through the step; \"+N?\" more that may have "
-			   "taken it (the\ntrace cannot tell); the finding related to the step "
-			   "and its count.\n");
+		fprintf(f, "through: placements that went through the step; maybe: more that "
+			   "may have\n(the trace cannot tell); finding: the one related to the "
+			   "step, and its count.\n");
 	}
 	fprintf(f, "\n");
+	if (an)
+		fprintf(f, "%9s %9s %9s   %s\n", "through", "maybe", "finding", "step");
 	for (int i = 0; i < rq_teach_nr_nodes; i++) {
 		const struct rq_teach_node *n = &rq_teach_nodes[i];
 		struct rq_teach_count c;
-		int w;
+		char taken[24] = "", maybe[24] = "", find[32] = "";
 
 		if (n->depth == 0 && i)
 			fprintf(f, "\n");
 		tree_prefix(i, utf8, pre, sizeof(pre));
-		fprintf(f, "%2d %s%s", i + 1, pre, n->title);
-		if (!rq_teach_count(an, i, &c)) {
-			fprintf(f, "\n");
-			continue;
+		if (rq_teach_count(an, i, &c)) {
+			if (n->taken[0] != END)
+				snprintf(taken, sizeof(taken), "%llu", (unsigned long long)c.taken);
+			if (c.maybe)
+				snprintf(maybe, sizeof(maybe), "+%llu?", (unsigned long long)c.maybe);
+			if (n->finding >= 0)
+				snprintf(find, sizeof(find), "%c %llu", finding_letter[n->finding],
+					 (unsigned long long)c.finding);
+			fprintf(f, "%9s %9s %9s   ", taken, maybe, find);
 		}
-		w = 3 + display_width(pre) + display_width(n->title);
-		fprintf(f, "%*s", w < 66 ? 66 - w : 1, "");
-		if (n->taken[0] != END)
-			fprintf(f, "%8llu", (unsigned long long)c.taken);
-		else
-			fprintf(f, "%8s", "");
-		if (c.maybe)
-			fprintf(f, " +%llu?", (unsigned long long)c.maybe);
-		if (n->finding >= 0)
-			fprintf(f, "  %s %llu", rq_finding_ids[n->finding],
-				(unsigned long long)c.finding);
-		fprintf(f, "\n");
+		fprintf(f, "%2d %s%s\n", i + 1, pre, n->title);
 	}
+	if (an)
+		fprintf(f, "\nfinding letters: N needless-callback, O offcpu-fork, I idle-stacking, "
+			   "M missed-idle\n");
 	if (brief)
 		return;
 	fprintf(f, "\nThe steps\n=========\n");

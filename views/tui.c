@@ -1,16 +1,928 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until this subcommand lands; replaced wholesale by its implementation. */
-#include "commands.h"
+/*
+ * tui.c - `rqpath replay FILE` and `rqpath live`: the terminal, the event source
+ * (step-wise replay with play/pause, or live recording), the view stack and the key
+ * dispatch.  The views (one file each) only read the model.
+ *
+ * The terminal is restored on every way out: q, Esc, Ctrl-C (a key in raw mode),
+ * SIGINT/SIGTERM/SIGHUP (a flag the loop checks), a fatal signal (termios and the
+ * terminfo exit strings written from the handler), and atexit().
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <curses.h>
+#include <term.h>
 
-int cmd_live(int argc, char **argv)
+#include "commands.h"
+#include "decode.h"
+#include "escape.h"
+#include "record.h"
+#include "replay.h"
+#include "tui.h"
+
+static const struct view_ops *const view_table[VIEW__COUNT] = {
+	[VIEW_DASHBOARD] = &dashboard_ops,
+	[VIEW_PLACEMENTS] = &placements_ops,
+	[VIEW_TASKS] = &tasks_ops,
+	[VIEW_FINDINGS] = &findings_ops,
+	[VIEW_TEACH] = &teach_ops,
+	[VIEW_DETAIL] = &detail_ops,
+	[VIEW_HELP] = &help_ops,
+};
+
+static const double speeds[] = { 0.01, 0.1, 0.25, 0.5, 1, 2, 5, 10, 100, 1000 };
+#define NR_SPEEDS (int)(sizeof(speeds) / sizeof(speeds[0]))
+#define SPEED_1X 4
+
+/* ---- terminal life cycle ---------------------------------------------------------- */
+
+static volatile sig_atomic_t sig_quit;
+static volatile sig_atomic_t curses_on;
+static struct termios saved_tio;
+static bool tio_saved;
+static char exit_seq[256];	/* sgr0, cnorm, rmcup: written by the fatal handler */
+static size_t exit_seq_len;
+
+static void term_end(void)
 {
-	rq_error("live: not built yet");
-	return RQ_EXIT_ERROR;
+	if (curses_on) {
+		curses_on = 0;
+		endwin();
+	}
+}
+
+static void on_quit_signal(int sig)
+{
+	sig_quit = 1;
+}
+
+static void on_fatal_signal(int sig)
+{
+	if (curses_on) {
+		if (tio_saved)
+			tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+		if (write(STDOUT_FILENO, exit_seq, exit_seq_len) < 0)
+			(void)0;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void add_exit_cap(const char *name)
+{
+	char *s = tigetstr((char *)name);
+	size_t n;
+
+	if (!s || s == (char *)-1)
+		return;
+	n = strlen(s);
+	if (exit_seq_len + n < sizeof(exit_seq)) {
+		memcpy(exit_seq + exit_seq_len, s, n);
+		exit_seq_len += n;
+	}
+}
+
+static bool locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+static int term_start(struct tui *t, char *err, size_t errlen)
+{
+	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	struct sigaction sa;
+	const char *nc = getenv("NO_COLOR");
+	const char *tm = getenv("RQPATH_TUI_TEST");
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen, "the TUI needs a terminal; for text output use "
+			 "'rqpath audit'");
+		return -1;
+	}
+	setlocale(LC_ALL, "");
+	t->utf8 = locale_is_utf8();
+	t->test_mode = tm && *tm && strcmp(tm, "0");
+	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
+		tio_saved = true;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit_signal;
+	for (size_t i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
+		sigaction(quit_sigs[i], &sa, NULL);
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaction(fatal_sigs[i], &sa, NULL);
+
+	if (!newterm(NULL, stdout, stdin)) {
+		snprintf(err, errlen, "cannot initialize the terminal (TERM=%s)",
+			 getenv("TERM") ? getenv("TERM") : "");
+		return -1;
+	}
+	curses_on = 1;
+	atexit(term_end);
+	exit_seq_len = 0;
+	add_exit_cap("sgr0");
+	add_exit_cap("cnorm");
+	add_exit_cap("rmcup");
+	t->color = has_colors() && !(nc && *nc);
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	tui_draw_init(t);
+	return 0;
+}
+
+/* ---- helpers for views ------------------------------------------------------------ */
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double tui_wall_elapsed(const struct tui *t)
+{
+	return wall_now() - t->started;
+}
+
+double tui_rel(const struct tui *t, uint64_t ts)
+{
+	uint64_t base = t->trace_first ? t->trace_first : (t->an ? t->an->first_ts : 0);
+
+	if (ts < base)
+		return 0;
+	return (ts - base) / 1e9;
+}
+
+struct view *tui_top(struct tui *t)
+{
+	return t->depth ? t->stack[t->depth - 1] : NULL;
+}
+
+void tui_message(struct tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
+	va_end(ap);
+}
+
+void tui_prompt(struct tui *t, const char *label, const char *init, tui_prompt_fn done,
+		void *data)
+{
+	t->prompt_active = true;
+	snprintf(t->prompt_label, sizeof(t->prompt_label), "%s", label);
+	snprintf(t->prompt_buf, sizeof(t->prompt_buf), "%s", init ? init : "");
+	t->prompt_len = strlen(t->prompt_buf);
+	t->prompt_done = done;
+	t->prompt_data = data;
+}
+
+static int open_view(struct tui *t, enum tui_view_id id, const void *arg)
+{
+	struct view *v = &t->views[id];
+
+	v->ops = view_table[id];
+	v->t = t;
+	if (v->ops->open && v->ops->open(v, arg))
+		return -1;
+	return 0;
+}
+
+void tui_push(struct tui *t, enum tui_view_id id, const void *arg)
+{
+	struct view *v = &t->views[id];
+
+	/* a view is on the stack once: opening it again brings it to the top */
+	for (int i = 0; i < t->depth; i++) {
+		if (t->stack[i] == v) {
+			memmove(&t->stack[i], &t->stack[i + 1],
+				(t->depth - i - 1) * sizeof(t->stack[0]));
+			t->depth--;
+			break;
+		}
+	}
+	if (t->depth == (int)(sizeof(t->stack) / sizeof(t->stack[0])))
+		return;
+	if (open_view(t, id, arg))
+		return;
+	t->stack[t->depth++] = v;
+}
+
+void tui_switch(struct tui *t, enum tui_view_id id, const void *arg)
+{
+	t->depth = 0;
+	tui_push(t, id, arg);
+}
+
+void tui_pop(struct tui *t)
+{
+	if (t->depth > 1)
+		t->depth--;
+}
+
+/* ---- sampling the findings' rate -------------------------------------------------- */
+
+static void hist_reset(struct tui *t)
+{
+	memset(&t->hist, 0, sizeof(t->hist));
+	t->seen_seq = 0;
+}
+
+static void hist_add(struct tui_hist *h, uint64_t ts, unsigned int findings)
+{
+	uint64_t idx;
+
+	if (!h->base_ts) {
+		h->base_ts = ts ? ts : 1;
+		h->width_ns = 10000000;	/* 10 ms, doubled as the trace grows */
+	}
+	if (ts < h->base_ts)
+		ts = h->base_ts;
+	idx = (ts - h->base_ts) / h->width_ns;
+	while (idx >= TUI_HIST) {
+		for (int f = 0; f < RQ_FIND__COUNT; f++) {
+			for (int k = 0; k < TUI_HIST / 2; k++)
+				h->n[f][k] = h->n[f][2 * k] + h->n[f][2 * k + 1];
+			memset(&h->n[f][TUI_HIST / 2], 0, sizeof(h->n[f][0]) * TUI_HIST / 2);
+		}
+		h->width_ns *= 2;
+		h->used = (h->used + 1) / 2;
+		idx = (ts - h->base_ts) / h->width_ns;
+	}
+	if ((int)idx + 1 > h->used)
+		h->used = idx + 1;
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		if (findings & (1u << f))
+			h->n[f][idx]++;
+}
+
+static void sample(struct tui *t)
+{
+	const struct rq_placement *p;
+	uint64_t newest = t->seen_seq;
+	unsigned int n = 0;
+
+	if (!t->an)
+		return;
+	if (!t->hist.base_ts && t->trace_first)
+		hist_add(&t->hist, t->trace_first, 0);
+	/* walk back to the first unseen, then add oldest first */
+	while ((p = rq_recent(t->an, n)) && p->seq > t->seen_seq) {
+		if (p->seq > newest)
+			newest = p->seq;
+		n++;
+	}
+	while (n-- > 0) {
+		p = rq_recent(t->an, n);
+		if (p)
+			hist_add(&t->hist, p->ts, p->findings);
+	}
+	t->seen_seq = newest;
+	t->generation++;
+}
+
+/* ---- replay source ---------------------------------------------------------------- */
+
+static int replay_reopen(struct tui *t)
+{
+	char err[512];
+
+	if (t->rp)
+		rq_replay_close(t->rp);
+	t->rp = NULL;
+	if (t->an)
+		rq_analysis_free(t->an);
+	t->an = rq_analysis_new(NULL);
+	if (!t->an) {
+		tui_message(t, "out of memory");
+		return -1;
+	}
+	t->rp = rq_replay_open(t->path, err, sizeof(err));
+	if (!t->rp || rq_replay_begin(t->rp, t->an)) {
+		tui_message(t, "%s", t->rp ? "cannot read the trace" : err);
+		return -1;
+	}
+	t->trace_first = rq_replay_next_ts(t->rp);
+	if (t->trace_first == UINT64_MAX)
+		t->trace_first = 0;
+	t->play_ts = t->trace_first;
+	t->at_end = false;
+	t->playing = false;
+	t->loading = false;
+	t->progress = 0;
+	hist_reset(t);
+	t->generation++;
+	return 0;
+}
+
+static uint64_t load_limit;
+static bool load_until_placement;
+
+/* Feed toward load_limit for at most budget seconds.  true when that target is reached. */
+static bool replay_feed(struct tui *t, double budget)
+{
+	double until = wall_now() + budget;
+	uint64_t placements = t->an->nr_placements;
+	bool done = false;
+
+	while (!t->at_end) {
+		uint64_t next = rq_replay_next_ts(t->rp);
+		long batch = load_limit == UINT64_MAX && !load_until_placement ? 512 : 1;
+		long n;
+
+		if (next != UINT64_MAX && next > load_limit) {
+			done = true;
+			break;
+		}
+		n = rq_replay_step(t->rp, t->an, batch);
+		if (n < 0) {
+			tui_message(t, "error while reading the trace; stopped here");
+			t->at_end = true;
+			break;
+		}
+		if (n == 0) {
+			t->at_end = true;
+			t->trace_last = t->an->last_ts;
+			break;
+		}
+		if (load_until_placement && t->an->nr_placements != placements) {
+			done = true;
+			break;
+		}
+		if (wall_now() > until)
+			break;
+	}
+	if (t->at_end)
+		done = true;
+	t->progress = t->at_end ? 1.0 : rq_replay_progress(t->rp);
+	sample(t);
+	return done;
+}
+
+static void replay_seek(struct tui *t, uint64_t limit, bool until_placement)
+{
+	load_limit = limit;
+	load_until_placement = until_placement;
+	t->loading = true;
+	t->playing = false;
+}
+
+static uint64_t position(const struct tui *t)
+{
+	if (t->an && t->an->nr_events && t->an->last_ts)
+		return t->an->last_ts;
+	return t->trace_first;
+}
+
+static void jump_done(struct tui *t, const char *text, void *data)
+{
+	char *end;
+	double s;
+	uint64_t target, now = position(t);
+	bool rel = text[0] == '+' || text[0] == '-';
+
+	errno = 0;
+	s = strtod(text, &end);
+	while (*end == ' ' || *end == 's')
+		end++;
+	if (errno || end == text || *end || isnan(s)) {
+		tui_message(t, "not a time: '%s' (seconds, or +N / -N)", text);
+		return;
+	}
+	if (rel)
+		s += tui_rel(t, now);
+	if (s < 0)
+		s = 0;
+	target = t->trace_first + (uint64_t)(s * 1e9);
+	if (target < now) {
+		if (replay_reopen(t))
+			return;
+	}
+	replay_seek(t, target, false);
+	t->play_ts = target;
+}
+
+static void replay_action(struct tui *t, enum tui_action act)
+{
+	switch (act) {
+	case ACT_PLAY:
+		if (t->at_end) {
+			tui_message(t, "at the end of the trace: g goes back to the start");
+			break;
+		}
+		t->loading = false;
+		t->playing = !t->playing;
+		t->play_ts = position(t);
+		break;
+	case ACT_FASTER:
+		if (t->speed < NR_SPEEDS - 1)
+			t->speed++;
+		break;
+	case ACT_SLOWER:
+		if (t->speed > 0)
+			t->speed--;
+		break;
+	case ACT_STEP:
+		if (t->at_end) {
+			tui_message(t, "at the end of the trace: g goes back to the start");
+			break;
+		}
+		replay_seek(t, UINT64_MAX, true);
+		break;
+	case ACT_START:
+		replay_reopen(t);
+		break;
+	case ACT_FINISH:
+		replay_seek(t, UINT64_MAX, false);
+		break;
+	case ACT_JUMP_TIME:
+		tui_prompt(t, "jump to time (s): ", "", jump_done, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- drawing ---------------------------------------------------------------------- */
+
+static void draw_title(struct tui *t)
+{
+	char right[160], pos[64] = "";
+	struct view *v = tui_top(t);
+	int x = 0, rw;
+
+	attron(tui_attr(C_TITLE));
+	tui_clear_row(0, 0);
+	for (int i = 0; i < COLS; i++)
+		mvaddch(0, i, ' ');
+	x += tui_puts(0, x, -1, " rqpath ");
+	if (t->live) {
+		x += tui_puts(0, x, -1, "live");
+	} else {
+		x += tui_puts(0, x, -1, "replay ");
+	}
+	if (t->live) {
+		snprintf(right, sizeof(right), "%s  %s ", v ? v->ops->title : "",
+			 t->live_ready ? "recording" : "starting");
+	} else {
+		const char *state;
+		char sp[32];
+
+		snprintf(sp, sizeof(sp), "%gx", speeds[t->speed]);
+		if (t->loading && load_limit == UINT64_MAX && !load_until_placement)
+			state = "loading";
+		else if (t->loading)
+			state = "seeking";
+		else if (t->at_end)
+			state = "END";
+		else if (t->playing)
+			state = "playing";
+		else
+			state = "paused";
+		if (t->loading && load_limit == UINT64_MAX && !load_until_placement)
+			snprintf(pos, sizeof(pos), "%3.0f%%", t->progress * 100);
+		else
+			snprintf(pos, sizeof(pos), "%.6fs", tui_rel(t, position(t)));
+		snprintf(right, sizeof(right), "%s  %s %s %s %s ", v ? v->ops->title : "",
+			 t->playing ? tui_g.play : tui_g.pause, state, sp, pos);
+	}
+	rw = tui_width(right);
+	if (!t->live && t->path)
+		tui_puts_untrusted(0, x, COLS - x - rw - 1, t->path, strlen(t->path));
+	tui_puts(0, COLS - rw > x ? COLS - rw : x, rw, right);
+	attroff(tui_attr(C_TITLE));
+}
+
+static void draw_bottom(struct tui *t)
+{
+	int y = LINES - 1;
+	char line[512];
+
+	tui_clear_row(y, 0);
+	if (t->prompt_active) {
+		int x = tui_puts(y, 0, -1, t->prompt_label);
+
+		x += tui_puts_untrusted(y, x, -1, t->prompt_buf, t->prompt_len);
+		attron(A_REVERSE);
+		mvaddch(y, x < COLS ? x : COLS - 1, ' ');
+		attroff(A_REVERSE);
+		return;
+	}
+	if (t->msg[0]) {
+		attron(tui_attr(C_FINDING));
+		tui_puts(y, 0, -1, t->msg);
+		attroff(tui_attr(C_FINDING));
+		return;
+	}
+	tui_help_line(t, line, sizeof(line));
+	attron(tui_attr(C_TITLE));
+	for (int i = 0; i < COLS; i++)
+		mvaddch(y, i, ' ');
+	tui_puts(y, 0, -1, line);
+	attroff(tui_attr(C_TITLE));
+}
+
+static void draw(struct tui *t)
+{
+	struct view *v = tui_top(t);
+
+	erase();
+	if (LINES < 12 || COLS < 60) {
+		mvprintw(0, 0, "rqpath needs 80x24 (now %dx%d)", COLS, LINES);
+		refresh();
+		return;
+	}
+	draw_title(t);
+	if (v) {
+		v->height = LINES - 2;
+		v->ops->draw(v, 1, LINES - 2);
+	}
+	draw_bottom(t);
+	refresh();
+}
+
+/* ---- keys ------------------------------------------------------------------------- */
+
+static void prompt_key(struct tui *t, int ch)
+{
+	if (ch == 27) {
+		t->prompt_active = false;
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		t->prompt_active = false;
+		t->prompt_buf[t->prompt_len] = '\0';
+		if (t->prompt_done)
+			t->prompt_done(t, t->prompt_buf, t->prompt_data);
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (t->prompt_len > 0)
+			t->prompt_buf[--t->prompt_len] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f &&
+		   t->prompt_len < (int)sizeof(t->prompt_buf) - 1) {
+		t->prompt_buf[t->prompt_len++] = (char)ch;
+		t->prompt_buf[t->prompt_len] = '\0';
+	}
+}
+
+static void handle_key(struct tui *t, int ch)
+{
+	static const enum tui_view_id cycle[] = { VIEW_DASHBOARD, VIEW_PLACEMENTS, VIEW_TASKS,
+						  VIEW_FINDINGS, VIEW_TEACH };
+	struct view *v = tui_top(t);
+	enum tui_action act;
+
+	if (ch == KEY_RESIZE)
+		return;
+	if (ch == 3) {		/* Ctrl-C, also while a prompt is open */
+		t->quit = true;
+		return;
+	}
+	if (t->prompt_active) {
+		prompt_key(t, ch);
+		return;
+	}
+	t->msg[0] = '\0';
+	act = tui_key_action(t, ch);
+	if (act == ACT_NONE)
+		return;
+	if (act == ACT_QUIT) {
+		t->quit = true;
+		return;
+	}
+	if (v && v->ops->key && v->ops->key(v, act))
+		return;
+	switch (act) {
+	case ACT_BACK:
+		if (t->depth <= 1) {
+			if (ch == 27)
+				t->quit = true;
+		} else {
+			tui_pop(t);
+		}
+		break;
+	case ACT_HELP:
+		if (v != &t->views[VIEW_HELP])
+			tui_push(t, VIEW_HELP, NULL);
+		break;
+	case ACT_VIEW_DASHBOARD:
+		tui_switch(t, VIEW_DASHBOARD, NULL);
+		break;
+	case ACT_VIEW_PLACEMENTS:
+		tui_switch(t, VIEW_PLACEMENTS, NULL);
+		break;
+	case ACT_VIEW_TASKS:
+		tui_switch(t, VIEW_TASKS, NULL);
+		break;
+	case ACT_VIEW_FINDINGS:
+		tui_switch(t, VIEW_FINDINGS, NULL);
+		break;
+	case ACT_VIEW_TEACH:
+		tui_switch(t, VIEW_TEACH, NULL);
+		break;
+	case ACT_NEXT_VIEW: {
+		int cur = 0;
+
+		for (int i = 0; i < 5; i++)
+			if (t->depth && t->stack[0] == &t->views[cycle[i]])
+				cur = i;
+		tui_switch(t, cycle[(cur + 1) % 5], NULL);
+		break;
+	}
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case ACT_PLAY:
+	case ACT_FASTER:
+	case ACT_SLOWER:
+	case ACT_STEP:
+	case ACT_START:
+	case ACT_FINISH:
+	case ACT_JUMP_TIME:
+		if (!t->live)
+			replay_action(t, act);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- replay main loop ------------------------------------------------------------- */
+
+static void tui_free(struct tui *t)
+{
+	if (t->rp)
+		rq_replay_close(t->rp);
+	if (t->an)
+		rq_analysis_free(t->an);
+	t->rp = NULL;
+	t->an = NULL;
+}
+
+static int replay_loop(struct tui *t)
+{
+	double last = wall_now();
+
+	tui_switch(t, VIEW_DASHBOARD, NULL);
+	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
+	while (!t->quit && !sig_quit) {
+		int ch;
+
+		draw(t);
+		timeout(t->loading ? 0 : t->playing ? 40 : 250);
+		ch = getch();
+		while (ch != ERR && !t->quit) {
+			handle_key(t, ch);
+			timeout(0);
+			ch = getch();
+		}
+		if (t->loading) {
+			if (replay_feed(t, 0.05)) {
+				t->loading = false;
+				t->play_ts = position(t);
+			}
+			last = wall_now();
+		} else if (t->playing) {
+			double now = wall_now();
+
+			t->play_ts += (uint64_t)((now - last) * speeds[t->speed] * 1e9);
+			last = now;
+			load_limit = t->play_ts;
+			load_until_placement = false;
+			replay_feed(t, 0.03);
+			if (t->at_end)
+				t->playing = false;
+		} else {
+			last = wall_now();
+		}
+	}
+	return RQ_EXIT_OK;
 }
 
 int cmd_replay(int argc, char **argv)
 {
-	rq_error("replay: not built yet");
-	return RQ_EXIT_ERROR;
+	struct tui *t;
+	char err[512];
+	int rc;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: rqpath replay FILE.dat\n\nOpen a trace.dat in the TUI; "
+		       "press ? inside for the keys.\n");
+		return RQ_EXIT_OK;
+	}
+	if (argc != 2) {
+		rq_error("replay: needs one FILE.dat; try 'rqpath help replay'");
+		return RQ_EXIT_ERROR;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		rq_error("replay: out of memory");
+		return RQ_EXIT_ERROR;
+	}
+	t->path = argv[1];
+	t->speed = SPEED_1X;
+	/* open once before touching the terminal: a bad file is one line on stderr */
+	if (replay_reopen(t)) {
+		rq_error("%s", t->msg[0] ? t->msg : "cannot open the trace");
+		tui_free(t);
+		free(t);
+		return RQ_EXIT_ERROR;
+	}
+	if (term_start(t, err, sizeof(err))) {
+		rq_error("replay: %s", err);
+		tui_free(t);
+		free(t);
+		return RQ_EXIT_ERROR;
+	}
+	rc = replay_loop(t);
+	term_end();
+	tui_free(t);
+	free(t);
+	return rc;
 }
 
+/* ---- live --------------------------------------------------------------------------- */
+
+struct live_ctx {
+	struct tui *t;
+	struct rq_decoder *dec;
+	int nr_cpus;
+	char err[256];
+};
+
+static void live_record(struct tep_handle *tep, struct tep_record *rec, int cpu, void *data)
+{
+	struct live_ctx *lc = data;
+	struct tui *t = lc->t;
+	struct rq_event ev;
+
+	if (!lc->dec) {
+		lc->dec = rq_decoder_new(tep);
+		if (!lc->dec)
+			return;
+	}
+	if (!t->live_ready) {
+		if (rq_analysis_begin(t->an, "live", lc->nr_cpus, t->release,
+				      rq_decoder_available(lc->dec)))
+			return;
+		t->live_ready = true;
+	}
+	memset(&ev, 0, sizeof(ev));
+	rq_decode(lc->dec, rec, cpu, &ev);
+	rq_analysis_feed(t->an, &ev);
+	if (!t->trace_first)
+		t->trace_first = t->an->first_ts;
+}
+
+static void live_lost(int cpu, unsigned long long lost, void *data)
+{
+	struct live_ctx *lc = data;
+	struct tui *t = lc->t;
+	struct rq_event ev;
+
+	if (!t->live_ready)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RQ_EV_LOST;
+	ev.cpu = cpu;
+	ev.arg = (long long)lost;
+	ev.ts = t->an->last_ts;
+	ev.pid = -1;
+	rq_analysis_feed(t->an, &ev);
+}
+
+static int live_tick(void *data)
+{
+	struct live_ctx *lc = data;
+	struct tui *t = lc->t;
+	double now = wall_now();
+	int ch;
+
+	/* new events arrived since the last tick: views must drop their row pointers */
+	sample(t);
+	timeout(0);
+	while ((ch = getch()) != ERR && !t->quit)
+		handle_key(t, ch);
+	if (now - t->rate_at >= 1.0) {
+		uint64_t ev = t->an->nr_events;
+
+		t->rate = (ev - t->rate_events) / (now - t->rate_at);
+		t->rate_events = ev;
+		t->rate_at = now;
+	}
+	draw(t);
+	return t->quit || sig_quit;
+}
+
+int cmd_live(int argc, char **argv)
+{
+	struct rq_record_opts opts = { 0 };
+	struct rq_record_stats st = { 0 };
+	struct live_ctx lc = { 0 };
+	struct utsname un;
+	char path[] = "/tmp/rqpath-live-XXXXXX.dat";
+	char err[512];
+	struct tui *t;
+	int fd, rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--buffer-kb") && i + 1 < argc) {
+			opts.buffer_kb = atoi(argv[++i]);
+			if (opts.buffer_kb <= 0) {
+				rq_error("live: --buffer-kb needs a positive number");
+				return RQ_EXIT_ERROR;
+			}
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: rqpath live [--buffer-kb N]\n\nAttach to this system "
+			       "(root): the TUI over a private tracefs instance.\n");
+			return RQ_EXIT_OK;
+		} else {
+			rq_error("live: unknown argument '%s'; try 'rqpath help live'", argv[i]);
+			return RQ_EXIT_ERROR;
+		}
+	}
+	if (geteuid() != 0) {
+		rq_error("live: needs root to record scheduler events (tracefs); run it with "
+			 "sudo, or open a recording with 'rqpath replay FILE'");
+		return RQ_EXIT_ERROR;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		rq_error("live: out of memory");
+		return RQ_EXIT_ERROR;
+	}
+	t->live = true;
+	t->speed = SPEED_1X;
+	t->an = rq_analysis_new(NULL);
+	if (!t->an) {
+		free(t);
+		rq_error("live: out of memory");
+		return RQ_EXIT_ERROR;
+	}
+	if (uname(&un) == 0)
+		snprintf(t->release, sizeof(t->release), "%s", un.release);
+	lc.t = t;
+	lc.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (lc.nr_cpus < 1)
+		lc.nr_cpus = 1;
+	fd = mkstemps(path, 4);
+	if (fd < 0) {
+		rq_error("live: cannot create a temporary trace file in /tmp: %s",
+			 strerror(errno));
+		rq_analysis_free(t->an);
+		free(t);
+		return RQ_EXIT_ERROR;
+	}
+	close(fd);
+	if (term_start(t, err, sizeof(err))) {
+		rq_error("live: %s", err);
+		unlink(path);
+		rq_analysis_free(t->an);
+		free(t);
+		return RQ_EXIT_ERROR;
+	}
+	t->started = t->rate_at = wall_now();
+	tui_switch(t, VIEW_DASHBOARD, NULL);
+	draw(t);
+	opts.output = path;
+	opts.force = true;
+	opts.quiet = true;
+	opts.on_record = live_record;
+	opts.on_lost = live_lost;
+	opts.on_tick = live_tick;
+	opts.data = &lc;
+	err[0] = '\0';
+	rc = rq_record_run(&opts, &st, err, sizeof(err));
+	term_end();
+	unlink(path);
+	if (lc.dec)
+		rq_decoder_free(lc.dec);
+	rq_analysis_free(t->an);
+	free(t);
+	if (rc) {
+		rq_error("live: %s", err[0] ? err : "recording failed");
+		return RQ_EXIT_ERROR;
+	}
+	return RQ_EXIT_OK;
+}

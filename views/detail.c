@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * detail.c - the evidence of one placement: what happened, why rqpath says so, the
+ * select_task_rq() decision tree with the branch taken highlighted, why it was
+ * flagged, and what the trace cannot tell.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <curses.h>
+
+#include "escape.h"
+#include "teach.h"
+#include "tui.h"
+
+#define DL_MAX 256
+#define DL_LEN 320
+
+struct dline {
+	enum tui_color color;
+	int attr;
+	char text[DL_LEN];	/* already safe: program text or escaped */
+};
+
+struct detail_state {
+	struct rq_placement p;
+	bool valid;
+	struct dline lines[DL_MAX];
+	int n;
+	int width;
+};
+
+static struct detail_state detail_state;
+
+static void add(struct detail_state *s, enum tui_color c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(struct detail_state *s, enum tui_color c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->n >= DL_MAX)
+		return;
+	s->lines[s->n].color = c;
+	s->lines[s->n].attr = 0;
+	va_start(ap, fmt);
+	vsnprintf(s->lines[s->n].text, DL_LEN, fmt, ap);
+	va_end(ap);
+	s->n++;
+}
+
+struct wrap_add {
+	struct detail_state *s;
+	enum tui_color c;
+	const char *indent;
+};
+
+static void wrap_cb(const char *line, int len, void *data)
+{
+	struct wrap_add *w = data;
+
+	add(w->s, w->c, "%s%.*s", w->indent, len, line);
+}
+
+static void add_wrapped(struct detail_state *s, enum tui_color c, const char *indent,
+			const char *text)
+{
+	struct wrap_add w = { s, c, indent };
+
+	rq_teach_wrap(text, s->width - (int)strlen(indent) - 1, wrap_cb, &w);
+}
+
+static void build(struct view *v)
+{
+	struct detail_state *s = v->priv;
+	const struct rq_placement *p = &s->p;
+	const struct rq_analysis *an = v->t->an;
+	const struct rq_path_info *pi = &rq_paths[p->path];
+	const struct rq_task *tk = an ? rq_task_find(an, p->pid) : NULL;
+	char comm[RQ_COMM_LEN * 4 + 1], why[RQ_WHY_LEN + 256], esc[(RQ_WHY_LEN + 256) * 4];
+	char from[16], mask[128] = "?", pre[128];
+
+	s->n = 0;
+	s->width = COLS;
+	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), comm, sizeof(comm));
+	if (p->from_cpu >= 0)
+		snprintf(from, sizeof(from), "%d", p->from_cpu);
+	else
+		snprintf(from, sizeof(from), "?");
+	add(s, C_HEADER, "placement #%llu at %.6fs", (unsigned long long)p->seq,
+	    tui_rel(v->t, p->ts));
+	if (tk && tk->mask_known)
+		rq_cpumask_format(&tk->mask, mask, sizeof(mask));
+	add(s, C_NORMAL, " task       %d %s  (policy %s, allowed CPUs %s)", p->pid, comm,
+	    tk ? rq_policy_name(tk->policy) : "?", mask);
+	add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (record written on CPU %d by pid %d)",
+	    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu, p->cpu, p->writer_pid);
+	add(s, C_NORMAL, " path       %s: %s", pi->id, pi->summary);
+	add(s, C_NORMAL, " kernel     %s()", pi->kernel_fn);
+	add(s, p->conf == RQ_CONF_EXACT ? C_NORMAL : C_MAYBE, " confidence %s",
+	    rq_confidence_names[p->conf]);
+	add(s, C_NORMAL, "%s", "");
+	add(s, C_HEADER, "why");
+	rq_placement_describe(p, why, sizeof(why));
+	/* the why text names the task: escape all of it */
+	rq_escape_c(why, strlen(why), esc, sizeof(esc));
+	add_wrapped(s, C_NORMAL, "   ", esc);
+	add(s, C_NORMAL, "%s", "");
+	if (p->findings) {
+		for (int f = 0; f < RQ_FIND__COUNT; f++) {
+			if (!(p->findings & (1u << f)))
+				continue;
+			add(s, C_FINDING, "flagged: %s, %s", rq_finding_ids[f],
+			    rq_teach_finding_title[f]);
+			add_wrapped(s, C_NORMAL, "   ", rq_teach_finding_text[f]);
+		}
+	} else {
+		add(s, C_HEADER, "not flagged by any of the four findings");
+	}
+	add(s, C_NORMAL, "%s", "");
+	add(s, C_HEADER, "what the trace cannot tell");
+	add_wrapped(s, C_NORMAL, "   ", rq_teach_unknown(p->path, p->conf));
+	add(s, C_NORMAL, "%s", "");
+	add(s, C_HEADER, "the decision, step by step (%s taken, ? possibly: the trace cannot "
+	    "tell, . not this time)", tui_g.mark);
+	for (int i = 0; i < rq_teach_nr_nodes; i++) {
+		const struct rq_teach_node *n = &rq_teach_nodes[i];
+		enum rq_teach_mark m = rq_teach_node_mark(i, p->path);
+		const char *mk = m == RQ_TEACH_TAKEN ? tui_g.mark : m == RQ_TEACH_MAYBE ? "?" : ".";
+
+		rq_teach_tree_prefix(i, v->t->utf8, pre, sizeof(pre));
+		add(s, m == RQ_TEACH_TAKEN ? C_TAKEN : m == RQ_TEACH_MAYBE ? C_MAYBE : C_DIM,
+		    " %s %s%s%s%s", mk, pre, n->title, n->kernel_fn[0] ? "   " : "", n->kernel_fn);
+	}
+}
+
+static int detail_open(struct view *v, const void *arg)
+{
+	struct detail_state *s = &detail_state;
+
+	v->priv = s;
+	if (arg) {
+		s->p = *(const struct rq_placement *)arg;
+		s->valid = true;
+	}
+	v->top = v->sel = 0;
+	return s->valid ? 0 : -1;
+}
+
+static void detail_draw(struct view *v, int y0, int h)
+{
+	struct detail_state *s = v->priv;
+
+	build(v);
+	if (v->top > s->n - h)
+		v->top = s->n - h;
+	if (v->top < 0)
+		v->top = 0;
+	for (int i = 0; i < h && v->top + i < s->n; i++) {
+		const struct dline *l = &s->lines[v->top + i];
+
+		attron(tui_attr(l->color));
+		tui_puts(y0 + i, 0, -1, l->text);
+		attroff(tui_attr(l->color));
+	}
+}
+
+static bool detail_key(struct view *v, enum tui_action act)
+{
+	struct detail_state *s = v->priv;
+	int h = v->height > 1 ? v->height : 10;
+
+	switch (act) {
+	case ACT_UP:
+		v->top--;
+		break;
+	case ACT_DOWN:
+		v->top++;
+		break;
+	case ACT_PGUP:
+		v->top -= h - 1;
+		break;
+	case ACT_PGDN:
+		v->top += h - 1;
+		break;
+	case ACT_HOME:
+		v->top = 0;
+		break;
+	case ACT_END:
+		v->top = s->n;
+		break;
+	case ACT_ENTER:
+		return true;
+	default:
+		return false;
+	}
+	if (v->top > s->n - h)
+		v->top = s->n - h;
+	if (v->top < 0)
+		v->top = 0;
+	return true;
+}
+
+const struct view_ops detail_ops = {
+	.name = "detail",
+	.title = "placement detail",
+	.open = detail_open,
+	.draw = detail_draw,
+	.key = detail_key,
+	.help = "the evidence of one placement and the select_task_rq() branch it took",
+};

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * draw.c - glyphs (UTF-8 or ASCII), colors (or monochrome attributes) and text output
+ * that never lets a byte of a task or file name reach the terminal unescaped.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <curses.h>
+
+#include "escape.h"
+#include "teach.h"
+#include "tui.h"
+
+static const char *const spark_utf8[8] = {
+	"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"
+};
+static const char *const spark_ascii[8] = { "_", ".", ".", "-", "-", "=", "*", "#" };
+static const char *const part_utf8[8] = {
+	" ", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589"
+};
+static const char *const part_ascii[8] = { " ", " ", " ", " ", "#", "#", "#", "#" };
+
+struct tui_glyphs tui_g;
+static int attrs[C__COUNT];
+
+void tui_draw_init(struct tui *t)
+{
+	if (t->utf8) {
+		tui_g = (struct tui_glyphs){ "\u2500", "\u2502", "\u251c\u2500", "\u2514\u2500",
+					     "\u2192", "\u2588", "\u25b6", "\u2016", "\u25ba",
+					     spark_utf8, part_utf8 };
+	} else {
+		tui_g = (struct tui_glyphs){ "-", "|", "+-", "`-", "->", "#", ">", "||", ">",
+					     spark_ascii, part_ascii };
+	}
+	/* monochrome first; colors override where the terminal has them */
+	attrs[C_NORMAL] = A_NORMAL;
+	attrs[C_TITLE] = A_REVERSE;
+	attrs[C_HEADER] = A_BOLD;
+	attrs[C_SELECT] = A_REVERSE;
+	attrs[C_FINDING] = A_BOLD;
+	attrs[C_TAKEN] = A_BOLD;
+	attrs[C_MAYBE] = A_NORMAL;
+	attrs[C_DIM] = A_DIM;
+	attrs[C_BAR] = A_NORMAL;
+	if (!t->color)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(1, COLOR_WHITE, COLOR_BLUE);
+	init_pair(2, COLOR_CYAN, -1);
+	init_pair(3, COLOR_BLACK, COLOR_CYAN);
+	init_pair(4, COLOR_RED, -1);
+	init_pair(5, COLOR_GREEN, -1);
+	init_pair(6, COLOR_YELLOW, -1);
+	init_pair(7, COLOR_BLUE, -1);
+	attrs[C_TITLE] = COLOR_PAIR(1) | A_BOLD;
+	attrs[C_HEADER] = COLOR_PAIR(2) | A_BOLD;
+	attrs[C_SELECT] = COLOR_PAIR(3);
+	attrs[C_FINDING] = COLOR_PAIR(4) | A_BOLD;
+	attrs[C_TAKEN] = COLOR_PAIR(5) | A_BOLD;
+	attrs[C_MAYBE] = COLOR_PAIR(6);
+	attrs[C_BAR] = COLOR_PAIR(7);
+}
+
+int tui_attr(enum tui_color c)
+{
+	return attrs[c];
+}
+
+int tui_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Byte length of the prefix of s that fits in w columns. */
+static size_t fit(const char *s, int w)
+{
+	size_t i = 0;
+	int cols = 0;
+
+	while (s[i]) {
+		size_t n = 1;
+
+		while (s[i + n] && ((unsigned char)s[i + n] & 0xc0) == 0x80)
+			n++;
+		if (cols + 1 > w)
+			break;
+		cols++;
+		i += n;
+	}
+	return i;
+}
+
+int tui_puts(int y, int x, int w, const char *s)
+{
+	int maxw = COLS - x;
+	size_t n;
+
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
+		return 0;
+	if (w > maxw || w < 0)
+		w = maxw;
+	/* program text is printable ASCII or UTF-8; refuse control bytes anyway */
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return tui_puts_untrusted(y, x, w, s, strlen(s));
+	n = fit(s, w);
+	mvaddnstr(y, x, s, (int)n);
+	return tui_width(s) < w ? tui_width(s) : w;
+}
+
+const char *tui_esc(const char *s, char *buf, size_t size)
+{
+	return rq_escape_c(s, strnlen(s, 4096), buf, size);
+}
+
+int tui_puts_untrusted(int y, int x, int w, const char *s, size_t len)
+{
+	char buf[2048];
+	size_t n;
+	int maxw = COLS - x;
+
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
+		return 0;
+	if (w > maxw || w < 0)
+		w = maxw;
+	rq_escape_c(s, len, buf, sizeof(buf));
+	n = fit(buf, w);
+	mvaddnstr(y, x, buf, (int)n);
+	return (int)n;		/* escaped text is ASCII: bytes == columns */
+}
+
+void tui_clear_row(int y, int x)
+{
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	move(y, x);
+	clrtoeol();
+}
+
+void tui_rule(struct tui *t, int y, const char *title)
+{
+	int x = 0;
+
+	attron(tui_attr(C_HEADER));
+	tui_clear_row(y, 0);
+	if (title && *title) {
+		x += tui_puts(y, x, -1, tui_g.hline);
+		x += tui_puts(y, x, -1, " ");
+		x += tui_puts(y, x, -1, title);
+		x += tui_puts(y, x, -1, " ");
+	}
+	for (; x < COLS; x++)
+		tui_puts(y, x, 1, tui_g.hline);
+	attroff(tui_attr(C_HEADER));
+}
+
+void tui_bar(int y, int x, int w, uint64_t value, uint64_t max)
+{
+	uint64_t eighths;
+	int full, part;
+
+	if (w <= 0 || !max)
+		return;
+	eighths = (uint64_t)((long double)value * w * 8 / max);
+	if (value && !eighths)
+		eighths = 1;
+	full = (int)(eighths / 8);
+	part = (int)(eighths % 8);
+	attron(tui_attr(C_BAR));
+	for (int i = 0; i < full && i < w; i++)
+		tui_puts(y, x + i, 1, tui_g.bar_full);
+	if (full < w && part)
+		tui_puts(y, x + full, 1, tui_g.bar_part[part]);
+	if (value && !full && !part)
+		tui_puts(y, x, 1, tui_g.bar_full);
+	attroff(tui_attr(C_BAR));
+}
+
+void tui_spark(int y, int x, int w, const uint32_t *vals, int n)
+{
+	uint64_t cell[256], max = 0;
+
+	if (w <= 0 || n <= 0)
+		return;
+	if (w > 256)
+		w = 256;
+	if (w > n)
+		w = n;
+	for (int c = 0; c < w; c++) {
+		int a = c * n / w, b = (c + 1) * n / w;
+
+		cell[c] = 0;
+		for (int k = a; k < b; k++)
+			cell[c] += vals[k];
+		if (cell[c] > max)
+			max = cell[c];
+	}
+	for (int c = 0; c < w; c++) {
+		int lvl;
+
+		if (!cell[c]) {
+			tui_puts(y, x + c, 1, " ");
+			continue;
+		}
+		lvl = max ? (int)((cell[c] * 7 + max - 1) / max) : 0;
+		if (lvl > 7)
+			lvl = 7;
+		tui_puts(y, x + c, 1, tui_g.spark[lvl]);
+	}
+}
+
+struct wrap_ctx {
+	int *y, ymax, x, skip, n;
+};
+
+static void wrap_cb(const char *line, int len, void *data)
+{
+	struct wrap_ctx *cx = data;
+	char buf[512];
+
+	if (cx->n++ < cx->skip)
+		return;
+	if (*cx->y >= cx->ymax)
+		return;
+	if (len >= (int)sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	tui_puts(*cx->y, cx->x, COLS - cx->x, buf);
+	(*cx->y)++;
+}
+
+int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip)
+{
+	struct wrap_ctx c = { y, ymax, x, skip, 0 };
+
+	return rq_teach_wrap(text, w, wrap_cb, &c);
+}
+
+bool tui_list_key(struct view *v, enum tui_action act, int n)
+{
+	int h = v->height > 0 ? v->height : 10;
+
+	switch (act) {
+	case ACT_UP:
+		v->sel--;
+		break;
+	case ACT_DOWN:
+		v->sel++;
+		break;
+	case ACT_PGUP:
+		v->sel -= h - 1;
+		break;
+	case ACT_PGDN:
+		v->sel += h - 1;
+		break;
+	case ACT_HOME:
+		v->sel = 0;
+		break;
+	case ACT_END:
+		v->sel = n - 1;
+		break;
+	default:
+		return false;
+	}
+	tui_list_clamp(v, n, h);
+	return true;
+}
+
+void tui_list_clamp(struct view *v, int n, int h)
+{
+	if (v->sel >= n)
+		v->sel = n - 1;
+	if (v->sel < 0)
+		v->sel = 0;
+	if (h < 1)
+		h = 1;
+	if (v->sel < v->top)
+		v->top = v->sel;
+	if (v->sel >= v->top + h)
+		v->top = v->sel - h + 1;
+	if (v->top > n - h)
+		v->top = n - h;
+	if (v->top < 0)
+		v->top = 0;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * findings.c - the four findings, grouped: counts, what they mean, and the examples the
+ * engine kept.  Enter on a finding lists its placements; on an example, its detail.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <curses.h>
+
+#include "escape.h"
+#include "teach.h"
+#include "tui.h"
+
+#define FROWS (RQ_FIND__COUNT * (RQ_MAX_EXAMPLES + 3))
+
+struct frow {
+	int finding;
+	int example;		/* -1: the header, -2: the description, -3: blank */
+};
+
+struct findings_state {
+	struct frow rows[FROWS];
+	int nrows;
+};
+
+static struct findings_state findings_state;
+
+static void rebuild(struct view *v)
+{
+	struct findings_state *s = v->priv;
+	const struct rq_analysis *an = v->t->an;
+
+	s->nrows = 0;
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		s->rows[s->nrows++] = (struct frow){ f, -1 };
+		s->rows[s->nrows++] = (struct frow){ f, -2 };
+		for (int e = 0; an && e < an->findings[f].nexamples; e++)
+			s->rows[s->nrows++] = (struct frow){ f, e };
+	}
+}
+
+static int findings_open(struct view *v, const void *arg)
+{
+	v->priv = &findings_state;
+	rebuild(v);
+	return 0;
+}
+
+static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
+{
+	const struct rq_analysis *an = v->t->an;
+	const struct rq_finding_store *fs = &an->findings[r->finding];
+	char buf[256], extra[96] = "";
+	int x;
+
+	if (sel) {
+		attron(tui_attr(C_SELECT));
+		for (int c = 0; c < COLS; c++)
+			mvaddch(y, c, ' ');
+	}
+	if (r->example == -1) {
+		if (r->finding == RQ_FIND_OFFCPU_FORK)
+			snprintf(extra, sizeof(extra), " of %llu forks",
+				 (unsigned long long)fs->of);
+		if (fs->unknown)
+			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+				 " (%llu could not be judged)", (unsigned long long)fs->unknown);
+		if (an->not_judged[r->finding])
+			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+				 " (%llu not judged)",
+				 (unsigned long long)an->not_judged[r->finding]);
+		if (!sel)
+			attron(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
+		snprintf(buf, sizeof(buf), "%s %-18s %llu%s", tui_g.mark,
+			 rq_finding_ids[r->finding], (unsigned long long)fs->count, extra);
+		tui_puts(y, 0, -1, buf);
+		if (!sel)
+			attroff(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
+	} else if (r->example == -2) {
+		tui_puts(y, 2, -1, rq_teach_finding_title[r->finding]);
+		if (!fs->nexamples)
+			tui_puts(y, 2 + tui_width(rq_teach_finding_title[r->finding]), -1,
+				 "; no examples");
+	} else {
+		const struct rq_placement *p = &fs->examples[r->example];
+		char why[RQ_WHY_LEN + 256];
+
+		snprintf(buf, sizeof(buf), "  %10.6f %7d ", tui_rel(v->t, p->ts), p->pid);
+		x = tui_puts(y, 0, -1, buf);
+		tui_puts_untrusted(y, x, 15, p->comm, strnlen(p->comm, RQ_COMM_LEN));
+		x += 16;
+		if (p->from_cpu >= 0)
+			snprintf(buf, sizeof(buf), "%d%s%d ", p->from_cpu, tui_g.arrow, p->to_cpu);
+		else
+			snprintf(buf, sizeof(buf), "?%s%d ", tui_g.arrow, p->to_cpu);
+		x += tui_puts(y, x, -1, buf);
+		rq_placement_describe(p, why, sizeof(why));
+		tui_puts_untrusted(y, x, COLS - x, why, strlen(why));
+	}
+	if (sel)
+		attroff(tui_attr(C_SELECT));
+}
+
+static void findings_draw(struct view *v, int y0, int h)
+{
+	struct findings_state *s = v->priv;
+
+	rebuild(v);
+	if (!v->t->an)
+		return;
+	tui_list_clamp(v, s->nrows, h);
+	for (int i = 0; i < h && v->top + i < s->nrows; i++)
+		draw_row(v, y0 + i, &s->rows[v->top + i], v->top + i == v->sel);
+}
+
+static bool findings_key(struct view *v, enum tui_action act)
+{
+	struct findings_state *s = v->priv;
+	const struct frow *r;
+	struct pl_filter f;
+
+	rebuild(v);
+	if (tui_list_key(v, act, s->nrows))
+		return true;
+	if (act != ACT_ENTER || !s->nrows || !v->t->an)
+		return false;
+	r = &s->rows[v->sel];
+	if (r->example >= 0) {
+		tui_push(v->t, VIEW_DETAIL, &v->t->an->findings[r->finding].examples[r->example]);
+	} else {
+		pl_filter_clear(&f);
+		f.finding = r->finding;
+		tui_push(v->t, VIEW_PLACEMENTS, &f);
+	}
+	return true;
+}
+
+const struct view_ops findings_ops = {
+	.name = "findings",
+	.title = "findings",
+	.open = findings_open,
+	.draw = findings_draw,
+	.key = findings_key,
+	.help = "the four findings with their counts and the examples kept",
+};

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * help.c - every key, generated from the key table in keys.c, and what each view shows.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <curses.h>
+
+#include "tui.h"
+
+#define HL_MAX 160
+
+struct help_state {
+	char lines[HL_MAX][160];
+	bool head[HL_MAX];
+	int n;
+};
+
+static struct help_state help_state;
+
+static void add(struct help_state *s, bool head, const char *text)
+{
+	size_t n;
+
+	if (s->n >= HL_MAX)
+		return;
+	n = strnlen(text, sizeof(s->lines[0]) - 1);
+
+	memcpy(s->lines[s->n], text, n);
+	s->lines[s->n][n] = '\0';
+	s->head[s->n++] = head;
+}
+
+static void add_scope(struct help_state *s, const char *scope, const char *title)
+{
+	char buf[200];
+
+	add(s, true, title);
+	for (int i = 0; i < tui_nr_keys; i++) {
+		const struct tui_key *k = &tui_keys[i];
+
+		if (!k->help)
+			continue;
+		if (scope ? !k->scope || strcmp(k->scope, scope) : k->scope != NULL)
+			continue;
+		snprintf(buf, sizeof(buf), "  %-10s %s", k->name, k->help);
+		add(s, false, buf);
+	}
+	add(s, false, "");
+}
+
+static void build(struct view *v)
+{
+	static const struct view_ops *const views[] = { &dashboard_ops, &placements_ops,
+		&tasks_ops, &findings_ops, &teach_ops, &detail_ops };
+	struct help_state *s = v->priv;
+	char buf[200];
+
+	s->n = 0;
+	add_scope(s, NULL, "keys everywhere");
+	if (!v->t->live)
+		add_scope(s, "replay", "replay");
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		bool any = false;
+
+		for (int k = 0; k < tui_nr_keys; k++)
+			if (tui_keys[k].scope && !strcmp(tui_keys[k].scope, views[i]->name))
+				any = true;
+		if (any) {
+			snprintf(buf, sizeof(buf), "%s view", views[i]->name);
+			add_scope(s, views[i]->name, buf);
+		}
+	}
+	add(s, true, "views");
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		snprintf(buf, sizeof(buf), "  %-10s %s", views[i]->name, views[i]->help);
+		add(s, false, buf);
+	}
+	add(s, false, "");
+	add(s, true, "marks");
+	snprintf(buf, sizeof(buf), "  NOIM       findings: N %s, O %s, I %s, M %s",
+		 rq_finding_ids[0], rq_finding_ids[1], rq_finding_ids[2], rq_finding_ids[3]);
+	add(s, false, buf);
+	add(s, false, "  +N?        N more placements may have taken this step (the trace "
+		      "cannot tell)");
+	add(s, false, "  conf       exact: from the event itself; infer: reconstructed; ?: "
+		      "unknown");
+	add(s, false, "  task and file names are shown C-escaped (\\xHH): they are not "
+		      "trusted text");
+}
+
+static int help_open(struct view *v, const void *arg)
+{
+	v->priv = &help_state;
+	v->top = 0;
+	return 0;
+}
+
+static void help_draw(struct view *v, int y0, int h)
+{
+	struct help_state *s = v->priv;
+
+	build(v);
+	if (v->top > s->n - h)
+		v->top = s->n - h;
+	if (v->top < 0)
+		v->top = 0;
+	for (int i = 0; i < h && v->top + i < s->n; i++) {
+		if (s->head[v->top + i])
+			attron(tui_attr(C_HEADER));
+		tui_puts(y0 + i, 1, -1, s->lines[v->top + i]);
+		if (s->head[v->top + i])
+			attroff(tui_attr(C_HEADER));
+	}
+}
+
+static bool help_key(struct view *v, enum tui_action act)
+{
+	struct help_state *s = v->priv;
+	int h = v->height > 1 ? v->height : 10;
+
+	switch (act) {
+	case ACT_UP:
+		v->top--;
+		break;
+	case ACT_DOWN:
+		v->top++;
+		break;
+	case ACT_PGUP:
+		v->top -= h - 1;
+		break;
+	case ACT_PGDN:
+		v->top += h - 1;
+		break;
+	case ACT_HOME:
+		v->top = 0;
+		break;
+	case ACT_END:
+		v->top = s->n;
+		break;
+	case ACT_HELP:
+		return true;
+	default:
+		return false;
+	}
+	if (v->top > s->n - h)
+		v->top = s->n - h;
+	if (v->top < 0)
+		v->top = 0;
+	return true;
+}
+
+const struct view_ops help_ops = {
+	.name = "help",
+	.title = "help",
+	.open = help_open,
+	.draw = help_draw,
+	.key = help_key,
+	.help = "every key and what each view shows",
+};

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * keys.c - the one key table.  Dispatch, the help view and the bottom help line are
+ * all generated from it; add a key here and it is documented everywhere.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <curses.h>
+
+#include "tui.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+/* View-scoped rows first: the first match wins. */
+const struct tui_key tui_keys[] = {
+	/* replay control */
+	{ ' ', "Space", ACT_PLAY, "replay", "play / pause the replay", "Spc play" },
+	{ '+', "+", ACT_FASTER, "replay", "replay faster", "+/- speed" },
+	{ '=', "=", ACT_FASTER, "replay", "replay faster", NULL },
+	{ '-', "-", ACT_SLOWER, "replay", "replay slower", NULL },
+	{ 's', "s", ACT_STEP, "replay", "step to the next placement (pauses)", "s step" },
+	{ 'g', "g", ACT_START, "replay", "jump to the start (re-opens the trace, paused)",
+	  "g/G start/end" },
+	{ 'G', "G", ACT_FINISH, "replay", "jump to the end (replays the rest, paused)", NULL },
+	{ 't', "t", ACT_JUMP_TIME, "replay",
+	  "jump to a time: seconds from the start, or +N / -N from here", "t time" },
+	/* placements */
+	{ '/', "/", ACT_SEARCH, "placements", "search comm, pid or path (then n / N)",
+	  "/ search" },
+	{ 'n', "n", ACT_SEARCH_NEXT, "placements", "next search match", NULL },
+	{ 'N', "N", ACT_SEARCH_PREV, "placements", "previous search match", NULL },
+	{ 'f', "f", ACT_FILTER, "placements",
+	  "filter: pid=N comm=TEXT cpu=N kind=K path=P finding=F node=ID (words: comm)",
+	  "f filter" },
+	{ 'F', "F", ACT_FILTER_CLEAR, "placements", "clear the filter", "F clear" },
+	{ '\n', "Enter", ACT_ENTER, "placements", "show the evidence of this placement",
+	  "Enter detail" },
+	{ '\n', "Enter", ACT_ENTER, "tasks", "placements of this task", "Enter placements" },
+	{ 'o', "o", ACT_SORT, "tasks", "sort by pid, migrations, wakeups or findings",
+	  "o sort" },
+	{ '\n', "Enter", ACT_ENTER, "findings",
+	  "placements with this finding (on an example: its detail)", "Enter placements" },
+	{ '\n', "Enter", ACT_ENTER, "teach", "placements that took this step",
+	  "Enter placements" },
+	/* everywhere */
+	{ '1', "1", ACT_VIEW_DASHBOARD, NULL, "dashboard", "1-5 views" },
+	{ '2', "2", ACT_VIEW_PLACEMENTS, NULL, "placements (all)", NULL },
+	{ '3', "3", ACT_VIEW_TASKS, NULL, "tasks", NULL },
+	{ '4', "4", ACT_VIEW_FINDINGS, NULL, "findings", NULL },
+	{ '5', "5", ACT_VIEW_TEACH, NULL, "teach: the select_task_rq() decision tree", NULL },
+	{ '\t', "Tab", ACT_NEXT_VIEW, NULL, "next view", NULL },
+	{ KEY_UP, "Up/k", ACT_UP, NULL, "move up", NULL },
+	{ 'k', "k", ACT_UP, NULL, NULL, NULL },
+	{ KEY_DOWN, "Down/j", ACT_DOWN, NULL, "move down", NULL },
+	{ 'j', "j", ACT_DOWN, NULL, NULL, NULL },
+	{ KEY_PPAGE, "PgUp", ACT_PGUP, NULL, "page up", NULL },
+	{ KEY_NPAGE, "PgDn", ACT_PGDN, NULL, "page down", NULL },
+	{ KEY_HOME, "Home", ACT_HOME, NULL, "first row", NULL },
+	{ KEY_END, "End", ACT_END, NULL, "last row", NULL },
+	{ '\n', "Enter", ACT_ENTER, NULL, NULL, NULL },
+	{ '\r', "Enter", ACT_ENTER, NULL, NULL, NULL },
+	{ KEY_ENTER, "Enter", ACT_ENTER, NULL, NULL, NULL },
+	{ 27, "Esc", ACT_BACK, NULL, "back to the previous view; quit from the first one",
+	  "Esc back" },
+	{ KEY_BACKSPACE, "Bksp/Left", ACT_BACK, NULL, "back to the previous view", NULL },
+	{ KEY_LEFT, "Left", ACT_BACK, NULL, NULL, NULL },
+	{ 127, "Bksp", ACT_BACK, NULL, NULL, NULL },
+	{ '?', "?/F1", ACT_HELP, NULL, "this help", "? help" },
+	{ KEY_F(1), "F1", ACT_HELP, NULL, NULL, NULL },
+	{ CTRL('l'), "^L", ACT_REDRAW, NULL, "redraw the screen", NULL },
+	{ 'q', "q", ACT_QUIT, NULL, "quit (restores the terminal)", "q quit" },
+	{ CTRL('c'), "^C", ACT_QUIT, NULL, "quit", NULL },
+};
+
+const int tui_nr_keys = sizeof(tui_keys) / sizeof(tui_keys[0]);
+
+static bool in_scope(const struct tui *t, const char *scope, const char *view)
+{
+	if (!scope)
+		return true;
+	if (!strcmp(scope, "replay"))
+		return !t->live;
+	return view && !strcmp(scope, view);
+}
+
+static const char *top_name(const struct tui *t)
+{
+	return t->depth ? t->stack[t->depth - 1]->ops->name : NULL;
+}
+
+enum tui_action tui_key_action(const struct tui *t, int key)
+{
+	const char *view = top_name(t);
+
+	for (int i = 0; i < tui_nr_keys; i++)
+		if (tui_keys[i].key == key && in_scope(t, tui_keys[i].scope, view))
+			return tui_keys[i].act;
+	return ACT_NONE;
+}
+
+void tui_help_line(const struct tui *t, char *buf, size_t size)
+{
+	const char *view = top_name(t);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	/* this view's keys, then replay's, then the global ones */
+	for (int pass = 0; pass < 3; pass++) {
+		for (int i = 0; i < tui_nr_keys; i++) {
+			const struct tui_key *k = &tui_keys[i];
+			bool mine;
+
+			if (!k->brief)
+				continue;
+			if (pass == 0)
+				mine = k->scope && strcmp(k->scope, "replay") && view &&
+				       !strcmp(k->scope, view);
+			else if (pass == 1)
+				mine = k->scope && !strcmp(k->scope, "replay") && !t->live;
+			else
+				mine = !k->scope;
+			if (!mine)
+				continue;
+			if (pass == 2 && k->act == ACT_BACK && t->depth <= 1)
+				continue;
+			off += snprintf(buf + off, size > off ? size - off : 0, "%s%s",
+					off ? "  " : "", k->brief);
+			if (off >= size)
+				return;
+		}
+	}
+}

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * placements.c - the scrolling list of recent placements (the engine's ring), oldest
+ * first, with a filter (pid, comm, CPU, kind, path, finding, teach node) and / search.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curses.h>
+
+#include "escape.h"
+#include "teach.h"
+#include "tui.h"
+
+struct pl_state {
+	struct pl_filter filter;
+	const struct rq_placement **rows;
+	int nrows, cap;
+	uint64_t generation;
+	bool built;
+	uint64_t sel_seq;
+	bool follow;		/* the last row was selected: stay there as rows arrive */
+	char search[64];
+};
+
+static struct pl_state pl_state;
+
+static const char finding_letters[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
+
+void pl_finding_marks(unsigned int findings, char *buf)
+{
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		buf[f] = findings & (1u << f) ? finding_letters[f] : '.';
+	buf[RQ_FIND__COUNT] = '\0';
+}
+
+void pl_filter_clear(struct pl_filter *f)
+{
+	f->pid = f->cpu = f->kind = f->path = f->finding = f->node = -1;
+	f->comm[0] = '\0';
+}
+
+static int lookup(const char *v, const char *const *names, int n, size_t stride)
+{
+	for (int i = 0; i < n; i++) {
+		const char *name = *(const char *const *)((const char *)names + i * stride);
+
+		if (!strcmp(v, name))
+			return i;
+	}
+	return -1;
+}
+
+int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t errlen)
+{
+	char buf[256], *save = NULL, *tok;
+	struct pl_filter nf;
+
+	pl_filter_clear(&nf);
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '='), *end;
+		const char *key = tok, *val;
+
+		if (!eq) {
+			snprintf(nf.comm, sizeof(nf.comm), "%s", tok);
+			continue;
+		}
+		*eq = '\0';
+		val = eq + 1;
+		if (!strcmp(key, "pid") || !strcmp(key, "cpu")) {
+			long n = strtol(val, &end, 10);
+
+			if (!*val || *end || n < 0 || n > 1 << 30) {
+				snprintf(err, errlen, "%s wants a number, not '%s'", key, val);
+				return -1;
+			}
+			if (key[0] == 'p')
+				nf.pid = (int)n;
+			else
+				nf.cpu = (int)n;
+		} else if (!strcmp(key, "comm")) {
+			snprintf(nf.comm, sizeof(nf.comm), "%s", val);
+		} else if (!strcmp(key, "kind")) {
+			nf.kind = lookup(val, (const char *const *)rq_kind_names, RQ_KIND__COUNT,
+					 sizeof(rq_kind_names[0]));
+			if (nf.kind < 0) {
+				snprintf(err, errlen, "no kind '%s' (fork, exec, wakeup, balance, "
+					 "newidle, stopper, affinity, numa, unknown)", val);
+				return -1;
+			}
+		} else if (!strcmp(key, "path")) {
+			nf.path = lookup(val, &rq_paths[0].id, RQ_PATH__COUNT, sizeof(rq_paths[0]));
+			if (nf.path < 0) {
+				snprintf(err, errlen, "no path '%s' (see the dashboard or "
+					 "rqpath-paths(7))", val);
+				return -1;
+			}
+		} else if (!strcmp(key, "finding")) {
+			nf.finding = lookup(val, (const char *const *)rq_finding_ids,
+					    RQ_FIND__COUNT, sizeof(rq_finding_ids[0]));
+			if (nf.finding < 0) {
+				snprintf(err, errlen, "no finding '%s' (needless-callback, "
+					 "offcpu-fork, idle-stacking, missed-idle)", val);
+				return -1;
+			}
+		} else if (!strcmp(key, "node")) {
+			nf.node = lookup(val, &rq_teach_nodes[0].id, rq_teach_nr_nodes,
+					 sizeof(rq_teach_nodes[0]));
+			if (nf.node < 0) {
+				snprintf(err, errlen, "no teach node '%s'", val);
+				return -1;
+			}
+		} else {
+			snprintf(err, errlen, "unknown filter key '%s' (pid comm cpu kind path "
+				 "finding node)", key);
+			return -1;
+		}
+	}
+	*f = nf;
+	return 0;
+}
+
+void pl_filter_format(const struct pl_filter *f, char *buf, size_t size)
+{
+	size_t off = 0;
+
+#define ADD(...) (off += snprintf(buf + off, off < size ? size - off : 0, __VA_ARGS__))
+	buf[0] = '\0';
+	if (f->pid >= 0)
+		ADD("%spid=%d", off ? " " : "", f->pid);
+	if (f->comm[0])
+		ADD("%scomm=%s", off ? " " : "", f->comm);
+	if (f->cpu >= 0)
+		ADD("%scpu=%d", off ? " " : "", f->cpu);
+	if (f->kind >= 0)
+		ADD("%skind=%s", off ? " " : "", rq_kind_names[f->kind]);
+	if (f->path >= 0)
+		ADD("%spath=%s", off ? " " : "", rq_paths[f->path].id);
+	if (f->finding >= 0)
+		ADD("%sfinding=%s", off ? " " : "", rq_finding_ids[f->finding]);
+	if (f->node >= 0)
+		ADD("%snode=%s", off ? " " : "", rq_teach_nodes[f->node].id);
+#undef ADD
+}
+
+static bool comm_has(const char *comm, const char *needle)
+{
+	char esc[RQ_COMM_LEN * 4 + 1];
+
+	rq_escape_c(comm, strnlen(comm, RQ_COMM_LEN), esc, sizeof(esc));
+	return strstr(esc, needle) != NULL;
+}
+
+bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p)
+{
+	if (f->pid >= 0 && p->pid != f->pid)
+		return false;
+	if (f->cpu >= 0 && p->from_cpu != f->cpu && p->to_cpu != f->cpu)
+		return false;
+	if (f->kind >= 0 && (int)rq_paths[p->path].kind != f->kind)
+		return false;
+	if (f->path >= 0 && (int)p->path != f->path)
+		return false;
+	if (f->finding >= 0 && !(p->findings & (1u << f->finding)))
+		return false;
+	if (f->node >= 0 && rq_teach_node_mark(f->node, p->path) != RQ_TEACH_TAKEN)
+		return false;
+	if (f->comm[0] && !comm_has(p->comm, f->comm))
+		return false;
+	return true;
+}
+
+static void rebuild(struct view *v)
+{
+	struct pl_state *s = v->priv;
+	const struct rq_analysis *an = v->t->an;
+	unsigned int n = an ? an->recent_len : 0;
+	int keep = -1;
+
+	if (s->built && s->generation == v->t->generation)
+		return;
+	if ((int)n > s->cap) {
+		const struct rq_placement **r = realloc(s->rows, n * sizeof(*r));
+
+		if (!r)
+			return;
+		s->rows = r;
+		s->cap = n;
+	}
+	s->nrows = 0;
+	for (unsigned int i = n; i-- > 0;) {
+		const struct rq_placement *p = rq_recent(an, i);
+
+		if (p && pl_filter_match(&s->filter, p))
+			s->rows[s->nrows++] = p;
+	}
+	s->generation = v->t->generation;
+	s->built = true;
+	/* keep the selection on the same placement, or on the newest when following */
+	if (s->follow || !s->sel_seq) {
+		keep = s->nrows - 1;
+	} else {
+		int lo = 0, hi = s->nrows;
+
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+
+			if (s->rows[mid]->seq < s->sel_seq)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		keep = lo < s->nrows ? lo : s->nrows - 1;
+	}
+	v->sel = keep < 0 ? 0 : keep;
+	tui_list_clamp(v, s->nrows, v->height - 3);
+}
+
+static void remember(struct view *v)
+{
+	struct pl_state *s = v->priv;
+
+	s->follow = s->nrows && v->sel >= s->nrows - 1;
+	s->sel_seq = s->nrows ? s->rows[v->sel]->seq : 0;
+}
+
+static int placements_open(struct view *v, const void *arg)
+{
+	struct pl_state *s = &pl_state;
+
+	v->priv = s;
+	if (arg)
+		s->filter = *(const struct pl_filter *)arg;
+	else
+		pl_filter_clear(&s->filter);
+	s->built = false;
+	s->follow = true;
+	s->sel_seq = 0;
+	v->top = v->sel = 0;
+	return 0;
+}
+
+static int comm_width(void)
+{
+	int extra = COLS - 80;
+
+	return 14 + (extra > 18 ? 18 : extra > 0 ? extra : 0);
+}
+
+static void draw_row(struct view *v, int y, const struct rq_placement *p, bool sel)
+{
+	struct tui *t = v->t;
+	char buf[160], from[16], marks[8];
+	int x, cw = comm_width();
+
+	if (sel)
+		attron(tui_attr(C_SELECT));
+	if (sel)
+		for (int i = 0; i < COLS; i++)
+			mvaddch(y, i, ' ');
+	if (p->from_cpu >= 0)
+		snprintf(from, sizeof(from), "%d", p->from_cpu);
+	else
+		snprintf(from, sizeof(from), "?");
+	snprintf(buf, sizeof(buf), "%10.6f %-8s %7d ", tui_rel(t, p->ts),
+		 rq_kind_names[rq_paths[p->path].kind], p->pid);
+	x = tui_puts(y, 0, -1, buf);
+	tui_puts_untrusted(y, x, cw, p->comm, strnlen(p->comm, RQ_COMM_LEN));
+	x += cw + 1;
+	snprintf(buf, sizeof(buf), "%3s%s%-3d", from, tui_g.arrow, p->to_cpu);
+	x += tui_puts(y, x, -1, buf) + 1;
+	snprintf(buf, sizeof(buf), "%-16s %-5.5s ", rq_paths[p->path].id,
+		 p->conf == RQ_CONF_EXACT ? "exact" : p->conf == RQ_CONF_INFERRED ? "infer" : "?");
+	x += tui_puts(y, x, -1, buf);
+	pl_finding_marks(p->findings, marks);
+	if (p->findings && !sel)
+		attron(tui_attr(C_FINDING));
+	tui_puts(y, x, -1, marks);
+	if (p->findings && !sel)
+		attroff(tui_attr(C_FINDING));
+	if (sel)
+		attroff(tui_attr(C_SELECT));
+}
+
+static void placements_draw(struct view *v, int y0, int h)
+{
+	struct pl_state *s = v->priv;
+	struct tui *t = v->t;
+	char buf[512], f[200];
+	int list_h = h - 2;
+
+	rebuild(v);
+	tui_list_clamp(v, s->nrows, list_h);
+	pl_filter_format(&s->filter, f, sizeof(f));
+	snprintf(buf, sizeof(buf), " %d placements%s%s%s", s->nrows, f[0] ? " matching " : "",
+		 f, t->an && t->an->nr_placements > t->an->recent_len ?
+		 " (the most recent ones; the rest are counted, not kept)" : "");
+	tui_puts_untrusted(y0, 0, -1, buf, strlen(buf));
+	if (s->search[0]) {
+		snprintf(buf, sizeof(buf), "  /%s", s->search);
+		tui_puts_untrusted(y0, tui_width(f) + 30 < COLS ? COLS - 20 : COLS, 20, buf,
+				   strlen(buf));
+	}
+	attron(tui_attr(C_HEADER) | A_UNDERLINE);
+	tui_clear_row(y0 + 1, 0);
+	snprintf(buf, sizeof(buf), "%10s %-8s %7s %-*s %-7s %-16s %-5s %s", "time s", "kind",
+		 "pid", comm_width(), "comm", "cpu", "path", "conf", "NOIM");
+	tui_puts(y0 + 1, 0, -1, buf);
+	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
+	for (int i = 0; i < list_h && v->top + i < s->nrows; i++)
+		draw_row(v, y0 + 2 + i, s->rows[v->top + i], v->top + i == v->sel);
+	if (!s->nrows)
+		tui_puts(y0 + 3, 2, -1, f[0] ? "nothing matches the filter (F clears it)" :
+			 "no placements yet");
+	remember(v);
+	v->height = list_h;
+}
+
+static bool search_match(const struct rq_placement *p, const char *needle)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", p->pid);
+	return comm_has(p->comm, needle) || strstr(pid, needle) ||
+	       strstr(rq_paths[p->path].id, needle);
+}
+
+static void search_step(struct view *v, int dir)
+{
+	struct pl_state *s = v->priv;
+
+	if (!s->search[0] || !s->nrows)
+		return;
+	for (int k = 1; k <= s->nrows; k++) {
+		int i = ((v->sel + dir * k) % s->nrows + s->nrows) % s->nrows;
+
+		if (search_match(s->rows[i], s->search)) {
+			v->sel = i;
+			tui_list_clamp(v, s->nrows, v->height);
+			remember(v);
+			return;
+		}
+	}
+	tui_message(v->t, "not found: %s", s->search);
+}
+
+static void search_done(struct tui *t, const char *text, void *data)
+{
+	struct view *v = data;
+	struct pl_state *s = v->priv;
+
+	snprintf(s->search, sizeof(s->search), "%s", text);
+	search_step(v, 1);
+}
+
+static void filter_done(struct tui *t, const char *text, void *data)
+{
+	struct view *v = data;
+	struct pl_state *s = v->priv;
+	char err[160];
+
+	if (pl_filter_parse(&s->filter, text, err, sizeof(err))) {
+		tui_message(t, "filter: %s", err);
+		return;
+	}
+	s->built = false;
+	s->follow = true;
+}
+
+static bool placements_key(struct view *v, enum tui_action act)
+{
+	struct pl_state *s = v->priv;
+	char f[200];
+
+	rebuild(v);
+	if (tui_list_key(v, act, s->nrows)) {
+		remember(v);
+		return true;
+	}
+	switch (act) {
+	case ACT_ENTER:
+		if (s->nrows)
+			tui_push(v->t, VIEW_DETAIL, s->rows[v->sel]);
+		return true;
+	case ACT_SEARCH:
+		tui_prompt(v->t, "search (comm, pid, path): ", s->search, search_done, v);
+		return true;
+	case ACT_SEARCH_NEXT:
+		search_step(v, 1);
+		return true;
+	case ACT_SEARCH_PREV:
+		search_step(v, -1);
+		return true;
+	case ACT_FILTER:
+		pl_filter_format(&s->filter, f, sizeof(f));
+		tui_prompt(v->t, "filter: ", f, filter_done, v);
+		return true;
+	case ACT_FILTER_CLEAR:
+		pl_filter_clear(&s->filter);
+		s->built = false;
+		s->follow = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+const struct view_ops placements_ops = {
+	.name = "placements",
+	.title = "placements",
+	.open = placements_open,
+	.draw = placements_draw,
+	.key = placements_key,
+	.help = "every recent placement: time, kind, task, CPUs, path, confidence, findings",
+};

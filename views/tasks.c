@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tasks.c - every task the model knows: pid, comm, policy, allowed CPUs, forks, execs,
+ * migrations and findings; Enter lists that task's placements.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curses.h>
+
+#include "tui.h"
+
+enum task_sort { SORT_PID, SORT_MIGRATIONS, SORT_FINDINGS, SORT_FORKS, SORT__COUNT };
+static const char *const sort_names[SORT__COUNT] = { "pid", "migrations", "findings",
+						     "forks" };
+
+struct tasks_state {
+	const struct rq_task **rows;
+	int nrows, cap;
+	uint64_t generation;
+	bool built;
+	enum task_sort sort;
+	int sel_pid;
+};
+
+static struct tasks_state tasks_state;
+
+static uint64_t nr_findings(const struct rq_task *t)
+{
+	uint64_t n = 0;
+
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		n += t->nr_findings[f];
+	return n;
+}
+
+static int collect(const struct rq_task *t, void *data)
+{
+	struct tasks_state *s = data;
+
+	if (s->nrows == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 256;
+		const struct rq_task **r = realloc(s->rows, cap * sizeof(*r));
+
+		if (!r)
+			return 1;
+		s->rows = r;
+		s->cap = cap;
+	}
+	s->rows[s->nrows++] = t;
+	return 0;
+}
+
+static enum task_sort cur_sort;
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;	/* descending */
+}
+
+static int cmp_task(const void *pa, const void *pb)
+{
+	const struct rq_task *a = *(const struct rq_task *const *)pa;
+	const struct rq_task *b = *(const struct rq_task *const *)pb;
+	int c = 0;
+
+	switch (cur_sort) {
+	case SORT_MIGRATIONS:
+		c = cmp_u64(a->nr_migrations, b->nr_migrations);
+		break;
+	case SORT_FINDINGS:
+		c = cmp_u64(nr_findings(a), nr_findings(b));
+		break;
+	case SORT_FORKS:
+		c = cmp_u64(a->nr_forks, b->nr_forks);
+		break;
+	default:
+		break;
+	}
+	if (c)
+		return c;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static void rebuild(struct view *v)
+{
+	struct tasks_state *s = v->priv;
+
+	if (s->built && s->generation == v->t->generation)
+		return;
+	s->nrows = 0;
+	if (v->t->an)
+		rq_task_foreach(v->t->an, collect, s);
+	cur_sort = s->sort;
+	if (s->nrows)
+		qsort(s->rows, s->nrows, sizeof(s->rows[0]), cmp_task);
+	s->built = true;
+	s->generation = v->t->generation;
+	if (s->sel_pid) {
+		for (int i = 0; i < s->nrows; i++) {
+			if (s->rows[i]->pid == s->sel_pid) {
+				v->sel = i;
+				break;
+			}
+		}
+	}
+}
+
+static int tasks_open(struct view *v, const void *arg)
+{
+	v->priv = &tasks_state;
+	tasks_state.built = false;
+	return 0;
+}
+
+static void tasks_draw(struct view *v, int y0, int h)
+{
+	struct tasks_state *s = v->priv;
+	int list_h = h - 2;
+	char buf[256];
+
+	rebuild(v);
+	tui_list_clamp(v, s->nrows, list_h);
+	snprintf(buf, sizeof(buf), " %d tasks, sorted by %s (o changes)", s->nrows,
+		 sort_names[s->sort]);
+	tui_puts(y0, 0, -1, buf);
+	attron(tui_attr(C_HEADER) | A_UNDERLINE);
+	tui_clear_row(y0 + 1, 0);
+	snprintf(buf, sizeof(buf), "%7s %-15s %-8s %-10s %6s %6s %7s %8s %s", "pid", "comm",
+		 "policy", "allowed", "forks", "execs", "migr", "findings", "NOIM");
+	tui_puts(y0 + 1, 0, -1, buf);
+	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
+	for (int i = 0; i < list_h && v->top + i < s->nrows; i++) {
+		const struct rq_task *t = s->rows[v->top + i];
+		bool sel = v->top + i == v->sel;
+		int y = y0 + 2 + i, x;
+		char mask[64] = "?", marks[8];
+		unsigned int bits = 0;
+
+		if (t->mask_known)
+			rq_cpumask_format(&t->mask, mask, sizeof(mask));
+		for (int f = 0; f < RQ_FIND__COUNT; f++)
+			if (t->nr_findings[f])
+				bits |= 1u << f;
+		pl_finding_marks(bits, marks);
+		if (sel) {
+			attron(tui_attr(C_SELECT));
+			for (int c = 0; c < COLS; c++)
+				mvaddch(y, c, ' ');
+		}
+		snprintf(buf, sizeof(buf), "%7d ", t->pid);
+		x = tui_puts(y, 0, -1, buf);
+		if (t->exited && !sel)
+			attron(tui_attr(C_DIM));
+		tui_puts_untrusted(y, x, 15, t->comm, strnlen(t->comm, RQ_COMM_LEN));
+		if (t->exited && !sel)
+			attroff(tui_attr(C_DIM));
+		x += 16;
+		snprintf(buf, sizeof(buf), "%-8.8s %-10.10s %6llu %6llu %7llu %8llu %s",
+			 rq_policy_name(t->policy), mask, (unsigned long long)t->nr_forks,
+			 (unsigned long long)t->nr_execs, (unsigned long long)t->nr_migrations,
+			 (unsigned long long)nr_findings(t), marks);
+		tui_puts(y, x, -1, buf);
+		if (sel)
+			attroff(tui_attr(C_SELECT));
+	}
+	if (!s->nrows)
+		tui_puts(y0 + 3, 2, -1, "no tasks yet");
+	s->sel_pid = s->nrows ? s->rows[v->sel]->pid : 0;
+	v->height = list_h;
+}
+
+static bool tasks_key(struct view *v, enum tui_action act)
+{
+	struct tasks_state *s = v->priv;
+	struct pl_filter f;
+
+	rebuild(v);
+	if (tui_list_key(v, act, s->nrows)) {
+		s->sel_pid = s->nrows ? s->rows[v->sel]->pid : 0;
+		return true;
+	}
+	switch (act) {
+	case ACT_SORT:
+		s->sort = (s->sort + 1) % SORT__COUNT;
+		s->built = false;
+		return true;
+	case ACT_ENTER:
+		if (!s->nrows)
+			return true;
+		pl_filter_clear(&f);
+		f.pid = s->rows[v->sel]->pid;
+		tui_push(v->t, VIEW_PLACEMENTS, &f);
+		return true;
+	default:
+		return false;
+	}
+}
+
+const struct view_ops tasks_ops = {
+	.name = "tasks",
+	.title = "tasks",
+	.open = tasks_open,
+	.draw = tasks_draw,
+	.key = tasks_key,
+	.help = "every task: policy, allowed CPUs, forks, execs, migrations, findings",
+};

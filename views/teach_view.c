@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * teach_view.c - the whole select_task_rq() decision tree (src/teach.h) with this
+ * trace's counts on each step, and an explanation panel for the selected step.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <curses.h>
+
+#include "teach.h"
+#include "tui.h"
+
+static int teach_open(struct view *v, const void *arg)
+{
+	return 0;
+}
+
+static void draw_tree(struct view *v, int y0, int h, int w)
+{
+	struct tui *t = v->t;
+	char buf[256], pre[128], taken[24], maybe[24];
+
+	attron(tui_attr(C_HEADER) | A_UNDERLINE);
+	tui_clear_row(y0, 0);
+	snprintf(buf, sizeof(buf), "%8s %8s  %s", "through", "maybe", "step of select_task_rq()");
+	tui_puts(y0, 0, w, buf);
+	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
+	h--;
+	y0++;
+	tui_list_clamp(v, rq_teach_nr_nodes, h);
+	for (int i = 0; i < h && v->top + i < rq_teach_nr_nodes; i++) {
+		int k = v->top + i, x;
+		const struct rq_teach_node *n = &rq_teach_nodes[k];
+		struct rq_teach_count c;
+		bool sel = k == v->sel, have = rq_teach_count(t->an, k, &c);
+
+		taken[0] = maybe[0] = '\0';
+		if (have && n->taken[0] >= 0)
+			snprintf(taken, sizeof(taken), "%llu", (unsigned long long)c.taken);
+		if (have && c.maybe)
+			snprintf(maybe, sizeof(maybe), "+%llu?", (unsigned long long)c.maybe);
+		if (sel) {
+			attron(tui_attr(C_SELECT));
+			for (int col = 0; col < w; col++)
+				mvaddch(y0 + i, col, ' ');
+		}
+		snprintf(buf, sizeof(buf), "%8s %8s ", taken, maybe);
+		x = tui_puts(y0 + i, 0, w, buf);
+		if (!sel && c.finding)
+			attron(tui_attr(C_FINDING));
+		x += tui_puts(y0 + i, x, w - x, c.finding ? "!" : " ");
+		if (!sel && c.finding)
+			attroff(tui_attr(C_FINDING));
+		rq_teach_tree_prefix(k, t->utf8, pre, sizeof(pre));
+		x += tui_puts(y0 + i, x, w - x, pre);
+		if (!sel && have && !c.taken && !c.maybe)
+			attron(tui_attr(C_DIM));
+		if (!sel && n->depth == 0)
+			attron(A_BOLD);
+		tui_puts(y0 + i, x, w - x, n->title);
+		if (!sel && n->depth == 0)
+			attroff(A_BOLD);
+		if (!sel && have && !c.taken && !c.maybe)
+			attroff(tui_attr(C_DIM));
+		if (sel)
+			attroff(tui_attr(C_SELECT));
+	}
+	v->height = h;
+}
+
+static void draw_panel(struct view *v, int y0, int h, int x0, int w)
+{
+	const struct rq_teach_node *n = &rq_teach_nodes[v->sel];
+	struct rq_teach_count c;
+	int y = y0, ymax = y0 + h;
+	char buf[256];
+	bool have = rq_teach_count(v->t->an, v->sel, &c);
+
+	attron(tui_attr(C_HEADER));
+	tui_puts(y++, x0, w, n->title);
+	attroff(tui_attr(C_HEADER));
+	if (n->kernel_fn[0] && y < ymax) {
+		snprintf(buf, sizeof(buf), "kernel: %s", n->kernel_fn);
+		tui_puts(y++, x0, w, buf);
+	}
+	if (have && y < ymax) {
+		if (n->taken[0] >= 0 || c.maybe) {
+			snprintf(buf, sizeof(buf), "this trace: %llu placements through this step",
+				 (unsigned long long)c.taken);
+			if (c.maybe)
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+					 ", %llu more may have", (unsigned long long)c.maybe);
+		} else {
+			snprintf(buf, sizeof(buf), "this trace: no placement is attributed here");
+		}
+		tui_puts(y++, x0, w, buf);
+	}
+	if (n->finding >= 0 && y < ymax) {
+		snprintf(buf, sizeof(buf), "finding: %s", rq_finding_ids[n->finding]);
+		if (have)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%llu here)",
+				 (unsigned long long)c.finding);
+		if (c.finding)
+			attron(tui_attr(C_FINDING));
+		tui_puts(y++, x0, w, buf);
+		if (c.finding)
+			attroff(tui_attr(C_FINDING));
+	}
+	tui_wrap(&y, ymax, x0, w - 1, n->text, 0);
+}
+
+static void teach_draw(struct view *v, int y0, int h)
+{
+	if (COLS >= 120) {
+		int tw = COLS * 3 / 5;
+
+		draw_tree(v, y0, h, tw);
+		for (int i = 0; i < h; i++)
+			tui_puts(y0 + i, tw, 1, tui_g.vline);
+		draw_panel(v, y0, h, tw + 2, COLS - tw - 2);
+	} else {
+		int ph = h / 3 + 1;
+
+		if (ph < 7)
+			ph = 7;
+		draw_tree(v, y0, h - ph, COLS);
+		tui_rule(v->t, y0 + h - ph, "");
+		draw_panel(v, y0 + h - ph + 1, ph - 1, 1, COLS - 1);
+	}
+}
+
+static bool teach_key(struct view *v, enum tui_action act)
+{
+	const struct rq_teach_node *n;
+	struct pl_filter f;
+
+	if (tui_list_key(v, act, rq_teach_nr_nodes))
+		return true;
+	if (act != ACT_ENTER)
+		return false;
+	n = &rq_teach_nodes[v->sel];
+	if (n->taken[0] < 0) {
+		tui_message(v->t, "no placement is attributed to this step for certain");
+		return true;
+	}
+	pl_filter_clear(&f);
+	f.node = v->sel;
+	tui_push(v->t, VIEW_PLACEMENTS, &f);
+	return true;
+}
+
+const struct view_ops teach_ops = {
+	.name = "teach",
+	.title = "teach",
+	.open = teach_open,
+	.draw = teach_draw,
+	.key = teach_key,
+	.help = "the select_task_rq() decision tree with this trace's counts, explained",
+};

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tui.h - the curses front end shared by every view.
+ *
+ * tig's model: one file per view, each ending in one struct view_ops; the keys and the
+ * help view come from one key table (keys.c).  Views only read the engine's model
+ * (struct rq_analysis); tui.c owns the replay or live source and the terminal.
+ */
+#ifndef RQPATH_TUI_H
+#define RQPATH_TUI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis.h"
+
+struct rq_replay;
+
+enum tui_action {
+	ACT_NONE,
+	ACT_QUIT,
+	ACT_BACK,
+	ACT_HELP,
+	ACT_VIEW_DASHBOARD,
+	ACT_VIEW_PLACEMENTS,
+	ACT_VIEW_TASKS,
+	ACT_VIEW_FINDINGS,
+	ACT_VIEW_TEACH,
+	ACT_NEXT_VIEW,
+	ACT_UP,
+	ACT_DOWN,
+	ACT_PGUP,
+	ACT_PGDN,
+	ACT_HOME,
+	ACT_END,
+	ACT_ENTER,
+	ACT_PLAY,
+	ACT_FASTER,
+	ACT_SLOWER,
+	ACT_STEP,
+	ACT_START,
+	ACT_FINISH,
+	ACT_JUMP_TIME,
+	ACT_SEARCH,
+	ACT_SEARCH_NEXT,
+	ACT_SEARCH_PREV,
+	ACT_FILTER,
+	ACT_FILTER_CLEAR,
+	ACT_SORT,
+	ACT_REDRAW,
+};
+
+/* One row of the key table: keys, help view and help line are all generated from it. */
+struct tui_key {
+	int key;
+	const char *name;	/* as shown to the user */
+	enum tui_action act;
+	const char *scope;	/* NULL: everywhere; "replay": replay mode; else a view name */
+	const char *help;	/* for the help view */
+	const char *brief;	/* for the bottom help line, NULL: not shown there */
+};
+
+extern const struct tui_key tui_keys[];
+extern const int tui_nr_keys;
+
+struct view;
+struct tui;
+
+struct view_ops {
+	const char *name;	/* "dashboard": also the key-table scope */
+	const char *title;
+	/* Opened (pushed) with an optional argument; 0 or -1 to refuse. */
+	int (*open)(struct view *v, const void *arg);
+	/* The model changed (new events, or a fresh analysis after a re-open). */
+	void (*update)(struct view *v);
+	/* Draw rows y0 .. y0+h-1, full width. */
+	void (*draw)(struct view *v, int y0, int h);
+	/* true if the action was handled. */
+	bool (*key)(struct view *v, enum tui_action act);
+	const char *help;	/* one line: what this view shows */
+};
+
+struct view {
+	const struct view_ops *ops;
+	struct tui *t;
+	int top, sel;		/* first shown row, selected row */
+	int height;		/* rows drawn last time */
+	void *priv;
+};
+
+enum tui_view_id {
+	VIEW_DASHBOARD,
+	VIEW_PLACEMENTS,
+	VIEW_TASKS,
+	VIEW_FINDINGS,
+	VIEW_TEACH,
+	VIEW_DETAIL,
+	VIEW_HELP,
+	VIEW__COUNT
+};
+
+extern const struct view_ops dashboard_ops, placements_ops, tasks_ops, findings_ops,
+	teach_ops, detail_ops, help_ops;
+
+/* Rate history of each finding over trace time, for the sparkline. */
+#define TUI_HIST 64
+struct tui_hist {
+	uint64_t base_ts;	/* trace time of bucket 0, 0 = not started */
+	uint64_t width_ns;
+	int used;		/* buckets in use */
+	uint32_t n[RQ_FIND__COUNT][TUI_HIST];
+};
+
+/* Placement filter (placements view); -1 / "" = any. */
+struct pl_filter {
+	int pid;
+	int cpu;
+	int kind;
+	int path;
+	int finding;
+	int node;		/* rq_teach_nodes[] index: placements that took that step */
+	char comm[RQ_COMM_LEN * 4 + 1];
+};
+
+typedef void (*tui_prompt_fn)(struct tui *t, const char *text, void *data);
+
+struct tui {
+	struct rq_analysis *an;
+	bool live;
+	bool test_mode;		/* RQPATH_TUI_TEST=1: no wall clock on screen */
+	bool utf8, color;
+	int rows, cols;
+	bool quit;
+
+	/* replay */
+	const char *path;
+	struct rq_replay *rp;
+	bool loading;		/* the initial load to the end, with progress */
+	bool playing;
+	bool at_end;
+	int speed;		/* index into the speed table */
+	uint64_t trace_first;	/* first record timestamp, 0 unknown */
+	uint64_t trace_last;	/* last one, 0 until seen */
+	uint64_t play_ts;	/* trace time reached by playback */
+	double progress;
+
+	/* live */
+	double started;		/* wall clock, seconds */
+	double rate;		/* events per second */
+	uint64_t rate_events;
+	double rate_at;
+	char release[128];
+	bool live_ready;	/* analysis begun */
+
+	uint64_t seen_seq;	/* placements already sampled into hist */
+	struct tui_hist hist;
+	uint64_t generation;	/* bumped on every model change */
+
+	struct view views[VIEW__COUNT];
+	struct view *stack[16];
+	int depth;
+
+	/* bottom line: a message, or a prompt being edited */
+	char msg[256];
+	bool prompt_active;
+	char prompt_label[48];
+	char prompt_buf[128];
+	int prompt_len;
+	tui_prompt_fn prompt_done;
+	void *prompt_data;
+};
+
+/* tui.c */
+void tui_push(struct tui *t, enum tui_view_id id, const void *arg);
+void tui_switch(struct tui *t, enum tui_view_id id, const void *arg);
+void tui_pop(struct tui *t);
+void tui_message(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_prompt(struct tui *t, const char *label, const char *init, tui_prompt_fn done,
+		void *data);
+struct view *tui_top(struct tui *t);
+/* Live: wall-clock seconds since the recording started. */
+double tui_wall_elapsed(const struct tui *t);
+/* Seconds of trace time since the first record. */
+double tui_rel(const struct tui *t, uint64_t ts);
+
+/* draw.c: glyphs, colors and safe text output */
+enum tui_color {
+	C_NORMAL,
+	C_TITLE,	/* title and status bars */
+	C_HEADER,	/* section rules and column headers */
+	C_SELECT,	/* selected row */
+	C_FINDING,	/* findings, warnings */
+	C_TAKEN,	/* the branch taken */
+	C_MAYBE,	/* a branch possibly taken */
+	C_DIM,
+	C_BAR,
+	C__COUNT
+};
+
+struct tui_glyphs {
+	const char *hline, *vline, *tee, *ell, *arrow, *bar_full, *play, *pause, *mark;
+	const char *const *spark;	/* 8 levels */
+	const char *const *bar_part;	/* 8 levels, [0] = empty */
+};
+extern struct tui_glyphs tui_g;
+
+void tui_draw_init(struct tui *t);
+int tui_attr(enum tui_color c);
+/* Print trusted (program) text at y,x clipped to w columns; returns columns used. */
+int tui_puts(int y, int x, int w, const char *s);
+/* Print attacker-controlled text (comm, file name): escaped, then clipped. */
+int tui_puts_untrusted(int y, int x, int w, const char *s, size_t len);
+/* Escape into buf (rq_escape_c) and return buf. */
+const char *tui_esc(const char *s, char *buf, size_t size);
+/* Clear a row from x to the right edge. */
+void tui_clear_row(int y, int x);
+/* A full-width rule with an optional title. */
+void tui_rule(struct tui *t, int y, const char *title);
+/* A horizontal bar of value/max over w columns. */
+void tui_bar(int y, int x, int w, uint64_t value, uint64_t max);
+/* A sparkline of n values over w columns. */
+void tui_spark(int y, int x, int w, const uint32_t *vals, int n);
+/* Display width of a UTF-8 string. */
+int tui_width(const char *s);
+/* Wrap text into w columns starting at (*y, x), stopping before ymax; returns lines. */
+int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);
+
+/* Common list movement; returns true if act was a movement. */
+bool tui_list_key(struct view *v, enum tui_action act, int n);
+void tui_list_clamp(struct view *v, int n, int h);
+
+/* keys.c */
+enum tui_action tui_key_action(const struct tui *t, int key);
+/* The bottom help line for a view. */
+void tui_help_line(const struct tui *t, char *buf, size_t size);
+
+/* placements.c: a filter from "pid=1 comm=x cpu=0 kind=fork path=fork-moved finding=…" */
+int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t errlen);
+void pl_filter_clear(struct pl_filter *f);
+void pl_filter_format(const struct pl_filter *f, char *buf, size_t size);
+bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p);
+/* Letters for the finding bits of a placement: N O I M, '.' when not set. */
+void pl_finding_marks(unsigned int findings, char *buf);
+
+#endif
