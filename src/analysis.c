@@ -986,6 +986,8 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t->mask_known) {
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
 		why(&p, "; allowed CPUs unknown at this exec: not judged");
+		if (!t->unknown_execs++)
+			t->pending_exec = p;
 	} else if (rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
 		why(&p, "; allowed on CPU %d only, yet sched_exec() called %s",
 		    rq_cpumask_first(&t->mask),
@@ -1090,6 +1092,8 @@ static void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 		if (t && ev->type == RQ_EV_SETAFFINITY_ENTER) {
 			t->setaffinity_inflight = true;
 			t->affinity_change_ts = ev->ts;
+			/* execs before this change stay unknown: no later marker describes them */
+			t->unknown_execs = 0;
 		}
 		return;
 	default:
@@ -1141,6 +1145,38 @@ static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 			 !strcmp(m->llc_src, "package") ? RQ_LLC_PACKAGE : RQ_LLC_ASSUMED;
 }
 
+/*
+ * The recorder writes a task's mask into the trace some time after the fork, exec or
+ * syscall that changed it.  Execs judged "unknown" in between, with no affinity
+ * change since, ran with the mask this marker carries: judge them now.
+ */
+static void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
+	uint64_t n = t->unknown_execs;
+	struct rq_placement *p = &t->pending_exec;
+
+	t->unknown_execs = 0;
+	if (!n || !t->mask_known || rq_cpumask_weight(&t->mask) != 1)
+		return;
+	s->unknown -= n < s->unknown ? n : s->unknown;
+	if (an->profile.exec_callback_unconditional) {
+		char *cut = strstr(p->why, "; allowed CPUs unknown");
+
+		if (cut)
+			*cut = '\0';
+		why(p, "; allowed on CPU %d only (from the recorder's next marker for it), yet "
+		    "sched_exec() called the class callback", rq_cpumask_first(&t->mask));
+		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
+		s->count += n - 1;
+		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
+	}
+	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n) {
+		an->path_counts[RQ_PATH_EXEC_LOCAL] -= n;
+		an->path_counts[RQ_PATH_EXEC_AFFINE] += n;
+	}
+}
+
 static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m, uint64_t ts)
 {
 	struct rq_task *t = task_get(an, m->pid, ts);
@@ -1160,6 +1196,7 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	t->idle_cgroup = m->idle_cg > 0;
 	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&t->mask, m->cpulist) &&
 			rq_cpumask_weight(&t->mask) > 0;
+	settle_unknown_execs(an, t);
 }
 
 static void handle_marker(struct rq_analysis *an, const struct rq_event *ev)

@@ -161,6 +161,9 @@ struct rq_task {
 	bool setaffinity_inflight;
 	int inflight_target;	/* pid the in-flight set* syscall targets */
 	long long inflight_policy;
+	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
+	uint64_t unknown_execs;
+	struct rq_placement pending_exec;	/* the first of them, for an example */
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
 	bool numa_swap;
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */

@@ -69,7 +69,7 @@ static int record_live(double duration, char **cmd, char *path, size_t pathlen, 
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
 	const char *tmp = getenv("TMPDIR");
-	int fd;
+	int fd, saved_stdout, ret;
 
 	snprintf(path, pathlen, "%s/rqpath-audit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	fd = mkstemp(path);
@@ -84,11 +84,19 @@ static int record_live(double duration, char **cmd, char *path, size_t pathlen, 
 	ro.cmd = cmd;
 	ro.force = true;	/* the file is our own mkstemp() result */
 	ro.quiet = !isatty(STDERR_FILENO);
-	if (rq_record_run(&ro, &st, err, errlen)) {
-		unlink(path);
-		return -1;
+	/* stdout carries the report: what the command prints goes to stderr meanwhile */
+	fflush(stdout);
+	saved_stdout = dup(STDOUT_FILENO);
+	if (saved_stdout >= 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	ret = rq_record_run(&ro, &st, err, errlen);
+	if (saved_stdout >= 0) {
+		dup2(saved_stdout, STDOUT_FILENO);
+		close(saved_stdout);
 	}
-	return 0;
+	if (ret)
+		unlink(path);
+	return ret ? -1 : 0;
 }
 
 int cmd_audit(int argc, char **argv)

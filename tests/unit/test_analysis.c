@@ -111,9 +111,39 @@ static void affinity_inherited_at_fork_and_changed_by_syscall(void **state)
 	ev_exec(an, 6 * MS, 1, 101, "/bin/b");
 	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 1);
 	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 1);
-	/* ... until a marker carries the value */
+	/* ... until a marker carries the value (which also settles /bin/b) */
 	mark_task(an, 7 * MS, 101, 0, "0");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 0);
 	ev_exec(an, 8 * MS, 1, 101, "/bin/c");
+	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 3);
+	rq_analysis_free(an);
+}
+
+/* The recorder's marker arrives after the execs it describes: they are settled then. */
+static void late_marker_settles_unknown_execs(void **state)
+{
+	struct rq_analysis *an = two_cpus_known();
+
+	mark_task(an, 2 * MS, 100, 0, "0-1");
+	ev_simple(an, 3 * MS, 1, RQ_EV_SETAFFINITY_ENTER, 100, 0, 0);
+	ev_simple(an, 3 * MS, 1, RQ_EV_SETAFFINITY_EXIT, 100, 0, 0);
+	ev_exec(an, 4 * MS, 1, 100, "/bin/a");
+	ev_exec(an, 5 * MS, 1, 100, "/bin/a");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 2);
+	mark_task(an, 6 * MS, 100, 0, "1");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 0);
+	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 2);
+	assert_int_equal(path_count(an, "exec-affine"), 2);
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].nexamples, 1);
+
+	/* control: a second affinity change before the marker keeps them unknown */
+	ev_simple(an, 7 * MS, 1, RQ_EV_SETAFFINITY_ENTER, 100, 0, 0);
+	ev_simple(an, 7 * MS, 1, RQ_EV_SETAFFINITY_EXIT, 100, 0, 0);
+	ev_exec(an, 8 * MS, 1, 100, "/bin/a");
+	ev_simple(an, 9 * MS, 1, RQ_EV_SETAFFINITY_ENTER, 100, 0, 0);
+	ev_simple(an, 9 * MS, 1, RQ_EV_SETAFFINITY_EXIT, 100, 0, 0);
+	mark_task(an, 10 * MS, 100, 0, "1");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 1);
 	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 2);
 	rq_analysis_free(an);
 }
@@ -363,6 +393,7 @@ int main(void)
 		cmocka_unit_test(needless_callback_pinned_exec),
 		cmocka_unit_test(needless_callback_profile_fixed),
 		cmocka_unit_test(affinity_inherited_at_fork_and_changed_by_syscall),
+		cmocka_unit_test(late_marker_settles_unknown_execs),
 		cmocka_unit_test(stopper_exec_active_and_affinity),
 		cmocka_unit_test(stopper_exec_window_expires),
 		cmocka_unit_test(wakeup_paths),
