@@ -61,7 +61,7 @@ $(BUILD)/test-deps.stamp: tests/install-deps.sh
 	$(Q)touch $@
 
 rqpath: $(BUILD)/rqpath
-	$(Q)cp $< $@
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/rqpath: $(BUILD)/src/main.o $(BUILD)/librqpath.a | $(BUILD)/deps.stamp
 	@echo "  LINK    $@"
