@@ -46,7 +46,13 @@ for tier in golden robust live tui; do
 done
 # Nothing may be left behind in tracefs by any test.
 if [ -d /sys/kernel/tracing/instances ]; then
-	left=$(ls /sys/kernel/tracing/instances | grep '^rqpath' || true)
+	# an instance whose owner (the pid that ends its name) still runs is in use, not left
+	left=""
+	for inst in $(ls /sys/kernel/tracing/instances | grep '^rqpath' || true); do
+		owner=${inst##*-}
+		case "$owner" in *[!0-9]*|"") left="$left $inst"; continue ;; esac
+		kill -0 "$owner" 2>/dev/null || left="$left $inst"
+	done
 	if [ -n "$left" ]; then
 		fail=$((fail + 1)); echo "FAIL  residue: tracefs instances left: $left"
 	else
