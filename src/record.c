@@ -123,6 +123,8 @@ struct session {
 
 	struct setter setters[SETTERS];
 
+	bool disk_full;		/* the output's file system filled: stop storing pages */
+
 	pid_t child;
 	bool child_done;
 	struct timespec t0;
@@ -487,19 +489,31 @@ static int read_round(struct session *s, bool *any)
 			r = tracefs_cpu_read(s->tcpu[cpu], page, true);
 			if (r <= 0)
 				break;
+			*any = true;
 			if (r < s->page_size)
 				memset(page + r, 0, s->page_size - r);
+			if (s->disk_full)
+				continue;	/* drained and dropped: the file ends earlier */
 			if (rq_tdw_add_page(s->w, cpu, page, s->page_size) < 0) {
+				char name[512];
+
+				rq_escape_c(s->o->output, strlen(s->o->output), name, sizeof(name));
+				if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG) {
+					if (!s->o->quiet)
+						fprintf(stderr, "rqpath: warning: %s: %s; recording "
+							"stops, the file keeps what came before\n",
+							name, strerror(errno));
+					s->disk_full = true;
+					continue;
+				}
 				snprintf(s->err, s->errlen, "cannot store trace data for %s: %s",
-					 s->o->output, strerror(errno));
+					 name, strerror(errno));
 				return -1;
 			}
 			s->batch_n[cpu]++;
-			*any = true;
 		}
 	}
-	if (*any)
-		dispatch_batch(s);
+	dispatch_batch(s);
 	return 0;
 }
 
@@ -605,6 +619,7 @@ static void start_child(struct session *s)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0);
@@ -891,7 +906,7 @@ static void teardown(struct session *s)
 
 static bool should_stop(struct session *s)
 {
-	if (stop_signal)
+	if (stop_signal || s->disk_full)
 		return true;
 	if (s->o->cmd && s->child_done)
 		return true;
@@ -943,7 +958,7 @@ static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
 		  size_t errlen)
 {
-	struct sigaction sa, old[3];
+	struct sigaction sa, old[3], old_xfsz;
 	struct session *s;
 	const char *mnt = NULL;
 	int version = opts->file_version ? opts->file_version : 6;
@@ -999,6 +1014,9 @@ int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st,
 	stop_signal = 0;
 	for (int i = 0; i < 3; i++)
 		sigaction(stop_signals[i], &sa, &old[i]);
+	/* a file size limit is a full disk for us, not a reason to die with the instance up */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &old_xfsz);
 
 	remove_stale_instances();
 	if (read_header_formats(s) < 0 || load_ftrace_formats(s) < 0)
@@ -1043,6 +1061,7 @@ out:
 	teardown(s);
 	for (int i = 0; i < 3; i++)
 		sigaction(stop_signals[i], &old[i], NULL);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
 	free(s);
 	return ret;
 out_free:

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "tracedat_write.h"
 
 enum {
@@ -44,8 +45,12 @@ enum {
 	OPT_CMDLINES = 21,
 };
 
+/* Space held in the output for the header while the data sits in temporary files. */
+#define RESERVE_BYTES (2 << 20)
+
 struct rq_tdw {
 	char *path;
+	char *ename;		/* path escaped for messages (names are attacker-controlled) */
 	int fd;
 	int version;
 	int nr_cpus;
@@ -171,7 +176,10 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 {
 	struct rq_tdw *w;
 	struct stat st;
+	char ename[512];
 	int i;
+
+	rq_escape_c(path, strlen(path), ename, sizeof(ename));
 
 	if (version != 6 && version != 7) {
 		snprintf(err, errlen, "file version %d is not supported; use 6 or 7", version);
@@ -183,17 +191,22 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 		return NULL;
 	}
 	if (lstat(path, &st) == 0) {
+		if (!force && S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen, "%s is a symbolic link; it is not followed: give "
+				 "another name (--force replaces the link itself)", ename);
+			return NULL;
+		}
 		if (!force) {
-			snprintf(err, errlen, "%s exists; use --force to replace it", path);
+			snprintf(err, errlen, "%s exists; use --force to replace it", ename);
 			return NULL;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s is a directory; give a file name", path);
+			snprintf(err, errlen, "%s is a directory; give a file name", ename);
 			return NULL;
 		}
 		/* Replace the entry itself (a symlink is removed, never followed). */
 		if (unlink(path) < 0) {
-			snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
+			snprintf(err, errlen, "cannot replace %s: %s", ename, strerror(errno));
 			return NULL;
 		}
 	}
@@ -205,10 +218,11 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 	w->nr_cpus = nr_cpus;
 	w->page_size = page_size;
 	w->path = strdup(path);
+	w->ename = strdup(ename);
 	w->tmp_fd = calloc(nr_cpus, sizeof(*w->tmp_fd));
 	w->tmp_pages = calloc(nr_cpus, sizeof(*w->tmp_pages));
 	w->page = calloc(1, page_size);
-	if (!w->path || !w->tmp_fd || !w->tmp_pages || !w->page) {
+	if (!w->path || !w->ename || !w->tmp_fd || !w->tmp_pages || !w->page) {
 		rq_tdw_close(w);
 		goto nomem;
 	}
@@ -218,10 +232,19 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 	if (w->fd < 0) {
 		if (errno == EEXIST || errno == ELOOP)
 			snprintf(err, errlen, "%s exists (or is a symlink); not overwritten, "
-				 "use --force or another name", path);
+				 "use --force or another name", ename);
 		else
-			snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+			snprintf(err, errlen, "cannot create %s: %s", ename, strerror(errno));
 		w->finished = true;	/* not ours: never unlink it */
+		rq_tdw_close(w);
+		return NULL;
+	}
+	/*
+	 * Hold some space for the header: if the disk fills while recording, the pages
+	 * in the temporary files still get a readable file (see rq_tdw_finish()).
+	 */
+	if (fallocate(w->fd, 0, 0, RESERVE_BYTES) < 0 && errno == ENOSPC) {
+		snprintf(err, errlen, "no space left for %s; free some disk space", ename);
 		rq_tdw_close(w);
 		return NULL;
 	}
@@ -229,7 +252,7 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 		w->tmp_fd[i] = tmpfile_near(path);
 		if (w->tmp_fd[i] < 0) {
 			snprintf(err, errlen, "cannot create a temporary file next to %s: %s",
-				 path, strerror(errno));
+				 ename, strerror(errno));
 			rq_tdw_close(w);
 			return NULL;
 		}
@@ -586,12 +609,19 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	ob_pad_to(&b, w->page_size);
 	copied = calloc(w->nr_cpus, sizeof(*copied));
 	if (b.failed || !copied) {
-		snprintf(err, errlen, "out of memory while writing %s", w->path);
+		snprintf(err, errlen, "out of memory while writing %s", w->ename);
 		free(b.p);
 		free(copied);
 		return -1;
 	}
 	data_start = b.len;
+	/* give the reserve back: from here on the header and the data need the space */
+	if (ftruncate(w->fd, 0) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
+		free(b.p);
+		free(copied);
+		return -1;
+	}
 	/* Fill in the CPU table as if everything will fit. */
 	off = data_start;
 	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
@@ -605,7 +635,7 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	if (lo.sec_size_at)
 		ob_set_u64(&b, lo.sec_size_at, off - lo.sec_data_start);
 	if (write_all_at(w->fd, b.p, b.len, 0) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
 		free(b.p);
 		free(copied);
 		return -1;
@@ -637,12 +667,12 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 				 w->nr_cpus * lo.table_stride, (off_t)lo.table_at) < 0 ||
 		    (lo.sec_size_at &&
 		     write_all_at(w->fd, b.p + lo.sec_size_at, 8, (off_t)lo.sec_size_at) < 0)) {
-			snprintf(err, errlen, "%s: %s; the file could not be repaired", w->path,
+			snprintf(err, errlen, "%s: %s; the file could not be repaired", w->ename,
 				 strerror(e));
 			ret = -1;
 		} else {
 			snprintf(err, errlen, "%s: %s; the file was cut after %llu complete pages "
-				 "and stays readable", w->path, strerror(e),
+				 "and stays readable", w->ename, strerror(e),
 				 (unsigned long long)((end - data_start) / w->page_size));
 			ret = 1;
 		}
@@ -650,7 +680,7 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	free(b.p);
 	free(copied);
 	if (ret >= 0 && fsync(w->fd) < 0 && errno != EINVAL && ret == 0) {
-		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
 		ret = -1;
 	}
 	if (ret >= 0) {
@@ -676,5 +706,6 @@ void rq_tdw_close(struct rq_tdw *w)
 	free(w->tmp_pages);
 	free(w->page);
 	free(w->path);
+	free(w->ename);
 	free(w);
 }
