@@ -955,10 +955,9 @@ static int record_loop(struct session *s)
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
-int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
-		  size_t errlen)
+static int record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
+		      size_t errlen)
 {
-	struct sigaction sa, old[3], old_xfsz;
 	struct session *s;
 	const char *mnt = NULL;
 	int version = opts->file_version ? opts->file_version : 6;
@@ -1008,15 +1007,6 @@ int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st,
 	if (!s->w)
 		goto out_free;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	for (int i = 0; i < 3; i++)
-		sigaction(stop_signals[i], &sa, &old[i]);
-	/* a file size limit is a full disk for us, not a reason to die with the instance up */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGXFSZ, &sa, &old_xfsz);
 
 	remove_stale_instances();
 	if (read_header_formats(s) < 0 || load_ftrace_formats(s) < 0)
@@ -1059,9 +1049,6 @@ out:
 	if (ret < 0 && s->child)
 		stop_child(s);
 	teardown(s);
-	for (int i = 0; i < 3; i++)
-		sigaction(stop_signals[i], &old[i], NULL);
-	sigaction(SIGXFSZ, &old_xfsz, NULL);
 	free(s);
 	return ret;
 out_free:
@@ -1071,6 +1058,28 @@ out_free:
 	free(s->enabled);
 	free(s);
 	return -1;
+}
+
+int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
+		  size_t errlen)
+{
+	struct sigaction sa, old[3], old_xfsz;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_signals[i], &sa, &old[i]);
+	/* a file size limit is a full disk for us, not a reason to die with the instance up */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &old_xfsz);
+	ret = record_run(opts, st, err, errlen);
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
+	return ret;
 }
 
 /* ---- the `rqpath record` command ---- */
