@@ -46,7 +46,7 @@ static void draw_info(struct view *v, int y)
 		else
 			snprintf(rate, sizeof(rate), "-");
 	}
-	snprintf(line, sizeof(line), "  CPUs %d  events %s (%s)  lost %s", an->nr_cpus, ev, rate,
+	snprintf(line, sizeof(line), "  %d CPUs  %s events (%s)  %s lost", an->nr_cpus, ev, rate,
 		 lost);
 	x += tui_puts(y, x, -1, line);
 	if (an->lost_events) {
@@ -65,7 +65,7 @@ static void draw_info(struct view *v, int y)
 		double end = t->trace_last ? tui_rel(t, t->trace_last) : 0;
 
 		if (t->trace_last)
-			snprintf(line, sizeof(line), "  at %.3fs of %.3fs",
+			snprintf(line, sizeof(line), "  at %.3f/%.3fs",
 				 tui_rel(t, an->nr_events ? an->last_ts : t->trace_first), end);
 		else
 			snprintf(line, sizeof(line), "  at %.3fs",

@@ -121,16 +121,19 @@ static void build(struct view *v)
 	add(s, C_HEADER, "what the trace cannot tell");
 	add_wrapped(s, C_NORMAL, "   ", rq_teach_unknown(p->path, p->conf));
 	add(s, C_NORMAL, "%s", "");
-	add(s, C_HEADER, "the decision, step by step (%s taken, ? possibly: the trace cannot "
-	    "tell, . not this time)", tui_g.mark);
+	add(s, C_HEADER, "the decision step by step:  %s taken   ? maybe (not traced)   . not taken",
+	    tui_g.mark);
 	for (int i = 0; i < rq_teach_nr_nodes; i++) {
 		const struct rq_teach_node *n = &rq_teach_nodes[i];
 		enum rq_teach_mark m = rq_teach_node_mark(i, p->path);
 		const char *mk = m == RQ_TEACH_TAKEN ? tui_g.mark : m == RQ_TEACH_MAYBE ? "?" : ".";
 
 		rq_teach_tree_prefix(i, v->t->utf8, pre, sizeof(pre));
+		/* the kernel function of each step on the way; the others stay short */
 		add(s, m == RQ_TEACH_TAKEN ? C_TAKEN : m == RQ_TEACH_MAYBE ? C_MAYBE : C_DIM,
-		    " %s %s%s%s%s", mk, pre, n->title, n->kernel_fn[0] ? "   " : "", n->kernel_fn);
+		    " %s %s%s%s%s", mk, pre, n->title,
+		    m != RQ_TEACH_OFF && n->kernel_fn[0] ? "  " : "",
+		    m != RQ_TEACH_OFF ? n->kernel_fn : "");
 	}
 }
 

@@ -104,7 +104,7 @@ void tui_help_line(const struct tui *t, char *buf, size_t size)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	/* this view's keys, then replay's, then the global ones */
+	/* this view's keys, then the global ones, then replay's */
 	for (int pass = 0; pass < 3; pass++) {
 		for (int i = 0; i < tui_nr_keys; i++) {
 			const struct tui_key *k = &tui_keys[i];
@@ -115,13 +115,13 @@ void tui_help_line(const struct tui *t, char *buf, size_t size)
 			if (pass == 0)
 				mine = k->scope && strcmp(k->scope, "replay") && view &&
 				       !strcmp(k->scope, view);
-			else if (pass == 1)
+			else if (pass == 2)
 				mine = k->scope && !strcmp(k->scope, "replay") && !t->live;
 			else
 				mine = !k->scope;
 			if (!mine)
 				continue;
-			if (pass == 2 && k->act == ACT_BACK && t->depth <= 1)
+			if (pass == 1 && k->act == ACT_BACK && t->depth <= 1)
 				continue;
 			off += snprintf(buf + off, size > off ? size - off : 0, "%s%s",
 					off ? "  " : "", k->brief);

@@ -171,6 +171,16 @@ bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p)
 	return true;
 }
 
+static int cmp_ts(const void *a, const void *b)
+{
+	const struct rq_placement *x = *(const struct rq_placement *const *)a;
+	const struct rq_placement *y = *(const struct rq_placement *const *)b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 static void rebuild(struct view *v)
 {
 	struct pl_state *s = v->priv;
@@ -197,21 +207,19 @@ static void rebuild(struct view *v)
 	}
 	s->generation = v->t->generation;
 	s->built = true;
+	/* the ring is in classification order; show trace time order */
+	qsort(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ts);
 	/* keep the selection on the same placement, or on the newest when following */
 	if (s->follow || !s->sel_seq) {
 		keep = s->nrows - 1;
 	} else {
-		int lo = 0, hi = s->nrows;
-
-		while (lo < hi) {
-			int mid = (lo + hi) / 2;
-
-			if (s->rows[mid]->seq < s->sel_seq)
-				lo = mid + 1;
-			else
-				hi = mid;
+		keep = s->nrows - 1;
+		for (int i = 0; i < s->nrows; i++) {
+			if (s->rows[i]->seq == s->sel_seq) {
+				keep = i;
+				break;
+			}
 		}
-		keep = lo < s->nrows ? lo : s->nrows - 1;
 	}
 	v->sel = keep < 0 ? 0 : keep;
 	tui_list_clamp(v, s->nrows, v->height - 3);
@@ -296,11 +304,11 @@ static void placements_draw(struct view *v, int y0, int h)
 	snprintf(buf, sizeof(buf), " %d placements%s%s%s", s->nrows, f[0] ? " matching " : "",
 		 f, t->an && t->an->nr_placements > t->an->recent_len ?
 		 " (the most recent ones; the rest are counted, not kept)" : "");
-	tui_puts_untrusted(y0, 0, -1, buf, strlen(buf));
-	if (s->search[0]) {
-		snprintf(buf, sizeof(buf), "  /%s", s->search);
-		tui_puts_untrusted(y0, tui_width(f) + 30 < COLS ? COLS - 20 : COLS, 20, buf,
-				   strlen(buf));
+	/* the filter and the search are typed by the user: printable ASCII only */
+	tui_puts(y0, 0, -1, buf);
+	if (s->search[0] && tui_width(buf) + 22 < COLS) {
+		snprintf(buf, sizeof(buf), "/%s", s->search);
+		tui_puts(y0, COLS - 20, 20, buf);
 	}
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
 	tui_clear_row(y0 + 1, 0);

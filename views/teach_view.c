@@ -48,7 +48,7 @@ static void draw_tree(struct view *v, int y0, int h, int w)
 		x = tui_puts(y0 + i, 0, w, buf);
 		if (!sel && c.finding)
 			attron(tui_attr(C_FINDING));
-		x += tui_puts(y0 + i, x, w - x, c.finding ? "!" : " ");
+		x += tui_puts(y0 + i, x, w - x, c.finding ? "! " : "  ");
 		if (!sel && c.finding)
 			attroff(tui_attr(C_FINDING));
 		rq_teach_tree_prefix(k, t->utf8, pre, sizeof(pre));
@@ -79,27 +79,25 @@ static void draw_panel(struct view *v, int y0, int h, int x0, int w)
 	attron(tui_attr(C_HEADER));
 	tui_puts(y++, x0, w, n->title);
 	attroff(tui_attr(C_HEADER));
-	if (n->kernel_fn[0] && y < ymax) {
-		snprintf(buf, sizeof(buf), "kernel: %s", n->kernel_fn);
-		tui_puts(y++, x0, w, buf);
+	/* one line of facts: kernel function, this trace's counts, the finding */
+	buf[0] = '\0';
+	if (n->kernel_fn[0])
+		snprintf(buf, sizeof(buf), "%s", n->kernel_fn);
+	if (have && (n->taken[0] >= 0 || c.maybe)) {
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%llu through",
+			 buf[0] ? "  " : "", (unsigned long long)c.taken);
+		if (c.maybe)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", %llu maybe",
+				 (unsigned long long)c.maybe);
 	}
-	if (have && y < ymax) {
-		if (n->taken[0] >= 0 || c.maybe) {
-			snprintf(buf, sizeof(buf), "this trace: %llu placements through this step",
-				 (unsigned long long)c.taken);
-			if (c.maybe)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-					 ", %llu more may have", (unsigned long long)c.maybe);
-		} else {
-			snprintf(buf, sizeof(buf), "this trace: no placement is attributed here");
-		}
-		tui_puts(y++, x0, w, buf);
-	}
-	if (n->finding >= 0 && y < ymax) {
-		snprintf(buf, sizeof(buf), "finding: %s", rq_finding_ids[n->finding]);
+	if (n->finding >= 0) {
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%sfinding %s",
+			 buf[0] ? "  " : "", rq_finding_ids[n->finding]);
 		if (have)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%llu here)",
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ": %llu",
 				 (unsigned long long)c.finding);
+	}
+	if (buf[0] && y < ymax) {
 		if (c.finding)
 			attron(tui_attr(C_FINDING));
 		tui_puts(y++, x0, w, buf);
@@ -112,17 +110,20 @@ static void draw_panel(struct view *v, int y0, int h, int x0, int w)
 static void teach_draw(struct view *v, int y0, int h)
 {
 	if (COLS >= 120) {
-		int tw = COLS * 3 / 5;
+		int tw = COLS - 40 < 86 ? COLS - 40 : 86;
+
+		if (tw < COLS * 3 / 5)
+			tw = COLS * 3 / 5;
 
 		draw_tree(v, y0, h, tw);
 		for (int i = 0; i < h; i++)
 			tui_puts(y0 + i, tw, 1, tui_g.vline);
 		draw_panel(v, y0, h, tw + 2, COLS - tw - 2);
 	} else {
-		int ph = h / 3 + 1;
+		int ph = h / 2;
 
-		if (ph < 7)
-			ph = 7;
+		if (ph < 8)
+			ph = 8;
 		draw_tree(v, y0, h - ph, COLS);
 		tui_rule(v->t, y0 + h - ph, "");
 		draw_panel(v, y0 + h - ph + 1, ph - 1, 1, COLS - 1);

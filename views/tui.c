@@ -258,7 +258,7 @@ static void hist_add(struct tui_hist *h, uint64_t ts, unsigned int findings)
 
 	if (!h->base_ts) {
 		h->base_ts = ts ? ts : 1;
-		h->width_ns = 10000000;	/* 10 ms, doubled as the trace grows */
+		h->width_ns = 1000000;	/* 1 ms, doubled as the trace grows */
 	}
 	if (ts < h->base_ts)
 		ts = h->base_ts;

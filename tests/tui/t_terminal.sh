@@ -1,0 +1,52 @@
+#!/bin/sh
+# The terminal is restored on q, Esc, Ctrl-C and SIGTERM (typed into a real shell in
+# the pane, then `stty -a` must show echo and icanon again); NO_COLOR and a non-UTF-8
+# locale give a monochrome, ASCII-only screen.
+. "$(dirname "$0")/golden/lib.sh"
+
+restored() {
+	tm send-keys -t t "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo ST=\$?" Enter
+	wait_for 'ST=' 10 || { fail "$1: the shell did not come back"; return; }
+	cap | grep -q 'echo icanon' || fail "$1: terminal modes not restored"
+	cap | grep -q 'rqpath replay fixtures' && fail "$1: TUI still on screen"
+	tm send-keys -t t 'clear' Enter
+	sleep 0.3
+}
+
+for how in q Escape C-c; do
+	tui_shell 80 24
+	tm send-keys -t t "RQPATH_TUI_TEST=1 $RQPATH replay $fixture; echo RC=\$?" Enter
+	wait_for ' END ' 60 || { fail "$how: no TUI"; continue; }
+	tm send-keys -t t "$how"
+	wait_for 'RC=0' 10 || fail "$how: exit status"
+	restored "$how"
+done
+
+tui_shell 80 24
+tm send-keys -t t "RQPATH_TUI_TEST=1 $RQPATH replay $fixture & sleep 3; kill -TERM \$!; wait \$!; echo RC=\$?" Enter
+wait_for 'RC=' 20 || fail "SIGTERM: no exit"
+restored SIGTERM
+
+# monochrome and ASCII
+tui_start 80 24 NO_COLOR=1 LANG=C LC_ALL=C -- replay "$fixture"
+wait_for ' END ' 60 || exit 1
+settle
+cap | LC_ALL=C grep -q '[^ -~]' && fail "non-ASCII output in the C locale"
+tm capture-pane -t t -p -e | grep -Eq "$(printf '\033')\\[([0-9;]*;)?(3[0-7]|4[0-7]|38;|48;)" &&
+	fail "colors despite NO_COLOR"
+golden "dashboard-ascii-80x24"
+keys 5; golden "teach-ascii-80x24"
+quit_and_check
+tui_start 80 24 -- replay "$fixture"
+wait_for ' END ' 60 || exit 1
+tm capture-pane -t t -p -e | grep -Eq "$(printf '\033')\\[([0-9;]*;)?(3[0-7]|4[0-7]|38;|48;)" ||
+	fail "no colors without NO_COLOR"
+quit_and_check
+
+# errors before the terminal is touched: one line, exit 2
+out=$("$RQPATH" replay /nonexistent.dat 2>&1 </dev/null); rc=$?
+[ $rc -eq 2 ] || fail "missing file: exit $rc"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "missing file: not one line: $out"
+out=$("$RQPATH" replay "$top/$fixture" 2>&1 </dev/null >/dev/null); rc=$?
+[ $rc -eq 2 ] || fail "no terminal: exit $rc ($out)"
+finish
