@@ -716,7 +716,13 @@ static char **read_cpustats(struct session *s)
 		unsigned long long overrun;
 
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		stats[cpu] = tracefs_instance_file_read(s->inst, rel, NULL);
+		p = tracefs_instance_file_read(s->inst, rel, NULL);
+		if (!p)
+			continue;
+		/* as trace-cmd writes it: "CPU: N" first */
+		if (asprintf(&stats[cpu], "CPU: %d\n%s", cpu, p) < 0)
+			stats[cpu] = NULL;
+		free(p);
 		if (!stats[cpu])
 			continue;
 		p = strstr(stats[cpu], "\noverrun:");
