@@ -1,0 +1,435 @@
+#!/bin/sh
+# Benchmarks for `make bench` (issue: performance).  Needs root and a 2+ CPU machine.
+#
+#   replay   rqpath audit --format json on a >= 1M-event trace of a heavy workload,
+#            side by side with the libtracecmd floor (tests/helpers/bench_floor.c),
+#            trace-cmd report, and perf sched timehist on perf's own recording of the
+#            same workload: events/s, median and min-max of BENCH_RUNS alternating runs
+#   memory   peak RSS of the audit on that trace and on one recorded 4x longer
+#   live     the workload bare, under rqpath record (default buffer) and under
+#            perf sched record: slowdown (median of BENCH_LIVE_RUNS), rqpath's lost events
+#   tui      rqpath replay under tmux: time from tmux send-keys to a changed screen
+#   profile  callgrind instructions per event, rqpath audit vs the floor, medium trace
+#
+# Prints PASS/FAIL per target and a markdown table, also written to
+# $RQPATH_BUILD/bench/results.md.  Exit 0 when every target passes or is skipped, 1 when
+# one fails, 2 when the bench itself cannot run.
+#
+# Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
+# the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (3),
+# BENCH_SKIP="live tui profile rss" (any of them), BENCH_KEEP=1 keeps the large files.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${RQPATH_BUILD:=$top/build}"
+: "${RQPATH:=$top/rqpath}"
+: "${BENCH_LOOPS:=10000}"
+: "${BENCH_RUNS:=5}"
+: "${BENCH_LIVE_RUNS:=3}"
+: "${BENCH_SKIP:=}"
+: "${BENCH_KEEP:=0}"
+: "${BENCH_BUFFER_KB:=131072}"
+OUT=$RQPATH_BUILD/bench
+FLOOR=$RQPATH_BUILD/tests/bench_floor
+TRACEFS=/sys/kernel/tracing
+TMUX_SOCK=rqbench-$$
+
+say() { echo "bench: $*"; }
+die() { echo "bench: $*" >&2; exit 2; }
+skipped() { case " $BENCH_SKIP " in *" $1 "*) return 0 ;; esac; return 1; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (live recording through tracefs, apt-get)"
+[ -x "$RQPATH" ] || die "no rqpath binary at $RQPATH (make, or set RQPATH)"
+[ -x "$FLOOR" ] || die "no floor program at $FLOOR (make $FLOOR)"
+mkdir -p "$OUT" || die "cannot create $OUT"
+cd "$OUT" || die "cannot enter $OUT"
+rm -f "$OUT"/*.t "$OUT"/*.log
+
+# ---- dependencies ------------------------------------------------------------------
+need=""
+command -v hackbench >/dev/null || need="$need rt-tests"
+command -v perf >/dev/null || need="$need linux-perf"
+command -v trace-cmd >/dev/null || need="$need trace-cmd"
+[ -x /usr/bin/time ] || need="$need time"
+command -v tmux >/dev/null || need="$need tmux"
+command -v valgrind >/dev/null || need="$need valgrind"
+if [ -n "$need" ]; then
+	say "installing$need"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >"$OUT/apt.log" 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >"$OUT/apt.log" 2>&1; } ||
+		say "apt-get install$need failed (see $OUT/apt.log); what needs them is skipped"
+fi
+command -v hackbench >/dev/null || die "hackbench (rt-tests) is not available"
+[ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
+[ -d $TRACEFS/instances ] || die "tracefs is not available at $TRACEFS"
+ls $TRACEFS/instances >"$OUT/instances.before" 2>/dev/null
+
+cleanup() {
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+	if [ "$BENCH_KEEP" != 1 ]; then
+		rm -f "$OUT/trace4x.dat" "$OUT/perf.data" "$OUT/perf.data.old" "$OUT/live.dat" \
+			"$OUT/perf-check.data"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+WORKLOAD="hackbench -p -g 4 -l"	# + loops: 4 groups x 40 tasks passing messages on pipes
+
+# ---- helpers ---------------------------------------------------------------------------
+now() { date +%s%N; }
+secs() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.6f\n", (e - s) / 1e9 }'; }
+# median min max of the numbers in a file, one a line
+stats() {
+	sort -g "$1" | awk '{ a[NR] = $1 }
+		END { if (!NR) { print "nan nan nan"; exit }
+		      m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+		      print m, a[1], a[NR] }'
+}
+med() { stats "$1" | cut -d' ' -f1; }
+calc() { awk "BEGIN { v = $1; printf \"%s\n\", v }"; }
+fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "" || v == "nan") print "n/a"; else printf f "\n", v }'; }
+# timed FILE CMD...: run CMD (output discarded), append its wall seconds to FILE
+timed() {
+	f=$1; shift
+	s=$(now); "$@" >/dev/null 2>&1; rc=$?; e=$(now)
+	secs "$s" "$e" >>"$f"
+	return $rc
+}
+# sched events in a trace.dat, from the floor program
+floor_count() { "$FLOOR" "$1" | awk '{ print $4 }'; }
+perf_samples() {
+	perf report -i "$1" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }'
+}
+
+results=""	# "name|value|target|PASS/FAIL/SKIP" lines
+verdict=0
+target() {	# target NAME VALUE TEXT RESULT
+	results="$results$1|$2|$3|$4
+"
+	[ "$4" = FAIL ] && verdict=1
+	printf '%-4s  %s: %s (target %s)\n' "$4" "$1" "$2" "$3"
+}
+ok() { awk "BEGIN { exit !($1) }" && echo PASS || echo FAIL; }
+
+# ---- perf availability ------------------------------------------------------------
+perf_ok=1 perf_why=""
+if ! command -v perf >/dev/null; then
+	perf_ok=0 perf_why="perf is not installed (apt-get install linux-perf failed)"
+elif ! perf sched record -o "$OUT/perf-check.data" -- true >"$OUT/perf-check.log" 2>&1; then
+	perf_ok=0 perf_why="perf sched record fails here: $(grep -v '^$' "$OUT/perf-check.log" | head -n 1)"
+elif ! perf sched timehist -i "$OUT/perf-check.data" >/dev/null 2>&1; then
+	perf_ok=0 perf_why="perf sched timehist fails on its own recording here"
+fi
+[ $perf_ok = 1 ] || say "perf comparisons SKIP: $perf_why"
+tc_ok=1
+command -v trace-cmd >/dev/null || tc_ok=0
+
+t_start=$(now)
+
+# ---- live: bare vs rqpath record (default buffer) vs perf sched record ----------------
+# workload time = hackbench's own "Time:" (the wall time of its message passing);
+# command time = wall time of the whole command (recorder start-up and flush included)
+hb_time() { awk '/^Time:/ { print $2 }' "$1" | tail -n 1; }
+if ! skipped live; then
+	say "live: $BENCH_LIVE_RUNS x (bare, rqpath record, perf sched record) of $WORKLOAD $BENCH_LOOPS"
+	i=0
+	while [ $i -lt "$BENCH_LIVE_RUNS" ]; do
+		i=$((i + 1))
+		s=$(now); $WORKLOAD "$BENCH_LOOPS" >"$OUT/bare.log" 2>&1; e=$(now)
+		secs "$s" "$e" >>"$OUT/live-bare-cmd.t"; hb_time "$OUT/bare.log" >>"$OUT/live-bare.t"
+
+		s=$(now)
+		"$RQPATH" record -o "$OUT/live.dat" --force -- $WORKLOAD "$BENCH_LOOPS" \
+			>"$OUT/rqrec.log" 2>&1
+		e=$(now)
+		secs "$s" "$e" >>"$OUT/live-rqpath-cmd.t"; hb_time "$OUT/rqrec.log" >>"$OUT/live-rqpath.t"
+		sed -n 's/.*recorded \([0-9]*\) events, \([0-9]*\) lost events.*/\1 \2/p' \
+			"$OUT/rqrec.log" >>"$OUT/live-rqpath-lost.t"
+		grep -q 'recorded .* lost events' "$OUT/rqrec.log" ||
+			{ say "rqpath record failed:"; tail -n 5 "$OUT/rqrec.log" >&2; }
+
+		if [ $perf_ok = 1 ]; then
+			s=$(now)
+			perf sched record -o "$OUT/perf.data" -- $WORKLOAD "$BENCH_LOOPS" \
+				>"$OUT/perfrec.log" 2>&1
+			e=$(now)
+			secs "$s" "$e" >>"$OUT/live-perf-cmd.t"; hb_time "$OUT/perfrec.log" >>"$OUT/live-perf.t"
+		fi
+		say "  run $i: bare $(tail -n 1 "$OUT/live-bare.t")s rqpath $(tail -n 1 "$OUT/live-rqpath.t")s" \
+		    "($(tail -n 1 "$OUT/live-rqpath-lost.t" | awk '{ print $2 }') lost)" \
+		    "perf $( [ $perf_ok = 1 ] && tail -n 1 "$OUT/live-perf.t" || echo SKIP)s"
+	done
+	rm -f "$OUT/live.dat"
+fi
+
+# ---- the traces ------------------------------------------------------------------------
+record_trace() {	# record_trace FILE LOOPS
+	"$RQPATH" record -o "$1" --force --buffer-kb "$BENCH_BUFFER_KB" -- $WORKLOAD "$2" \
+		>"$1.log" 2>&1 || { tail -n 5 "$1.log" >&2; die "rqpath record $1 failed"; }
+	sed -n 's/.*recorded \([0-9]*\) events, \([0-9]*\) lost events.*/\2/p' "$1.log"
+}
+H1=$OUT/trace.dat
+say "recording the 1x trace ($WORKLOAD $BENCH_LOOPS, --buffer-kb $BENCH_BUFFER_KB)"
+lost1=$(record_trace "$H1" "$BENCH_LOOPS")
+ev1=$(floor_count "$H1")
+size1=$(stat -c %s "$H1")
+say "  $ev1 sched events, $lost1 lost, $size1 bytes"
+[ "$ev1" -ge 1000000 ] 2>/dev/null || say "  warning: fewer than 1M sched events; raise BENCH_LOOPS"
+
+# perf's own recording of the same workload (the last live run's, or a fresh one)
+perf_ev="" perf_lost=""
+if [ $perf_ok = 1 ]; then
+	if [ ! -s "$OUT/perf.data" ]; then
+		perf sched record -o "$OUT/perf.data" -- $WORKLOAD "$BENCH_LOOPS" >"$OUT/perfrec.log" 2>&1
+	fi
+	perf_ev=$(perf_samples "$OUT/perf.data")
+	perf_lost=$(perf report -i "$OUT/perf.data" --stats 2>/dev/null |
+		awk '/ stats:$/ { per = 1 } per && /LOST_SAMPLES events:/ { n += $3 } END { print n + 0 }')
+	say "  perf.data: $perf_ev sched samples, $perf_lost lost"
+fi
+
+# ---- replay throughput, alternating ----------------------------------------------------
+say "replay: $BENCH_RUNS alternating runs of audit / floor / floor --iterate / trace-cmd report / perf timehist"
+"$RQPATH" audit --format json "$H1" >"$OUT/audit.json" 2>"$OUT/audit.err"
+arc=$?
+[ $arc -le 1 ] || { cat "$OUT/audit.err" >&2; die "rqpath audit failed ($arc)"; }
+i=0
+while [ $i -lt "$BENCH_RUNS" ]; do
+	i=$((i + 1))
+	timed "$OUT/audit.t" "$RQPATH" audit --format json "$H1"
+	timed "$OUT/floor.t" "$FLOOR" "$H1"
+	timed "$OUT/floor-iter.t" "$FLOOR" --iterate "$H1"
+	[ $tc_ok = 1 ] && timed "$OUT/tcreport.t" trace-cmd report "$H1"
+	[ $perf_ok = 1 ] && timed "$OUT/timehist.t" perf sched timehist -i "$OUT/perf.data"
+done
+t_audit=$(med "$OUT/audit.t")
+t_floor_rd=$(med "$OUT/floor.t")
+t_floor_it=$(med "$OUT/floor-iter.t")
+# the floor is the faster of the two ways libtracecmd offers
+if awk "BEGIN { exit !($t_floor_it < $t_floor_rd) }"; then
+	t_floor=$t_floor_it floor_file=$OUT/floor-iter.t floor_how="tracecmd_iterate_events"
+else
+	t_floor=$t_floor_rd floor_file=$OUT/floor.t floor_how="per-CPU tracecmd_read_data merge"
+fi
+eps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0 && n > 0) printf "%.0f\n", n / t; else print "" }'; }
+eps_audit=$(eps "$ev1" "$t_audit")
+eps_floor=$(eps "$ev1" "$t_floor")
+eps_tc="" eps_perf=""
+[ $tc_ok = 1 ] && t_tc=$(med "$OUT/tcreport.t") && eps_tc=$(eps "$ev1" "$t_tc")
+[ $perf_ok = 1 ] && t_perf=$(med "$OUT/timehist.t") && eps_perf=$(eps "$perf_ev" "$t_perf")
+
+# ---- memory ----------------------------------------------------------------------------
+rss1="" rss4="" ev4=""
+if ! skipped rss; then
+	H4=$OUT/trace4x.dat
+	say "recording the 4x trace ($WORKLOAD $((BENCH_LOOPS * 4)))"
+	lost4=$(record_trace "$H4" $((BENCH_LOOPS * 4)))
+	ev4=$(floor_count "$H4")
+	say "  $ev4 sched events, $lost4 lost, $(stat -c %s "$H4") bytes"
+	for i in 1 2 3; do
+		for f in "$H1" "$H4"; do
+			/usr/bin/time -f %M -o "$OUT/rss.tmp" "$RQPATH" audit --format json "$f" >/dev/null 2>&1
+			tail -n 1 "$OUT/rss.tmp" >>"$OUT/rss-$(basename "$f").t"
+		done
+	done
+	rss1=$(med "$OUT/rss-trace.dat.t")
+	rss4=$(med "$OUT/rss-trace4x.dat.t")
+	timed "$OUT/audit4x.t" "$RQPATH" audit --format json "$H4"
+fi
+
+# ---- TUI responsiveness ----------------------------------------------------------------
+tui_why=""
+T() { tmux -L "$TMUX_SOCK" "$@"; }
+screen() { T capture-pane -p -e -t rqb 2>/dev/null | cksum; }
+# wait until the screen stays the same for 0.3 s (at most $1 s)
+settle() {
+	lim=$(($(now) + $1 * 1000000000)); a=$(screen)
+	while [ "$(now)" -lt $lim ]; do
+		sleep 0.3; b=$(screen)
+		[ "$a" = "$b" ] && return 0
+		a=$b
+	done
+	return 1
+}
+if skipped tui; then
+	tui_why="skipped by BENCH_SKIP"
+elif ! command -v tmux >/dev/null; then
+	tui_why="tmux is not installed"
+elif ! "$RQPATH" replay --help >/dev/null 2>&1; then
+	tui_why="rqpath replay is not available in this build"
+else
+	say "tui: rqpath replay under tmux, keys timed from send-keys to a changed screen"
+	T new-session -d -s rqb -x 160 -y 50 "$RQPATH replay $H1; sleep 30" 2>/dev/null ||
+		tui_why="tmux new-session failed"
+	if [ -z "$tui_why" ]; then
+		s=$(now)
+		settle 120 || tui_why="the screen never settled after loading"
+		say "  loaded and settled in $(secs "$s" "$(now)")s"
+	fi
+	if [ -z "$tui_why" ]; then
+		# every key changes the screen: views, cursor moves (at the end of the trace the
+		# placements cursor is on the last row), jump to the start (re-opens the trace)
+		# and to the end (replays all of it)
+		for k in 2 k k j 3 j 4 5 1 Tab g G; do
+			settle 60
+			before=$(screen)
+			s=$(now)
+			T send-keys -t rqb "$k"
+			lim=$((s + 5000000000)) changed=0
+			while [ "$(now)" -lt $lim ]; do
+				[ "$(screen)" != "$before" ] && { changed=1; break; }
+			done
+			e=$(now)
+			if [ $changed = 1 ]; then
+				ms=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.1f", (e - s) / 1e6 }')
+			else
+				ms=5000	# no change within 5 s
+			fi
+			echo "$ms" >>"$OUT/tui.t"
+			echo "$k $ms" >>"$OUT/tui-keys.log"
+		done
+		say "  key ms: $(tr '\n' ' ' <"$OUT/tui-keys.log")"
+		T send-keys -t rqb q 2>/dev/null
+		sleep 0.3
+	fi
+	T kill-server 2>/dev/null
+fi
+
+# ---- callgrind: instructions per event -------------------------------------------------
+cg_audit="" cg_floor="" ev_med=""
+if ! skipped profile && command -v valgrind >/dev/null; then
+	HM=$OUT/medium.dat
+	say "profile: callgrind on a medium trace ($WORKLOAD $((BENCH_LOOPS / 12)))"
+	record_trace "$HM" $((BENCH_LOOPS / 12)) >/dev/null
+	ev_med=$(floor_count "$HM")
+	valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.audit.out" \
+		"$RQPATH" audit --format json "$HM" >/dev/null 2>"$OUT/callgrind.audit.log"
+	valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.floor.out" \
+		"$FLOOR" "$HM" >/dev/null 2>"$OUT/callgrind.floor.log"
+	ir() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
+	cg_audit=$(ir "$OUT/callgrind.audit.out")
+	cg_floor=$(ir "$OUT/callgrind.floor.out")
+	callgrind_annotate --inclusive=yes "$OUT/callgrind.audit.out" >"$OUT/callgrind.audit.incl.txt" 2>/dev/null
+	callgrind_annotate "$OUT/callgrind.audit.out" >"$OUT/callgrind.audit.self.txt" 2>/dev/null
+	callgrind_annotate --inclusive=yes "$OUT/callgrind.floor.out" >"$OUT/callgrind.floor.incl.txt" 2>/dev/null
+	say "  top self cost (rqpath audit), full list in $OUT/callgrind.audit.self.txt:"
+	grep -E '^ *[0-9,]+ \(' "$OUT/callgrind.audit.self.txt" | head -n 16
+fi
+
+# ---- cleanup checks --------------------------------------------------------------------
+ls $TRACEFS/instances >"$OUT/instances.after" 2>/dev/null
+left=$(comm -13 "$OUT/instances.before" "$OUT/instances.after" | grep '^rqpath-[0-9]*$' |
+	while read -r n; do kill -0 "${n#rqpath-}" 2>/dev/null || echo "$n"; done)
+stray=$(pgrep -x hackbench | tr '\n' ' ')
+t_total=$(secs "$t_start" "$(now)")
+
+# ---- targets ---------------------------------------------------------------------------
+echo
+echo "== rqpath bench, $(uname -r), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ), ${t_total}s =="
+r=$(calc "$eps_audit / $eps_floor")
+target "audit vs floor events/s" "$(fmt "$r" %.2f)x" ">= 0.90x" "$(ok "$r >= 0.9")"
+if [ $perf_ok = 1 ]; then
+	r_perf=$(calc "$eps_audit / $eps_perf")
+	target "audit vs perf sched timehist events/s" "$(fmt "$r_perf" %.2f)x" ">= 1.50x" \
+		"$(ok "$r_perf >= 1.5")"
+else
+	target "audit vs perf sched timehist events/s" "n/a" ">= 1.50x" SKIP
+fi
+if [ -n "$rss4" ]; then
+	r=$(calc "$rss4 / $rss1")
+	target "peak RSS 4x trace / 1x trace" "$(fmt "$r" %.2f)x ($rss4 / $rss1 KiB)" "<= 1.20x" \
+		"$(ok "$r <= 1.2")"
+else
+	target "peak RSS 4x trace / 1x trace" "n/a" "<= 1.20x" SKIP
+fi
+if ! skipped live; then
+	maxlost=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$OUT/live-rqpath-lost.t")
+	lostlist=$(awk '{ printf "%s%s", sep, $2; sep = ", " }' "$OUT/live-rqpath-lost.t")
+	target "live: rqpath record lost events, default buffer" "$lostlist" "0" "$(ok "$maxlost == 0")"
+	sd_rq=$(calc "$(med "$OUT/live-rqpath.t") / $(med "$OUT/live-bare.t")")
+	if [ $perf_ok = 1 ]; then
+		sd_perf=$(calc "$(med "$OUT/live-perf.t") / $(med "$OUT/live-bare.t")")
+		target "live: workload slowdown rqpath record vs perf sched record" \
+			"$(fmt "$sd_rq" %.2f)x vs $(fmt "$sd_perf" %.2f)x" "rqpath <= perf" \
+			"$(ok "$sd_rq <= $sd_perf")"
+	else
+		target "live: workload slowdown rqpath record vs perf sched record" \
+			"$(fmt "$sd_rq" %.2f)x vs n/a" "rqpath <= perf" SKIP
+	fi
+else
+	target "live: rqpath record lost events, default buffer" "n/a" "0" SKIP
+	target "live: workload slowdown rqpath record vs perf sched record" "n/a" "rqpath <= perf" SKIP
+fi
+if [ -z "$tui_why" ] && [ -s "$OUT/tui.t" ]; then
+	set -- $(stats "$OUT/tui.t")
+	target "TUI key to screen change (median / max of $(wc -l <"$OUT/tui.t") keys)" \
+		"$1 / $3 ms" "<= 100 ms" "$(ok "$3 <= 100")"
+else
+	target "TUI key to screen change" "n/a ($tui_why)" "<= 100 ms" SKIP
+fi
+if [ -n "$left" ] || [ -n "$stray" ]; then
+	target "cleanup" "instances left: ${left:-none}; stray hackbench: ${stray:-none}" "none" FAIL
+fi
+
+# ---- the table -------------------------------------------------------------------------
+row() {	# row NAME EVENTS FILE
+	set -- "$1" "$2" "$(stats "$3")"
+	set -- "$1" "$2" $3
+	printf '| %s | %s | %s | %s–%s | %s |\n' "$1" "$2" "$(fmt "$3" %.3f)" "$(fmt "$4" %.3f)" \
+		"$(fmt "$5" %.3f)" "$(fmt "$(eps "$2" "$3")" %.0f)"
+}
+{
+	echo "Measured by \`make bench\` on $(uname -r), $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(date -u +%Y-%m-%d)."
+	echo "Workload: \`$WORKLOAD $BENCH_LOOPS\` recorded with \`rqpath record --buffer-kb $BENCH_BUFFER_KB\`:"
+	echo "$ev1 sched events ($lost1 lost), $((size1 / 1048576)) MiB. Times: median and min–max of $BENCH_RUNS alternating runs."
+	echo
+	echo "| Replay | sched events | median s | min–max s | events/s |"
+	echo "|---|---:|---:|---:|---:|"
+	row "\`rqpath audit --format json\`" "$ev1" "$OUT/audit.t"
+	row "floor: libtracecmd read + 1 field ($floor_how)" "$ev1" "$floor_file"
+	[ $tc_ok = 1 ] && row "\`trace-cmd report\`" "$ev1" "$OUT/tcreport.t"
+	if [ $perf_ok = 1 ]; then
+		row "\`perf sched timehist\` (perf's own file)" "$perf_ev" "$OUT/timehist.t"
+	else
+		echo "| \`perf sched timehist\` | SKIP: $perf_why | | | |"
+	fi
+	echo
+	echo "| Ratio | value |"
+	echo "|---|---:|"
+	echo "| rqpath / floor events/s | $(fmt "$(calc "$eps_audit / $eps_floor")" %.2f)× |"
+	[ $perf_ok = 1 ] && echo "| rqpath / perf sched timehist events/s | $(fmt "$(calc "$eps_audit / $eps_perf")" %.2f)× |"
+	[ $tc_ok = 1 ] && echo "| rqpath / trace-cmd report events/s | $(fmt "$(calc "$eps_audit / $eps_tc")" %.2f)× |"
+	if [ -n "$rss4" ]; then
+		echo "| audit peak RSS, 1× trace ($ev1 events) | $rss1 KiB |"
+		echo "| audit peak RSS, 4× trace ($ev4 events, recorded) | $rss4 KiB ($(fmt "$(calc "$rss4 / $rss1")" %.2f)×) |"
+		echo "| audit time, 4× trace | $(fmt "$(med "$OUT/audit4x.t")" %.2f) s ($(fmt "$(eps "$ev4" "$(med "$OUT/audit4x.t")")" %.0f) events/s) |"
+	fi
+	[ -s "$OUT/tui-keys.log" ] &&
+		echo "| TUI ms per key (\`rqpath replay\`, 1× trace, after loading) | $(awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }' "$OUT/tui-keys.log") |"
+	if [ -n "$cg_audit" ]; then
+		echo "| callgrind instructions/event, audit vs floor ($ev_med events) | $(fmt "$(calc "$cg_audit / $ev_med")" %.0f) vs $(fmt "$(calc "$cg_floor / $ev_med")" %.0f) |"
+	fi
+	if ! skipped live; then
+		echo
+		echo "| Live, \`$WORKLOAD $BENCH_LOOPS\` (median of $BENCH_LIVE_RUNS) | workload s | slowdown | command s | lost events |"
+		echo "|---|---:|---:|---:|---:|"
+		b=$(med "$OUT/live-bare.t")
+		echo "| bare | $(fmt "$b" %.2f) | 1.00× | $(fmt "$(med "$OUT/live-bare-cmd.t")" %.2f) | – |"
+		echo "| \`rqpath record\` (default buffer) | $(fmt "$(med "$OUT/live-rqpath.t")" %.2f) | $(fmt "$(calc "$(med "$OUT/live-rqpath.t") / $b")" %.2f)× | $(fmt "$(med "$OUT/live-rqpath-cmd.t")" %.2f) | $lostlist |"
+		if [ $perf_ok = 1 ]; then
+			echo "| \`perf sched record\` | $(fmt "$(med "$OUT/live-perf.t")" %.2f) | $(fmt "$(calc "$(med "$OUT/live-perf.t") / $b")" %.2f)× | $(fmt "$(med "$OUT/live-perf-cmd.t")" %.2f) | ${perf_lost:-?} (last run) |"
+		else
+			echo "| \`perf sched record\` | SKIP: $perf_why | | | |"
+		fi
+	fi
+	echo
+	echo "| Target | measured | target | result |"
+	echo "|---|---|---|---|"
+	printf '%s' "$results" | awk -F'|' 'NF >= 4 { printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+} >"$OUT/results.md"
+echo
+cat "$OUT/results.md"
+echo
+say "table written to $OUT/results.md (${t_total}s)"
+exit $verdict
