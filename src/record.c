@@ -39,6 +39,7 @@
 
 #define DEFAULT_BUFFER_KB	4096
 #define POLL_MS			100
+#define BUSY_POLL_MS		20
 #define MAX_BATCH_PAGES		256	/* per CPU per read round */
 
 /* The events rqpath records, and what is lost without each. */
@@ -934,8 +935,11 @@ static int record_loop(struct session *s)
 		if (read_round(s, &any) < 0)
 			return -1;
 		show_progress(s, false);
-		if (!any)
-			usleep(POLL_MS * 1000);
+		/*
+		 * Not a busy loop: sleep between rounds, shorter while events flow so that
+		 * the /proc reads for fork/exec/setaffinity happen while the task still lives.
+		 */
+		usleep((any ? BUSY_POLL_MS : POLL_MS) * 1000);
 	}
 	stop_child(s);
 	/*
