@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bsd/string.h>
@@ -19,6 +20,17 @@
 
 #include "decode.h"
 #include "replay.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RQ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RQ_ASAN 1
+#endif
+#endif
+#ifdef RQ_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 /*
  * Exported by libtracecmd but only declared in its private header: the kernel
@@ -202,6 +214,77 @@ static int pick_buffer(struct rq_replay *r, char *err, size_t errlen)
 	return 0;	/* no records anywhere: an empty trace, not an error */
 }
 
+/* Open r->path with libtracecmd and pick the buffer; 0 or -1 with err. */
+static int open_handles(struct rq_replay *r, char *err, size_t errlen)
+{
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	r->handle = tracecmd_open(r->path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					   TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!r->handle) {
+		snprintf(err, errlen, "corrupt or truncated trace.dat: libtracecmd cannot read "
+			 "its headers");
+		return -1;
+	}
+	r->data = r->handle;
+	r->tep = tracecmd_get_tep(r->handle);
+	if (!r->tep) {
+		snprintf(err, errlen, "corrupt trace.dat: no event formats");
+		return -1;
+	}
+	return pick_buffer(r, err, errlen);
+}
+
+#define PROBE_OK 0
+#define PROBE_BAD 3	/* not 1: that is what ASan exits with */
+
+/*
+ * libtracecmd 3.1.6 does not survive every hostile file while opening it: on most
+ * errors after the CPU count was read, tracecmd_open_fd() and
+ * tracecmd_buffer_instance_handle() call tracecmd_close() on a handle whose cpu_data
+ * is still NULL and dereference it; it calloc()s sizes read from the file unchecked
+ * (tracecmd_load_chunks_info(), section sizes), and kbuffer_load_subbuffer() trusts a
+ * page's commit size when the first page of each CPU is loaded.  So the opening is
+ * tried first in a child process, whose death is reported as a corrupt file instead
+ * of killing us.  The rest of the replay is the same code on a file that opened.
+ */
+static int probe_open(const char *path, char *err, size_t errlen)
+{
+	struct rq_replay probe = { 0 };
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot probe: open it directly */
+	if (pid == 0) {
+		char cerr[256];
+
+#ifdef RQ_ASAN
+		/* die quietly: no death callback (libFuzzer would save a "crash") */
+		__sanitizer_set_death_callback(NULL);
+#endif
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (fd >= 0)
+			dup2(fd, STDERR_FILENO);
+		strlcpy(probe.path, path, sizeof(probe.path));
+		_exit(open_handles(&probe, cerr, sizeof(cerr)) ? PROBE_BAD : PROBE_OK);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_OK)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_BAD)
+		snprintf(err, errlen, "corrupt or truncated trace.dat: libtracecmd cannot read "
+			 "its headers");
+	else
+		snprintf(err, errlen, "corrupt trace.dat: libtracecmd fails on its headers "
+			 "(%s %d)", WIFSIGNALED(status) ? "signal" : "exit",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	return -1;
+}
+
 struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 {
 	struct rq_replay *r;
@@ -214,21 +297,7 @@ struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 	strlcpy(r->path, path, sizeof(r->path));
 	if (precheck(path, &r->file_size, &r->version, err, errlen))
 		goto fail;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!r->handle) {
-		snprintf(err, errlen, "corrupt or truncated trace.dat: libtracecmd cannot read "
-			 "its headers");
-		goto fail;
-	}
-	r->data = r->handle;
-	r->tep = tracecmd_get_tep(r->handle);
-	if (!r->tep) {
-		snprintf(err, errlen, "corrupt trace.dat: no event formats");
-		goto fail;
-	}
-	if (pick_buffer(r, err, errlen))
+	if (probe_open(path, err, errlen) || open_handles(r, err, errlen))
 		goto fail;
 	r->dec = rq_decoder_new(r->tep);
 	if (!r->dec) {

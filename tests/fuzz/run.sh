@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - coverage-guided fuzzing of the replay path (`make fuzz`).
+#
+#   FUZZ_SECONDS=N   how long to fuzz (default 300)
+#   FUZZ_JOBS=N      parallel libFuzzer workers (-fork=N; default: number of CPUs)
+#   RQPATH_BUILD     build directory (default <repo>/build); everything goes in
+#                    $RQPATH_BUILD/fuzz: the harness, corpus/, artifacts/
+#
+# Builds tests/fuzz/fuzz_replay.c with clang -fsanitize=fuzzer,address,undefined
+# against the engine sources it needs (compiled directly, no views), seeds the corpus
+# from fixtures/*.dat, fixtures/crashers/*, /work/shared/traces/*.dat (cut down to small
+# seeds by mkseed.py), fuzzes, prints how many inputs were executed, and copies every
+# crasher into fixtures/crashers/ (the regression corpus replayed by
+# tests/robust/t_crashers.sh).  Exit 0 when nothing was found, 1 otherwise.
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${RQPATH_BUILD:=$top/build}"
+: "${FUZZ_SECONDS:=300}"
+: "${FUZZ_JOBS:=$(nproc 2>/dev/null || echo 1)}"
+: "${CLANG:=clang}"
+: "${SHARED_TRACES:=/work/shared/traces}"
+out=$RQPATH_BUILD/fuzz
+corpus=$out/corpus
+art=$out/artifacts
+crashers=$top/fixtures/crashers
+
+command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG not found (apt-get install clang)" >&2; exit 2; }
+mkdir -p "$out" "$corpus" "$art" "$crashers" || exit 2
+
+# The engine sources the replay path needs (no views, no recorder, no CLI).
+src="replay decode analysis report markers escape paths cpumask"
+files=""
+for s in $src; do files="$files $top/src/$s.c"; done
+pkgs="libtracecmd libtracefs libtraceevent libbsd"
+echo "fuzz: building $out/fuzz_replay"
+# shellcheck disable=SC2086
+"$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I"$top/src" $(pkg-config --cflags $pkgs) \
+	-o "$out/fuzz_replay" "$top/tests/fuzz/fuzz_replay.c" $files \
+	$(pkg-config --libs $pkgs) -lm || {
+	echo "fuzz: cannot build the harness (libFuzzer: apt-get install libclang-rt-dev?)" >&2
+	exit 2
+}
+
+# Seeds: our fixtures as they are, the crashers, and small cuts of the foreign traces.
+for f in "$top"/fixtures/*.dat "$top"/fixtures/malformed/* "$crashers"/*; do
+	[ -f "$f" ] || continue
+	[ "$(wc -c <"$f")" -le 1048576 ] && cp "$f" "$corpus/seed-$(basename "$f")"
+done
+for f in "$SHARED_TRACES"/*.dat; do
+	[ -f "$f" ] || continue
+	python3 "$top/tests/fuzz/mkseed.py" "$f" "$corpus/seed-cut2-$(basename "$f")" --pages 2 \
+		2>/dev/null || true
+done
+
+# libtracecmd prints nothing (log level NONE); leaks inside the libraries are
+# suppressed by src/replay.c, ours are reported.  Sizes read from a hostile file make
+# the libraries ask for absurd amounts of memory: let malloc() fail (NULL) as it does
+# without ASan, instead of calling that a crash.
+# crashers of earlier runs are in fixtures/crashers already (or were triaged away)
+rm -f "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*
+before=0
+log=$out/fuzz.log
+echo "fuzz: $FUZZ_SECONDS s, $FUZZ_JOBS job(s), corpus $corpus, log $log"
+ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}" \
+UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
+	"$out/fuzz_replay" -fork="$FUZZ_JOBS" -ignore_crashes=1 -ignore_timeouts=1 \
+	-ignore_ooms=1 -max_total_time="$FUZZ_SECONDS" -max_len=262144 -timeout=20 \
+	-rss_limit_mb=2048 -malloc_limit_mb=65536 -print_final_stats=1 -artifact_prefix="$art/" \
+	"$corpus" >"$log" 2>&1
+rc=$?
+
+# In fork mode each worker prints its own stats; the parent's #N lines are the total.
+execs=$(grep -o '^#[0-9]*' "$log" | tail -n 1 | tr -d '#')
+[ -n "$execs" ] || execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" |
+	awk '{ s += $2 } END { print s + 0 }')
+echo "fuzz: exit $rc, ${execs:-0} inputs executed in $FUZZ_SECONDS s, corpus $(ls "$corpus" | wc -l) files"
+
+found=0
+for a in "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*; do
+	[ -f "$a" ] || continue
+	n=$(basename "$a")
+	if [ ! -f "$crashers/$n" ]; then
+		cp "$a" "$crashers/$n"
+		echo "fuzz: new crasher kept: fixtures/crashers/$n"
+		found=$((found + 1))
+	fi
+done
+after=$(ls "$art" | wc -l)
+[ "$after" -gt "$before" ] && echo "fuzz: $((after - before)) new artifact(s) in $art"
+[ $found -eq 0 ] && [ "$after" -eq "$before" ]
