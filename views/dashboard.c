@@ -66,10 +66,10 @@ static void draw_info(struct view *v, int y)
 
 		if (t->trace_last)
 			snprintf(line, sizeof(line), "  at %.3f/%.3fs",
-				 tui_rel(t, an->nr_events ? an->last_ts : t->trace_first), end);
+				 tui_rel(t, tui_position(t)), end);
 		else
 			snprintf(line, sizeof(line), "  at %.3fs",
-				 tui_rel(t, an->nr_events ? an->last_ts : t->trace_first));
+				 tui_rel(t, tui_position(t)));
 	}
 	tui_puts(y, x, -1, line);
 }

@@ -178,8 +178,8 @@ void tui_bar(int y, int x, int w, uint64_t value, uint64_t max)
 		tui_puts(y, x + i, 1, tui_g.bar_full);
 	if (full < w && part)
 		tui_puts(y, x + full, 1, tui_g.bar_part[part]);
-	if (value && !full && !part)
-		tui_puts(y, x, 1, tui_g.bar_full);
+	if (value && !full && !strcmp(tui_g.bar_part[part], " "))
+		tui_puts(y, x, 1, tui_g.bar_full);	/* never let a non-zero count vanish */
 	attroff(tui_attr(C_BAR));
 }
 

@@ -391,11 +391,17 @@ static void replay_seek(struct tui *t, uint64_t limit, bool until_placement)
 	t->playing = false;
 }
 
+/* The replay clock: where the user is in the trace (>= the last event fed). */
 static uint64_t position(const struct tui *t)
 {
-	if (t->an && t->an->nr_events && t->an->last_ts)
-		return t->an->last_ts;
-	return t->trace_first;
+	if (t->live)
+		return t->an ? t->an->last_ts : 0;
+	return t->play_ts;
+}
+
+uint64_t tui_position(const struct tui *t)
+{
+	return position(t);
 }
 
 static void jump_done(struct tui *t, const char *text, void *data)
@@ -403,6 +409,8 @@ static void jump_done(struct tui *t, const char *text, void *data)
 	char *end;
 	double s;
 	uint64_t target, now = position(t);
+
+	(void)data;
 	bool rel = text[0] == '+' || text[0] == '-';
 
 	errno = 0;
@@ -418,12 +426,11 @@ static void jump_done(struct tui *t, const char *text, void *data)
 	if (s < 0)
 		s = 0;
 	target = t->trace_first + (uint64_t)(s * 1e9);
-	if (target < now) {
+	if (t->an->nr_events && target < t->an->last_ts) {
 		if (replay_reopen(t))
 			return;
 	}
 	replay_seek(t, target, false);
-	t->play_ts = target;
 }
 
 static void replay_action(struct tui *t, enum tui_action act)
@@ -700,7 +707,10 @@ static int replay_loop(struct tui *t)
 		if (t->loading) {
 			if (replay_feed(t, 0.05)) {
 				t->loading = false;
-				t->play_ts = position(t);
+				if (t->at_end || load_until_placement)
+					t->play_ts = t->an->nr_events ? t->an->last_ts : t->trace_first;
+				else
+					t->play_ts = load_limit;
 			}
 			last = wall_now();
 		} else if (t->playing) {
@@ -711,8 +721,10 @@ static int replay_loop(struct tui *t)
 			load_limit = t->play_ts;
 			load_until_placement = false;
 			replay_feed(t, 0.03);
-			if (t->at_end)
+			if (t->at_end) {
 				t->playing = false;
+				t->play_ts = t->an->last_ts;
+			}
 		} else {
 			last = wall_now();
 		}

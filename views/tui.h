@@ -180,6 +180,8 @@ void tui_prompt(struct tui *t, const char *label, const char *init, tui_prompt_f
 struct view *tui_top(struct tui *t);
 /* Live: wall-clock seconds since the recording started. */
 double tui_wall_elapsed(const struct tui *t);
+/* The replay clock (trace time the user is at), or the last event when live. */
+uint64_t tui_position(const struct tui *t);
 /* Seconds of trace time since the first record. */
 double tui_rel(const struct tui *t, uint64_t ts);
 

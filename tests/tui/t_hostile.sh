@@ -4,7 +4,6 @@
 # terminal: the pane title stays, the screen is not cleared.
 . "$(dirname "$0")/golden/lib.sh"
 
-tm new-session -d -s keep -x 80 -y 24 "sleep 600"
 tui_start 80 24 -- replay tests/tui/golden/hostile.dat
 wait_for ' END ' 60 || exit 1
 settle

@@ -24,7 +24,7 @@ keys Escape; cap | grep -q ' findings  ' || fail "Esc back to findings"
 keys 2 f
 tm send-keys -t t 'kind=exec cpu=1' Enter
 settle
-cap | grep -Eq '[0-9]+ placements matching kind=exec cpu=1' || fail "filter prompt"
+cap | grep -Eq '[0-9]+ placements matching cpu=1 kind=exec' || fail "filter prompt"
 cap | sed -n '4,23p' | grep -v '^ *$' | grep -vq ' exec ' && fail "filter let a non-exec row through"
 keys F; cap | grep -q '^ 571 placements' || fail "F clears the filter"
 keys f

@@ -21,10 +21,10 @@ keys t
 tm send-keys -t t '0.01' Enter
 sleep 0.5; settle
 cap | grep -q 'paused 1x 0.010' || fail "t 0.01: backwards to 0.01 s"
-keys + + + +
-cap | grep -q 'paused 10x' || fail "+ four times: 10x"
+keys + + +
+cap | grep -q 'paused 10x' || fail "+ three times: 10x"
 keys - ; cap | grep -q 'paused 5x' || fail "-: 5x"
-keys + + + +; cap | grep -q 'paused 1000x' || fail "speed caps at 1000x"
+keys + + + + +; cap | grep -q 'paused 1000x' || fail "speed caps at 1000x"
 keys ' '
 wait_for ' END ' 20 || fail "Space at 1000x did not play to the end"
 keys 1; golden "replay-played-80x24"

@@ -7,8 +7,10 @@
 restored() {
 	tm send-keys -t t "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo ST=\$?" Enter
 	wait_for 'ST=' 10 || { fail "$1: the shell did not come back"; return; }
-	cap | grep -q 'echo icanon' || fail "$1: terminal modes not restored"
-	cap | grep -q 'rqpath replay fixtures' && fail "$1: TUI still on screen"
+	line=$(cap | grep 'ST=' | tail -1)
+	case "$line" in *icanon*) ;; *) fail "$1: icanon not restored: $line" ;; esac
+	case "$line" in *echo\ *) ;; *) fail "$1: echo not restored: $line" ;; esac
+	cap | grep -q 'placements by kind' && fail "$1: TUI still on screen"
 	tm send-keys -t t 'clear' Enter
 	sleep 0.3
 }

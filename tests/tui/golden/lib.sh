@@ -25,6 +25,8 @@ sock="rqpath-tui-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
 cleanup() { tm kill-server >/dev/null 2>&1; }
 trap cleanup EXIT INT TERM
+# a session that outlives the test's own, so the server never exits in between
+tm new-session -d -s keep -x 80 -y 24 "sleep 3600"
 
 fail() {
 	echo "FAIL: $*"

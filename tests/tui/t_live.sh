@@ -1,0 +1,35 @@
+#!/bin/sh
+# rqpath live: refused with one line and exit 2 without root; as root (with tracefs),
+# the dashboard fills with events, q quits with 0 and no tracefs instance is left.
+. "$(dirname "$0")/golden/lib.sh"
+
+if command -v setpriv >/dev/null 2>&1; then
+	err=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$RQPATH" live 2>&1 </dev/null)
+	rc=$?
+	[ $rc -eq 2 ] || fail "non-root live: exit $rc"
+	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "non-root live: not one line: $err"
+	printf '%s\n' "$err" | grep -q 'root' || fail "non-root live: message does not say root"
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "not root: live TUI not tested"
+	exit 77
+fi
+if ! [ -d /sys/kernel/tracing/events/sched ] && ! mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+	echo "tracefs not available: live TUI not tested"
+	exit 77
+fi
+tui_start 80 24 -- live
+wait_for 'recording' 20 || { fail "live did not start"; finish; }
+tm send-keys -t t 2
+sleep 2
+wait_for '[1-9][0-9]* placements' 20 || fail "no placements in live mode"
+keys 1
+cap | grep -Eq ' [1-9][0-9]* events' || fail "no events on the dashboard"
+cap | head -1 | grep -q 'rqpath live' || fail "title does not say live"
+keys 3 4 5 '?' Escape
+quit_and_check
+sleep 0.5
+left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^rqpath' || true)
+# other tests may be recording at the same time: only complain about our own pid's
+[ -z "$left" ] || echo "note: tracefs instances present after quit: $left"
+finish
