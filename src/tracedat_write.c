@@ -57,6 +57,8 @@ struct rq_tdw {
 	int page_size;
 	int *tmp_fd;
 	uint64_t *tmp_pages;
+	uint64_t **page_ts;	/* per CPU: each stored page's header timestamp */
+	uint64_t *ts_cap;
 	char *page;
 	bool finished;
 };
@@ -221,8 +223,10 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 	w->ename = strdup(ename);
 	w->tmp_fd = calloc(nr_cpus, sizeof(*w->tmp_fd));
 	w->tmp_pages = calloc(nr_cpus, sizeof(*w->tmp_pages));
+	w->page_ts = calloc(nr_cpus, sizeof(*w->page_ts));
+	w->ts_cap = calloc(nr_cpus, sizeof(*w->ts_cap));
 	w->page = calloc(1, page_size);
-	if (!w->path || !w->ename || !w->tmp_fd || !w->tmp_pages || !w->page) {
+	if (!w->path || !w->ename || !w->page_ts || !w->ts_cap || !w->tmp_fd || !w->tmp_pages || !w->page) {
 		rq_tdw_close(w);
 		goto nomem;
 	}
@@ -276,9 +280,20 @@ int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
 		memset(w->page + len, 0, w->page_size - len);
 		src = w->page;
 	}
+	if (w->tmp_pages[cpu] == w->ts_cap[cpu]) {
+		uint64_t cap = w->ts_cap[cpu] ? w->ts_cap[cpu] * 2 : 256;
+		uint64_t *nt = realloc(w->page_ts[cpu], cap * sizeof(*nt));
+
+		if (!nt)
+			return -1;
+		w->page_ts[cpu] = nt;
+		w->ts_cap[cpu] = cap;
+	}
 	if (write_all_at(w->tmp_fd[cpu], src, w->page_size,
 			 (off_t)(w->tmp_pages[cpu] * w->page_size)) < 0)
 		return -1;
+	/* the page header starts with its u64 timestamp */
+	memcpy(&w->page_ts[cpu][w->tmp_pages[cpu]], src, sizeof(uint64_t));
 	w->tmp_pages[cpu]++;
 	return 0;
 }
@@ -592,6 +607,72 @@ static uint64_t copy_cpu(struct rq_tdw *w, int cpu, off_t at, int *err)
 	return done;
 }
 
+/*
+ * The disk filled after `cap` complete data pages.  Keep the same time prefix of every
+ * CPU rather than all of the first CPUs and nothing of the last: take pages in page
+ * timestamp order until cap is reached (keep[]), then move them into place.  CPUs
+ * before `failed` are in the file at old_off[], CPU `failed` partly (its first
+ * copied[failed] pages), the rest in their temporary files.  Every write lands at or
+ * below where its source was, inside space the file already holds.
+ */
+static int relayout(struct rq_tdw *w, uint64_t data_start, uint64_t cap, int failed,
+		    const uint64_t *copied, uint64_t *keep)
+{
+	uint64_t *old_off = calloc(w->nr_cpus, sizeof(*old_off));
+	uint64_t o = data_start, left = cap;
+	int cpu;
+
+	if (!old_off)
+		return -1;
+	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
+		old_off[cpu] = o;
+		o += copied[cpu] * w->page_size;
+		keep[cpu] = 0;
+	}
+	while (left) {
+		int best = -1;
+
+		for (cpu = 0; cpu < w->nr_cpus; cpu++)
+			if (keep[cpu] < w->tmp_pages[cpu] &&
+			    (best < 0 || w->page_ts[cpu][keep[cpu]] < w->page_ts[best][keep[best]]))
+				best = cpu;
+		if (best < 0)
+			break;
+		keep[best]++;
+		left--;
+	}
+	o = data_start;
+	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
+		for (uint64_t pg = 0; pg < keep[cpu]; pg++) {
+			off_t dst = (off_t)(o + pg * w->page_size);
+			bool in_file = cpu < failed || (cpu == failed && pg < copied[cpu]);
+			ssize_t r;
+
+			if (in_file) {
+				off_t from = (off_t)(old_off[cpu] + pg * w->page_size);
+
+				if (from == dst)
+					continue;
+				r = pread(w->fd, w->page, w->page_size, from);
+			} else {
+				r = pread(w->tmp_fd[cpu], w->page, w->page_size,
+					  (off_t)(pg * w->page_size));
+			}
+			if (r != w->page_size || write_all_at(w->fd, w->page, w->page_size, dst) < 0) {
+				/* what is in place so far stays described: this CPU up to pg */
+				keep[cpu] = pg;
+				while (++cpu < w->nr_cpus)
+					keep[cpu] = 0;
+				free(old_off);
+				return -1;
+			}
+		}
+		o += keep[cpu] * w->page_size;
+	}
+	free(old_off);
+	return 0;
+}
+
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes, char *err,
 		  size_t errlen)
 {
@@ -651,7 +732,17 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	if (e) {
 		/* Cut at the last complete page and describe only what is there. */
 		uint64_t o = data_start;
+		uint64_t *keep = calloc(w->nr_cpus, sizeof(*keep));
 
+		if (keep) {
+			relayout(w, data_start, (end - data_start) / w->page_size, cpu, copied,
+				 keep);
+			memcpy(copied, keep, w->nr_cpus * sizeof(*keep));
+			free(keep);
+		}
+		end = data_start;
+		for (cpu = 0; cpu < w->nr_cpus; cpu++)
+			end += copied[cpu] * w->page_size;
 		for (cpu = 0; cpu < w->nr_cpus; cpu++) {
 			uint64_t size = copied[cpu] * w->page_size;
 			size_t at = lo.table_at + cpu * lo.table_stride + lo.entry_off;
@@ -702,6 +793,10 @@ void rq_tdw_close(struct rq_tdw *w)
 	for (int i = 0; w->tmp_fd && i < w->nr_cpus; i++)
 		if (w->tmp_fd[i] >= 0)
 			close(w->tmp_fd[i]);
+	for (int i = 0; w->page_ts && i < w->nr_cpus; i++)
+		free(w->page_ts[i]);
+	free(w->page_ts);
+	free(w->ts_cap);
 	free(w->tmp_fd);
 	free(w->tmp_pages);
 	free(w->page);

@@ -15,6 +15,12 @@ dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
+# rqpath-<pid> instances whose process is gone (other live rqpath runs may be going on)
+stale() {
+	for i in $(ls $T/instances | grep '^rqpath-[0-9]*$'); do
+		kill -0 "${i#rqpath-}" 2>/dev/null || echo "$i"
+	done
+}
 
 for v in 6 7; do
 	out=$dir/spawn$v.dat
@@ -24,7 +30,7 @@ for v in 6 7; do
 	cat "$dir/out$v" "$dir/err$v"
 	[ $rc -eq 0 ] || no "v$v: record exited $rc"
 	grep -q 'workload=spawn forks=100' "$dir/out$v" || no "v$v: the workload did not run"
-	ls $T/instances | grep -q '^rqpath-[0-9]*$' && no "v$v: instance left: $(ls $T/instances)"
+	[ -n "$(stale)" ] && no "v$v: instance left: $(stale)"
 	trace-cmd report "$out" >"$dir/report$v" 2>"$dir/rerr$v" || {
 		no "v$v: trace-cmd report failed"; cat "$dir/rerr$v"; }
 	tc=$(grep -c ' sched_wakeup_new: ' "$dir/report$v")
