@@ -16,7 +16,7 @@
 # one fails, 2 when the bench itself cannot run.
 #
 # Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
-# the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (3),
+# the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (5),
 # BENCH_SKIP="live tui profile rss" (any of them), BENCH_KEEP=1 keeps the large files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +24,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RQPATH:=$top/rqpath}"
 : "${BENCH_LOOPS:=10000}"
 : "${BENCH_RUNS:=5}"
-: "${BENCH_LIVE_RUNS:=3}"
+: "${BENCH_LIVE_RUNS:=5}"
 : "${BENCH_SKIP:=}"
 : "${BENCH_KEEP:=0}"
 : "${BENCH_BUFFER_KB:=131072}"
@@ -227,14 +227,22 @@ if ! skipped rss; then
 	lost4=$(record_trace "$H4" $((BENCH_LOOPS * 4)))
 	ev4=$(floor_count "$H4")
 	say "  $ev4 sched events, $lost4 lost, $(stat -c %s "$H4") bytes"
+	# the floor's peak RSS too: libtracecmd keeps the trace's CPU data mmapped (16 MiB
+	# windows, file-backed), so part of any reader's peak RSS grows with the file; the
+	# audit's RSS minus the floor's is the engine's own memory
 	for i in 1 2 3; do
 		for f in "$H1" "$H4"; do
+			b=$(basename "$f" .dat)
 			/usr/bin/time -f %M -o "$OUT/rss.tmp" "$RQPATH" audit --format json "$f" >/dev/null 2>&1
-			tail -n 1 "$OUT/rss.tmp" >>"$OUT/rss-$(basename "$f").t"
+			tail -n 1 "$OUT/rss.tmp" >>"$OUT/rss-audit-$b.t"
+			/usr/bin/time -f %M -o "$OUT/rss.tmp" "$FLOOR" "$f" >/dev/null 2>&1
+			tail -n 1 "$OUT/rss.tmp" >>"$OUT/rss-floor-$b.t"
 		done
 	done
-	rss1=$(med "$OUT/rss-trace.dat.t")
-	rss4=$(med "$OUT/rss-trace4x.dat.t")
+	rss1=$(med "$OUT/rss-audit-trace.t")
+	rss4=$(med "$OUT/rss-audit-trace4x.t")
+	frss1=$(med "$OUT/rss-floor-trace.t")
+	frss4=$(med "$OUT/rss-floor-trace4x.t")
 	timed "$OUT/audit4x.t" "$RQPATH" audit --format json "$H4"
 fi
 
@@ -310,9 +318,13 @@ if ! skipped profile && command -v valgrind >/dev/null; then
 	ir() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
 	cg_audit=$(ir "$OUT/callgrind.audit.out")
 	cg_floor=$(ir "$OUT/callgrind.floor.out")
+	# the one-off tracecmd_open (headers, saved cmdlines) apart from the per-event cost
+	open_ir() { awk '/ \?\?\?:tracecmd_open \[/ { gsub(",", "", $1); print $1; exit }' "$1"; }
 	callgrind_annotate --inclusive=yes "$OUT/callgrind.audit.out" >"$OUT/callgrind.audit.incl.txt" 2>/dev/null
 	callgrind_annotate "$OUT/callgrind.audit.out" >"$OUT/callgrind.audit.self.txt" 2>/dev/null
 	callgrind_annotate --inclusive=yes "$OUT/callgrind.floor.out" >"$OUT/callgrind.floor.incl.txt" 2>/dev/null
+	cg_audit_open=$(open_ir "$OUT/callgrind.audit.incl.txt")
+	cg_floor_open=$(open_ir "$OUT/callgrind.floor.incl.txt")
 	say "  top self cost (rqpath audit), full list in $OUT/callgrind.audit.self.txt:"
 	grep -E '^ *[0-9,]+ \(' "$OUT/callgrind.audit.self.txt" | head -n 16
 fi
@@ -340,6 +352,9 @@ if [ -n "$rss4" ]; then
 	r=$(calc "$rss4 / $rss1")
 	target "peak RSS 4x trace / 1x trace" "$(fmt "$r" %.2f)x ($rss4 / $rss1 KiB)" "<= 1.20x" \
 		"$(ok "$r <= 1.2")"
+	r=$(calc "($rss4 - $frss4) / ($rss1 - $frss1)")
+	echo "info  engine's own peak RSS (audit - floor) 4x / 1x: $(fmt "$r" %.2f)x" \
+		"($((rss4 - frss4)) / $((rss1 - frss1)) KiB); floor 4x / 1x: $(fmt "$(calc "$frss4 / $frss1")" %.2f)x"
 else
 	target "peak RSS 4x trace / 1x trace" "n/a" "<= 1.20x" SKIP
 fi
@@ -401,14 +416,17 @@ row() {	# row NAME EVENTS FILE
 	[ $perf_ok = 1 ] && echo "| rqpath / perf sched timehist events/s | $(fmt "$(calc "$eps_audit / $eps_perf")" %.2f)× |"
 	[ $tc_ok = 1 ] && echo "| rqpath / trace-cmd report events/s | $(fmt "$(calc "$eps_audit / $eps_tc")" %.2f)× |"
 	if [ -n "$rss4" ]; then
-		echo "| audit peak RSS, 1× trace ($ev1 events) | $rss1 KiB |"
-		echo "| audit peak RSS, 4× trace ($ev4 events, recorded) | $rss4 KiB ($(fmt "$(calc "$rss4 / $rss1")" %.2f)×) |"
+		echo "| audit peak RSS, 1× trace ($ev1 events) | $rss1 KiB (floor $frss1 KiB) |"
+		echo "| audit peak RSS, 4× workload trace ($ev4 events) | $rss4 KiB, $(fmt "$(calc "$rss4 / $rss1")" %.2f)× (floor $frss4 KiB, $(fmt "$(calc "$frss4 / $frss1")" %.2f)×) |"
+		echo "| engine's own peak RSS (audit − floor), 1× → 4× | $((rss1 - frss1)) → $((rss4 - frss4)) KiB, $(fmt "$(calc "($rss4 - $frss4) / ($rss1 - $frss1)")" %.2f)× |"
 		echo "| audit time, 4× trace | $(fmt "$(med "$OUT/audit4x.t")" %.2f) s ($(fmt "$(eps "$ev4" "$(med "$OUT/audit4x.t")")" %.0f) events/s) |"
 	fi
 	[ -s "$OUT/tui-keys.log" ] &&
 		echo "| TUI ms per key (\`rqpath replay\`, 1× trace, after loading) | $(awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }' "$OUT/tui-keys.log") |"
 	if [ -n "$cg_audit" ]; then
 		echo "| callgrind instructions/event, audit vs floor ($ev_med events) | $(fmt "$(calc "$cg_audit / $ev_med")" %.0f) vs $(fmt "$(calc "$cg_floor / $ev_med")" %.0f) |"
+		[ -n "$cg_audit_open" ] && [ -n "$cg_floor_open" ] &&
+			echo "| the same without the one-off tracecmd_open | $(fmt "$(calc "($cg_audit - $cg_audit_open) / $ev_med")" %.0f) vs $(fmt "$(calc "($cg_floor - $cg_floor_open) / $ev_med")" %.0f) |"
 	fi
 	if ! skipped live; then
 		echo
