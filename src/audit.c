@@ -124,7 +124,7 @@ int cmd_audit(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+f:F:P:ld:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:F:P:ld:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -169,20 +169,16 @@ int cmd_audit(int argc, char **argv)
 			return RQ_EXIT_ERROR;
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind - 1], "--"))
+	/* GNU getopt moved the operands to the end: the FILE, or after --live the CMD */
+	if (live && optind < argc)
 		cmd = &argv[optind];
 	else if (optind < argc)
 		file = argv[optind++];
-	if (!live && optind < argc && !cmd) {
-		if (!strcmp(argv[optind], "--")) {
-			rq_error("audit: a command (-- CMD) goes with --live");
-		} else {
-			rq_error("audit: one trace file at a time ('%s' is extra)", argv[optind]);
-		}
+	if (!live && optind < argc) {
+		rq_error("audit: one trace file at a time ('%s' is extra; a command after -- "
+			 "goes with --live)", argv[optind]);
 		return RQ_EXIT_ERROR;
 	}
-	if (live && optind < argc && !cmd && !strcmp(argv[optind], "--"))
-		cmd = &argv[optind + 1];
 	if (live && file) {
 		rq_error("audit: give either a FILE or --live, not both");
 		return RQ_EXIT_ERROR;

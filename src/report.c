@@ -125,10 +125,15 @@ static void csv_row(FILE *f, const char *record, const char *name, const char *k
 static void write_csv(FILE *f, const struct rq_analysis *an)
 {
 	fputs("record,name,kind,path,count,ts,pid,comm,cpu,from_cpu,to_cpu,confidence,why\n", f);
-	csv_row(f, "trace", an->source, "", "", an->nr_events, NULL);
+	/* text values of the trace go in the last column, numbers in count */
+	fputs("trace,source,,,,,,,,,,,", f);
+	rq_csv_field(f, an->source, strlen(an->source));
+	fputs("\ntrace,kernel,,,,,,,,,,,", f);
+	rq_csv_field(f, an->profile.release, strlen(an->profile.release));
+	fputc('\n', f);
+	csv_row(f, "trace", "events", "", "", an->nr_events, NULL);
 	csv_row(f, "trace", "lost_events", "", "", an->lost_events, NULL);
 	csv_row(f, "trace", "cpus", "", "", (unsigned long long)an->nr_cpus, NULL);
-	csv_row(f, "trace", release_or_unknown(an), "", "", 0, NULL);
 	for (int t = 0; t < RQ_EV__COUNT; t++)
 		if (count_listed(an, t))
 			csv_row(f, "count", rq_event_name(t), "", "", an->counts[t], NULL);
@@ -148,6 +153,34 @@ static void write_csv(FILE *f, const struct rq_analysis *an)
 }
 
 /* ---- text ------------------------------------------------------------------ */
+
+/* Say plainly which findings this trace cannot support, and why. */
+static void text_limits(FILE *f, const struct rq_analysis *an)
+{
+	static const struct {
+		enum rq_finding finding;
+		enum rq_event_type needs[2];
+	} needs[] = {
+		{ RQ_FIND_NEEDLESS_CALLBACK, { RQ_EV_EXEC, RQ_EV_EXEC } },
+		{ RQ_FIND_OFFCPU_FORK, { RQ_EV_WAKEUP_NEW, RQ_EV_WAKEUP_NEW } },
+		{ RQ_FIND_IDLE_STACKING, { RQ_EV_SWITCH, RQ_EV_WAKEUP } },
+		{ RQ_FIND_MISSED_IDLE, { RQ_EV_SWITCH, RQ_EV_WAKEUP } },
+	};
+
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		for (int k = 0; k < 2; k++) {
+			enum rq_event_type t = needs[i].needs[k];
+
+			if (an->counts[t])
+				continue;
+			fprintf(f, "  cannot support %s: the trace has no %s events\n",
+				rq_finding_ids[needs[i].finding], rq_event_name(t));
+			break;
+		}
+	if (!an->has_markers && an->counts[RQ_EV_EXEC])
+		fprintf(f, "  needless-callback needs each task's allowed CPUs: without rqpath "
+			   "markers only forks of known tasks carry them\n");
+}
 
 static void text_finding_note(FILE *f, const struct rq_analysis *an, int i)
 {
@@ -219,9 +252,7 @@ static void write_text(FILE *f, const struct rq_analysis *an)
 		an->llc_source == RQ_LLC_CACHE ? "LLC groups from sysfs cache information" :
 		an->llc_source == RQ_LLC_PACKAGE ? "LLC taken as the package (no cache info)" :
 		"not in the trace: all CPUs assumed to share one LLC");
-	if (!an->has_event[RQ_EV_SWITCH])
-		fprintf(f, "  note: no sched_switch in the trace: runqueue state unknown, "
-			   "idle-stacking and missed-idle cannot be judged\n");
+	text_limits(f, an);
 
 	fprintf(f, "\nEvents%*s\n", 34, "count");
 	for (int t = 0; t < RQ_EV__COUNT; t++)
