@@ -1,0 +1,43 @@
+#!/bin/sh
+# Foreign real-world traces (arm64 Juno, 6 CPUs, recorded elsewhere with trace-cmd, file
+# version 6): rqpath's counts must equal trace-cmd report's, the JSON must parse, and a
+# trace without the needed events must say which findings it cannot support.
+top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+traces=$top/../shared/traces
+[ -d "$traces" ] || { echo "no ../shared/traces beside the checkout"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
+command -v trace-cmd >/dev/null || { echo "trace-cmd missing"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+for dat in "$traces"/*.dat; do
+	name=$(basename "$dat")
+	python3 "$top/tests/tools/tracefacts.py" "$dat" >"$tmp/facts.json" || { echo "FAIL: tracefacts $name"; fail=1; continue; }
+	"$RQPATH" audit --format json "$dat" >"$tmp/out.json" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] || { echo "FAIL: audit $name exit $rc: $(cat "$tmp/err")"; fail=1; continue; }
+	python3 - "$tmp/facts.json" "$tmp/out.json" "$name" <<'PY' || fail=1
+import json, sys
+facts = json.load(open(sys.argv[1])); out = json.load(open(sys.argv[2])); name = sys.argv[3]
+bad = []
+for k, v in out["counts"].items():
+    if facts["counts"].get(k, 0) != v:
+        bad.append(f"{k}: rqpath {v}, trace-cmd {facts['counts'].get(k, 0)}")
+for k in ("sched_wakeup_new", "sched_migrate_task", "sched_process_exec"):
+    if k not in out["counts"]:
+        bad.append(f"counts lacks {k}")
+if out["trace"]["cpus"] != facts["cpus"]:
+    bad.append(f"cpus {out['trace']['cpus']} vs {facts['cpus']}")
+if out["findings"]["offcpu-fork"]["count"] != facts["offcpu_forks"]:
+    bad.append("offcpu-fork differs")
+if sum(p["count"] for p in out["placements"]) < facts["counts"].get("sched_wakeup_new", 0):
+    bad.append("fewer placements than forks")
+if bad:
+    print(f"FAIL {name}: " + "; ".join(bad)); sys.exit(1)
+print(f"ok {name}: counts match trace-cmd report ({sum(out['counts'].values())} sched records)")
+PY
+done
+# the rt-app trace has no placement events at all: the report must say so
+"$RQPATH" audit "$traces/lisa-juno-rtapp.dat" >"$tmp/rtapp.txt" 2>&1 || fail=1
+grep -q "cannot support offcpu-fork: the trace has no sched_wakeup_new" "$tmp/rtapp.txt" || { echo "FAIL: rt-app report does not say what it cannot support"; fail=1; }
+grep -q "all CPUs assumed to share one LLC" "$tmp/rtapp.txt" || { echo "FAIL: assumed topology not stated"; fail=1; }
+exit $fail
