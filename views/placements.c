@@ -208,7 +208,8 @@ static void rebuild(struct view *v)
 	s->generation = v->t->generation;
 	s->built = true;
 	/* the ring is in classification order; show trace time order */
-	qsort(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ts);
+	if (s->nrows > 1)
+		qsort(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ts);
 	/* keep the selection on the same placement, or on the newest when following */
 	if (s->follow || !s->sel_seq) {
 		keep = s->nrows - 1;

@@ -346,8 +346,14 @@ static bool load_until_placement;
 static bool replay_feed(struct tui *t, double budget)
 {
 	double until = wall_now() + budget;
-	uint64_t placements = t->an->nr_placements;
+	uint64_t placements;
 	bool done = false;
+
+	if (!t->rp || !t->an) {
+		t->at_end = true;
+		return true;
+	}
+	placements = t->an->nr_placements;
 
 	while (!t->at_end) {
 		uint64_t next = rq_replay_next_ts(t->rp);
