@@ -31,7 +31,7 @@ static const struct command commands[] = {
 	  "audit [FILE | --live --duration S [-- CMD ...]] [--format text|json|csv]\n"
 	  "             [--fail-on RULE[=N]]... [--profile KEY=VAL,...]",
 	  "batch report: placements by path and the four findings; exit 1 if a rule trips" },
-	{ "explain", cmd_explain, "explain [FILE]",
+	{ "explain", cmd_explain, "explain [--brief] [FILE]",
 	  "the select_task_rq() decision tree as text, with counts from FILE" },
 	{ "workload", cmd_workload, "workload spawn|execl|idle-stack|wake-llc [OPTIONS]",
 	  "built-in reproducers of each pathology" },
