@@ -66,6 +66,7 @@ ls $TRACEFS/instances >"$OUT/instances.before" 2>/dev/null
 
 cleanup() {
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCK"
 	if [ "$BENCH_KEEP" != 1 ]; then
 		rm -f "$OUT/trace4x.dat" "$OUT/perf.data" "$OUT/perf.data.old" "$OUT/live.dat" \
 			"$OUT/perf-check.data"
