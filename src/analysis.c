@@ -346,6 +346,14 @@ static bool bit_test(const unsigned long *bits, int cpu)
 
 /* ---- placements and findings --------------------------------------------- */
 
+/* comm arrays are all RQ_COMM_LEN bytes and NUL-terminated: a fixed copy is enough */
+static void copy_comm(char *dst, const char *src)
+{
+	memcpy(dst, src, RQ_COMM_LEN);
+	dst[RQ_COMM_LEN - 1] = '\0';
+}
+
+
 static bool task_is_idle_class(const struct rq_task *t)
 {
 	return t->policy == RQ_SCHED_IDLE || t->idle_cgroup;
@@ -372,7 +380,7 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 	memset(p, 0, sizeof(*p));
 	p->ts = ev->ts;
 	p->pid = t ? t->pid : ev->pid;
-	strlcpy(p->comm, t && t->comm[0] ? t->comm : ev->comm, sizeof(p->comm));
+	copy_comm(p->comm, t && t->comm[0] ? t->comm : ev->comm);
 	p->cpu = ev->cpu;
 	p->from_cpu = from;
 	p->to_cpu = to;
@@ -383,18 +391,37 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 	p->child_lifetime_ns = -1;
 }
 
+static void vappend(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	size_t len = strlen(buf);
+
+	if (len + 1 < size)
+		vsnprintf(buf + len, size - len, fmt, ap);
+}
+
+/* Append printf-style text to buf (size bytes, NUL-terminated). */
+static void append(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vappend(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+/* Add a remark to a placement's explanation (only for the rarer remarks: see notes). */
 static void why(struct rq_placement *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void why(struct rq_placement *p, const char *fmt, ...)
 {
-	size_t len = strlen(p->why);
 	va_list ap;
 
-	if (len >= sizeof(p->why) - 1)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(p->why + len, sizeof(p->why) - len, fmt, ap);
+	vappend(p->why, sizeof(p->why), fmt, ap);
 	va_end(ap);
 }
 
@@ -554,11 +581,11 @@ static void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_e
 	if (t->affinity_change_ts && p->ts - t->affinity_change_ts < AFFINITY_WINDOW) {
 		p->path = RQ_PATH_AFFINITY_STOPPER;
 		p->conf = RQ_CONF_INFERRED;
-		why(p, "migration/%d moved it right after a sched_setaffinity on it", p->cpu);
+		why(p, "; migration/%d moved it right after a sched_setaffinity on it", p->cpu);
 	} else {
 		p->path = RQ_PATH_LB_ACTIVE;
 		p->conf = RQ_CONF_INFERRED;
-		why(p, "migration/%d moved it and no exec or affinity change followed: "
+		why(p, "; migration/%d moved it and no exec or affinity change followed: "
 		    "active balance", p->cpu);
 	}
 	emit(an, p);
@@ -574,8 +601,8 @@ static void expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t n
 
 static void note_comm(struct rq_task *t, const char *comm)
 {
-	if (t && comm && comm[0])
-		strlcpy(t->comm, comm, sizeof(t->comm));
+	if (t && comm[0] && memcmp(t->comm, comm, RQ_COMM_LEN))
+		copy_comm(t->comm, comm);
 }
 
 static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
@@ -716,15 +743,12 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	placement_init(&p, ev, t, from, to, path, conf);
 	if (saw_waking)
 		p.writer_pid = t->waker_pid;
-	why(&p, "%s", rq_paths[path].summary);
-	if (path == RQ_PATH_WAKE_PULLED)
-		why(&p, " (CPU %d)", to);
 	if (!saw_waking && path != RQ_PATH_WAKE_RUNNABLE)
-		why(&p, "; no sched_waking seen: previous CPU from the model");
+		p.notes |= RQ_NOTE_NO_WAKING;
 	if (maybe_delayed && path != RQ_PATH_WAKE_RUNNABLE) {
 		p.conf = RQ_CONF_INFERRED;
-		why(&p, "; it blocked %.1f ms before: if still delay-dequeued, ttwu_runnable() "
-		    "requeued it without a selection", (double)(ev->ts - t->blocked_ts) / 1e6);
+		p.notes |= RQ_NOTE_MAYBE_DELAYED;
+		p.blocked_us = (uint32_t)((ev->ts - t->blocked_ts) / 1000);
 	}
 
 	if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN) {
@@ -773,17 +797,14 @@ static void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	else
 		path = RQ_PATH_FORK_MOVED;
 	placement_init(&p, ev, t, parent_cpu, to, path, RQ_CONF_EXACT);
-	why(&p, "%s", rq_paths[path].summary);
 	if (path == RQ_PATH_FORK_MOVED) {
-		const char *level = !an->has_topology ? "unknown topology" :
-				    an->cpus[to].core == an->cpus[parent_cpu].core ? "SMT level" :
-				    same_llc(an, to, parent_cpu) ? "LLC (MC) level" :
-				    an->cpus[to].node == an->cpus[parent_cpu].node ? "package level" :
-				    "NUMA level";
-
-		why(&p, "; deciding domain: %s", level);
+		p.level = !an->has_topology ? RQ_LEVEL_UNKNOWN :
+			  an->cpus[to].core == an->cpus[parent_cpu].core ? RQ_LEVEL_SMT :
+			  same_llc(an, to, parent_cpu) ? RQ_LEVEL_LLC :
+			  an->cpus[to].node == an->cpus[parent_cpu].node ? RQ_LEVEL_PKG :
+			  RQ_LEVEL_NUMA;
 		if (t->mask_known && !rq_cpumask_test(&t->mask, parent_cpu))
-			why(&p, "; the parent's CPU is not allowed to the child");
+			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
 	an->findings[RQ_FIND_OFFCPU_FORK].of++;
@@ -876,7 +897,6 @@ static void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	p.path = path;
 	p.conf = conf;
-	why(&p, "%s", rq_paths[path].summary);
 	if (path == RQ_PATH_UNKNOWN)
 		why(&p, " (writer pid %d, flags 0x%x)", ev->common_pid, ev->flags);
 	if (queued && path != RQ_PATH_UNKNOWN)
@@ -967,8 +987,8 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.path = RQ_PATH_EXEC_MOVED;
 		p.conf = RQ_CONF_EXACT;
 		p.why[0] = '\0';
-		why(&p, "%s: migration/%d moved it %d -> %d just before the exec", 
-		    rq_paths[RQ_PATH_EXEC_MOVED].summary, p.cpu, p.from_cpu, p.to_cpu);
+		why(&p, ": migration/%d moved it %d -> %d just before the exec", p.cpu,
+		    p.from_cpu, p.to_cpu);
 	} else {
 		expire_stopper(an, t, ev->ts);
 		if (t->mask_known && rq_cpumask_weight(&t->mask) == 1)
@@ -979,7 +999,6 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			path = RQ_PATH_EXEC_LOCAL;
 		placement_init(&p, ev, t, cpu, cpu, path,
 			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
-		why(&p, "%s", rq_paths[path].summary);
 	}
 
 	/* needless-callback: sched_exec() asked the class although one CPU was allowed */
@@ -1376,21 +1395,38 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an);
 }
 
+static const char *const level_names[] = {
+	[RQ_LEVEL_UNKNOWN] = "unknown (no topology in the trace)",
+	[RQ_LEVEL_SMT] = "SMT level", [RQ_LEVEL_LLC] = "LLC (MC) level",
+	[RQ_LEVEL_PKG] = "package level", [RQ_LEVEL_NUMA] = "NUMA level",
+};
+
 void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 {
-	size_t len;
-
-	strlcpy(buf, p->why, size);
+	if (!size)
+		return;
+	strlcpy(buf, rq_paths[p->path].summary, size);
+	if (p->path == RQ_PATH_WAKE_PULLED)
+		append(buf, size, " (CPU %d)", p->to_cpu);
+	if (p->level != RQ_LEVEL_NONE && p->level <= RQ_LEVEL_NUMA)
+		append(buf, size, "; deciding domain: %s", level_names[p->level]);
+	if (p->notes & RQ_NOTE_PARENT_NOT_ALLOWED)
+		append(buf, size, "; the parent's CPU is not allowed to the child");
+	if (p->notes & RQ_NOTE_NO_WAKING)
+		append(buf, size, "; no sched_waking seen: previous CPU from the model");
+	if (p->notes & RQ_NOTE_MAYBE_DELAYED)
+		append(buf, size, "; it blocked %.1f ms before: if still delay-dequeued, "
+		       "ttwu_runnable() requeued it without a selection",
+		       (double)p->blocked_us / 1e3);
+	append(buf, size, "%s", p->why);
 	if (!(p->findings & (1u << RQ_FIND_OFFCPU_FORK)))
 		return;
-	len = strlen(buf);
-	snprintf(buf + len, size - len, "; parent's CPU %d %s; child %s", p->from_cpu,
-		 p->parent_cpu_idled < 0 ? "idle before the child ran: unknown" :
-		 p->parent_cpu_idled ? "went idle before the child first ran" :
-				       "stayed busy until the child first ran",
-		 p->child_lifetime_ns < 0 ? "did not exit inside the trace" : "exited after ");
-	if (p->child_lifetime_ns >= 0) {
-		len = strlen(buf);
-		snprintf(buf + len, size - len, "%.3f ms", (double)p->child_lifetime_ns / 1e6);
-	}
+	append(buf, size, "; parent's CPU %d %s; child ", p->from_cpu,
+	       p->parent_cpu_idled < 0 ? "idle before the child ran: unknown" :
+	       p->parent_cpu_idled ? "went idle before the child first ran" :
+				     "stayed busy until the child first ran");
+	if (p->child_lifetime_ns < 0)
+		append(buf, size, "did not exit inside the trace");
+	else
+		append(buf, size, "exited after %.3f ms", (double)p->child_lifetime_ns / 1e6);
 }

@@ -99,11 +99,26 @@ struct rq_placement {
 	enum rq_path path;
 	enum rq_confidence conf;
 	unsigned int findings;	/* 1 << enum rq_finding */
+	/*
+	 * The explanation: rq_placement_describe() joins the path's summary, the common
+	 * remarks below (kept as numbers: formatting text for every event is too slow)
+	 * and why[], the rarer remarks written as text when the placement was judged.
+	 */
+	uint8_t notes;		/* RQ_NOTE_* */
+	uint8_t level;		/* fork-moved: RQ_LEVEL_* of the deciding domain */
+	uint32_t blocked_us;	/* RQ_NOTE_MAYBE_DELAYED: how long before it had blocked */
 	char why[RQ_WHY_LEN];
 	/* offcpu-fork only: filled in as the trace goes on */
 	int parent_cpu_idled;	/* -1 not known (yet), 0 no, 1 yes: before the child first ran */
 	int64_t child_lifetime_ns;	/* -1: did not exit inside the trace */
 };
+
+#define RQ_NOTE_NO_WAKING 0x01		/* no sched_waking: previous CPU from the model */
+#define RQ_NOTE_MAYBE_DELAYED 0x02	/* may have been ttwu_runnable() of a delayed task */
+#define RQ_NOTE_PARENT_NOT_ALLOWED 0x04	/* the parent's CPU is not allowed to the child */
+
+enum rq_level { RQ_LEVEL_NONE, RQ_LEVEL_UNKNOWN, RQ_LEVEL_SMT, RQ_LEVEL_LLC, RQ_LEVEL_PKG,
+		RQ_LEVEL_NUMA };
 
 #define RQ_MAX_EXAMPLES 8
 

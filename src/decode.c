@@ -70,14 +70,22 @@ static const struct event_spec specs[] = {
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
 
+/* What a field read needs, taken from its format once (the per-record path is hot). */
+struct field_desc {
+	struct tep_format_field *f;	/* NULL: the event has no such field */
+	int offset, size;
+	bool is_signed;
+};
+
 struct decoded_event {
 	enum rq_event_type type;
-	struct tep_format_field *field[S__COUNT];
+	struct field_desc field[S__COUNT];
 };
 
 struct rq_decoder {
 	struct tep_handle *tep;
-	struct tep_format_field *common_flags, *common_preempt, *common_pid;
+	bool swap;		/* the file's byte order is not the host's */
+	struct field_desc common_flags, common_preempt, common_pid;
 	int max_id;
 	struct decoded_event **by_id;	/* indexed by event id, NULL = not analysed */
 	struct decoded_event events[NR_SPECS];
@@ -108,6 +116,14 @@ static const char *const event_names[RQ_EV__COUNT] = {
 	[RQ_EV_LOST] = "lost",
 };
 
+static void describe_field(struct field_desc *fd, struct tep_format_field *f)
+{
+	fd->f = f;
+	fd->offset = f ? f->offset : 0;
+	fd->size = f ? f->size : 0;
+	fd->is_signed = f && (f->flags & TEP_FIELD_IS_SIGNED);
+}
+
 const char *rq_event_name(enum rq_event_type type)
 {
 	if (type < 0 || type >= RQ_EV__COUNT)
@@ -133,10 +149,11 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 		any = ev;
 		for (int s = 0; s < S__COUNT; s++)
 			if (specs[i].field[s])
-				d->events[i].field[s] = tep_find_field(ev, specs[i].field[s]);
+				describe_field(&d->events[i].field[s],
+					       tep_find_field(ev, specs[i].field[s]));
 		/* an event whose key field is missing cannot be analysed: treat it as absent */
-		if (!d->events[i].field[S_PID] && !d->events[i].field[S_ARG] &&
-		    !d->events[i].field[S_STR])
+		if (!d->events[i].field[S_PID].f && !d->events[i].field[S_ARG].f &&
+		    !d->events[i].field[S_STR].f)
 			continue;
 		d->available[specs[i].type] = true;
 		if (ev->id > d->max_id)
@@ -159,10 +176,12 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 	if (!any && tep_get_events_count(tep) > 0)
 		any = tep_get_event(tep, 0);
 	if (any) {
-		d->common_flags = tep_find_common_field(any, "common_flags");
-		d->common_preempt = tep_find_common_field(any, "common_preempt_count");
-		d->common_pid = tep_find_common_field(any, "common_pid");
+		describe_field(&d->common_flags, tep_find_common_field(any, "common_flags"));
+		describe_field(&d->common_preempt,
+			       tep_find_common_field(any, "common_preempt_count"));
+		describe_field(&d->common_pid, tep_find_common_field(any, "common_pid"));
 	}
+	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	return d;
 }
 
@@ -179,17 +198,29 @@ const bool *rq_decoder_available(const struct rq_decoder *d)
 	return d->available;
 }
 
-static long long read_num(struct tep_format_field *f, struct tep_record *rec)
+static long long read_num(const struct rq_decoder *d, const struct field_desc *fd,
+			  const struct tep_record *rec)
 {
-	unsigned long long v = 0;
+	const unsigned char *p = (const unsigned char *)rec->data + fd->offset;
+	unsigned long long v;
 
-	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
+	if (!fd->f || fd->offset < 0 || fd->offset + fd->size > rec->size)
 		return 0;
-	if (tep_read_number_field(f, rec->data, &v))
-		return 0;
+	if (d->swap) {
+		v = tep_read_number(d->tep, p, fd->size);
+	} else {
+		/* host byte order: a plain load of the right width */
+		switch (fd->size) {
+		case 1: v = p[0]; break;
+		case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+		case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+		case 8: { uint64_t x; memcpy(&x, p, 8); v = x; break; }
+		default: return 0;
+		}
+	}
 	/* sign-extend what the format says is signed and narrower than 64 bits */
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8)
-		return (long long)(v << (64 - 8 * f->size)) >> (64 - 8 * f->size);
+	if (fd->is_signed && fd->size < 8)
+		return (long long)(v << (64 - 8 * fd->size)) >> (64 - 8 * fd->size);
 	return (long long)v;
 }
 
@@ -225,16 +256,16 @@ static const char *field_str(struct rq_decoder *d, struct tep_format_field *f,
 	return data + off;
 }
 
-static void copy_comm(struct rq_decoder *d, struct tep_format_field *f, struct tep_record *rec,
+static void copy_comm(struct rq_decoder *d, const struct field_desc *fd, struct tep_record *rec,
 		      char *out)
 {
 	const char *s;
 	int len = 0;
 
 	out[0] = '\0';
-	if (!f)
+	if (!fd->f)
 		return;
-	s = field_str(d, f, rec, &len);
+	s = field_str(d, fd->f, rec, &len);
 	if (!s)
 		return;
 	if (len >= RQ_COMM_LEN)
@@ -256,27 +287,27 @@ enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int c
 	if (rec->size < 8)
 		return ev->type;
 	id = tep_data_type(d->tep, rec);
-	ev->common_pid = (int)read_num(d->common_pid, rec);
-	ev->flags = (uint8_t)read_num(d->common_flags, rec);
-	ev->preempt_count = (uint8_t)read_num(d->common_preempt, rec);
+	ev->common_pid = (int)read_num(d, &d->common_pid, rec);
+	ev->flags = (uint8_t)read_num(d, &d->common_flags, rec);
+	ev->preempt_count = (uint8_t)read_num(d, &d->common_preempt, rec);
 	if (id >= 0 && id <= d->max_id)
 		de = d->by_id[id];
 	if (!de)
 		return ev->type;
 
 	ev->type = de->type;
-	ev->pid = (int)read_num(de->field[S_PID], rec);
-	ev->pid2 = (int)read_num(de->field[S_PID2], rec);
-	ev->prio = (int)read_num(de->field[S_PRIO], rec);
-	ev->prio2 = (int)read_num(de->field[S_PRIO2], rec);
-	ev->cpu_a = (int)read_num(de->field[S_CPU_A], rec);
-	ev->cpu_b = (int)read_num(de->field[S_CPU_B], rec);
-	ev->state = read_num(de->field[S_STATE], rec);
-	ev->arg = read_num(de->field[S_ARG], rec);
-	copy_comm(d, de->field[S_COMM], rec, ev->comm);
-	copy_comm(d, de->field[S_COMM2], rec, ev->comm2);
-	if (de->field[S_STR])
-		ev->str = field_str(d, de->field[S_STR], rec, &ev->str_len);
+	ev->pid = (int)read_num(d, &de->field[S_PID], rec);
+	ev->pid2 = (int)read_num(d, &de->field[S_PID2], rec);
+	ev->prio = (int)read_num(d, &de->field[S_PRIO], rec);
+	ev->prio2 = (int)read_num(d, &de->field[S_PRIO2], rec);
+	ev->cpu_a = (int)read_num(d, &de->field[S_CPU_A], rec);
+	ev->cpu_b = (int)read_num(d, &de->field[S_CPU_B], rec);
+	ev->state = read_num(d, &de->field[S_STATE], rec);
+	ev->arg = read_num(d, &de->field[S_ARG], rec);
+	copy_comm(d, &de->field[S_COMM], rec, ev->comm);
+	copy_comm(d, &de->field[S_COMM2], rec, ev->comm2);
+	if (de->field[S_STR].f)
+		ev->str = field_str(d, de->field[S_STR].f, rec, &ev->str_len);
 	if (ev->type == RQ_EV_MARKER) {
 		size_t plen = strlen(RQ_MARKER_PREFIX);
 
