@@ -162,6 +162,7 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->prio = PRIO_UNKNOWN;
 	t->cpu = -1;
 	t->rq_cpu = -1;
+	t->rq_index = -1;
 	t->waking_cpu = -1;
 	t->pending_wake_cpu = -1;
 	t->fork_example = -1;
@@ -208,28 +209,35 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 
 /* ---- per-CPU runqueue model (kernel-paths.md §C.1) ----------------------- */
 
-static int list_add(int **list, int *n, int *cap, int pid)
+/*
+ * The per-CPU lists hold task pointers and each task knows its index, so that taking
+ * a task off is O(1); a task leaves every list before it is freed (evict_task).
+ */
+static int list_add(struct rq_task ***list, int *n, int *cap, struct rq_task *t)
 {
 	if (*n == *cap) {
 		int ncap = *cap ? *cap * 2 : 8;
-		int *nl = reallocarray(*list, (size_t)ncap, sizeof(int));
+		struct rq_task **nl = reallocarray(*list, (size_t)ncap, sizeof(**list));
 
 		if (!nl)
 			return -1;
 		*list = nl;
 		*cap = ncap;
 	}
-	(*list)[(*n)++] = pid;
+	t->rq_index = *n;
+	(*list)[(*n)++] = t;
 	return 0;
 }
 
-static void list_del(int *list, int *n, int pid)
+static void list_del(struct rq_task **list, int *n, struct rq_task *t)
 {
-	for (int i = 0; i < *n; i++)
-		if (list[i] == pid) {
-			list[i] = list[--(*n)];
-			return;
-		}
+	int i = t->rq_index;
+
+	if (i < 0 || i >= *n || list[i] != t)
+		return;
+	list[i] = list[--(*n)];
+	list[i]->rq_index = i;
+	t->rq_index = -1;
 }
 
 static bool valid_cpu(const struct rq_analysis *an, int cpu)
@@ -246,9 +254,9 @@ static void rq_remove(struct rq_analysis *an, struct rq_task *t)
 		return;
 	c = &an->cpus[t->rq_cpu];
 	if (t->on_delayed)
-		list_del(c->delayed, &c->ndelayed, t->pid);
+		list_del(c->delayed, &c->ndelayed, t);
 	else
-		list_del(c->queued, &c->nqueued, t->pid);
+		list_del(c->queued, &c->nqueued, t);
 	t->rq_cpu = -1;
 	t->on_delayed = false;
 }
@@ -263,9 +271,9 @@ static void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool 
 		return;
 	c = &an->cpus[cpu];
 	if (delayed)
-		ret = list_add(&c->delayed, &c->ndelayed, &c->delayed_cap, t->pid);
+		ret = list_add(&c->delayed, &c->ndelayed, &c->delayed_cap, t);
 	else
-		ret = list_add(&c->queued, &c->nqueued, &c->queued_cap, t->pid);
+		ret = list_add(&c->queued, &c->nqueued, &c->queued_cap, t);
 	if (!ret) {
 		t->rq_cpu = cpu;
 		t->on_delayed = delayed;
@@ -278,41 +286,38 @@ static void cpu_clear_lists(struct rq_analysis *an, int cpu)
 	struct rq_cpu *c = &an->cpus[cpu];
 
 	while (c->nqueued) {
-		struct rq_task *t = rq_task_find(an, c->queued[c->nqueued - 1]);
+		struct rq_task *t = c->queued[--c->nqueued];
 
-		c->nqueued--;
-		if (t) {
-			t->rq_cpu = -1;
-			t->state = RQ_TS_UNKNOWN;
-		}
+		t->rq_cpu = -1;
+		t->rq_index = -1;
+		t->state = RQ_TS_UNKNOWN;
 	}
 	while (c->ndelayed) {
-		struct rq_task *t = rq_task_find(an, c->delayed[c->ndelayed - 1]);
+		struct rq_task *t = c->delayed[--c->ndelayed];
 
-		c->ndelayed--;
-		if (t) {
-			t->rq_cpu = -1;
-			t->on_delayed = false;
-		}
+		t->rq_cpu = -1;
+		t->rq_index = -1;
+		t->on_delayed = false;
 	}
 }
 
+/* Drop the possibly-delayed tasks that blocked more than DELAYED_WINDOW ago. */
 static void prune_delayed(struct rq_analysis *an, int cpu, uint64_t now)
 {
 	struct rq_cpu *c = &an->cpus[cpu];
 
+	/* the window is coarse: looking once a millisecond is enough */
+	if (!c->ndelayed || now - c->last_prune < NSEC_PER_MSEC)
+		return;
+	c->last_prune = now;
 	for (int i = 0; i < c->ndelayed;) {
-		struct rq_task *t = rq_task_find(an, c->delayed[i]);
+		struct rq_task *t = c->delayed[i];
 
-		if (t && now - t->blocked_ts <= DELAYED_WINDOW) {
+		if (now - t->blocked_ts <= DELAYED_WINDOW) {
 			i++;
 			continue;
 		}
-		c->delayed[i] = c->delayed[--c->ndelayed];
-		if (t) {
-			t->rq_cpu = -1;
-			t->on_delayed = false;
-		}
+		rq_remove(an, t);
 	}
 }
 
@@ -501,10 +506,9 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	if (!task_is_idle_class(curr))
 		return;
 	for (int i = 0; i < c->nqueued + c->ndelayed; i++) {
-		int pid = i < c->nqueued ? c->queued[i] : c->delayed[i - c->nqueued];
-		struct rq_task *q = rq_task_find(an, pid);
+		struct rq_task *q = i < c->nqueued ? c->queued[i] : c->delayed[i - c->nqueued];
 
-		if (pid == t->pid)
+		if (q == t)
 			continue;
 		if (!q || !task_policy_known(q)) {
 			an->not_judged[RQ_FIND_IDLE_STACKING]++;

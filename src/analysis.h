@@ -154,6 +154,7 @@ struct rq_task {
 	int cpu;		/* last known CPU, -1 unknown */
 	enum rq_task_state state;
 	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
+	int rq_index;		/* its place in that list */
 	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
 	uint64_t blocked_ts;	/* when it last blocked */
 	uint64_t first_ts, exit_ts;
@@ -193,9 +194,10 @@ struct rq_cpu {
 	bool known;		/* seen idle once (or reset after lost events: false again) */
 	int curr;		/* pid running, 0 idle, -1 unknown */
 	int nqueued, queued_cap;
-	int *queued;		/* runnable, not running */
+	struct rq_task **queued;	/* runnable, not running */
 	int ndelayed, delayed_cap;
-	int *delayed;		/* blocked fair tasks that may still be enqueued (DELAY_DEQUEUE) */
+	struct rq_task **delayed;	/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
+	uint64_t last_prune;
 	int pending_wakeups;
 	int llc;		/* first CPU of its LLC group */
 	int core, node;

@@ -5,6 +5,7 @@
  * Every field is found by name in the source's own format files once; the per-record
  * work is a table lookup on the event id and a few tep_read_number_field() calls.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,15 +78,38 @@ struct field_desc {
 	bool is_signed;
 };
 
+/* A numeric field that is present, and where it goes in struct rq_event. */
+struct num_slot {
+	struct field_desc fd;
+	size_t member;		/* offsetof() in struct rq_event */
+	bool wide;		/* long long member, else int */
+};
+
 struct decoded_event {
 	enum rq_event_type type;
 	struct field_desc field[S__COUNT];
+	int nnum;
+	struct num_slot num[S__COUNT];	/* only the present numeric fields */
+};
+
+static const struct {
+	size_t member;
+	bool wide;
+} slot_member[S__COUNT] = {
+	[S_PID] = { offsetof(struct rq_event, pid), false },
+	[S_PID2] = { offsetof(struct rq_event, pid2), false },
+	[S_PRIO] = { offsetof(struct rq_event, prio), false },
+	[S_PRIO2] = { offsetof(struct rq_event, prio2), false },
+	[S_CPU_A] = { offsetof(struct rq_event, cpu_a), false },
+	[S_CPU_B] = { offsetof(struct rq_event, cpu_b), false },
+	[S_STATE] = { offsetof(struct rq_event, state), true },
+	[S_ARG] = { offsetof(struct rq_event, arg), true },
 };
 
 struct rq_decoder {
 	struct tep_handle *tep;
 	bool swap;		/* the file's byte order is not the host's */
-	struct field_desc common_flags, common_preempt, common_pid;
+	struct field_desc common_type, common_flags, common_preempt, common_pid;
 	int max_id;
 	struct decoded_event **by_id;	/* indexed by event id, NULL = not analysed */
 	struct decoded_event events[NR_SPECS];
@@ -155,6 +179,16 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 		if (!d->events[i].field[S_PID].f && !d->events[i].field[S_ARG].f &&
 		    !d->events[i].field[S_STR].f)
 			continue;
+		for (int s = S_PID; s <= S_ARG; s++) {
+			struct num_slot *ns = &d->events[i].num[d->events[i].nnum];
+
+			if (!d->events[i].field[s].f)
+				continue;
+			ns->fd = d->events[i].field[s];
+			ns->member = slot_member[s].member;
+			ns->wide = slot_member[s].wide;
+			d->events[i].nnum++;
+		}
 		d->available[specs[i].type] = true;
 		if (ev->id > d->max_id)
 			d->max_id = ev->id;
@@ -176,6 +210,7 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 	if (!any && tep_get_events_count(tep) > 0)
 		any = tep_get_event(tep, 0);
 	if (any) {
+		describe_field(&d->common_type, tep_find_common_field(any, "common_type"));
 		describe_field(&d->common_flags, tep_find_common_field(any, "common_flags"));
 		describe_field(&d->common_preempt,
 			       tep_find_common_field(any, "common_preempt_count"));
@@ -198,8 +233,8 @@ const bool *rq_decoder_available(const struct rq_decoder *d)
 	return d->available;
 }
 
-static long long read_num(const struct rq_decoder *d, const struct field_desc *fd,
-			  const struct tep_record *rec)
+static inline long long read_num(const struct rq_decoder *d, const struct field_desc *fd,
+				 const struct tep_record *rec)
 {
 	const unsigned char *p = (const unsigned char *)rec->data + fd->offset;
 	unsigned long long v;
@@ -265,6 +300,13 @@ static void copy_comm(struct rq_decoder *d, const struct field_desc *fd, struct 
 	out[0] = '\0';
 	if (!fd->f)
 		return;
+	/* the common case, a fixed char[16] inside the record: one copy */
+	if (fd->size == RQ_COMM_LEN && !(fd->f->flags & TEP_FIELD_IS_DYNAMIC) &&
+	    fd->offset >= 0 && fd->offset + RQ_COMM_LEN <= rec->size) {
+		memcpy(out, (const char *)rec->data + fd->offset, RQ_COMM_LEN);
+		out[RQ_COMM_LEN - 1] = '\0';
+		return;
+	}
 	s = field_str(d, fd->f, rec, &len);
 	if (!s)
 		return;
@@ -286,7 +328,7 @@ enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int c
 	ev->type = RQ_EV_OTHER;
 	if (rec->size < 8)
 		return ev->type;
-	id = tep_data_type(d->tep, rec);
+	id = d->common_type.f ? (int)read_num(d, &d->common_type, rec) : tep_data_type(d->tep, rec);
 	ev->common_pid = (int)read_num(d, &d->common_pid, rec);
 	ev->flags = (uint8_t)read_num(d, &d->common_flags, rec);
 	ev->preempt_count = (uint8_t)read_num(d, &d->common_preempt, rec);
@@ -296,14 +338,16 @@ enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int c
 		return ev->type;
 
 	ev->type = de->type;
-	ev->pid = (int)read_num(d, &de->field[S_PID], rec);
-	ev->pid2 = (int)read_num(d, &de->field[S_PID2], rec);
-	ev->prio = (int)read_num(d, &de->field[S_PRIO], rec);
-	ev->prio2 = (int)read_num(d, &de->field[S_PRIO2], rec);
-	ev->cpu_a = (int)read_num(d, &de->field[S_CPU_A], rec);
-	ev->cpu_b = (int)read_num(d, &de->field[S_CPU_B], rec);
-	ev->state = read_num(d, &de->field[S_STATE], rec);
-	ev->arg = read_num(d, &de->field[S_ARG], rec);
+	for (int i = 0; i < de->nnum; i++) {
+		const struct num_slot *ns = &de->num[i];
+		long long v = read_num(d, &ns->fd, rec);
+		char *member = (char *)ev + ns->member;
+
+		if (ns->wide)
+			memcpy(member, &v, sizeof(long long));
+		else
+			*(int *)member = (int)v;
+	}
 	copy_comm(d, &de->field[S_COMM], rec, ev->comm);
 	copy_comm(d, &de->field[S_COMM2], rec, ev->comm2);
 	if (de->field[S_STR].f)
