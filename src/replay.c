@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,6 +83,8 @@ struct rq_replay {
 	int version;
 	bool finished;
 	unsigned long long stats_overrun;
+	uintptr_t *done_from;		/* per CPU: start of the pages read but not released */
+	uintptr_t *cur_page;		/* per CPU: the page the last record came from */
 };
 
 /* Check what we can before libtracecmd sees the file; returns 0 or -1 with err. */
@@ -163,7 +166,9 @@ static bool load_first(struct rq_replay *r, char *err, size_t errlen)
 	}
 	r->nr_cpus = n;
 	r->next = calloc((size_t)n, sizeof(*r->next));
-	if (!r->next) {
+	r->done_from = calloc((size_t)n, sizeof(*r->done_from));
+	r->cur_page = calloc((size_t)n, sizeof(*r->cur_page));
+	if (!r->next || !r->done_from || !r->cur_page) {
 		snprintf(err, errlen, "out of memory");
 		return false;
 	}
@@ -180,7 +185,10 @@ static void drop_first(struct rq_replay *r)
 		if (r->next[cpu])
 			tracecmd_free_record(r->next[cpu]);
 	free(r->next);
+	free(r->done_from);
+	free(r->cur_page);
 	r->next = NULL;
+	r->done_from = r->cur_page = NULL;
 	r->nr_cpus = 0;
 }
 
@@ -325,6 +333,35 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 	return 0;
 }
 
+/*
+ * libtracecmd maps the file in large windows and keeps what it read resident, so a
+ * replay's RSS would grow with the file.  Pages behind every CPU's read position are
+ * never read again: hand them back in batches.  MADV_PAGEOUT keeps their contents
+ * (it is only advice), so this is safe whatever the memory is.
+ */
+#define RELEASE_BATCH (256 * 1024)
+
+static void release_read_pages(struct rq_replay *r, int cpu, const void *data)
+{
+#ifdef MADV_PAGEOUT
+	uintptr_t page = (uintptr_t)data & ~(uintptr_t)(getpagesize() - 1);
+
+	if (!r->done_from || page == r->cur_page[cpu])
+		return;
+	if (r->cur_page[cpu] && r->done_from[cpu] < page &&
+	    page - r->done_from[cpu] <= 64 * RELEASE_BATCH) {
+		if (page - r->done_from[cpu] >= RELEASE_BATCH) {
+			madvise((void *)r->done_from[cpu], page - r->done_from[cpu], MADV_PAGEOUT);
+			r->done_from[cpu] = page;
+		}
+	} else {
+		/* a new mapping window (or the first page): start a new batch here */
+		r->done_from[cpu] = page;
+	}
+	r->cur_page[cpu] = page;
+#endif
+}
+
 static int pick_cpu(const struct rq_replay *r)
 {
 	int best = -1;
@@ -365,6 +402,7 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 		rq_analysis_feed(an, &ev);
 		if (rec->offset > r->max_offset)
 			r->max_offset = rec->offset;
+		release_read_pages(r, cpu, rec->data);
 		tracecmd_free_record(rec);
 		r->next[cpu] = tracecmd_read_data(r->data, cpu);
 		fed++;
@@ -405,11 +443,7 @@ void rq_replay_close(struct rq_replay *r)
 {
 	if (!r)
 		return;
-	if (r->next)
-		for (int cpu = 0; cpu < r->nr_cpus; cpu++)
-			if (r->next[cpu])
-				tracecmd_free_record(r->next[cpu]);
-	free(r->next);
+	drop_first(r);
 	rq_decoder_free(r->dec);
 	/* an instance handle holds a reference on its parent: close both */
 	if (r->data && r->data != r->handle)
