@@ -37,6 +37,8 @@
 #define DELAYED_WINDOW (10 * NSEC_PER_MSEC)
 #define SCHED_RESET_ON_FORK 0x40000000
 
+static void retire_task(struct rq_analysis *an, struct rq_task *t);
+
 /* ---- kernel profile ---------------------------------------------------- */
 
 void rq_profile_from_release(struct rq_profile *p, const char *release)
@@ -620,7 +622,9 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		prev->prio = ev->prio;
 		expire_stopper(an, prev, ev->ts);
 		/* prev_state 0 (R) or TASK_REPORT_MAX alone (R+, preempted): still runnable */
-		if (!(ev->state & 0xff)) {
+		if (prev->exited) {
+			retire_task(an, prev);	/* its last switch after sched_process_exit */
+		} else if (!(ev->state & 0xff)) {
 			prev->state = RQ_TS_QUEUED;
 			rq_enqueue(an, prev, ev->cpu, false);
 		} else if (ev->state & 0x30) {	/* X or Z: it is dead */
@@ -1061,18 +1065,21 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 }
 
 /*
- * sched_process_free: the task is gone for good.  Keep the last EXITED_KEEP of them
- * for the views (a FIFO of pids); evict the oldest so memory stays flat.
+ * A task is gone for good: at its last switch-out after sched_process_exit, or at
+ * sched_process_free (a trace may lack either).  Keep the last EXITED_KEEP of them for
+ * the views in a FIFO of pids and evict the oldest, so memory stays flat however many
+ * tasks come and go; the counters already hold what they did.
  */
-static void handle_free(struct rq_analysis *an, const struct rq_event *ev)
+static void retire_task(struct rq_analysis *an, struct rq_task *t)
 {
-	struct rq_task *t = rq_task_find(an, ev->pid);
 	struct rq_task *old;
 
-	if (!t)
-		return;
 	t->exited = true;
 	t->state = RQ_TS_DEAD;
+	rq_remove(an, t);
+	if (t->retired)
+		return;
+	t->retired = true;
 	if (!an->exited_ring) {
 		an->exited_ring = calloc(EXITED_KEEP, sizeof(int));
 		if (!an->exited_ring) {
@@ -1082,14 +1089,22 @@ static void handle_free(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	if (an->nr_exited_kept == EXITED_KEEP) {
 		old = rq_task_find(an, an->exited_ring[an->exited_head]);
-		if (old && old->state == RQ_TS_DEAD)
+		/* the pid may belong to a new task by now: only a dead one goes */
+		if (old && old->retired)
 			evict_task(an, old);
+		an->exited_head = (an->exited_head + 1) % EXITED_KEEP;
 		an->nr_exited_kept--;
 	}
 	an->exited_ring[(an->exited_head + an->nr_exited_kept) % EXITED_KEEP] = t->pid;
 	an->nr_exited_kept++;
-	if (an->nr_exited_kept == EXITED_KEEP)
-		an->exited_head = (an->exited_head + 1) % EXITED_KEEP;
+}
+
+static void handle_free(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = rq_task_find(an, ev->pid);
+
+	if (t)
+		retire_task(an, t);
 }
 
 static struct rq_task *syscall_target(struct rq_analysis *an, const struct rq_event *ev,

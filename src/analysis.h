@@ -159,6 +159,7 @@ struct rq_task {
 	uint64_t blocked_ts;	/* when it last blocked */
 	uint64_t first_ts, exit_ts;
 	bool exited;
+	bool retired;		/* in the FIFO of dead tasks kept for the views */
 	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
 	uint64_t nr_findings[RQ_FIND__COUNT];
 
