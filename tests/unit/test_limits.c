@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_limits.c - bounded memory on hostile volumes: a million short-lived tasks
+ * (distinct pids), each fork -> sched_wakeup_new -> first run -> exit -> free, must
+ * leave the task table at about the number of exited tasks the engine keeps
+ * (EXITED_KEEP = 4096 in analysis.c), and every counter exact.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "synth.h"
+
+#define NR_TASKS 1000000
+#define KEEP_BOUND (4096 + 64)	/* exited tasks kept + the live ones + slack */
+
+static struct rq_analysis *start(void)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+
+	assert_non_null(an);
+	ev_switch(an, 1, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1, 1, 51, 1, 0, NULL);
+	ev_switch(an, 2, 0, 0, 0, 100, "parent");	/* the forking parent runs on CPU 0 */
+	return an;
+}
+
+/* One short-lived child: pid, forked by 100 on CPU 0, placed on target, exits. */
+static void one_child(struct rq_analysis *an, uint64_t ts, int pid, int target, bool free_it)
+{
+	ev_fork(an, ts, 0, 100, pid);
+	ev_wakeup_new(an, ts + 1, 0, 100, pid, target);
+	if (target == 1) {
+		ev_switch(an, ts + 2, 1, 0, 0, pid, "child");
+		ev_simple(an, ts + 3, 1, RQ_EV_EXIT, pid, pid, 0);
+		ev_switch(an, ts + 4, 1, pid, 64 /* TASK_DEAD */, 0, NULL);
+	} else {
+		ev_switch(an, ts + 2, 0, 100, 0, pid, "child");
+		ev_simple(an, ts + 3, 0, RQ_EV_EXIT, pid, pid, 0);
+		ev_switch(an, ts + 4, 0, pid, 64, 100, "parent");
+	}
+	if (free_it)
+		ev_simple(an, ts + 5, target, RQ_EV_FREE, 0, pid, 0);
+}
+
+static void million_pids_bounded(void **state)
+{
+	struct rq_analysis *an = start();
+	unsigned int max_tasks = 0;
+
+	for (int i = 0; i < NR_TASKS; i++) {
+		one_child(an, 10 + (uint64_t)i * 10, 1000 + i, i & 1, true);
+		if (an->nr_tasks > max_tasks)
+			max_tasks = an->nr_tasks;
+	}
+	rq_analysis_finish(an);
+	print_message("max tasks in the table: %u, evicted %llu\n", max_tasks,
+		      (unsigned long long)an->nr_tasks_evicted);
+	assert_true(max_tasks <= KEEP_BOUND);
+	assert_true(an->nr_tasks <= KEEP_BOUND);
+	assert_int_equal(an->counts[RQ_EV_FORK], NR_TASKS);
+	assert_int_equal(an->counts[RQ_EV_WAKEUP_NEW], NR_TASKS);
+	assert_int_equal(an->counts[RQ_EV_EXIT], NR_TASKS);
+	assert_int_equal(an->counts[RQ_EV_FREE], NR_TASKS);
+	assert_int_equal(an->counts[RQ_EV_SWITCH], 3 + 2 * (uint64_t)NR_TASKS);
+	assert_int_equal(an->nr_events, 3 + 6 * (uint64_t)NR_TASKS);
+	/* every odd child went to CPU 1 while the parent wrote on CPU 0 */
+	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].of, NR_TASKS);
+	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].count, NR_TASKS / 2);
+	assert_true(an->findings[RQ_FIND_OFFCPU_FORK].nexamples <= RQ_MAX_EXAMPLES);
+	assert_int_equal(path_count(an, "fork-moved") + path_count(an, "fork-local"), NR_TASKS);
+	assert_true(an->recent_len <= an->recent_cap);
+	rq_analysis_free(an);
+}
+
+/*
+ * sched_process_free comes from RCU, late: in a real trace most exits have no free
+ * inside it (fixtures/spawn.dat: 216 exits, 95 frees), and a recording may not enable
+ * it at all.  A task that exited and was switched out for the last time is dead too:
+ * memory must stay bounded without the free events.
+ */
+static void million_pids_bounded_without_free(void **state)
+{
+	struct rq_analysis *an = start();
+	unsigned int max_tasks = 0;
+
+	for (int i = 0; i < NR_TASKS; i++) {
+		one_child(an, 10 + (uint64_t)i * 10, 1000 + i, i & 1, false);
+		if (an->nr_tasks > max_tasks)
+			max_tasks = an->nr_tasks;
+	}
+	rq_analysis_finish(an);
+	print_message("without free: max tasks in the table: %u\n", max_tasks);
+	assert_int_equal(an->counts[RQ_EV_EXIT], NR_TASKS);
+	assert_int_equal(an->counts[RQ_EV_FREE], 0);
+	assert_true(max_tasks <= KEEP_BOUND);
+	rq_analysis_free(an);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(million_pids_bounded),
+		cmocka_unit_test(million_pids_bounded_without_free),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
