@@ -7,6 +7,8 @@
  * per-CPU record streams by timestamp and turns missed-event marks into RQ_EV_LOST.
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +84,8 @@ struct rq_replay {
 	unsigned long long max_offset;
 	int version;
 	bool finished;
+	bool faulted;		/* the library faulted on a data page: handles unusable */
+	char fault_msg[128];
 	unsigned long long stats_overrun;
 	uintptr_t *done_from;		/* per CPU: start of the pages read but not released */
 	uintptr_t *cur_page;		/* per CPU: the page the last record came from */
@@ -362,6 +366,63 @@ static void release_read_pages(struct rq_replay *r, int cpu, const void *data)
 #endif
 }
 
+/*
+ * A page whose header lies about its size makes libtraceevent's
+ * kbuffer_load_subbuffer() read past the page (libtraceevent 1.7.1 does not check
+ * the commit size against the page size) and fault; so does any mmap reader when the
+ * file is truncated under it (SIGBUS).  While a record is read, a SIGSEGV/SIGBUS
+ * handler turns such a fault into "corrupt data page"; outside tracecmd_read_data()
+ * it puts the previous handler back, so a fault in our own code still crashes loudly
+ * (and under ASan is reported as usual).
+ */
+static __thread sigjmp_buf *read_guard;
+static struct sigaction old_segv, old_bus;
+
+static void read_fault(int sig)
+{
+	if (read_guard)
+		siglongjmp(*read_guard, sig);
+	/* not inside a guarded read: restore, return, fault again the usual way */
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+}
+
+static void guard_install(bool on)
+{
+	struct sigaction sa = { .sa_handler = read_fault, .sa_flags = SA_NODEFER };
+
+	sigemptyset(&sa.sa_mask);
+	if (on) {
+		sigaction(SIGSEGV, &sa, &old_segv);
+		sigaction(SIGBUS, &sa, &old_bus);
+	} else {
+		sigaction(SIGSEGV, &old_segv, NULL);
+		sigaction(SIGBUS, &old_bus, NULL);
+	}
+}
+
+/* tracecmd_read_data() with a fault turned into r->faulted (the handles are then lost). */
+static struct tep_record *guarded_read(struct rq_replay *r, int cpu)
+{
+	sigjmp_buf env;
+	struct tep_record *rec;
+	int sig;
+
+	sig = sigsetjmp(env, 0);
+	if (sig) {
+		read_guard = NULL;
+		r->faulted = true;
+		snprintf(r->fault_msg, sizeof(r->fault_msg), "corrupt trace.dat: bad data page "
+			 "on CPU %d (%s in libtraceevent while reading it)", cpu,
+			 sig == SIGBUS ? "SIGBUS" : "SIGSEGV");
+		return NULL;
+	}
+	read_guard = &env;
+	rec = tracecmd_read_data(r->data, cpu);
+	read_guard = NULL;
+	return rec;
+}
+
 static int pick_cpu(const struct rq_replay *r)
 {
 	int best = -1;
@@ -379,6 +440,9 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 
 	if (r->finished)
 		return 0;
+	if (r->faulted)
+		return -1;
+	guard_install(true);
 	while (max_events <= 0 || fed < max_events) {
 		int cpu = pick_cpu(r);
 		struct tep_record *rec;
@@ -404,9 +468,14 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 			r->max_offset = rec->offset;
 		release_read_pages(r, cpu, rec->data);
 		tracecmd_free_record(rec);
-		r->next[cpu] = tracecmd_read_data(r->data, cpu);
+		r->next[cpu] = guarded_read(r, cpu);
+		if (r->faulted) {
+			fed = -1;
+			break;
+		}
 		fed++;
 	}
+	guard_install(false);
 	return fed;
 }
 
@@ -443,6 +512,15 @@ void rq_replay_close(struct rq_replay *r)
 {
 	if (!r)
 		return;
+	if (r->faulted) {
+		/* the library's state is unknown after the fault: leave it alone (leak) */
+		for (int cpu = 0; r->next && cpu < r->nr_cpus; cpu++)
+			r->next[cpu] = NULL;
+		drop_first(r);
+		rq_decoder_free(r->dec);
+		free(r);
+		return;
+	}
 	drop_first(r);
 	rq_decoder_free(r->dec);
 	/* an instance handle holds a reference on its parent: close both */
@@ -477,10 +555,9 @@ int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, 
 	}
 	if (show_progress && last_pct >= 0)
 		fprintf(stderr, "\r%*s\r", 24, "");
+	if (n < 0)
+		snprintf(err, errlen, "%s", r->faulted ? r->fault_msg :
+			 "error while reading the trace");
 	rq_replay_close(r);
-	if (n < 0) {
-		snprintf(err, errlen, "error while reading the trace");
-		return -1;
-	}
-	return 0;
+	return n < 0 ? -1 : 0;
 }
