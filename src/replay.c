@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bsd/string.h>
@@ -246,6 +247,39 @@ static int open_handles(struct rq_replay *r, char *err, size_t errlen)
 	return pick_buffer(r, err, errlen);
 }
 
+#define PROBE_TIMEOUT_S 30
+
+/*
+ * Wait for the probe child, at most PROBE_TIMEOUT_S: a file that makes the library
+ * loop must not hang us.  Returns 0 with *status, or -1 (the child is killed).
+ */
+static int wait_probe(pid_t pid, int *status)
+{
+	struct timespec nap = { 0, 100000 };	/* 0.1 ms, doubling up to 20 ms */
+	double waited = 0;
+	pid_t got;
+
+	for (;;) {
+		got = waitpid(pid, status, WNOHANG);
+		if (got == pid)
+			return 0;
+		if (got < 0 && errno != EINTR) {
+			*status = 0;	/* not ours to wait for (SIGCHLD ignored?): go on */
+			return 0;
+		}
+		if (waited >= PROBE_TIMEOUT_S) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+		nanosleep(&nap, NULL);
+		waited += nap.tv_nsec / 1e9;
+		if (nap.tv_nsec < 20000000)
+			nap.tv_nsec *= 2;
+	}
+}
+
 #define PROBE_OK 0
 #define PROBE_BAD 3	/* not 1: that is what ASan exits with */
 
@@ -282,9 +316,11 @@ static int probe_open(const char *path, char *err, size_t errlen)
 		strlcpy(probe.path, path, sizeof(probe.path));
 		_exit(open_handles(&probe, cerr, sizeof(cerr)) ? PROBE_BAD : PROBE_OK);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
+	if (wait_probe(pid, &status)) {
+		snprintf(err, errlen, "corrupt trace.dat: libtracecmd did not get through its "
+			 "headers in %d s", PROBE_TIMEOUT_S);
+		return -1;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_OK)
 		return 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_BAD)

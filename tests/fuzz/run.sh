@@ -60,17 +60,19 @@ done
 # libtracecmd prints nothing (log level NONE); leaks inside the libraries are
 # suppressed by src/replay.c, ours are reported.  Sizes read from a hostile file make
 # the libraries ask for absurd amounts of memory: let malloc() fail (NULL) as it does
-# without ASan, instead of calling that a crash.
+# without ASan, instead of calling that a crash (and cap one allocation at 2 GiB).
+# No -rss_limit_mb: its thread can hold ASan's allocator lock when replay.c forks its
+# probe child, which then deadlocks (clang 14); the cap above bounds memory instead.
 # crashers of earlier runs are in fixtures/crashers already (or were triaged away)
 rm -f "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*
 before=0
 log=$out/fuzz.log
 echo "fuzz: $FUZZ_SECONDS s, $FUZZ_JOBS job(s), corpus $corpus, log $log"
-ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}" \
+ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=2048}" \
 UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
 	"$out/fuzz_replay" -fork="$FUZZ_JOBS" -ignore_crashes=1 -ignore_timeouts=1 \
 	-ignore_ooms=1 -max_total_time="$FUZZ_SECONDS" -max_len=262144 -timeout=20 \
-	-rss_limit_mb=2048 -malloc_limit_mb=65536 -print_final_stats=1 -artifact_prefix="$art/" \
+	-rss_limit_mb=0 -malloc_limit_mb=0 -print_final_stats=1 -artifact_prefix="$art/" \
 	"$corpus" >"$log" 2>&1
 rc=$?
 
