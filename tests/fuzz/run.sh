@@ -5,6 +5,8 @@
 #
 #   FUZZ_SECONDS=N   how long to fuzz (default 300)
 #   FUZZ_JOBS=N      parallel libFuzzer workers (-fork=N; default: number of CPUs)
+#   FUZZ_TARGET=T    replay (default: fuzz_replay.c, whole trace.dat files) or events
+#                    (fuzz_events.c: hostile rq_event streams straight into the engine)
 #   RQPATH_BUILD     build directory (default <repo>/build); everything goes in
 #                    $RQPATH_BUILD/fuzz: the harness, corpus/, artifacts/
 #
@@ -22,10 +24,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${FUZZ_JOBS:=$(nproc 2>/dev/null || echo 1)}"
 : "${CLANG:=clang}"
 : "${SHARED_TRACES:=/work/shared/traces}"
-out=$RQPATH_BUILD/fuzz
+: "${FUZZ_TARGET:=replay}"
+case $FUZZ_TARGET in
+replay) out=$RQPATH_BUILD/fuzz ;;
+events) out=$RQPATH_BUILD/fuzz-events ;;
+*) echo "fuzz: FUZZ_TARGET is replay or events" >&2; exit 2 ;;
+esac
+harness=fuzz_$FUZZ_TARGET
 corpus=$out/corpus
 art=$out/artifacts
 crashers=$top/fixtures/crashers
+# events crashers are not trace.dat files: kept apart (replay them with the harness)
+[ "$FUZZ_TARGET" = events ] && crashers=$crashers/events
 
 command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG not found (apt-get install clang)" >&2; exit 2; }
 mkdir -p "$out" "$corpus" "$art" "$crashers" || exit 2
@@ -35,23 +45,23 @@ src="replay decode analysis report markers escape paths cpumask"
 files=""
 for s in $src; do files="$files $top/src/$s.c"; done
 pkgs="libtracecmd libtracefs libtraceevent libbsd"
-echo "fuzz: building $out/fuzz_replay"
+echo "fuzz: building $out/$harness"
 # shellcheck disable=SC2086
 "$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$top/src" $(pkg-config --cflags $pkgs) \
-	-o "$out/fuzz_replay" "$top/tests/fuzz/fuzz_replay.c" $files \
+	-o "$out/$harness" "$top/tests/fuzz/$harness.c" $files \
 	$(pkg-config --libs $pkgs) -lm || {
 	echo "fuzz: cannot build the harness (libFuzzer: apt-get install libclang-rt-dev?)" >&2
 	exit 2
 }
 
-# Seeds: our fixtures as they are, the crashers, and small cuts of the foreign traces.
-for f in "$top"/fixtures/*.dat "$top"/fixtures/malformed/* "$crashers"/*; do
+# Seeds (replay): our fixtures as they are, the crashers, small cuts of foreign traces.
+[ "$FUZZ_TARGET" = replay ] && for f in "$top"/fixtures/*.dat "$top"/fixtures/malformed/* "$crashers"/*; do
 	[ -f "$f" ] || continue
 	[ "$(wc -c <"$f")" -le 1048576 ] && cp "$f" "$corpus/seed-$(basename "$f")"
 done
-for f in "$SHARED_TRACES"/*.dat; do
+[ "$FUZZ_TARGET" = replay ] && for f in "$SHARED_TRACES"/*.dat; do
 	[ -f "$f" ] || continue
 	python3 "$top/tests/fuzz/mkseed.py" "$f" "$corpus/seed-cut2-$(basename "$f")" --pages 2 \
 		2>/dev/null || true
@@ -67,13 +77,15 @@ done
 rm -f "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*
 before=0
 log=$out/fuzz.log
+dict=
+[ "$FUZZ_TARGET" = events ] && dict=-dict=$top/tests/fuzz/events.dict
 echo "fuzz: $FUZZ_SECONDS s, $FUZZ_JOBS job(s), corpus $corpus, log $log"
 ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=2048}" \
 UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-	"$out/fuzz_replay" -fork="$FUZZ_JOBS" -ignore_crashes=1 -ignore_timeouts=1 \
+	"$out/$harness" -fork="$FUZZ_JOBS" -ignore_crashes=1 -ignore_timeouts=1 \
 	-ignore_ooms=1 -max_total_time="$FUZZ_SECONDS" -max_len=262144 -timeout=20 \
 	-rss_limit_mb=0 -malloc_limit_mb=0 -print_final_stats=1 -artifact_prefix="$art/" \
-	"$corpus" >"$log" 2>&1
+	$dict "$corpus" >"$log" 2>&1
 rc=$?
 
 # In fork mode each worker prints its own stats; the parent's #N lines are the total.
@@ -88,7 +100,7 @@ for a in "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*; do
 	n=$(basename "$a")
 	if [ ! -f "$crashers/$n" ]; then
 		cp "$a" "$crashers/$n"
-		echo "fuzz: new crasher kept: fixtures/crashers/$n"
+		echo "fuzz: new crasher kept: ${crashers#"$top"/}/$n"
 		found=$((found + 1))
 	fi
 done
