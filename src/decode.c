@@ -142,6 +142,13 @@ static const char *const event_names[RQ_EV__COUNT] = {
 
 static void describe_field(struct field_desc *fd, struct tep_format_field *f)
 {
+	/*
+	 * The format text comes from the file: an offset or size no record can have
+	 * (records fit in a page) is a corrupt field, treated as absent, so that
+	 * offset + size cannot overflow and a numeric size is never 0 or negative.
+	 */
+	if (f && (f->offset < 0 || f->offset > 65535 || f->size < 0 || f->size > 65535))
+		f = NULL;
 	fd->f = f;
 	fd->offset = f ? f->offset : 0;
 	fd->size = f ? f->size : 0;
@@ -242,6 +249,8 @@ static inline long long read_num(const struct rq_decoder *d, const struct field_
 	if (!fd->f || fd->offset < 0 || fd->offset + fd->size > rec->size)
 		return 0;
 	if (d->swap) {
+		if (fd->size != 1 && fd->size != 2 && fd->size != 4 && fd->size != 8)
+			return 0;	/* and no sign extension by 64 bits or more */
 		v = tep_read_number(d->tep, p, fd->size);
 	} else {
 		/* host byte order: a plain load of the right width */
@@ -328,7 +337,8 @@ enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int c
 	ev->type = RQ_EV_OTHER;
 	if (rec->size < 8)
 		return ev->type;
-	id = d->common_type.f ? (int)read_num(d, &d->common_type, rec) : tep_data_type(d->tep, rec);
+	/* not tep_data_type(): it reads common_type wherever the format says, unchecked */
+	id = d->common_type.f ? (int)read_num(d, &d->common_type, rec) : -1;
 	ev->common_pid = (int)read_num(d, &d->common_pid, rec);
 	ev->flags = (uint8_t)read_num(d, &d->common_flags, rec);
 	ev->preempt_count = (uint8_t)read_num(d, &d->common_preempt, rec);
