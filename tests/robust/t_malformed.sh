@@ -118,6 +118,20 @@ expect fifo "$tmp/fifo"
 expect /dev/zero /dev/zero
 expect missing "$tmp/does-not-exist.dat"
 
+# `rqpath explain FILE` reads through the same replay: the same one-line errors
+for f in "$tmp/empty.dat" "$tmp/text.dat" "$tmp/v9.dat" "$tmp/cpus.dat" "$tmp" "$tmp/fifo" \
+	/dev/zero; do
+	n=$((n + 1))
+	timeout 60 "$RQPATH" explain "$f" </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	grep -q 'Sanitizer\|runtime error' "$tmp/err" && bad "explain $f: sanitizer report"
+	if [ $rc -eq 0 ]; then
+		continue	# a file that opens (the patched CPU count may be taken)
+	fi
+	[ $rc -eq 2 ] || bad "explain $f: exit $rc (want 2)"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || { bad "explain $f: stderr not one line"; cat "$tmp/err"; }
+done
+
 # unreadable: root reads anything, so try as nobody
 if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
 	udir=$(mktemp -d /tmp/rqpath-unreadable.XXXXXX)
