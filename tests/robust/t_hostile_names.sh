@@ -41,7 +41,39 @@ rc=$?
 [ $rc -eq 2 ] || bad "explain of a missing file with a hostile name: exit $rc (want 2)"
 no_ctl "$tmp/err" "explain error line for a hostile file name" || fail=1
 
-# 2: live names: root and tracefs needed
+# 2: a real trace under a hostile file name: it shows up in every report
+hf=$(printf '%s/t\033]0;x\007 "q",\\ \n\377.dat' "$tmp")
+cp "$RQPATH_TOP/fixtures/spawn.dat" "$hf"
+for fmt in json csv text; do
+	timeout 120 "$RQPATH" audit --format $fmt "$hf" >"$tmp/hf.$fmt" 2>"$tmp/hf.err"
+	rc=$?
+	[ $rc -eq 0 ] || { bad "audit --format $fmt of a hostile file name: exit $rc"; cat -v "$tmp/hf.err"; }
+	no_ctl "$tmp/hf.$fmt" "audit --format $fmt of a hostile file name" || fail=1
+done
+python3 - "$tmp/hf.json" "$tmp/hf.csv" "$hf" <<'PY' || fail=1
+import csv, json, os, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("FAIL JSON of a hostile file name does not parse:", e)
+    sys.exit(1)
+src = j["trace"]["source"]
+name = os.fsencode(sys.argv[3])
+# the exact name; its one invalid UTF-8 byte (0xff) shown as \xff
+want = name.replace(b"\xff", b"\\xff").decode("utf-8")
+if src != want:
+    print("FAIL JSON trace.source %r, want the file name %r" % (src, want))
+    sys.exit(1)
+rows = list(csv.reader(open(sys.argv[2], newline="", encoding="utf-8")))
+bad = [r for r in rows if len(r) != len(rows[0])]
+if bad:
+    print("FAIL CSV of a hostile file name: row with %d columns, header %d: %r" %
+          (len(bad[0]), len(rows[0]), bad[0]))
+    sys.exit(1)
+PY
+rm -f "$hf"
+
+# 3: live names: root and tracefs needed
 helper=$RQPATH_BUILD/tests/hostile_comm
 if [ "$(id -u)" -ne 0 ]; then
 	[ $fail -eq 0 ] || exit 1
