@@ -4,7 +4,9 @@
 
 usage: tracefacts.py [--workload FILE.workload] [--trace-cmd PATH] FILE.dat
 
-Reads `trace-cmd report -R` (raw field=value bodies) and prints one JSON object:
+Reads `trace-cmd report -R` (raw field=value bodies) and prints one JSON object.  -R
+because it prints a string field holding unprintable bytes as ARRAY[hex, ...], so a
+hostile comm with a newline cannot forge a record line.
 
   counts          records per event name: every sched_* and sys_enter/exit_* event
   offcpu_forks    sched_wakeup_new records whose target_cpu differs from the CPU
