@@ -16,6 +16,7 @@
  * PR_SET_PDEATHSIG, so no busy loop can outlive the run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -422,35 +423,54 @@ done:
 
 /*
  * A hog pinned to CPU 0 runs SCHED_IDLE, so CPU 0's runqueue holds only SCHED_IDLE
- * work and sched_idle_cpu(0) is true.  Before v7.1, select_idle_sibling() treats
- * such a CPU exactly like an idle one, and the fork/exec slow path returns the first
- * sched_idle_cpu() before it looks at idle CPUs, so SCHED_IDLE sleepers whose
- * wakeups target CPU 0 stay there although CPU 1 is idle.  --control runs the same
- * with SCHED_OTHER: then CPU 0 is merely busy and the wakeups should find CPU 1.
+ * work and sched_idle_cpu(0) is true.  Every millisecond the hog wakes one of the
+ * SCHED_IDLE sleepers through a pipe: a WF_SYNC wakeup from CPU 0 while it runs
+ * alone there, so wake_affine_idle() proposes CPU 0 and, before v7.1,
+ * select_idle_sibling() takes it at once because sched_idle_cpu(0) says "idle-ish",
+ * although CPU 1 is truly idle: idle-stacking.  A sleeper that last ran on CPU 0 stays
+ * there for the same reason.  With --control everything is SCHED_OTHER: CPU 0 is then
+ * merely busy and select_idle_sibling() returns the idle previous CPU (or scans for
+ * one), so the same wakeups do not stack.
  */
-static void idle_hog(int policy, uint64_t deadline)
+/* Keep CPU 0 busy with the given policy until the deadline. */
+static void cpu_hog(int policy, uint64_t deadline)
 {
 	pin_self(0);
 	if (set_policy(policy))
 		_exit(1);
 	while (now_ns() < deadline)
-		for (volatile int k = 0; k < 100000; k++)
-			;
+		spin_ns(1000000);
 	_exit(0);
 }
 
-static void idle_sleeper(int policy, int idx, uint64_t deadline, volatile long *wakeups)
+static void idle_hog(int policy, uint64_t deadline, int (*pipes)[2], long sleepers)
 {
-	uint64_t n = 0;
+	long next = 0;
+
+	pin_self(0);
+	if (set_policy(policy))
+		_exit(1);
+	for (long s = 0; s < sleepers; s++)
+		close(pipes[s][0]);
+	while (now_ns() < deadline) {
+		spin_ns(1000000ull + (uint64_t)(next % 7) * 50000ull);
+		if (write(pipes[next][1], "w", 1) < 0 && errno != EAGAIN)
+			break;
+		next = (next + 1) % sleepers;
+	}
+	_exit(0);
+}
+
+static void idle_sleeper(int policy, int fd, uint64_t deadline, volatile long *wakeups)
+{
+	char c;
 
 	if (set_policy(policy))
 		_exit(1);
-	while (now_ns() < deadline) {
-		spin_ns(100000);
-		/* 1.0 .. 2.0 ms, varied so that the sleepers do not move in lockstep. */
-		sleep_ns(1000000ull + ((uint64_t)(idx * 337 + n * 131) % 1000) * 1000ull);
-		n++;
-		*wakeups = (long)n;
+	/* each byte is one wakeup; EOF when the hog is gone */
+	while (now_ns() < deadline && read(fd, &c, 1) == 1) {
+		spin_ns(50000);
+		(*wakeups)++;
 	}
 	_exit(0);
 }
@@ -461,6 +481,7 @@ static int wl_idle_stack(int argc, char **argv)
 	long sleepers = 4;
 	int control = 0, policy;
 	pid_t hog, pids[WL_MAX_SLEEPERS];
+	int pipes[WL_MAX_SLEEPERS][2];
 	volatile long *wakeups;
 	long total = 0;
 
@@ -471,10 +492,11 @@ static int wl_idle_stack(int argc, char **argv)
 			printf("usage: rqpath workload idle-stack [--duration S] [--sleepers N]"
 			       " [--control]\n\n"
 			       "One hog pinned to CPU 0 turns SCHED_IDLE (sched_setscheduler(0,\n"
-			       "SCHED_IDLE)) and spins; N sleepers (default 4), each SCHED_IDLE and\n"
-			       "unpinned, loop: ~100 us of work, 1-2 ms of nanosleep.  Kernels before\n"
-			       "7.1 place their wakeups onto CPU 0 (sched_idle_cpu()) while another CPU\n"
-			       "is idle: idle-stacking.  --control does the same with SCHED_OTHER.\n"
+			       "SCHED_IDLE)), spins, and every ~1 ms wakes one of N sleepers (default\n"
+			       "4, each SCHED_IDLE and unpinned) through a pipe; a sleeper works ~50 us\n"
+			       "per wakeup.  Kernels before 7.1 place these wakeups onto CPU 0\n"
+			       "(sched_idle_cpu()) while another CPU is idle: idle-stacking.\n"
+			       "--control does the same with SCHED_OTHER.\n"
 			       "Runs S seconds (default 2).\n"
 			       "Summary: workload=idle-stack control=0|1 policy=5|0 hog_pid=P hog_cpu=0\n"
 			       "sleepers=N sleeper_pids=P,P,... wakeups=N duration_ms=D\n");
@@ -506,17 +528,35 @@ static int wl_idle_stack(int argc, char **argv)
 	start = now_ns();
 	end = start + duration;
 	/* Children stop on their own a little after the parent would kill them. */
+	for (long s = 0; s < sleepers; s++) {
+		if (pipe2(pipes[s], O_CLOEXEC)) {
+			rq_error("workload idle-stack: pipe: %s", strerror(errno));
+			reap_all();
+			return RQ_EXIT_ERROR;
+		}
+	}
+	/* the hog runs until `end`, the sleepers a little longer: they end at its EOF */
 	hog = fork_child("rq-idle-hog");
 	if (hog == 0)
-		idle_hog(policy, end + 1000000000ull);
+		idle_hog(policy, end, pipes, sleepers);
 	if (hog < 0)
 		goto fork_failed;
 	for (long s = 0; s < sleepers; s++) {
 		pids[s] = fork_child("rq-idle-sleep");
-		if (pids[s] == 0)
-			idle_sleeper(policy, (int)s, end + 1000000000ull, &wakeups[s]);
+		if (pids[s] == 0) {
+			for (long o = 0; o < sleepers; o++) {
+				close(pipes[o][1]);
+				if (o != s)
+					close(pipes[o][0]);
+			}
+			idle_sleeper(policy, pipes[s][0], end + 1000000000ull, &wakeups[s]);
+		}
 		if (pids[s] < 0)
 			goto fork_failed;
+	}
+	for (long s = 0; s < sleepers; s++) {
+		close(pipes[s][0]);
+		close(pipes[s][1]);
 	}
 
 	while (!wl_stop) {
@@ -628,7 +668,7 @@ static int wl_wake_llc(int argc, char **argv)
 	/* The hog's own deadline is generous: the parent kills it when the pair is done. */
 	hog = fork_child("rq-llc-hog");
 	if (hog == 0)
-		idle_hog(SCHED_OTHER, start + 600ull * 1000000000ull);
+		cpu_hog(SCHED_OTHER, start + 600ull * 1000000000ull);
 	a = hog < 0 ? -1 : fork_child("rq-llc-ping");
 	if (a == 0) {
 		close(ping[0]);

@@ -1,0 +1,55 @@
+#!/bin/sh
+# idle-stacking end to end on this kernel (< v7.1 prefers a CPU running only SCHED_IDLE
+# work, sched_idle_cpu(), over a truly idle one): `workload idle-stack` recorded live
+# gives idle-stacking > 0; the same workload with --control (SCHED_OTHER) gives 0.
+# The placements rqpath flags are cross-checked against an independent reading of
+# trace-cmd report (tests/tools/tracefacts.py: sleeper wakeups onto the hog's CPU while
+# every other CPU ran the idle task).
+: "${RQPATH:?RQPATH must name the rqpath binary to test}"
+top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+T=/sys/kernel/tracing
+if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
+command -v python3 >/dev/null || { echo "skip: python3 is not installed"; exit 77; }
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || { echo "skip: needs 2 CPUs"; exit 77; }
+release=$(uname -r)
+case "$release" in
+[0-6].*|7.0*) ;;
+*) echo "skip: kernel $release has the v7.1 fix, nothing stacks"; exit 77 ;;
+esac
+
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+stacking() {
+	"$RQPATH" audit --format json "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["findings"]["idle-stacking"]["count"], d["findings"]["missed-idle"]["count"])'
+}
+
+for attempt in 1 2 3; do
+	"$RQPATH" record -o "$dir/stack.dat" --force -- "$RQPATH" workload idle-stack \
+		--duration 1 >"$dir/stack.workload" 2>"$dir/stack.err" || no "record exited $?"
+	set -- $(stacking "$dir/stack.dat")
+	python3 "$top/tests/tools/tracefacts.py" --workload "$dir/stack.workload" \
+		"$dir/stack.dat" >"$dir/facts.json"
+	indep=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1])); print(f.get("idle_stack", {}).get("on_hog_cpu_while_other_idle", -1))' "$dir/facts.json")
+	echo "attempt $attempt: idle-stacking=$1 (independent count of sleeper wakeups onto the hog's CPU while the other CPU idled: $indep)"
+	# a busy machine leaves no CPU idle: then there is nothing to stack against
+	[ "$1" -gt 0 ] && break
+done
+[ "$1" -gt 0 ] || no "idle-stack: idle-stacking is 0 in 3 attempts"
+if [ "$indep" -ge 0 ] 2>/dev/null && [ "$1" -gt "$indep" ]; then
+	no "rqpath flags $1 but only $indep such wakeups exist in trace-cmd report"
+fi
+
+"$RQPATH" record -o "$dir/control.dat" -- "$RQPATH" workload idle-stack --duration 1 \
+	--control >/dev/null 2>"$dir/control.err" || no "control record exited $?"
+set -- $(stacking "$dir/control.dat")
+echo "control (SCHED_OTHER): idle-stacking=$1"
+[ "$1" = 0 ] || no "control: idle-stacking $1, want 0"
+[ $fail -eq 0 ] && echo "PASS"
+exit $fail
