@@ -1195,9 +1195,12 @@ static void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	struct rq_placement *p = &t->pending_exec;
 
 	t->unknown_execs = 0;
-	if (!n || !t->mask_known || rq_cpumask_weight(&t->mask) != 1)
+	if (!n || !t->mask_known)
 		return;
+	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;
+	if (rq_cpumask_weight(&t->mask) != 1)
+		return;
 	if (an->profile.exec_callback_unconditional) {
 		char *cut = strstr(p->why, "; allowed CPUs unknown");
 

@@ -145,6 +145,15 @@ static void late_marker_settles_unknown_execs(void **state)
 	mark_task(an, 10 * MS, 100, 0, "1");
 	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 1);
 	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 2);
+
+	/* a late marker with two CPUs settles the exec as fine: no longer unknown */
+	ev_simple(an, 11 * MS, 1, RQ_EV_SETAFFINITY_ENTER, 100, 0, 0);
+	ev_simple(an, 11 * MS, 1, RQ_EV_SETAFFINITY_EXIT, 100, 0, 0);
+	ev_exec(an, 12 * MS, 1, 100, "/bin/a");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 2);
+	mark_task(an, 13 * MS, 100, 0, "0-1");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 1);
+	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 2);
 	rq_analysis_free(an);
 }
 
