@@ -20,7 +20,7 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct command commands[] = {
-	{ "live", cmd_live, "live [--buffer-kb N]",
+	{ "live", cmd_live, "live [--buffer-kb N] [-o FILE [--force]]",
 	  "attach to this system: TUI over a private tracefs instance (root)" },
 	{ "replay", cmd_replay, "replay FILE.dat",
 	  "open a trace.dat (rqpath record, trace-cmd record/extract) in the TUI" },

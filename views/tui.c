@@ -860,6 +860,8 @@ int cmd_live(int argc, char **argv)
 	struct live_ctx lc = { 0 };
 	struct utsname un;
 	char path[] = "/tmp/rqpath-live-XXXXXX.dat";
+	const char *keep = NULL;	/* -o FILE: keep the recording there */
+	bool force = false;
 	char err[512];
 	struct tui *t;
 	int fd, rc;
@@ -871,9 +873,15 @@ int cmd_live(int argc, char **argv)
 				rq_error("live: --buffer-kb needs a positive number");
 				return RQ_EXIT_ERROR;
 			}
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			keep = argv[++i];
+		} else if (!strcmp(argv[i], "--force")) {
+			force = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: rqpath live [--buffer-kb N]\n\nAttach to this system "
-			       "(root): the TUI over a private tracefs instance.\n");
+			printf("usage: rqpath live [--buffer-kb N] [-o FILE [--force]]\n\n"
+			       "Attach to this system (root): the TUI over a private tracefs "
+			       "instance.\nWith -o the recording is kept in FILE (a trace.dat "
+			       "for rqpath replay\nor trace-cmd report).\n");
 			return RQ_EXIT_OK;
 		} else {
 			rq_error("live: unknown argument '%s'; try 'rqpath help live'", argv[i]);
@@ -904,7 +912,7 @@ int cmd_live(int argc, char **argv)
 	lc.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (lc.nr_cpus < 1)
 		lc.nr_cpus = 1;
-	fd = mkstemps(path, 4);
+	fd = keep ? 0 : mkstemps(path, 4);
 	if (fd < 0) {
 		rq_error("live: cannot create a temporary trace file in /tmp: %s",
 			 strerror(errno));
@@ -912,10 +920,12 @@ int cmd_live(int argc, char **argv)
 		free(t);
 		return RQ_EXIT_ERROR;
 	}
-	close(fd);
+	if (!keep)
+		close(fd);
 	if (term_start(t, err, sizeof(err))) {
 		rq_error("live: %s", err);
-		unlink(path);
+		if (!keep)
+			unlink(path);
 		rq_analysis_free(t->an);
 		free(t);
 		return RQ_EXIT_ERROR;
@@ -923,8 +933,9 @@ int cmd_live(int argc, char **argv)
 	t->started = t->rate_at = wall_now();
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	draw(t);
-	opts.output = path;
-	opts.force = true;
+	/* our own mkstemps() file may be replaced; a user's file only with --force */
+	opts.output = keep ? keep : path;
+	opts.force = keep ? force : true;
 	opts.quiet = true;
 	opts.on_record = live_record;
 	opts.on_lost = live_lost;
@@ -933,7 +944,8 @@ int cmd_live(int argc, char **argv)
 	err[0] = '\0';
 	rc = rq_record_run(&opts, &st, err, sizeof(err));
 	term_end();
-	unlink(path);
+	if (!keep)
+		unlink(path);
 	if (lc.dec)
 		rq_decoder_free(lc.dec);
 	rq_analysis_free(t->an);
