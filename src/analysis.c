@@ -622,14 +622,13 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		prev->prio = ev->prio;
 		expire_stopper(an, prev, ev->ts);
 		/* prev_state 0 (R) or TASK_REPORT_MAX alone (R+, preempted): still runnable */
-		if (prev->exited) {
-			retire_task(an, prev);	/* its last switch after sched_process_exit */
-		} else if (!(ev->state & 0xff)) {
+		if (!(ev->state & 0xff)) {
+			/* preempted, possibly while exiting: still queued */
 			prev->state = RQ_TS_QUEUED;
 			rq_enqueue(an, prev, ev->cpu, false);
-		} else if (ev->state & 0x30) {	/* X or Z: it is dead */
-			prev->state = RQ_TS_DEAD;
-			rq_remove(an, prev);
+		} else if (ev->state & 0x30 || (prev->exited && ev->state & 0x40)) {
+			/* X or Z (TASK_DEAD, 0x40, on kernels before 4.14): its last switch */
+			retire_task(an, prev);
 		} else {
 			prev->state = RQ_TS_SLEEPING;
 			/* DELAY_DEQUEUE (v6.12+) may leave a blocked fair task enqueued */

@@ -256,6 +256,25 @@ static void balance_kinds(void **state)
 	rq_analysis_free(an);
 }
 
+/* A task preempted while exiting is still queued: a newidle pull of it is classified. */
+static void exiting_task_preempted_then_pulled(void **state)
+{
+	struct rq_analysis *an = two_cpus_known();
+
+	ev_fork(an, 2 * MS, 0, 100, 101);
+	ev_wakeup_new(an, 2 * MS, 0, 100, 101, 1);
+	ev_switch(an, 3 * MS, 1, 0, 0, 101, "child");
+	ev_simple(an, 4 * MS, 1, RQ_EV_EXIT, 101, 101, 0);
+	ev_switch(an, 5 * MS, 1, 101, 0 /* R: preempted */, 102, "other");
+	ev_migrate(an, 6 * MS, 0, 100, 1, 101, 120, 1, 0);	/* CPU 0 going idle pulls it */
+	ev_switch(an, 6 * MS, 0, 100, 0x10, 101, "child");
+	assert_int_equal(path_count(an, "lb-newidle"), 1);
+	assert_int_equal(path_count(an, "unknown"), 0);
+	ev_switch(an, 7 * MS, 0, 101, 0x10 /* X */, 0, NULL);
+	assert_int_equal(rq_task_find(an, 101)->state, RQ_TS_DEAD);
+	rq_analysis_free(an);
+}
+
 static void idle_stacking_and_control(void **state)
 {
 	for (int policy = 5; policy >= 0; policy -= 5) {
@@ -407,6 +426,7 @@ int main(void)
 		cmocka_unit_test(stopper_exec_window_expires),
 		cmocka_unit_test(wakeup_paths),
 		cmocka_unit_test(balance_kinds),
+		cmocka_unit_test(exiting_task_preempted_then_pulled),
 		cmocka_unit_test(idle_stacking_and_control),
 		cmocka_unit_test(idle_stacking_needs_known_policy_and_cpu),
 		cmocka_unit_test(missed_idle_and_controls),
