@@ -171,37 +171,9 @@ static void detail_draw(struct view *v, int y0, int h)
 static bool detail_key(struct view *v, enum tui_action act)
 {
 	struct detail_state *s = v->priv;
-	int h = v->height > 1 ? v->height : 10;
 
-	switch (act) {
-	case ACT_UP:
-		v->top--;
-		break;
-	case ACT_DOWN:
-		v->top++;
-		break;
-	case ACT_PGUP:
-		v->top -= h - 1;
-		break;
-	case ACT_PGDN:
-		v->top += h - 1;
-		break;
-	case ACT_HOME:
-		v->top = 0;
-		break;
-	case ACT_END:
-		v->top = s->n;
-		break;
-	case ACT_ENTER:
-		return true;
-	default:
-		return false;
-	}
-	if (v->top > s->n - h)
-		v->top = s->n - h;
-	if (v->top < 0)
-		v->top = 0;
-	return true;
+	/* ACT_ENTER is taken here so that it does nothing instead of reaching the list keys */
+	return act == ACT_ENTER || tui_pager_key(v, act, s->n);
 }
 
 const struct view_ops detail_ops = {

@@ -244,6 +244,40 @@ int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip)
 	return rq_teach_wrap(text, w, wrap_cb, &c);
 }
 
+/* Scroll a pager view of n lines (moves v->top); false if act is not a move. */
+bool tui_pager_key(struct view *v, enum tui_action act, int n)
+{
+	int h = v->height > 1 ? v->height : 10;
+
+	switch (act) {
+	case ACT_UP:
+		v->top--;
+		break;
+	case ACT_DOWN:
+		v->top++;
+		break;
+	case ACT_PGUP:
+		v->top -= h - 1;
+		break;
+	case ACT_PGDN:
+		v->top += h - 1;
+		break;
+	case ACT_HOME:
+		v->top = 0;
+		break;
+	case ACT_END:
+		v->top = n;
+		break;
+	default:
+		return false;
+	}
+	if (v->top > n - h)
+		v->top = n - h;
+	if (v->top < 0)
+		v->top = 0;
+	return true;
+}
+
 bool tui_list_key(struct view *v, enum tui_action act, int n)
 {
 	int h = v->height > 0 ? v->height : 10;

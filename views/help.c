@@ -117,37 +117,9 @@ static void help_draw(struct view *v, int y0, int h)
 static bool help_key(struct view *v, enum tui_action act)
 {
 	struct help_state *s = v->priv;
-	int h = v->height > 1 ? v->height : 10;
 
-	switch (act) {
-	case ACT_UP:
-		v->top--;
-		break;
-	case ACT_DOWN:
-		v->top++;
-		break;
-	case ACT_PGUP:
-		v->top -= h - 1;
-		break;
-	case ACT_PGDN:
-		v->top += h - 1;
-		break;
-	case ACT_HOME:
-		v->top = 0;
-		break;
-	case ACT_END:
-		v->top = s->n;
-		break;
-	case ACT_HELP:
-		return true;
-	default:
-		return false;
-	}
-	if (v->top > s->n - h)
-		v->top = s->n - h;
-	if (v->top < 0)
-		v->top = 0;
-	return true;
+	/* ACT_HELP is taken here so that it does nothing instead of reaching the list keys */
+	return act == ACT_HELP || tui_pager_key(v, act, s->n);
 }
 
 const struct view_ops help_ops = {

@@ -229,6 +229,7 @@ int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);
 
 /* Common list movement; returns true if act was a movement. */
 bool tui_list_key(struct view *v, enum tui_action act, int n);
+bool tui_pager_key(struct view *v, enum tui_action act, int n);
 void tui_list_clamp(struct view *v, int n, int h);
 
 /* keys.c */

@@ -14,9 +14,9 @@ cap | grep -q '^ 1 placements' || fail "s: one placement"
 keys s s
 cap | grep -q '^ 3 placements' || fail "s s: three placements"
 keys t
-tm send-keys -t t '0.05' Enter
+tm send-keys -t t '0.02' Enter
 sleep 0.5; settle
-cap | grep -q 'paused 1x 0.050' || fail "t 0.05: at 0.05 s"
+cap | grep -q 'paused 1x 0.020' || fail "t 0.02: at 0.02 s"
 keys t
 tm send-keys -t t '0.01' Enter
 sleep 0.5; settle
