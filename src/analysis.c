@@ -480,6 +480,24 @@ static bool same_llc(const struct rq_analysis *an, int a, int b)
 }
 
 /*
+ * The first CPU other than x, allowed to t (and in x's LLC if asked), that is truly
+ * idle now and was idle when the waking was seen (idle_before, if known); -1 if none.
+ */
+static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_task *t, int x,
+			    bool in_llc, const unsigned long *idle_before)
+{
+	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
+		if (cpu == x || (in_llc && !same_llc(an, cpu, x)) ||
+		    !rq_cpumask_test(&t->mask, cpu) || !cpu_truly_idle(an, cpu))
+			continue;
+		if (idle_before && !bit_test(idle_before, cpu))
+			continue;
+		return cpu;
+	}
+	return -1;
+}
+
+/*
  * idle-stacking (DESIGN.md): a SCHED_IDLE task put on CPU x that runs only SCHED_IDLE
  * work while another allowed CPU was truly idle.  Judged only with every policy known.
  */
@@ -519,14 +537,7 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 		if (!task_is_idle_class(q))
 			return;
 	}
-	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
-		if (cpu == x || !rq_cpumask_test(&t->mask, cpu) || !cpu_truly_idle(an, cpu))
-			continue;
-		if (idle_before && !bit_test(idle_before, cpu))
-			continue;
-		idle_cpu = cpu;
-		break;
-	}
+	idle_cpu = idle_allowed_cpu(an, t, x, false, idle_before);
 	if (idle_cpu < 0)
 		return;
 	why(p, "; CPU %d ran only SCHED_IDLE work (pid %d) while allowed CPU %d was idle",
@@ -557,15 +568,7 @@ static void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, st
 	curr = rq_task_find(an, c->curr);
 	if (curr && task_is_idle_class(curr))
 		return;
-	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
-		if (cpu == x || !same_llc(an, cpu, x) || !rq_cpumask_test(&t->mask, cpu) ||
-		    !cpu_truly_idle(an, cpu))
-			continue;
-		if (idle_before && !bit_test(idle_before, cpu))
-			continue;
-		idle_cpu = cpu;
-		break;
-	}
+	idle_cpu = idle_allowed_cpu(an, t, x, true, idle_before);
 	if (idle_cpu < 0)
 		return;
 	why(p, "; CPU %d was busy (pid %d) while CPU %d of the same LLC was idle", x, c->curr,
