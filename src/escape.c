@@ -3,6 +3,7 @@
  * escape.c - make attacker-controlled strings (task names, file names) inert in
  * every output: terminals, text reports, JSON and CSV.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "escape.h"
@@ -131,9 +132,14 @@ void rq_json_string(FILE *f, const char *s, size_t len)
 		unsigned char c = u[i];
 		size_t n;
 
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
+		if (c == '"') {
+			fputs("\\\"", f);
+			i++;
+			continue;
+		}
+		if (c == '\\') {
+			/* doubled, so that the \\xHH of an invalid byte cannot be forged */
+			fputs("\\\\\\\\", f);
 			i++;
 			continue;
 		}
@@ -158,15 +164,19 @@ void rq_json_string(FILE *f, const char *s, size_t len)
 void rq_csv_field(FILE *f, const char *s, size_t len)
 {
 	char buf[1024];
+	bool formula;
 
 	/* control bytes and non-ASCII are escaped first, then RFC 4180 quoting */
 	rq_escape_c(s, len, buf, sizeof(buf));
-	if (!strpbrk(buf, ",\"") && buf[0] != ' ' && buf[0] != '=' && buf[0] != '+' &&
-	    buf[0] != '-' && buf[0] != '@') {
+	/* a spreadsheet evaluates a cell starting with = + - @ even when quoted */
+	formula = buf[0] == '=' || buf[0] == '+' || buf[0] == '-' || buf[0] == '@';
+	if (!formula && !strpbrk(buf, ",\"") && buf[0] != ' ') {
 		fputs(buf, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (char *p = buf; *p; p++) {
 		if (*p == '"')
 			fputc('"', f);

@@ -17,9 +17,16 @@
 char *rq_escape_c(const char *s, size_t len, char *buf, size_t size);
 /* Reverse of rq_escape_c(); returns the number of bytes written (NUL-terminated). */
 size_t rq_unescape_c(const char *s, char *buf, size_t size);
-/* Print s (len bytes) as a JSON string literal with quotes; valid UTF-8 output always. */
+/*
+ * Print s (len bytes) as a JSON string literal with quotes; always valid UTF-8.  The
+ * decoded value is s with each backslash doubled and each byte that is not part of
+ * valid UTF-8 written as \xHH: unambiguous, and valid UTF-8 names stay readable.
+ */
 void rq_json_string(FILE *f, const char *s, size_t len);
-/* Print s as one CSV field (RFC 4180: quoted when needed, control bytes escaped). */
+/*
+ * Print s as one CSV field: rq_escape_c() first, then RFC 4180 quoting when needed;
+ * a field that would start a spreadsheet formula (= + - @) is quoted and prefixed '.
+ */
 void rq_csv_field(FILE *f, const char *s, size_t len);
 
 #endif

@@ -59,8 +59,8 @@ except Exception as e:
     sys.exit(1)
 src = j["trace"]["source"]
 name = os.fsencode(sys.argv[3])
-# the exact name; its one invalid UTF-8 byte (0xff) shown as \xff
-want = name.replace(b"\xff", b"\\xff").decode("utf-8")
+# the exact name, backslashes doubled and its one invalid UTF-8 byte (0xff) as \xff
+want = name.replace(b"\\", b"\\\\").replace(b"\xff", b"\\xff").decode("utf-8")
 if src != want:
     print("FAIL JSON trace.source %r, want the file name %r" % (src, want))
     sys.exit(1)
@@ -120,7 +120,8 @@ def forms(b):
     while i < len(b):
         for j in (4, 3, 2, 1):
             try:
-                s += b[i:i + j].decode("utf-8")
+                # rqpath doubles backslashes so that \xHH is unambiguous
+                s += b[i:i + j].decode("utf-8").replace("\\", "\\\\")
                 i += j
                 break
             except UnicodeDecodeError:
