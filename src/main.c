@@ -2,6 +2,7 @@
 /*
  * main.c - rqpath front end: one table of subcommands, like trace-cmd's.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
 {
 	const struct command *c;
 	char *live_argv[] = { "live", NULL };
+	int ret;
 
 	/* `rqpath audit … | head` must end quietly: a closed pipe is an ordinary end. */
 	signal(SIGPIPE, SIG_DFL);
@@ -113,5 +115,11 @@ int main(int argc, char **argv)
 		rq_error("unknown command '%s'; try 'rqpath help'", argv[1]);
 		return RQ_EXIT_ERROR;
 	}
-	return c->fn(argc - 1, argv + 1);
+	ret = c->fn(argc - 1, argv + 1);
+	/* output that could not be written (a full disk, /dev/full) is an error too */
+	if (fflush(stdout) || ferror(stdout)) {
+		rq_error("cannot write the output: %s", strerror(errno ? errno : EIO));
+		return RQ_EXIT_ERROR;
+	}
+	return ret;
 }
