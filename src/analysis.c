@@ -36,6 +36,12 @@
  */
 #define DELAYED_WINDOW (10 * NSEC_PER_MSEC)
 #define SCHED_RESET_ON_FORK 0x40000000
+/*
+ * A CPU's runqueue is known once the CPU is seen going idle, or after this long of
+ * watching its switches: a fair task queued before the trace started would have run
+ * (and been seen) by then, since a slice is a few milliseconds.  Inferred.
+ */
+#define CPU_KNOWN_AFTER (20 * NSEC_PER_MSEC)
 
 static void retire_task(struct rq_analysis *an, struct rq_task *t);
 
@@ -514,7 +520,9 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	}
 	if (!task_is_idle_class(t))
 		return;
-	if (!t->mask_known || !c->known || c->curr <= 0) {
+	if (c->known && c->curr == 0)
+		return;		/* put on an idle CPU: nothing stacked */
+	if (!t->mask_known || !c->known || c->curr < 0) {
 		an->not_judged[RQ_FIND_IDLE_STACKING]++;
 		return;
 	}
@@ -525,8 +533,12 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	}
 	if (!task_is_idle_class(curr))
 		return;
-	for (int i = 0; i < c->nqueued + c->ndelayed; i++) {
-		struct rq_task *q = i < c->nqueued ? c->queued[i] : c->delayed[i - c->nqueued];
+	/*
+	 * Only the queued tasks count: a maybe-delayed blocked task may be gone already,
+	 * and the kernel's choice of x suggests it was (sched_idle_rq() held).
+	 */
+	for (int i = 0; i < c->nqueued; i++) {
+		struct rq_task *q = c->queued[i];
 
 		if (q == t)
 			continue;
@@ -644,6 +656,12 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		prev->cpu = ev->cpu;
 	}
 	prune_delayed(an, ev->cpu, ev->ts);
+	if (!c->known) {
+		if (!c->watched_since)
+			c->watched_since = ev->ts;
+		else if (ev->ts - c->watched_since >= CPU_KNOWN_AFTER)
+			c->known = true;
+	}
 	if (ev->pid2 == 0) {
 		/* going idle: the runqueue is provably empty from here on */
 		cpu_clear_lists(an, ev->cpu);
@@ -1281,6 +1299,7 @@ static void handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	/* what happened in the gap is unknown: so is this CPU's runqueue */
 	cpu_clear_lists(an, ev->cpu);
 	c->known = false;
+	c->watched_since = 0;
 	c->curr = -1;
 }
 

@@ -192,7 +192,8 @@ struct rq_task {
 enum rq_llc_source { RQ_LLC_ASSUMED, RQ_LLC_CACHE, RQ_LLC_PACKAGE };
 
 struct rq_cpu {
-	bool known;		/* seen idle once (or reset after lost events: false again) */
+	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
+	uint64_t watched_since;	/* first switch seen while not known */
 	int curr;		/* pid running, 0 idle, -1 unknown */
 	int nqueued, queued_cap;
 	struct rq_task **queued;	/* runnable, not running */

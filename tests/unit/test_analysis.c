@@ -313,6 +313,31 @@ static void idle_stacking_needs_known_policy_and_cpu(void **state)
 	rq_analysis_free(an);
 }
 
+/* A CPU never seen idle is known after 20 ms of watching it; a blocked NORMAL task
+ * that may still be delay-dequeued there does not hide the stacking. */
+static void idle_stacking_on_a_cpu_never_idle(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18");
+
+	mark_task(an, 1 * MS, 800, 5, "0");
+	mark_task(an, 1 * MS, 801, 5, "0-1");
+	mark_task(an, 1 * MS, 802, 0, "0-1");
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);		/* CPU 1 idle */
+	ev_switch(an, 2 * MS, 0, 60, 1, 800, "hog");	/* CPU 0: never idle */
+	ev_switch(an, 3 * MS, 0, 800, 0x100, 802, "normal");
+	ev_switch(an, 4 * MS, 0, 802, 1, 800, "hog");		/* 802 blocks: maybe delayed */
+	ev_waking(an, 10 * MS, 0, 800, 801, 0);
+	ev_wakeup(an, 10 * MS, 0, 800, 801, 0);
+	assert_int_equal(finding(an, RQ_FIND_IDLE_STACKING), 0);	/* CPU 0 not known yet */
+	ev_switch(an, 20 * MS, 0, 800, 0x100, 801, "sleeper");	/* 801 runs, then sleeps */
+	ev_switch(an, 21 * MS, 0, 801, 1, 800, "hog");
+	ev_switch(an, 30 * MS, 0, 800, 0x100, 800, "hog");
+	ev_waking(an, 31 * MS, 0, 800, 801, 0);
+	ev_wakeup(an, 31 * MS, 0, 800, 801, 0);
+	assert_int_equal(finding(an, RQ_FIND_IDLE_STACKING), 1);
+	rq_analysis_free(an);
+}
+
 static void missed_idle_and_controls(void **state)
 {
 	struct rq_analysis *an = synth_new(4, "6.18");
@@ -429,6 +454,7 @@ int main(void)
 		cmocka_unit_test(exiting_task_preempted_then_pulled),
 		cmocka_unit_test(idle_stacking_and_control),
 		cmocka_unit_test(idle_stacking_needs_known_policy_and_cpu),
+		cmocka_unit_test(idle_stacking_on_a_cpu_never_idle),
 		cmocka_unit_test(missed_idle_and_controls),
 		cmocka_unit_test(policy_from_setscheduler_syscall),
 		cmocka_unit_test(lost_events_reset_cpu),
