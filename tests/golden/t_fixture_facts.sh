@@ -134,6 +134,14 @@ for line in open(sys.argv[1]):
         if not isinstance(sc, int) or sc <= 0:
             fail(dat, 'findings["idle-stacking"].count is %r, expected > 0 (facts: %s)'
                  % (sc, json.dumps(facts.get("idle_stack", {}).get("by_target_cpu"))))
+        # never more than the independent count of sleeper wakeups onto the hog's CPU
+        # while the other CPU ran the idle task (rqpath also needs CPU 0 to hold only
+        # SCHED_IDLE work and CPU 1 to have been idle at the waking: it may find fewer)
+        bound = facts.get("idle_stack", {}).get("on_hog_cpu_while_other_idle")
+        checked += 1
+        if isinstance(bound, int) and isinstance(sc, int) and sc > bound:
+            fail(dat, 'findings["idle-stacking"].count %d > %d sleeper wakeups onto the '
+                 "hog's CPU while the other CPU idled (trace-cmd report)" % (sc, bound))
     elif name == "idle-stack-control":
         eq(dat, 'findings["idle-stacking"].count', sc, 0)
 
