@@ -116,10 +116,13 @@ int main(int argc, char **argv)
 		return RQ_EXIT_ERROR;
 	}
 	ret = c->fn(argc - 1, argv + 1);
-	/* output that could not be written (a full disk, /dev/full) is an error too */
-	if (fflush(stdout) || ferror(stdout)) {
+	/*
+	 * Output that could not be written (a full disk, /dev/full) is an error too,
+	 * reported here unless the command already said what went wrong.
+	 */
+	if ((fflush(stdout) || ferror(stdout)) && ret != RQ_EXIT_ERROR) {
 		rq_error("cannot write the output: %s", strerror(errno ? errno : EIO));
-		return RQ_EXIT_ERROR;
+		ret = RQ_EXIT_ERROR;
 	}
 	return ret;
 }
