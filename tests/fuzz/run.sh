@@ -12,7 +12,7 @@
 #
 # Builds tests/fuzz/fuzz_replay.c with clang -fsanitize=fuzzer,address,undefined
 # against the engine sources it needs (compiled directly, no views), seeds the corpus
-# from fixtures/*.dat, fixtures/crashers/*, /work/shared/traces/*.dat (cut down to small
+# from fixtures/*.dat, fixtures/crashers/*, ../shared/traces/*.dat (cut down to small
 # seeds by mkseed.py), fuzzes, prints how many inputs were executed, and copies every
 # crasher into fixtures/crashers/ (the regression corpus replayed by
 # tests/robust/t_crashers.sh).  Exit 0 when nothing was found, 1 otherwise.
@@ -23,7 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${FUZZ_SECONDS:=300}"
 : "${FUZZ_JOBS:=$(nproc 2>/dev/null || echo 1)}"
 : "${CLANG:=clang}"
-: "${SHARED_TRACES:=/work/shared/traces}"
+: "${SHARED_TRACES:=$top/../shared/traces}"
 : "${FUZZ_TARGET:=replay}"
 case $FUZZ_TARGET in
 replay) out=$RQPATH_BUILD/fuzz ;;

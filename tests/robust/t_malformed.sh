@@ -9,7 +9,7 @@ set -u
 : "${RQPATH:?}" "${RQPATH_TOP:?}"
 V6=$RQPATH_TOP/fixtures/spawn.v6.dat
 V7=$RQPATH_TOP/fixtures/spawn.dat
-NOSCHED=/work/shared/traces/lisa-juno-rtapp.dat
+NOSCHED=$RQPATH_TOP/../shared/traces/lisa-juno-rtapp.dat
 for f in "$V6" "$V7"; do
 	[ -f "$f" ] || { echo "fixture $f missing"; exit 77; }
 done

@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for f in "$RQPATH_TOP"/fixtures/spawn.dat /work/shared/traces/lisa-juno-sched_load.dat; do
+for f in "$RQPATH_TOP"/fixtures/spawn.dat "$RQPATH_TOP"/../shared/traces/lisa-juno-sched_load.dat; do
 	[ -f "$f" ] || continue
 	for fmt in json csv text; do
 		for bytes in 10 0; do
