@@ -1191,6 +1191,24 @@ static void handle_numa(struct rq_analysis *an, const struct rq_event *ev)
 	}
 }
 
+/*
+ * Moving to another cgroup can change the allowed CPUs (cpuset) and whether the task
+ * counts as SCHED_IDLE (cpu.idle): unknown until the recorder's marker says.
+ */
+static void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+
+	if (!t)
+		return;
+	t->mask_known = false;
+	t->unknown_execs = 0;
+	if (t->idle_cgroup) {
+		t->idle_cgroup = false;
+		t->policy = t->policy == RQ_SCHED_IDLE ? t->policy : RQ_POLICY_UNKNOWN;
+	}
+}
+
 static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 {
 	if (!valid_cpu(an, m->cpu))
@@ -1336,6 +1354,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_EV_SETSCHED_EXIT:
 	case RQ_EV_SETATTR_ENTER:
 	case RQ_EV_SETATTR_EXIT: handle_syscall(an, ev); break;
+	case RQ_EV_CGROUP_ATTACH: handle_cgroup_attach(an, ev); break;
 	case RQ_EV_MARKER: handle_marker(an, ev); break;
 	default: break;
 	}

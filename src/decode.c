@@ -66,6 +66,8 @@ static const struct event_spec specs[] = {
 	{ "syscalls", "sys_exit_sched_setscheduler", RQ_EV_SETSCHED_EXIT, { [S_ARG] = "ret" } },
 	{ "syscalls", "sys_enter_sched_setattr", RQ_EV_SETATTR_ENTER, { [S_PID] = "pid" } },
 	{ "syscalls", "sys_exit_sched_setattr", RQ_EV_SETATTR_EXIT, { [S_ARG] = "ret" } },
+	{ "cgroup", "cgroup_attach_task", RQ_EV_CGROUP_ATTACH,
+	  { [S_PID] = "pid", [S_COMM] = "comm" } },
 	{ "ftrace", "print", RQ_EV_MARKER, { [S_STR] = "buf" } },
 };
 
@@ -136,6 +138,7 @@ static const char *const event_names[RQ_EV__COUNT] = {
 	[RQ_EV_SETSCHED_EXIT] = "sys_exit_sched_setscheduler",
 	[RQ_EV_SETATTR_ENTER] = "sys_enter_sched_setattr",
 	[RQ_EV_SETATTR_EXIT] = "sys_exit_sched_setattr",
+	[RQ_EV_CGROUP_ATTACH] = "cgroup_attach_task",
 	[RQ_EV_MARKER] = "print",
 	[RQ_EV_LOST] = "lost",
 };

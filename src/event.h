@@ -33,6 +33,7 @@ enum rq_event_type {
 	RQ_EV_SETSCHED_EXIT,
 	RQ_EV_SETATTR_ENTER,	/* syscalls:sys_enter_sched_setattr */
 	RQ_EV_SETATTR_EXIT,
+	RQ_EV_CGROUP_ATTACH,	/* cgroup:cgroup_attach_task (cpuset and cpu.idle may change) */
 	RQ_EV_MARKER,		/* ftrace:print carrying an "rqpath/1 " line (markers.h) */
 	RQ_EV_LOST,		/* the ring buffer of .cpu lost .lost events before this point */
 	RQ_EV__COUNT
@@ -57,6 +58,7 @@ enum rq_event_type {
  *   MOVE/SWAP_NUMA pid (and pid2 for the swap partner) cpu_a=src cpu_b=dst
  *   SET*_ENTER    pid=target (0 = self) arg=policy (setscheduler only)
  *   SET*_EXIT     arg=return value
+ *   CGROUP_ATTACH pid comm
  *   MARKER        str=the text after "rqpath/1 "
  *   LOST          arg=number of lost events (0 = an unknown number)
  */

@@ -66,6 +66,7 @@ static const struct rec_event {
 	{ "syscalls", "sys_exit_sched_setscheduler", "policy changes during the trace" },
 	{ "syscalls", "sys_enter_sched_setattr", "policy changes during the trace" },
 	{ "syscalls", "sys_exit_sched_setattr", "policy changes during the trace" },
+	{ "cgroup", "cgroup_attach_task", "cgroup moves (cpuset, cpu.idle) during the trace" },
 };
 
 #define NR_REC_EVENTS (sizeof(rec_events) / sizeof(rec_events[0]))
@@ -358,6 +359,7 @@ static void capture_attributes(struct session *s, const struct rq_event *e)
 		rq_snapshot_task(s->snap, ev.pid2);
 		break;
 	case RQ_EV_EXEC:
+	case RQ_EV_CGROUP_ATTACH:
 		rq_snapshot_task(s->snap, ev.pid);
 		break;
 	case RQ_EV_SETAFFINITY_ENTER:

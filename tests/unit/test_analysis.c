@@ -157,6 +157,22 @@ static void late_marker_settles_unknown_execs(void **state)
 	rq_analysis_free(an);
 }
 
+/* A cgroup move may change the cpuset: the mask is unknown until the next marker. */
+static void cgroup_move_makes_mask_unknown(void **state)
+{
+	struct rq_analysis *an = two_cpus_known();
+
+	mark_task(an, 2 * MS, 100, 0, "1");
+	ev_simple(an, 3 * MS, 1, RQ_EV_CGROUP_ATTACH, 100, 100, 0);
+	ev_exec(an, 4 * MS, 1, 100, "/bin/a");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 1);
+	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 0);
+	mark_task(an, 5 * MS, 100, 0, "0-1");
+	assert_int_equal(an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown, 0);
+	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 0);
+	rq_analysis_free(an);
+}
+
 /* The stopper: migration/0 moves a task; what follows decides the kind. */
 static void stopper_exec_active_and_affinity(void **state)
 {
@@ -447,6 +463,7 @@ int main(void)
 		cmocka_unit_test(needless_callback_profile_fixed),
 		cmocka_unit_test(affinity_inherited_at_fork_and_changed_by_syscall),
 		cmocka_unit_test(late_marker_settles_unknown_execs),
+		cmocka_unit_test(cgroup_move_makes_mask_unknown),
 		cmocka_unit_test(stopper_exec_active_and_affinity),
 		cmocka_unit_test(stopper_exec_window_expires),
 		cmocka_unit_test(wakeup_paths),
