@@ -39,6 +39,20 @@ static void fork_local_and_moved(void **state)
 	rq_analysis_free(an);
 }
 
+static void offcpu_fork_names_the_autogroup_regression(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.10.3");
+	char buf[512];
+
+	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	ev_fork(an, 3 * MS, 0, 100, 101);
+	ev_wakeup_new(an, 3 * MS, 0, 100, 101, 1);
+	rq_placement_describe(&an->findings[RQ_FIND_OFFCPU_FORK].examples[0], buf, sizeof(buf));
+	assert_non_null(strstr(buf, "76f970ce51c8"));
+	rq_analysis_free(an);
+}
+
 static void offcpu_fork_parent_idle_and_lifetime(void **state)
 {
 	struct rq_analysis *an = two_cpus_known();
@@ -459,6 +473,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fork_local_and_moved),
 		cmocka_unit_test(offcpu_fork_parent_idle_and_lifetime),
+		cmocka_unit_test(offcpu_fork_names_the_autogroup_regression),
 		cmocka_unit_test(needless_callback_pinned_exec),
 		cmocka_unit_test(needless_callback_profile_fixed),
 		cmocka_unit_test(affinity_inherited_at_fork_and_changed_by_syscall),
