@@ -837,8 +837,8 @@ static void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 
 	an->findings[RQ_FIND_OFFCPU_FORK].of++;
 	if (to != parent_cpu && an->profile.fork_util_regression)
-		why(&p, "; this kernel (v6.4-v6.13, autogroup) leaves exited tasks' utilization "
-		    "behind, which makes the parent's group look busy (reverted by 76f970ce51c8)");
+		why(&p, "; v6.4-v6.13 autogroup kernel: stale utilization of exited tasks "
+		    "makes the parent's group look busy (76f970ce51c8)");
 	if (to != parent_cpu) {
 		int idx = add_finding(an, &p, t, RQ_FIND_OFFCPU_FORK);
 
