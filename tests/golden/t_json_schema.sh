@@ -1,0 +1,51 @@
+#!/bin/sh
+# The JSON of `rqpath audit` is a contract (DESIGN.md, rqpath.audit/1): exactly these
+# keys with these types, for every fixture and the foreign traces.
+top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0
+for dat in "$top"/fixtures/*.dat "$top"/../shared/traces/*.dat; do
+	[ -f "$dat" ] || continue
+	n=$((n + 1))
+	"$RQPATH" audit --format json "$dat" >"$tmp/$n.json" || { echo "FAIL: audit $dat"; exit 1; }
+done
+python3 - "$tmp"/*.json <<'PY'
+import json, sys
+KINDS = {"fork", "exec", "wakeup", "balance", "newidle", "stopper", "affinity", "numa", "unknown"}
+EX = {"ts": float, "pid": int, "comm": str, "cpu": int, "from_cpu": int, "to_cpu": int,
+      "path": str, "confidence": str, "why": str}
+FIND = {"needless-callback": {"count", "unknown", "examples"},
+        "offcpu-fork": {"count", "of", "examples"},
+        "idle-stacking": {"count", "examples"}, "missed-idle": {"count", "examples"}}
+bad = []
+for p in sys.argv[1:]:
+    d = json.load(open(p))
+    def need(cond, what):
+        if not cond:
+            bad.append("%s: %s" % (p, what))
+    need(set(d) == {"schema", "trace", "counts", "placements", "findings"}, "top-level keys %s" % sorted(d))
+    need(d["schema"] == "rqpath.audit/1", "schema id")
+    t = d["trace"]
+    need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts"}, "trace keys")
+    need(all(isinstance(t[k], int) for k in ("cpus", "events", "lost_events")), "trace ints")
+    need(all(isinstance(t[k], (int, float)) for k in ("first_ts", "last_ts")), "trace times")
+    need(isinstance(t["source"], str) and isinstance(t["kernel"], str), "trace strings")
+    for k in ("sched_wakeup_new", "sched_migrate_task", "sched_process_exec"):
+        need(isinstance(d["counts"].get(k), int), "counts.%s" % k)
+    for pl in d["placements"]:
+        need(set(pl) == {"kind", "path", "count"} and pl["kind"] in KINDS and pl["count"] > 0, "placement %r" % pl)
+    need(set(d["findings"]) == set(FIND), "finding ids")
+    for fid, keys in FIND.items():
+        f = d["findings"][fid]
+        need(set(f) == keys, "%s keys %s" % (fid, sorted(f)))
+        need(len(f["examples"]) <= f["count"] and len(f["examples"]) <= 8, "%s examples bounded" % fid)
+        for ex in f["examples"]:
+            need(set(ex) == set(EX), "%s example keys" % fid)
+            need(all(isinstance(ex[k], (int, float) if ty is float else ty) for k, ty in EX.items()), "%s example types" % fid)
+            need(ex["confidence"] in ("exact", "inferred", "unknown"), "confidence")
+if bad:
+    print("FAIL\n" + "\n".join(bad[:20]))
+    sys.exit(1)
+print("%d audits follow rqpath.audit/1" % (len(sys.argv) - 1))
+PY
