@@ -2,17 +2,11 @@
 # Two rqpath recordings at once, beside another tool's tracefs instance: each gets its
 # own instance, both files are complete and readable, the other instance is untouched,
 # and nothing is left behind.
-: "${RQPATH:?RQPATH must name the rqpath binary to test}"
-T=/sys/kernel/tracing
-if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
+. "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d) || exit 1
 other=$T/instances/other-tool-$$
 cleanup() { rmdir "$other" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
 
 mkdir "$other" || { echo "FAIL: cannot make an instance"; exit 1; }
 echo 1 > "$other/events/sched/sched_switch/enable"

@@ -5,13 +5,9 @@
 # The placements rqpath flags are cross-checked against an independent reading of
 # trace-cmd report (tests/tools/tracefacts.py: sleeper wakeups onto the hog's CPU while
 # every other CPU ran the idle task).
-: "${RQPATH:?RQPATH must name the rqpath binary to test}"
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-T=/sys/kernel/tracing
-if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
-command -v python3 >/dev/null || { echo "skip: python3 is not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+need python3
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || { echo "skip: needs 2 CPUs"; exit 77; }
 release=$(uname -r)
 case "$release" in
@@ -21,8 +17,6 @@ esac
 
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
 stacking() {
 	"$RQPATH" audit --format json "$1" | python3 -c '
 import json, sys

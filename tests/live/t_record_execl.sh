@@ -2,18 +2,12 @@
 # needless-callback end to end: `workload execl --pin 1 --count 200` recorded live has
 # exactly 200 needless select_task_rq callbacks at exec and no exec of unknown affinity
 # (the snapshot and fork inheritance know the mask); the same loop unpinned has none.
-: "${RQPATH:?RQPATH must name the rqpath binary to test}"
-T=/sys/kernel/tracing
-if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
-if ! command -v python3 >/dev/null; then echo "skip: python3 is not installed"; exit 77; fi
+. "$(dirname "$0")/lib.sh"
+need python3
 if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then echo "skip: needs 2 CPUs to pin to CPU 1"; exit 77; fi
 
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
 needless() {
 	"$RQPATH" audit --format json "$1" | python3 -c '
 import json, sys

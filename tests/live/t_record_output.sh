@@ -3,24 +3,12 @@
 # never followed (not even with --force, which replaces the link itself); a missing
 # directory, a non-root user and a file size limit each give one clear line; a file cut
 # by a full disk stays readable.
-: "${RQPATH:?RQPATH must name the rqpath binary to test}"
-T=/sys/kernel/tracing
-if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
-if ! command -v trace-cmd >/dev/null; then echo "skip: trace-cmd is not installed"; exit 77; fi
+. "$(dirname "$0")/lib.sh"
+need trace-cmd
 
 dir=$(mktemp -d) || exit 1
 chmod 755 "$dir"
 trap 'rm -rf "$dir"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-# rqpath-<pid> instances whose process is gone (other live rqpath runs may be going on)
-stale() {
-	for i in $(ls $T/instances | grep '^rqpath-[0-9]*$'); do
-		kill -0 "${i#rqpath-}" 2>/dev/null || echo "$i"
-	done
-}
 # one line on stderr, starting with "rqpath: ", containing $1
 expect2() {
 	want=$1; shift

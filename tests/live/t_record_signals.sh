@@ -3,12 +3,8 @@
 # instance is gone, the command is stopped and the file is readable; after kill -9 the
 # instance stays, and the next `rqpath record` removes it.  A foreign instance made
 # here (other-test) survives all of it untouched.
-: "${RQPATH:?RQPATH must name the rqpath binary to test}"
-T=/sys/kernel/tracing
-if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
-if ! command -v trace-cmd >/dev/null; then echo "skip: trace-cmd is not installed"; exit 77; fi
+. "$(dirname "$0")/lib.sh"
+need trace-cmd
 
 dir=$(mktemp -d) || exit 1
 other=$T/instances/other-test
@@ -17,8 +13,6 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
 
 mkdir "$other" || { echo "cannot create $other"; exit 1; }
 echo 1 >"$other/events/sched/sched_switch/enable"

@@ -3,24 +3,12 @@
 # trace-cmd report, its sched_wakeup_new count is >= 100 and equals what rqpath's own
 # summary and `rqpath audit --format json` say; the rqpath markers are visible; no
 # tracefs instance is left behind.
-: "${RQPATH:?RQPATH must name the rqpath binary to test}"
-T=/sys/kernel/tracing
-if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
-if ! command -v trace-cmd >/dev/null; then echo "skip: trace-cmd is not installed"; exit 77; fi
-if ! command -v python3 >/dev/null; then echo "skip: python3 is not installed"; exit 77; fi
+. "$(dirname "$0")/lib.sh"
+need trace-cmd
+need python3
 
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-# rqpath-<pid> instances whose process is gone (other live rqpath runs may be going on)
-stale() {
-	for i in $(ls $T/instances | grep '^rqpath-[0-9]*$'); do
-		kill -0 "${i#rqpath-}" 2>/dev/null || echo "$i"
-	done
-}
 
 for v in 6 7; do
 	out=$dir/spawn$v.dat

@@ -1,0 +1,18 @@
+# Shared by the live tests (sourced, not run): skip with the reason (exit 77) unless
+# root with tracefs; fail/no() to collect failures; stale() lists rqpath-<pid> instances
+# whose process is gone (other live rqpath runs may be going on at the same time).
+: "${RQPATH:?RQPATH must name the rqpath binary to test}"
+T=/sys/kernel/tracing
+if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+need() {
+	command -v "$1" >/dev/null || { echo "skip: $1 is not installed"; exit 77; }
+}
+stale() {
+	for i in $(ls $T/instances | grep '^rqpath-[0-9]*$'); do
+		kill -0 "${i#rqpath-}" 2>/dev/null || echo "$i"
+	done
+}
