@@ -445,6 +445,9 @@ static int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq
 	struct rq_finding_store *s = &an->findings[f];
 
 	p->findings |= 1u << f;
+	/* emit() follows at once and gives it this number */
+	if (!p->seq)
+		p->seq = an->nr_placements + 1;
 	s->count++;
 	if (t)
 		t->nr_findings[f]++;
@@ -1036,8 +1039,7 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t->mask_known) {
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
 		why(&p, "; allowed CPUs unknown at this exec: not judged");
-		if (!t->unknown_execs++)
-			t->pending_exec = p;
+		t->unknown_execs++;
 	} else if (rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
 		why(&p, "; allowed on CPU %d only, yet sched_exec() called %s",
 		    rq_cpumask_first(&t->mask),
@@ -1046,6 +1048,8 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		add_finding(an, &p, t, RQ_FIND_NEEDLESS_CALLBACK);
 	}
 	emit(an, &p);
+	if (t->unknown_execs == 1 && !t->mask_known)
+		t->pending_exec = p;	/* numbered by emit(): the example if it is settled */
 	t->cpu = ev->cpu;
 }
 

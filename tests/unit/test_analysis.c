@@ -36,6 +36,9 @@ static void fork_local_and_moved(void **state)
 	assert_int_equal(finding(an, RQ_FIND_OFFCPU_FORK), 1);
 	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].of, 2);
 	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].examples[0].pid, 102);
+	/* an example carries the number of its placement */
+	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].examples[0].seq, 2);
+	assert_int_equal(rq_recent(an, 0)->seq, 2);
 	rq_analysis_free(an);
 }
 
