@@ -20,6 +20,13 @@ if ! [ -d /sys/kernel/tracing/events/sched ] && ! mount -t tracefs nodev /sys/ke
 fi
 tui_start 80 24 -- live
 wait_for 'recording' 20 || { fail "live did not start"; finish; }
+sleep 1
+# a workload's forks must appear on the dashboard (fork-local + fork-moved >= its forks)
+"$RQPATH" workload spawn --count 50 >/dev/null || fail "workload spawn failed"
+sleep 1.5
+forks=$(cap | awk '$1 == "fork" && ($2 == "fork-local" || $2 == "fork-moved" || $2 == "fork-affine") { n += $3 } END { print n + 0 }')
+[ "$forks" -ge 50 ] || fail "live dashboard shows $forks fork placements, want >= 50"
+echo "live dashboard: $forks fork placements after a 50-fork workload"
 tm send-keys -t t 2
 sleep 2
 wait_for '[1-9][0-9]* placements' 20 || fail "no placements in live mode"
