@@ -460,6 +460,11 @@ static int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq
 /* Store a classified placement: counters and the recent ring. */
 static void emit(struct rq_analysis *an, struct rq_placement *p)
 {
+	/* a CPU whose events were lost is unknown until seen idle again: say so */
+	if ((valid_cpu(an, p->to_cpu) && an->cpus[p->to_cpu].lost_events &&
+	     !an->cpus[p->to_cpu].known) ||
+	    (valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known))
+		p->notes |= RQ_NOTE_AFTER_LOSS;
 	an->nr_placements++;
 	p->seq = an->nr_placements;
 	an->path_counts[p->path]++;
@@ -1487,6 +1492,8 @@ void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 		append(buf, size, "; it blocked %.1f ms before: if still delay-dequeued, "
 		       "ttwu_runnable() requeued it without a selection",
 		       (double)p->blocked_us / 1e3);
+	if (p->notes & RQ_NOTE_AFTER_LOSS)
+		append(buf, size, "; in a gap after lost events: that CPU's runqueue was unknown");
 	append(buf, size, "%s", p->why);
 	if (!(p->findings & (1u << RQ_FIND_OFFCPU_FORK)))
 		return;

@@ -116,6 +116,7 @@ struct rq_placement {
 #define RQ_NOTE_NO_WAKING 0x01		/* no sched_waking: previous CPU from the model */
 #define RQ_NOTE_MAYBE_DELAYED 0x02	/* may have been ttwu_runnable() of a delayed task */
 #define RQ_NOTE_PARENT_NOT_ALLOWED 0x04	/* the parent's CPU is not allowed to the child */
+#define RQ_NOTE_AFTER_LOSS 0x08		/* events were lost on a CPU involved: model reset */
 
 enum rq_level { RQ_LEVEL_NONE, RQ_LEVEL_UNKNOWN, RQ_LEVEL_SMT, RQ_LEVEL_LLC, RQ_LEVEL_PKG,
 		RQ_LEVEL_NUMA };

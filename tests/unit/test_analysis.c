@@ -431,6 +431,13 @@ static void lost_events_reset_cpu(void **state)
 	assert_int_equal(an->lost_events, 7);
 	assert_false(an->cpus[1].known);
 	assert_true(an->cpus[0].known);
+	/* a placement onto the CPU in the gap says so */
+	ev_fork(an, 3 * MS, 0, 100, 101);
+	ev_wakeup_new(an, 3 * MS, 0, 100, 101, 1);
+	assert_true(rq_recent(an, 0)->notes & RQ_NOTE_AFTER_LOSS);
+	ev_fork(an, 4 * MS, 0, 100, 102);
+	ev_wakeup_new(an, 4 * MS, 0, 100, 102, 0);
+	assert_false(rq_recent(an, 0)->notes & RQ_NOTE_AFTER_LOSS);
 	rq_analysis_free(an);
 }
 
