@@ -126,6 +126,7 @@ struct session {
 	struct setter setters[SETTERS];
 
 	bool disk_full;		/* the output's file system filled: stop storing pages */
+	int full_errno;		/* ENOSPC, EDQUOT or EFBIG */
 
 	pid_t child;
 	bool child_done;
@@ -502,10 +503,8 @@ static int read_round(struct session *s, bool *any)
 
 				rq_escape_c(s->o->output, strlen(s->o->output), name, sizeof(name));
 				if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG) {
-					if (!s->o->quiet)
-						fprintf(stderr, "rqpath: warning: %s: %s; recording "
-							"stops, the file keeps what came before\n",
-							name, strerror(errno));
+					/* reported once the file is closed and readable */
+					s->full_errno = errno;
 					s->disk_full = true;
 					continue;
 				}
@@ -792,15 +791,14 @@ static int write_file(struct session *s)
 	m.clock_name = clock_name;
 	m.cpustats = stats;
 	m.version = version;
+	/* 1: the file had to be cut; s->err says where, and the caller reports it */
 	ret = rq_tdw_finish(s->w, &m, &s->st->bytes, s->err, s->errlen);
-	if (ret == 1 && !s->o->quiet)
-		fprintf(stderr, "rqpath: warning: %s\n", s->err);
 	for (int i = 0; stats && i < s->ncpus; i++)
 		free(stats[i]);
 	free(stats);
 	free(clock);
 	free(cmdlines);
-	return ret < 0 ? -1 : 0;
+	return ret;
 }
 
 static int setup_instance(struct session *s)
@@ -973,7 +971,7 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 	struct session *s;
 	const char *mnt = NULL;
 	int version = opts->file_version ? opts->file_version : 6;
-	int ret = -1;
+	int ret = -1, wret;
 
 	memset(st, 0, sizeof(*st));
 	st->cmd_status = -1;
@@ -1054,8 +1052,18 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 	}
 	if (record_loop(s) < 0)
 		goto out;
-	if (write_file(s) < 0)
+	wret = write_file(s);
+	if (wret < 0 || wret == 1)
+		goto out;	/* cut while writing: err says where, the file stays readable */
+	if (s->disk_full) {
+		char name[512];
+
+		/* a file cut short is still an error: exit 2, but it stays readable */
+		rq_escape_c(opts->output, strlen(opts->output), name, sizeof(name));
+		snprintf(err, errlen, "%s: %s: the recording stopped early; the file keeps "
+			 "what was recorded before", name, strerror(s->full_errno));
 		goto out;
+	}
 	ret = 0;
 out:
 	if (ret < 0 && s->child)

@@ -53,8 +53,11 @@ fi
 	ulimit -f 1500
 	"$RQPATH" record -o "$dir/cut.dat" --duration 20 -- sh -c \
 		'i=0; while [ $i -lt 60000 ]; do i=$((i+1)); /bin/true; done' 2>"$dir/cut.err"
-	echo "cut: exit $?"
+	echo $? >"$dir/cut.rc"
 )
+[ "$(cat "$dir/cut.rc")" = 2 ] || no "a file-size limit: exit $(cat "$dir/cut.rc"), want 2"
+grep -q 'File too large' "$dir/cut.err" || no "a file-size limit: no 'File too large' line"
+[ "$(grep -c '^rqpath: ' "$dir/cut.err")" = 1 ] || no "a file-size limit: not one error line"
 cat "$dir/cut.err" | grep -v counts
 size=$(stat -c %s "$dir/cut.dat" 2>/dev/null || echo 0)
 [ "$size" -gt 0 ] && [ "$size" -le $((1500 * 1024)) ] || no "cut file size $size"
