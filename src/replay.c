@@ -534,6 +534,11 @@ double rq_replay_progress(const struct rq_replay *r)
 	return p > 1.0 ? 1.0 : p;
 }
 
+const char *rq_replay_error(const struct rq_replay *r)
+{
+	return r->faulted ? r->fault_msg : "error while reading the trace";
+}
+
 const char *rq_replay_path(const struct rq_replay *r)
 {
 	return r->path;
@@ -592,7 +597,7 @@ int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, 
 	if (show_progress && last_pct >= 0)
 		fprintf(stderr, "\r%*s\r", 24, "");
 	if (n < 0)
-		snprintf(err, errlen, "%s", r->faulted ? r->fault_msg :
+		snprintf(err, errlen, "%s", r->faulted ? rq_replay_error(r) :
 			 "error while reading the trace");
 	rq_replay_close(r);
 	return n < 0 ? -1 : 0;

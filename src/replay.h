@@ -21,6 +21,8 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an);
  * of the trace (after which rq_analysis_finish() has been called), -1 on error.
  */
 long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events);
+/* After rq_replay_step() returned -1: what went wrong, one line. */
+const char *rq_replay_error(const struct rq_replay *r);
 /* Timestamp of the next record not yet fed (UINT64_MAX at the end). */
 uint64_t rq_replay_next_ts(const struct rq_replay *r);
 /* Fraction of the file's records fed so far, 0.0 .. 1.0 (by bytes, an estimate). */

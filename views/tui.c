@@ -366,7 +366,7 @@ static bool replay_feed(struct tui *t, double budget)
 		}
 		n = rq_replay_step(t->rp, t->an, batch);
 		if (n < 0) {
-			tui_message(t, "error while reading the trace; stopped here");
+			tui_message(t, "%s; stopped here", rq_replay_error(t->rp));
 			t->at_end = true;
 			break;
 		}
