@@ -597,8 +597,7 @@ int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, 
 	if (show_progress && last_pct >= 0)
 		fprintf(stderr, "\r%*s\r", 24, "");
 	if (n < 0)
-		snprintf(err, errlen, "%s", r->faulted ? rq_replay_error(r) :
-			 "error while reading the trace");
+		snprintf(err, errlen, "%s", rq_replay_error(r));
 	rq_replay_close(r);
 	return n < 0 ? -1 : 0;
 }
