@@ -722,7 +722,6 @@ static void handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
 	t->waker_pid = ev->common_pid;
-	t->waking_ts = ev->ts;
 	t->wake_migrated = false;
 	if (t->cpu < 0 && valid_cpu(an, ev->cpu_a))
 		t->cpu = ev->cpu_a;

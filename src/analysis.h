@@ -168,7 +168,6 @@ struct rq_task {
 	bool waking;		/* sched_waking seen, sched_wakeup not yet */
 	int waking_cpu;
 	int waker_pid;
-	uint64_t waking_ts;
 	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
 	bool wake_migrated;	/* sched_migrate_task inside the waking window */
 	int wake_from;
@@ -259,8 +258,6 @@ struct rq_analysis {
 	/* recent placements ring */
 	struct rq_placement *recent;
 	unsigned int recent_cap, recent_head, recent_len;
-	/* scratch */
-	unsigned long *scratch_mask;
 };
 
 /* Returns NULL on allocation failure. */
