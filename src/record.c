@@ -127,6 +127,7 @@ struct session {
 
 	bool disk_full;		/* the output's file system filled: stop storing pages */
 	int full_errno;		/* ENOSPC, EDQUOT or EFBIG */
+	bool *cpu_full;		/* per CPU: its pages no longer fit */
 
 	pid_t child;
 	bool child_done;
@@ -496,8 +497,13 @@ static int read_round(struct session *s, bool *any)
 			*any = true;
 			if (r < s->page_size)
 				memset(page + r, 0, s->page_size - r);
-			if (s->disk_full)
-				continue;	/* drained and dropped: the file ends earlier */
+			/*
+			 * A CPU whose pages no longer fit is drained and dropped; the others
+			 * still store this round (a file-size limit hits one temporary file
+			 * first), so that the file keeps a common time prefix of every CPU.
+			 */
+			if (s->cpu_full[cpu])
+				continue;
 			if (rq_tdw_add_page(s->w, cpu, page, s->page_size) < 0) {
 				char name[512];
 
@@ -506,6 +512,7 @@ static int read_round(struct session *s, bool *any)
 					/* reported once the file is closed and readable */
 					s->full_errno = errno;
 					s->disk_full = true;
+					s->cpu_full[cpu] = true;
 					continue;
 				}
 				snprintf(s->err, s->errlen, "cannot store trace data for %s: %s",
@@ -843,7 +850,8 @@ static int open_readers(struct session *s)
 	s->batch = calloc(s->ncpus, sizeof(*s->batch));
 	s->batch_n = calloc(s->ncpus, sizeof(*s->batch_n));
 	s->missed = calloc(s->ncpus, sizeof(*s->missed));
-	if (!s->tcpu || !s->kb || !s->batch || !s->batch_n || !s->missed)
+	s->cpu_full = calloc(s->ncpus, sizeof(*s->cpu_full));
+	if (!s->tcpu || !s->kb || !s->batch || !s->batch_n || !s->missed || !s->cpu_full)
 		goto nomem;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		s->tcpu[cpu] = tracefs_cpu_open(s->inst, cpu, true);
@@ -897,6 +905,7 @@ static void teardown(struct session *s)
 	free(s->batch);
 	free(s->batch_n);
 	free(s->missed);
+	free(s->cpu_full);
 	free(s->enabled);
 	free(s->counts);
 	rq_snapshot_free(s->snap);

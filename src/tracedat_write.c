@@ -232,7 +232,8 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 	}
 	for (i = 0; i < nr_cpus; i++)
 		w->tmp_fd[i] = -1;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* read-write: a file cut by a full disk is repaired by moving pages inside it */
+	w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		if (errno == EEXIST || errno == ELOOP)
 			snprintf(err, errlen, "%s exists (or is a symlink); not overwritten, "
@@ -673,6 +674,28 @@ static int relayout(struct rq_tdw *w, uint64_t data_start, uint64_t cap, int fai
 	return 0;
 }
 
+/*
+ * Write the per-CPU offset/size table (and, in v7, the section size) for pages[cpu]
+ * pages of each CPU laid out one after the other from start; returns the end offset.
+ */
+static uint64_t fill_cpu_table(struct rq_tdw *w, struct obuf *b, const struct layout *lo,
+			       uint64_t start, const uint64_t *pages)
+{
+	uint64_t off = start;
+
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		uint64_t size = pages[cpu] * w->page_size;
+		size_t at = lo->table_at + cpu * lo->table_stride + lo->entry_off;
+
+		ob_set_u64(b, at, size ? off : 0);
+		ob_set_u64(b, at + 8, size);
+		off += size;
+	}
+	if (lo->sec_size_at)
+		ob_set_u64(b, lo->sec_size_at, off - lo->sec_data_start);
+	return off;
+}
+
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes, char *err,
 		  size_t errlen)
 {
@@ -704,17 +727,7 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 		return -1;
 	}
 	/* Fill in the CPU table as if everything will fit. */
-	off = data_start;
-	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
-		uint64_t size = w->tmp_pages[cpu] * w->page_size;
-		size_t at = lo.table_at + cpu * lo.table_stride + lo.entry_off;
-
-		ob_set_u64(&b, at, size ? off : 0);
-		ob_set_u64(&b, at + 8, size);
-		off += size;
-	}
-	if (lo.sec_size_at)
-		ob_set_u64(&b, lo.sec_size_at, off - lo.sec_data_start);
+	fill_cpu_table(w, &b, &lo, data_start, w->tmp_pages);
 	if (write_all_at(w->fd, b.p, b.len, 0) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
 		free(b.p);
@@ -731,7 +744,6 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	end = off;
 	if (e) {
 		/* Cut at the last complete page and describe only what is there. */
-		uint64_t o = data_start;
 		uint64_t *keep = calloc(w->nr_cpus, sizeof(*keep));
 
 		if (keep) {
@@ -740,19 +752,7 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 			memcpy(copied, keep, w->nr_cpus * sizeof(*keep));
 			free(keep);
 		}
-		end = data_start;
-		for (cpu = 0; cpu < w->nr_cpus; cpu++)
-			end += copied[cpu] * w->page_size;
-		for (cpu = 0; cpu < w->nr_cpus; cpu++) {
-			uint64_t size = copied[cpu] * w->page_size;
-			size_t at = lo.table_at + cpu * lo.table_stride + lo.entry_off;
-
-			ob_set_u64(&b, at, size ? o : 0);
-			ob_set_u64(&b, at + 8, size);
-			o += size;
-		}
-		if (lo.sec_size_at)
-			ob_set_u64(&b, lo.sec_size_at, end - lo.sec_data_start);
+		end = fill_cpu_table(w, &b, &lo, data_start, copied);
 		if (ftruncate(w->fd, (off_t)end) < 0 ||
 		    write_all_at(w->fd, b.p + lo.table_at,
 				 w->nr_cpus * lo.table_stride, (off_t)lo.table_at) < 0 ||
