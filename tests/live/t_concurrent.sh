@@ -20,7 +20,9 @@ wait $a || no "first recording exited $?: $(tail -1 "$dir/a.err")"
 wait $b || no "second recording exited $?: $(tail -1 "$dir/b.err")"
 for f in a b; do
 	n=$("$RQPATH" audit --format csv "$dir/$f.dat" | awk -F, '$1=="count" && $2=="sched_wakeup_new" {print $5}')
-	[ "${n:-0}" -ge 200 ] || no "$f.dat holds $n forks, want >= 200 (both workloads)"
+	# each recording sees all of its own workload's forks (the other one's may have
+	# started before it began)
+	[ "${n:-0}" -ge 100 ] || no "$f.dat holds $n forks, want >= 100 (its own workload)"
 	echo "$f.dat: $n sched_wakeup_new"
 done
 [ "$(cat "$other/events/sched/sched_switch/enable")" = 1 ] || no "the other instance's event was disabled"
