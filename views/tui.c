@@ -762,7 +762,10 @@ int cmd_replay(int argc, char **argv)
 	t->speed = SPEED_1X;
 	/* open once before touching the terminal: a bad file is one line on stderr */
 	if (replay_reopen(t)) {
-		rq_error("%s", t->msg[0] ? t->msg : "cannot open the trace");
+		char name[1024];
+
+		rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+		rq_error("%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
 		tui_free(t);
 		free(t);
 		return RQ_EXIT_ERROR;
