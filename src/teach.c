@@ -620,7 +620,10 @@ int cmd_explain(int argc, char **argv)
 	char err[512];
 	int i;
 
+	/* options may come before or after the FILE, as with audit */
 	for (i = 1; i < argc; i++) {
+		bool operand = false;
+
 		if (!strcmp(argv[i], "--brief") || !strcmp(argv[i], "-b")) {
 			brief = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -628,22 +631,25 @@ int cmd_explain(int argc, char **argv)
 			       "The select_task_rq() decision tree as text; with FILE, the counts of "
 			       "its placements\nat each step. --brief prints the tree only.\n");
 			return RQ_EXIT_OK;
-		} else if (!strcmp(argv[i], "--")) {
+		} else if (!strcmp(argv[i], "--") && i + 1 < argc) {
+			operand = true;
 			i++;
-			break;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			rq_error("explain: unknown option '%s'; try 'rqpath explain --help'",
-				 argv[i]);
+			char esc[256];
+
+			rq_escape_c(argv[i], strlen(argv[i]), esc, sizeof(esc));
+			rq_error("explain: unknown option '%s'; try 'rqpath explain --help'", esc);
 			return RQ_EXIT_ERROR;
 		} else {
-			break;
+			operand = true;
 		}
-	}
-	if (i < argc)
-		file = argv[i++];
-	if (i < argc) {
-		rq_error("explain: one FILE at most; try 'rqpath explain --help'");
-		return RQ_EXIT_ERROR;
+		if (!operand)
+			continue;
+		if (file) {
+			rq_error("explain: one FILE at most; try 'rqpath explain --help'");
+			return RQ_EXIT_ERROR;
+		}
+		file = argv[i];
 	}
 	if (file) {
 		an = rq_analysis_new(NULL);
@@ -652,7 +658,10 @@ int cmd_explain(int argc, char **argv)
 			return RQ_EXIT_ERROR;
 		}
 		if (rq_replay_file(file, an, 0, err, sizeof(err))) {
-			rq_error("%s", err);
+			char name[1024];
+
+			rq_escape_c(file, strlen(file), name, sizeof(name));
+			rq_error("%s: %s", name, err);
 			rq_analysis_free(an);
 			return RQ_EXIT_ERROR;
 		}
