@@ -184,3 +184,33 @@ void rq_csv_field(FILE *f, const char *s, size_t len)
 	}
 	fputc('"', f);
 }
+
+char *rq_escape_controls(const char *s, char *buf, size_t size)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s), o = 0;
+
+	if (!size)
+		return buf;
+	for (size_t i = 0; i < len;) {
+		size_t n = (u[i] < 0x20 || u[i] == 0x7f) ? 0 : utf8_len(u + i, len - i);
+
+		if (n) {
+			if (o + n >= size)
+				break;
+			memcpy(buf + o, u + i, n);
+			o += n;
+			i += n;
+			continue;
+		}
+		if (o + 4 >= size)
+			break;
+		buf[o++] = '\\';
+		buf[o++] = 'x';
+		buf[o++] = hexdigits[u[i] >> 4];
+		buf[o++] = hexdigits[u[i] & 0xf];
+		i++;
+	}
+	buf[o] = '\0';
+	return buf;
+}

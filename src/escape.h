@@ -15,6 +15,11 @@
  * Always NUL-terminates; truncates at a whole escape.  Returns buf.
  */
 char *rq_escape_c(const char *s, size_t len, char *buf, size_t size);
+/*
+ * Lighter: only control bytes, DEL and bytes that are not valid UTF-8 become \xHH;
+ * text that is already escaped passes unchanged.  For messages to a terminal.
+ */
+char *rq_escape_controls(const char *s, char *buf, size_t size);
 /* Reverse of rq_escape_c(); returns the number of bytes written (NUL-terminated). */
 size_t rq_unescape_c(const char *s, char *buf, size_t size);
 /*

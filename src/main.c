@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include "commands.h"
+#include "escape.h"
 
 struct command {
 	const char *name;
@@ -44,13 +45,14 @@ static const struct command commands[] = {
 
 void rq_error(const char *fmt, ...)
 {
+	char msg[2048], safe[4096];
 	va_list ap;
 
-	fputs("rqpath: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* whatever a caller put in (argv, file names), no control byte reaches stderr */
+	fprintf(stderr, "rqpath: %s\n", rq_escape_controls(msg, safe, sizeof(safe)));
 }
 
 static const struct command *find_command(const char *name)

@@ -39,6 +39,16 @@ static void escape_c_makes_control_bytes_inert(void **state)
 	assert_string_equal(buf, "\\x1b");
 }
 
+static void escape_controls_keeps_text_and_utf8(void **state)
+{
+	char buf[128];
+
+	/* control bytes and an invalid byte escaped; UTF-8 and backslashes kept */
+	assert_string_equal(rq_escape_controls("a\033[2J\x07 \xc3\xa9 \\x1b \xff", buf, sizeof(buf)),
+			    "a\\x1b[2J\\x07 \xc3\xa9 \\x1b \\xff");
+	assert_string_equal(rq_escape_controls("plain", buf, 4), "pla");
+}
+
 static void json_strings_are_valid(void **state)
 {
 	char *out = capture(rq_json_string, "a\"b\\c\n\001\xc3\xa9\xff", 10);
@@ -108,6 +118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escape_c_makes_control_bytes_inert),
+		cmocka_unit_test(escape_controls_keeps_text_and_utf8),
 		cmocka_unit_test(json_strings_are_valid),
 		cmocka_unit_test(csv_fields_follow_rfc4180),
 		cmocka_unit_test(cpumask_list_syntax),
