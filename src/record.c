@@ -78,12 +78,6 @@ static void on_stop_signal(int sig)
 	stop_signal = sig;
 }
 
-struct evcount {
-	int id;
-	const char *name;
-	uint64_t n;
-};
-
 /* A syscall enter seen, waiting for its exit: who changed which task. */
 #define SETTERS 256
 struct setter {
@@ -114,8 +108,6 @@ struct session {
 	struct rq_tdw_format *ftrace, *events;
 	int nr_ftrace, nr_events;
 
-	struct evcount *counts;
-	int nr_counts;
 	uint64_t *missed;	/* per CPU, counted from page headers */
 	bool *enabled;		/* per rec_events[] entry */
 
@@ -324,62 +316,37 @@ static int build_tep(struct session *s)
 	return 0;
 }
 
-static void count_record(struct session *s, struct tep_record *rec)
-{
-	int id = tep_data_type(s->tep, rec);
-	struct tep_event *ev;
-	struct evcount *nc;
-
-	s->st->events++;
-	for (int i = 0; i < s->nr_counts; i++) {
-		if (s->counts[i].id == id) {
-			s->counts[i].n++;
-			return;
-		}
-	}
-	ev = tep_find_event(s->tep, id);
-	nc = realloc(s->counts, (s->nr_counts + 1) * sizeof(*nc));
-	if (!nc)
-		return;
-	s->counts = nc;
-	nc[s->nr_counts].id = id;
-	nc[s->nr_counts].name = ev ? ev->name : "unknown";
-	nc[s->nr_counts].n = 1;
-	s->nr_counts++;
-}
-
 /* Fork, exec and scheduler syscalls: read the task's attributes now, while it exists. */
-static void capture_attributes(struct session *s, const struct rq_event *e)
+static void capture_attributes(struct session *s, const struct rq_event *ev)
 {
-	const struct rq_event ev = *e;
 	struct setter *st;
 
 	if (!s->snap)
 		return;
-	switch (ev.type) {
+	switch (ev->type) {
 	case RQ_EV_FORK:
-		rq_snapshot_task(s->snap, ev.pid2);
+		rq_snapshot_task(s->snap, ev->pid2);
 		break;
 	case RQ_EV_EXEC:
 	case RQ_EV_CGROUP_ATTACH:
-		rq_snapshot_task(s->snap, ev.pid);
+		rq_snapshot_task(s->snap, ev->pid);
 		break;
 	case RQ_EV_SETAFFINITY_ENTER:
 	case RQ_EV_SETSCHED_ENTER:
 	case RQ_EV_SETATTR_ENTER:
-		st = &s->setters[(unsigned int)ev.common_pid % SETTERS];
-		st->caller = ev.common_pid;
-		st->target = ev.pid ? ev.pid : ev.common_pid;
+		st = &s->setters[(unsigned int)ev->common_pid % SETTERS];
+		st->caller = ev->common_pid;
+		st->target = ev->pid ? ev->pid : ev->common_pid;
 		break;
 	case RQ_EV_SETAFFINITY_EXIT:
 	case RQ_EV_SETSCHED_EXIT:
 	case RQ_EV_SETATTR_EXIT:
-		st = &s->setters[(unsigned int)ev.common_pid % SETTERS];
-		if (st->caller == ev.common_pid && st->target > 0) {
+		st = &s->setters[(unsigned int)ev->common_pid % SETTERS];
+		if (st->caller == ev->common_pid && st->target > 0) {
 			rq_snapshot_task(s->snap, st->target);
 		} else {
 			/* the enter was before the trace: the caller itself is the best guess */
-			rq_snapshot_task(s->snap, ev.common_pid);
+			rq_snapshot_task(s->snap, ev->common_pid);
 		}
 		st->caller = 0;
 		st->target = 0;
@@ -462,14 +429,14 @@ static void dispatch_batch(struct session *s)
 		rec.ref_count = 1;
 		rec.locked = 1;
 		cur[best].new_page = false;
-		count_record(s, &rec);
-		if (s->o->on_record)
-			s->o->on_record(s->tep, &rec, best, s->o->data);
+		s->st->events++;
 		if (s->dec) {
 			struct rq_event ev;
 
 			s->st->by_type[rq_decode(s->dec, &rec, best, &ev)]++;
 			capture_attributes(s, &ev);
+			if (s->o->on_event)
+				s->o->on_event(&ev, rq_decoder_available(s->dec), s->o->data);
 		}
 		cur[best].data = kbuffer_next_event(kb, &cur[best].ts);
 		if (!cur[best].data) {
@@ -907,7 +874,6 @@ static void teardown(struct session *s)
 	free(s->missed);
 	free(s->cpu_full);
 	free(s->enabled);
-	free(s->counts);
 	rq_snapshot_free(s->snap);
 	if (s->dec)
 		rq_decoder_free(s->dec);

@@ -12,9 +12,6 @@
 
 #include "event.h"
 
-struct tep_handle;
-struct tep_record;
-
 struct rq_record_opts {
 	const char *output;	/* trace.dat path */
 	double duration;	/* seconds, <= 0: until cmd exits or a signal */
@@ -23,8 +20,12 @@ struct rq_record_opts {
 	bool force;		/* overwrite an existing output file */
 	bool quiet;		/* no progress or summary on stderr */
 	int file_version;	/* 6 or 7 (0 = default) */
-	/* Optional: every record, merged across CPUs in timestamp order, as it is read. */
-	void (*on_record)(struct tep_handle *tep, struct tep_record *rec, int cpu, void *data);
+	/*
+	 * Optional: every record, merged across CPUs in timestamp order, as it is read,
+	 * already decoded (the recorder decodes each record once, for itself too);
+	 * available says which event types this kernel has (rq_decoder_available()).
+	 */
+	void (*on_event)(const struct rq_event *ev, const bool *available, void *data);
 	void (*on_lost)(int cpu, unsigned long long lost, void *data);
 	/* Optional: called at least 4 times a second while recording; non-zero stops. */
 	int (*on_tick)(void *data);

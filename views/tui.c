@@ -787,31 +787,21 @@ int cmd_replay(int argc, char **argv)
 
 struct live_ctx {
 	struct tui *t;
-	struct rq_decoder *dec;
 	int nr_cpus;
 	char err[256];
 };
 
-static void live_record(struct tep_handle *tep, struct tep_record *rec, int cpu, void *data)
+static void live_event(const struct rq_event *ev, const bool *available, void *data)
 {
 	struct live_ctx *lc = data;
 	struct tui *t = lc->t;
-	struct rq_event ev;
 
-	if (!lc->dec) {
-		lc->dec = rq_decoder_new(tep);
-		if (!lc->dec)
-			return;
-	}
 	if (!t->live_ready) {
-		if (rq_analysis_begin(t->an, "live", lc->nr_cpus, t->release,
-				      rq_decoder_available(lc->dec)))
+		if (rq_analysis_begin(t->an, "live", lc->nr_cpus, t->release, available))
 			return;
 		t->live_ready = true;
 	}
-	memset(&ev, 0, sizeof(ev));
-	rq_decode(lc->dec, rec, cpu, &ev);
-	rq_analysis_feed(t->an, &ev);
+	rq_analysis_feed(t->an, ev);
 	if (!t->trace_first)
 		t->trace_first = t->an->first_ts;
 }
@@ -940,7 +930,7 @@ int cmd_live(int argc, char **argv)
 	opts.output = keep ? keep : path;
 	opts.force = keep ? force : true;
 	opts.quiet = true;
-	opts.on_record = live_record;
+	opts.on_event = live_event;
 	opts.on_lost = live_lost;
 	opts.on_tick = live_tick;
 	opts.data = &lc;
@@ -949,8 +939,6 @@ int cmd_live(int argc, char **argv)
 	term_end();
 	if (!keep)
 		unlink(path);
-	if (lc.dec)
-		rq_decoder_free(lc.dec);
 	rq_analysis_free(t->an);
 	free(t);
 	if (rc) {
