@@ -244,33 +244,31 @@ int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip)
 	return rq_teach_wrap(text, w, wrap_cb, &c);
 }
 
+/*
+ * Apply a movement key to *pos (a scroll offset or a selection) with page height h;
+ * last is where End goes.  False if act is not a movement.
+ */
+static bool move_key(int *pos, enum tui_action act, int h, int last)
+{
+	switch (act) {
+	case ACT_UP: (*pos)--; break;
+	case ACT_DOWN: (*pos)++; break;
+	case ACT_PGUP: *pos -= h - 1; break;
+	case ACT_PGDN: *pos += h - 1; break;
+	case ACT_HOME: *pos = 0; break;
+	case ACT_END: *pos = last; break;
+	default: return false;
+	}
+	return true;
+}
+
 /* Scroll a pager view of n lines (moves v->top); false if act is not a move. */
 bool tui_pager_key(struct view *v, enum tui_action act, int n)
 {
 	int h = v->height > 1 ? v->height : 10;
 
-	switch (act) {
-	case ACT_UP:
-		v->top--;
-		break;
-	case ACT_DOWN:
-		v->top++;
-		break;
-	case ACT_PGUP:
-		v->top -= h - 1;
-		break;
-	case ACT_PGDN:
-		v->top += h - 1;
-		break;
-	case ACT_HOME:
-		v->top = 0;
-		break;
-	case ACT_END:
-		v->top = n;
-		break;
-	default:
+	if (!move_key(&v->top, act, h, n))
 		return false;
-	}
 	if (v->top > n - h)
 		v->top = n - h;
 	if (v->top < 0)
@@ -278,32 +276,13 @@ bool tui_pager_key(struct view *v, enum tui_action act, int n)
 	return true;
 }
 
+/* Move the selection of a list view of n rows; false if act is not a move. */
 bool tui_list_key(struct view *v, enum tui_action act, int n)
 {
 	int h = v->height > 0 ? v->height : 10;
 
-	switch (act) {
-	case ACT_UP:
-		v->sel--;
-		break;
-	case ACT_DOWN:
-		v->sel++;
-		break;
-	case ACT_PGUP:
-		v->sel -= h - 1;
-		break;
-	case ACT_PGDN:
-		v->sel += h - 1;
-		break;
-	case ACT_HOME:
-		v->sel = 0;
-		break;
-	case ACT_END:
-		v->sel = n - 1;
-		break;
-	default:
+	if (!move_key(&v->sel, act, h, n - 1))
 		return false;
-	}
 	tui_list_clamp(v, n, h);
 	return true;
 }
