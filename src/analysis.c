@@ -523,7 +523,7 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	int idle_cpu = -1;
 
 	if (!task_policy_known(t)) {
-		an->not_judged[RQ_FIND_IDLE_STACKING]++;
+		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
 		return;
 	}
 	if (!task_is_idle_class(t))
@@ -531,12 +531,12 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	if (c->known && c->curr == 0)
 		return;		/* put on an idle CPU: nothing stacked */
 	if (!t->mask_known || !c->known || c->curr < 0) {
-		an->not_judged[RQ_FIND_IDLE_STACKING]++;
+		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
 		return;
 	}
 	curr = rq_task_find(an, c->curr);
 	if (!curr || !task_policy_known(curr)) {
-		an->not_judged[RQ_FIND_IDLE_STACKING]++;
+		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
 		return;
 	}
 	if (!task_is_idle_class(curr))
@@ -551,7 +551,7 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 		if (q == t)
 			continue;
 		if (!q || !task_policy_known(q)) {
-			an->not_judged[RQ_FIND_IDLE_STACKING]++;
+			an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
 			return;
 		}
 		if (!task_is_idle_class(q))
@@ -579,7 +579,7 @@ static void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, st
 	if (task_is_rt_or_dl(t))
 		return;
 	if (!t->mask_known || !c->known) {
-		an->not_judged[RQ_FIND_MISSED_IDLE]++;
+		an->findings[RQ_FIND_MISSED_IDLE].not_judged++;
 		return;
 	}
 	if (c->curr <= 0 || c->curr == t->pid)

@@ -123,12 +123,41 @@ enum rq_level { RQ_LEVEL_NONE, RQ_LEVEL_UNKNOWN, RQ_LEVEL_SMT, RQ_LEVEL_LLC, RQ_
 
 #define RQ_MAX_EXAMPLES 8
 
+/*
+ * Assumptions a verdict can rest on when the trace holds no recorder snapshot
+ * (rq_assumption_names[] gives the JSON strings; rqpath-paths(7) explains each).
+ */
+enum rq_assumption {
+	RQ_ASSUME_MASK_ALL,	/* affinity never changed in the trace: taken as every CPU */
+	RQ_ASSUME_PERCPU_KTHREAD,	/* kworker/N:*, ksoftirqd/N, ...: taken as pinned to N */
+	RQ_ASSUME_POLICY_PRIO,	/* RT/DL policy read from the priority fields */
+	RQ_ASSUME_CPU_WATCHED,	/* a CPU never seen idle, known after watching its switches */
+	RQ_ASSUME_LLC,		/* no topology: every CPU taken as one LLC */
+	RQ_ASSUME__COUNT
+};
+
+extern const char *const rq_assumption_names[RQ_ASSUME__COUNT];
+
+/*
+ * One finding's numbers.  Only count (= exact + inferred) may trip --fail-on: it holds the
+ * placements the trace proves.  possible: may have made no selection at all (a delayed
+ * dequeue requeued by ttwu_runnable(), EAS, ...); not_judged: an attribute or CPU state
+ * was unknown.  needless-callback keeps its execs with an unknown mask in unknown (which
+ * equals its not_judged).
+ */
 struct rq_finding_store {
-	uint64_t count;
-	uint64_t unknown;	/* could not be judged (needless-callback: affinity unknown) */
+	uint64_t count;		/* proven: exact + inferred */
+	uint64_t exact;
+	uint64_t inferred;	/* proven under an assumption (assumptions says which) */
+	uint64_t possible;	/* would count, but the selection itself is not proven */
+	uint64_t not_judged;	/* an attribute or the CPU state was unknown */
+	uint64_t unknown;	/* needless-callback: execs with an unknown mask */
 	uint64_t of;		/* out of how many candidates (offcpu-fork: forks) */
+	unsigned int assumptions;	/* 1 << enum rq_assumption, over the inferred ones */
 	int nexamples;
 	struct rq_placement examples[RQ_MAX_EXAMPLES];
+	int npossible;		/* examples of possible ones, kept apart */
+	struct rq_placement possible_examples[RQ_MAX_EXAMPLES / 2];
 };
 
 enum rq_task_state { RQ_TS_UNKNOWN, RQ_TS_RUNNING, RQ_TS_QUEUED, RQ_TS_SLEEPING, RQ_TS_DEAD };
@@ -205,6 +234,9 @@ struct rq_cpu {
 	int core, node;
 	uint64_t placements_in, placements_out;
 	uint64_t lost_events;
+	/* data quality: the model corrected from the records' common_pid */
+	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
+	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
 };
 
 struct rq_profile {
@@ -237,10 +269,10 @@ struct rq_analysis {
 	uint64_t first_ts, last_ts;
 	uint64_t counts[RQ_EV__COUNT];
 	uint64_t path_counts[RQ_PATH__COUNT];
+	uint64_t path_conf[RQ_PATH__COUNT][3];	/* per path: exact, inferred, unknown */
 	uint64_t conf_counts[3];
 	uint64_t nr_placements;
 	struct rq_finding_store findings[RQ_FIND__COUNT];
-	uint64_t not_judged[RQ_FIND__COUNT];	/* skipped: policy/affinity/CPU state unknown */
 	/* what the trace can and cannot support */
 	bool has_event[RQ_EV__COUNT];
 	bool has_markers;

@@ -88,3 +88,11 @@ const char *rq_policy_name(int policy)
 	default: return "?";
 	}
 }
+
+const char *const rq_assumption_names[RQ_ASSUME__COUNT] = {
+	[RQ_ASSUME_MASK_ALL] = "affinity-all-cpus",
+	[RQ_ASSUME_PERCPU_KTHREAD] = "percpu-kthread-pinned",
+	[RQ_ASSUME_POLICY_PRIO] = "policy-from-prio",
+	[RQ_ASSUME_CPU_WATCHED] = "cpu-state-watched",
+	[RQ_ASSUME_LLC] = "llc-assumed",
+};

@@ -198,9 +198,9 @@ static void text_finding_note(FILE *f, const struct rq_analysis *an, int i)
 		fprintf(f, "  of %llu fork(s)", (unsigned long long)s->of);
 		break;
 	default:
-		if (an->not_judged[i])
+		if (an->findings[i].not_judged)
 			fprintf(f, "  %llu placement(s) not judged: policy, affinity or CPU "
-				   "state unknown", (unsigned long long)an->not_judged[i]);
+				   "state unknown", (unsigned long long)an->findings[i].not_judged);
 		break;
 	}
 	fputc('\n', f);

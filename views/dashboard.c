@@ -215,9 +215,9 @@ static int draw_findings(struct view *v, int y, int ymax)
 		else if (f == RQ_FIND_NEEDLESS_CALLBACK && s->unknown)
 			snprintf(extra, sizeof(extra), "%llu unknown",
 				 (unsigned long long)s->unknown);
-		else if (an->not_judged[f])
+		else if (an->findings[f].not_judged)
 			snprintf(extra, sizeof(extra), "%llu not judged",
-				 (unsigned long long)an->not_judged[f]);
+				 (unsigned long long)an->findings[f].not_judged);
 		if (s->count)
 			attron(tui_attr(C_FINDING));
 		snprintf(buf, sizeof(buf), " %-18s %9llu", rq_finding_ids[f],

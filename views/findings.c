@@ -65,10 +65,10 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		if (fs->unknown)
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (%llu could not be judged)", (unsigned long long)fs->unknown);
-		if (an->not_judged[r->finding])
+		if (an->findings[r->finding].not_judged)
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (%llu not judged)",
-				 (unsigned long long)an->not_judged[r->finding]);
+				 (unsigned long long)an->findings[r->finding].not_judged);
 		if (!sel)
 			attron(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
 		snprintf(buf, sizeof(buf), "%s %-18s %llu%s", tui_g.mark,
