@@ -3,7 +3,7 @@
 # Usage: tests/install-deps.sh [build|test]
 # As root it installs what is missing; otherwise it prints the apt-get command and fails.
 set -e
-build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libncurses-dev libbsd-dev"
+build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libncurses-dev libbsd-dev libzstd-dev zlib1g-dev"
 test_pkgs="$build_pkgs libcmocka-dev trace-cmd tmux python3 man-db groff-base"
 case "${1:-build}" in
 test) want=$test_pkgs ;;
@@ -21,5 +21,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "rqpath: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq $missing >&2
+apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq $missing >&2
