@@ -60,7 +60,7 @@ const struct tui_key tui_keys[] = {
 	{ '\n', "Enter", ACT_ENTER, NULL, NULL, NULL },
 	{ '\r', "Enter", ACT_ENTER, NULL, NULL, NULL },
 	{ KEY_ENTER, "Enter", ACT_ENTER, NULL, NULL, NULL },
-	{ 27, "Esc", ACT_BACK, NULL, "back to the previous view; quit from the first one",
+	{ 27, "Esc", ACT_BACK, NULL, "back to the previous view (never quits: q does)",
 	  "Esc back" },
 	{ KEY_BACKSPACE, "Bksp/Left", ACT_BACK, NULL, "back to the previous view", NULL },
 	{ KEY_LEFT, "Left", ACT_BACK, NULL, NULL, NULL },

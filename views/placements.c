@@ -302,7 +302,8 @@ static void placements_draw(struct view *v, int y0, int h)
 	rebuild(v);
 	tui_list_clamp(v, s->nrows, list_h);
 	pl_filter_format(&s->filter, f, sizeof(f));
-	snprintf(buf, sizeof(buf), " %d placements%s%s%s", s->nrows, f[0] ? " matching " : "",
+	snprintf(buf, sizeof(buf), " %d placement%s%s%s%s", s->nrows, s->nrows == 1 ? "" : "s",
+		 f[0] ? " matching " : "",
 		 f, t->an && t->an->nr_placements > t->an->recent_len ?
 		 " (the most recent ones; the rest are counted, not kept)" : "");
 	/* the filter and the search are typed by the user: printable ASCII only */

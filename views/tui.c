@@ -4,7 +4,7 @@
  * (step-wise replay with play/pause, or live recording), the view stack and the key
  * dispatch.  The views (one file each) only read the model.
  *
- * The terminal is restored on every way out: q, Esc, Ctrl-C (a key in raw mode),
+ * The terminal is restored on every way out: q, Ctrl-C (a key in raw mode),
  * SIGINT/SIGTERM/SIGHUP (a flag the loop checks), a fatal signal (termios and the
  * terminfo exit strings written from the handler), and atexit().
  */
@@ -101,6 +101,77 @@ static bool locale_is_utf8(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
+static void term_modes(struct tui *t)
+{
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	tui_draw_init(t);
+}
+
+/* Scripted keys (script.c): a virtual screen of RQPATH_TUI_SIZE, drawn to /dev/null. */
+static int term_start_script(struct tui *t, const char *script, char *err, size_t errlen)
+{
+	const char *term = getenv("RQPATH_TUI_TERM");
+	FILE *out, *in;
+	int w, h;
+
+	setlocale(LC_ALL, "");
+	t->utf8 = locale_is_utf8();
+	t->test_mode = true;
+	if (tui_script_open(t, script, err, errlen))
+		return -1;
+	out = fopen("/dev/null", "w");
+	in = fopen("/dev/null", "r");
+	if (!out || !in || !newterm(term && *term ? term : "xterm-256color", out, in)) {
+		snprintf(err, errlen, "cannot start a virtual screen for RQPATH_TUI_SCRIPT");
+		if (out)
+			fclose(out);
+		if (in)
+			fclose(in);
+		tui_script_close(t);
+		return -1;
+	}
+	curses_on = 1;
+	atexit(term_end);
+	tui_script_size(&w, &h);
+	resizeterm(h, w);
+	t->color = has_colors() && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	term_modes(t);
+	return 0;
+}
+
+/*
+ * A full-screen TUI needs cursor addressing: TERM=dumb (or unset, or a terminal without
+ * cup) is refused with one line before anything is drawn.
+ */
+static bool term_can_address(char *err, size_t errlen)
+{
+	const char *term = getenv("TERM");
+	TERMINAL *saved = cur_term;
+	int e = 0;
+	bool ok = false;
+
+	if (term && *term && setupterm(term, STDOUT_FILENO, &e) == OK) {
+		const char *cup = tigetstr("cup");
+
+		ok = cup && cup != (char *)-1;
+		del_curterm(cur_term);
+		set_curterm(saved);
+	}
+	if (!ok) {
+		char esc[64];
+
+		rq_escape_c(term ? term : "", term ? strnlen(term, 32) : 0, esc, sizeof(esc));
+		snprintf(err, errlen, "TERM=%s has no cursor addressing; use 'rqpath audit' for "
+			 "text", esc);
+	}
+	return ok;
+}
+
 static int term_start(struct tui *t, char *err, size_t errlen)
 {
 	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -108,7 +179,10 @@ static int term_start(struct tui *t, char *err, size_t errlen)
 	struct sigaction sa;
 	const char *nc = getenv("NO_COLOR");
 	const char *tm = getenv("RQPATH_TUI_TEST");
+	const char *script = getenv("RQPATH_TUI_SCRIPT");
 
+	if (script && *script)
+		return term_start_script(t, script, err, errlen);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(err, errlen, "the TUI needs a terminal; for text output use "
 			 "'rqpath audit'");
@@ -117,6 +191,8 @@ static int term_start(struct tui *t, char *err, size_t errlen)
 	setlocale(LC_ALL, "");
 	t->utf8 = locale_is_utf8();
 	t->test_mode = tm && *tm && strcmp(tm, "0");
+	if (!term_can_address(err, errlen))
+		return -1;
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		tio_saved = true;
 
@@ -142,13 +218,7 @@ static int term_start(struct tui *t, char *err, size_t errlen)
 	add_exit_cap("cnorm");
 	add_exit_cap("rmcup");
 	t->color = has_colors() && !(nc && *nc);
-	raw();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	tui_draw_init(t);
+	term_modes(t);
 	return 0;
 }
 
@@ -628,12 +698,11 @@ static void handle_key(struct tui *t, int ch)
 		return;
 	switch (act) {
 	case ACT_BACK:
-		if (t->depth <= 1) {
-			if (ch == 27)
-				t->quit = true;
-		} else {
+		/* Esc never quits (it also cancels prompts: Esc Esc must be harmless) */
+		if (t->depth <= 1)
+			tui_message(t, "first view: q quits");
+		else
 			tui_pop(t);
-		}
 		break;
 	case ACT_HELP:
 		if (v != &t->views[VIEW_HELP])
@@ -703,12 +772,21 @@ static int replay_loop(struct tui *t)
 		int ch;
 
 		draw(t);
-		timeout(t->loading ? 0 : t->playing ? 40 : 250);
-		ch = getch();
-		while (ch != ERR && !t->quit) {
-			handle_key(t, ch);
-			timeout(0);
+		if (t->script) {
+			/* one scripted key per turn, and only at rest: the dumps are exact */
+			if (!t->loading && !t->playing) {
+				ch = tui_script_key(t);
+				if (ch != ERR)
+					handle_key(t, ch);
+			}
+		} else {
+			timeout(t->loading ? 0 : t->playing ? 40 : 250);
 			ch = getch();
+			while (ch != ERR && !t->quit) {
+				handle_key(t, ch);
+				timeout(0);
+				ch = getch();
+			}
 		}
 		if (t->loading) {
 			if (replay_feed(t, 0.05)) {
@@ -720,7 +798,8 @@ static int replay_loop(struct tui *t)
 			}
 			last = wall_now();
 		} else if (t->playing) {
-			double now = wall_now();
+			/* a script plays on a virtual clock: 40 ms a turn */
+			double now = t->script ? last + 0.04 : wall_now();
 
 			t->play_ts += (uint64_t)((now - last) * speeds[t->speed] * 1e9);
 			last = now;
@@ -778,6 +857,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	rc = replay_loop(t);
 	term_end();
+	tui_script_close(t);
 	tui_free(t);
 	free(t);
 	return rc;
@@ -832,9 +912,16 @@ static int live_tick(void *data)
 
 	/* new events arrived since the last tick: views must drop their row pointers */
 	sample(t);
-	timeout(0);
-	while ((ch = getch()) != ERR && !t->quit)
-		handle_key(t, ch);
+	if (t->script) {
+		draw(t);
+		ch = tui_script_key(t);
+		if (ch != ERR)
+			handle_key(t, ch);
+	} else {
+		timeout(0);
+		while ((ch = getch()) != ERR && !t->quit)
+			handle_key(t, ch);
+	}
 	if (now - t->rate_at >= 1.0) {
 		uint64_t ev = t->an->nr_events;
 
@@ -937,6 +1024,7 @@ int cmd_live(int argc, char **argv)
 	err[0] = '\0';
 	rc = rq_record_run(&opts, &st, err, sizeof(err));
 	term_end();
+	tui_script_close(t);
 	if (!keep)
 		unlink(path);
 	rq_analysis_free(t->an);

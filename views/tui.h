@@ -127,7 +127,8 @@ typedef void (*tui_prompt_fn)(struct tui *t, const char *text, void *data);
 struct tui {
 	struct rq_analysis *an;
 	bool live;
-	bool test_mode;		/* RQPATH_TUI_TEST=1: no wall clock on screen */
+	bool test_mode;		/* RQPATH_TUI_TEST=1 or a script: no wall clock on screen */
+	struct tui_script *script;	/* RQPATH_TUI_SCRIPT: keys from a file (script.c) */
 	bool utf8, color;
 	int rows, cols;
 	bool quit;
@@ -231,6 +232,13 @@ int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);
 bool tui_list_key(struct view *v, enum tui_action act, int n);
 bool tui_pager_key(struct view *v, enum tui_action act, int n);
 void tui_list_clamp(struct view *v, int n, int h);
+
+/* script.c: RQPATH_TUI_SCRIPT, keys from a file and a screen dump after each step */
+struct tui_script;
+int tui_script_open(struct tui *t, const char *path, char *err, size_t errlen);
+void tui_script_close(struct tui *t);
+void tui_script_size(int *w, int *h);
+int tui_script_key(struct tui *t);
 
 /* keys.c */
 enum tui_action tui_key_action(const struct tui *t, int key);

@@ -1,21 +1,25 @@
 #!/bin/sh
-# Resizing: 80x24 -> 132x50 -> 60x15 (too small: a message) -> 80x24 again must give
+# Resizing: 80x24 -> 132x50 -> 50x10 (too small: a message) -> 80x24 again must give
 # the same screens as a fresh 80x24 start, in every view.
-. "$(dirname "$0")/golden/lib.sh"
+# In-process (RQPATH_TUI_SCRIPT): see golden/script.sh.
+. "$(dirname "$0")/golden/script.sh"
 
-tui_start 80 24 -- replay "$fixture"
-wait_for ' END ' 60 || exit 1
-settle
 for v in 1 2 3 4 5; do
-	keys $v
-	resize 132 50
-	cap | head -1 | grep -q 'END 1x' || fail "view $v at 132x50: no title"
-	[ "$(cap | wc -L)" -le 132 ] || fail "view $v wider than 132"
-	resize 50 10
-	cap | grep -q 'needs 80x24' || fail "view $v at 50x10: no size message"
-	resize 80 24
+	step - "$v"
+	step "big$v" ":resize 132x50"
+	step "small$v" ":resize 50x10"
+	step - ":resize 80x24"
 done
-keys 1; golden dashboard-80x24
-keys 5; golden teach-80x24
-quit_and_check
+step dashboard-80x24 1
+step teach-80x24 5
+run_script -- replay "$fixture"
+for v in 1 2 3 4 5; do
+	row "big$v" 1 | grep -q 'END 1x' || fail "view $v at 132x50: no title"
+	[ "$(screen "big$v" | wc -L)" -le 132 ] || fail "view $v wider than 132"
+	[ "$(screen "big$v" | wc -l)" -eq 50 ] || fail "view $v at 132x50: not 50 rows"
+	has "small$v" 'needs 80x24' "view $v at 50x10: no size message"
+done
+golden dashboard-80x24
+golden teach-80x24
+[ "$rc" -eq 0 ] || fail "exit status $rc"
 finish

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The terminal is restored on q, Esc, Ctrl-C and SIGTERM (typed into a real shell in
+# The terminal is restored on q, Ctrl-C and SIGTERM (typed into a real shell in
 # the pane, then `stty -a` must show echo and icanon again); NO_COLOR and a non-UTF-8
 # locale give a monochrome, ASCII-only screen.
 . "$(dirname "$0")/golden/lib.sh"
@@ -15,7 +15,7 @@ restored() {
 	sleep 0.3
 }
 
-for how in q Escape C-c; do
+for how in q C-c; do
 	tui_shell 80 24
 	tm send-keys -t t "RQPATH_TUI_TEST=1 $RQPATH replay $fixture; echo RC=\$?" Enter
 	wait_for ' END ' 60 || { fail "$how: no TUI"; continue; }
@@ -23,6 +23,24 @@ for how in q Escape C-c; do
 	wait_for 'RC=0' 10 || fail "$how: exit status"
 	restored "$how"
 done
+
+# Esc never quits, not even twice from the first view
+tui_start 80 24 -- replay "$fixture"
+wait_for ' END ' 60 || exit 1
+keys Escape Escape
+cap | grep -q 'RQPATH-EXIT=' && fail "Esc Esc quit the TUI"
+cap | grep -q 'q quits' || fail "Esc on the first view does not say that q quits"
+quit_and_check
+
+# TERM=dumb (no cursor addressing): one line pointing to rqpath audit, exit 2, and
+# nothing drawn (no footer left behind)
+tui_shell 80 24
+tm send-keys -t t "clear; TERM=dumb $RQPATH replay $fixture; echo RC=\$?" Enter
+wait_for 'RC=' 10 || fail "TERM=dumb: no exit"
+cap | grep -q 'RC=2' || fail "TERM=dumb: exit status not 2"
+cap | grep -q "TERM=dumb has no cursor addressing; use 'rqpath audit'" || fail "TERM=dumb: no message"
+[ "$(cap | grep -c 'rqpath')" -le 2 ] || fail "TERM=dumb: more than the command and one line"
+cap | grep -q 'q quit' && fail "TERM=dumb: the footer was drawn"
 
 tui_shell 80 24
 tm send-keys -t t "RQPATH_TUI_TEST=1 $RQPATH replay $fixture & sleep 3; kill -TERM \$!; wait \$!; echo RC=\$?" Enter

@@ -1,24 +1,26 @@
 #!/bin/sh
 # Every view opened on fixtures/spawn.dat, paused at the end, compared with golden
 # screens at 80x24 and 120x40 (the second size reached by resizing the same session).
-. "$(dirname "$0")/golden/lib.sh"
+# In-process (RQPATH_TUI_SCRIPT): see golden/script.sh.
+. "$(dirname "$0")/golden/script.sh"
 
-tui_start 80 24 -- replay "$fixture"
-wait_for ' END ' 60 || exit 1
-settle
 for size in 80x24 120x40; do
-	if [ $size = 120x40 ]; then
-		resize 120 40
-	fi
-	keys 1; golden "dashboard-$size"
-	keys 2; golden "placements-$size"
-	keys Home Down Down Enter; golden "detail-$size"
-	keys Escape 3; golden "tasks-$size"
-	keys 4; golden "findings-$size"
-	keys 5; golden "teach-$size"
-	keys Down Down Down; golden "teach-exec-$size"
-	keys '?'; golden "help-$size"
-	keys Escape
+	[ $size = 120x40 ] && step - ":resize 120x40"
+	step "dashboard-$size" 1
+	step "placements-$size" 2
+	step "detail-$size" "<Home><Down><Down><Enter>"
+	step "tasks-$size" "<Esc>3"
+	step "findings-$size" 4
+	step "teach-$size" 5
+	step "teach-exec-$size" "<Down><Down><Down>"
+	step "help-$size" "?"
+	step - "<Esc>"
 done
-quit_and_check
+run_script -- replay "$fixture"
+[ "$rc" -eq 0 ] || fail "exit status $rc at the end of the script"
+for size in 80x24 120x40; do
+	for v in dashboard placements detail tasks findings teach teach-exec help; do
+		golden "$v-$size"
+	done
+done
 finish
