@@ -10,7 +10,9 @@ DESTDIR ?=
 
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
-PKGS := libtracecmd libtracefs libtraceevent ncursesw libbsd
+# The library (src/) needs no terminal; only the views (views/) link curses.
+LIB_PKGS := libtracecmd libtracefs libtraceevent libbsd
+PKGS := $(LIB_PKGS) ncursesw
 
 ifeq ($(V),1)
 Q :=
@@ -24,13 +26,24 @@ ifeq ($(WERROR),1)
 WARNINGS += -Werror
 endif
 # pkg-config may fail before the packages are installed; deps.stamp installs them first.
+LIB_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS) 2>/dev/null)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LIB_PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -D_GNU_SOURCE \
-	-DRQPATH_VERSION='"$(VERSION)"' -Isrc -Iviews -MMD -MP
+BASE_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE \
+	-DRQPATH_VERSION='"$(VERSION)"' -MMD -MP
+# Three layers, each seeing only what it may use:
+#   src/      the library: its own headers, no curses, no views, no command
+#   views/    the TUI: the library's headers and curses
+#   src/cli/  the commands: the library's headers and the TUI's entry points (tui_main.h)
+LIB_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) -Isrc
+VIEW_CFLAGS = $(BASE_CFLAGS) $(PKG_CFLAGS) -Isrc -Iviews
+CLI_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) -Isrc -Isrc/cli -Iviews
+layer_cflags = $(if $(filter views/%,$(1)),$(VIEW_CFLAGS),$(if $(filter src/cli/%,$(1)),$(CLI_CFLAGS),$(LIB_CFLAGS)))
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-ENGINE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRC := $(wildcard src/*.c)
+CLI_SRC := $(wildcard src/cli/*.c)
 VIEW_SRC := $(wildcard views/*.c)
 BUILD ?= build
 
@@ -38,9 +51,11 @@ define objs
 $(patsubst %.c,$(1)/%.o,$(2))
 endef
 
-ENGINE_OBJ := $(call objs,$(BUILD),$(ENGINE_SRC))
+LIB_OBJ := $(call objs,$(BUILD),$(LIB_SRC))
+CLI_OBJ := $(call objs,$(BUILD),$(CLI_SRC))
 VIEW_OBJ := $(call objs,$(BUILD),$(VIEW_SRC))
-ASAN_ENGINE_OBJ := $(call objs,$(BUILD)/asan,$(ENGINE_SRC))
+ASAN_LIB_OBJ := $(call objs,$(BUILD)/asan,$(LIB_SRC))
+ASAN_CLI_OBJ := $(call objs,$(BUILD)/asan,$(CLI_SRC))
 ASAN_VIEW_OBJ := $(call objs,$(BUILD)/asan,$(VIEW_SRC))
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -63,40 +78,48 @@ $(BUILD)/test-deps.stamp: tests/install-deps.sh
 rqpath: $(BUILD)/rqpath
 	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
-$(BUILD)/rqpath: $(BUILD)/src/main.o $(BUILD)/librqpath.a | $(BUILD)/deps.stamp
+# The command line, then the views, then the library: each depends only on those after it.
+$(BUILD)/rqpath: $(CLI_OBJ) $(BUILD)/librqpath-views.a $(BUILD)/librqpath.a | $(BUILD)/deps.stamp
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/librqpath.a: $(ENGINE_OBJ) $(VIEW_OBJ)
+$(BUILD)/librqpath.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/asan/rqpath: $(BUILD)/asan/src/main.o $(BUILD)/asan/librqpath.a
+$(BUILD)/librqpath-views.a: $(VIEW_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/asan/rqpath: $(ASAN_CLI_OBJ) $(BUILD)/asan/librqpath-views.a $(BUILD)/asan/librqpath.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/asan/librqpath.a: $(ASAN_ENGINE_OBJ) $(ASAN_VIEW_OBJ)
+$(BUILD)/asan/librqpath.a: $(ASAN_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/asan/librqpath-views.a: $(ASAN_VIEW_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/asan/%.o: %.c | $(BUILD)/deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	$(Q)$(CC) $(call layer_cflags,$<) $(SAN_FLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c | $(BUILD)/deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(call layer_cflags,$<) -c -o $@ $<
 
+# Unit tests see the library alone: its headers, its archive, its packages.
 $(BUILD)/asan/tests/%: tests/unit/%.c $(BUILD)/asan/librqpath.a | $(BUILD)/test-deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/librqpath.a \
-		$(PKG_LIBS) -lcmocka -lm
+	$(Q)$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/librqpath.a \
+		$(LIB_PKG_LIBS) -lcmocka -lm
 
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/test-deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS) -lm
+	$(Q)$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB_PKG_LIBS) -lm
 
 # The main job on the bundled fixture: the TUI when stdout is a terminal, else the audit.
 RUN_FIXTURE ?= fixtures/spawn.dat

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * teach.h - the select_task_rq() decision tree as data (no curses).
+ * teach.h - the select_task_rq() decision tree as data (no terminal code).
  *
  * One table of nodes in display order; a node's parent is the nearest earlier node one
  * level up.  Each node names the kernel function where the step happens, the rq_paths[]

@@ -25,12 +25,12 @@
 #include <curses.h>
 #include <term.h>
 
-#include "commands.h"
 #include "decode.h"
 #include "escape.h"
 #include "record.h"
 #include "replay.h"
 #include "tui.h"
+#include "tui_main.h"
 
 static const struct view_ops *const view_table[VIEW__COUNT] = {
 	[VIEW_DASHBOARD] = &dashboard_ops,
@@ -814,46 +814,37 @@ static int replay_loop(struct tui *t)
 			last = wall_now();
 		}
 	}
-	return RQ_EXIT_OK;
+	return 0;
 }
 
-int cmd_replay(int argc, char **argv)
+int tui_replay(const char *path, char *err, size_t errlen)
 {
 	struct tui *t;
-	char err[512];
+	char terr[512];
 	int rc;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: rqpath replay FILE.dat\n\nOpen a trace.dat in the TUI; "
-		       "press ? inside for the keys.\n");
-		return RQ_EXIT_OK;
-	}
-	if (argc != 2) {
-		rq_error("replay: needs one FILE.dat; try 'rqpath help replay'");
-		return RQ_EXIT_ERROR;
-	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		rq_error("replay: out of memory");
-		return RQ_EXIT_ERROR;
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
 	}
-	t->path = argv[1];
+	t->path = path;
 	t->speed = SPEED_1X;
 	/* open once before touching the terminal: a bad file is one line on stderr */
 	if (replay_reopen(t)) {
 		char name[1024];
 
 		rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
-		rq_error("%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
+		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
 		tui_free(t);
 		free(t);
-		return RQ_EXIT_ERROR;
+		return -1;
 	}
-	if (term_start(t, err, sizeof(err))) {
-		rq_error("replay: %s", err);
+	if (term_start(t, terr, sizeof(terr))) {
+		snprintf(err, errlen, "replay: %s", terr);
 		tui_free(t);
 		free(t);
-		return RQ_EXIT_ERROR;
+		return -1;
 	}
 	rc = replay_loop(t);
 	term_end();
@@ -933,58 +924,31 @@ static int live_tick(void *data)
 	return t->quit || sig_quit;
 }
 
-int cmd_live(int argc, char **argv)
+int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 {
 	struct rq_record_opts opts = { 0 };
 	struct rq_record_stats st = { 0 };
 	struct live_ctx lc = { 0 };
 	struct utsname un;
 	char path[] = "/tmp/rqpath-live-XXXXXX.dat";
-	const char *keep = NULL;	/* -o FILE: keep the recording there */
-	bool force = false;
-	char err[512];
+	const char *keep = o->output;	/* -o FILE: keep the recording there */
+	char rerr[512];
 	struct tui *t;
 	int fd, rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--buffer-kb") && i + 1 < argc) {
-			opts.buffer_kb = atoi(argv[++i]);
-			if (opts.buffer_kb <= 0) {
-				rq_error("live: --buffer-kb needs a positive number");
-				return RQ_EXIT_ERROR;
-			}
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			keep = argv[++i];
-		} else if (!strcmp(argv[i], "--force")) {
-			force = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: rqpath live [--buffer-kb N] [-o FILE [--force]]\n\n"
-			       "Attach to this system (root): the TUI over a private tracefs "
-			       "instance.\nWith -o the recording is kept in FILE (a trace.dat "
-			       "for rqpath replay\nor trace-cmd report).\n");
-			return RQ_EXIT_OK;
-		} else {
-			rq_error("live: unknown argument '%s'; try 'rqpath help live'", argv[i]);
-			return RQ_EXIT_ERROR;
-		}
-	}
-	if (geteuid() != 0) {
-		rq_error("live: needs root to record scheduler events (tracefs); run it with "
-			 "sudo, or open a recording with 'rqpath replay FILE'");
-		return RQ_EXIT_ERROR;
-	}
+	opts.buffer_kb = o->buffer_kb;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		rq_error("live: out of memory");
-		return RQ_EXIT_ERROR;
+		snprintf(err, errlen, "live: out of memory");
+		return -1;
 	}
 	t->live = true;
 	t->speed = SPEED_1X;
 	t->an = rq_analysis_new(NULL);
 	if (!t->an) {
 		free(t);
-		rq_error("live: out of memory");
-		return RQ_EXIT_ERROR;
+		snprintf(err, errlen, "live: out of memory");
+		return -1;
 	}
 	if (uname(&un) == 0)
 		snprintf(t->release, sizeof(t->release), "%s", un.release);
@@ -994,35 +958,35 @@ int cmd_live(int argc, char **argv)
 		lc.nr_cpus = 1;
 	fd = keep ? 0 : mkstemps(path, 4);
 	if (fd < 0) {
-		rq_error("live: cannot create a temporary trace file in /tmp: %s",
+		snprintf(err, errlen, "live: cannot create a temporary trace file in /tmp: %s",
 			 strerror(errno));
 		rq_analysis_free(t->an);
 		free(t);
-		return RQ_EXIT_ERROR;
+		return -1;
 	}
 	if (!keep)
 		close(fd);
-	if (term_start(t, err, sizeof(err))) {
-		rq_error("live: %s", err);
+	if (term_start(t, rerr, sizeof(rerr))) {
+		snprintf(err, errlen, "live: %s", rerr);
 		if (!keep)
 			unlink(path);
 		rq_analysis_free(t->an);
 		free(t);
-		return RQ_EXIT_ERROR;
+		return -1;
 	}
 	t->started = t->rate_at = wall_now();
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	draw(t);
 	/* our own mkstemps() file may be replaced; a user's file only with --force */
 	opts.output = keep ? keep : path;
-	opts.force = keep ? force : true;
+	opts.force = keep ? o->force : true;
 	opts.quiet = true;
 	opts.on_event = live_event;
 	opts.on_lost = live_lost;
 	opts.on_tick = live_tick;
 	opts.data = &lc;
-	err[0] = '\0';
-	rc = rq_record_run(&opts, &st, err, sizeof(err));
+	rerr[0] = '\0';
+	rc = rq_record_run(&opts, &st, rerr, sizeof(rerr));
 	term_end();
 	tui_script_close(t);
 	if (!keep)
@@ -1030,8 +994,8 @@ int cmd_live(int argc, char **argv)
 	rq_analysis_free(t->an);
 	free(t);
 	if (rc) {
-		rq_error("live: %s", err[0] ? err : "recording failed");
-		return RQ_EXIT_ERROR;
+		snprintf(err, errlen, "live: %s", rerr[0] ? rerr : "recording failed");
+		return -1;
 	}
-	return RQ_EXIT_OK;
+	return 0;
 }

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tui_main.h - the two ways into the TUI, as the command line (src/cli/) calls them.
+ * No curses here: the caller needs neither the terminal nor the views' internals.
+ */
+#ifndef RQPATH_TUI_MAIN_H
+#define RQPATH_TUI_MAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Open FILE.dat and browse it until the user quits.  0, or -1 with one line in err
+ * (the file name already escaped) when the file or the terminal cannot be opened.
+ */
+int tui_replay(const char *path, char *err, size_t errlen);
+
+struct tui_live_opts {
+	int buffer_kb;		/* per-CPU buffer, 0 = default */
+	const char *output;	/* keep the recording in this file, NULL: a temporary one */
+	bool force;		/* replace an existing output file */
+};
+
+/* Record this system (root) and show it live until the user quits.  0, or -1 and err. */
+int tui_live(const struct tui_live_opts *opts, char *err, size_t errlen);
+
+#endif
