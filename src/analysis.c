@@ -479,6 +479,7 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 		if (an->recent_len < an->recent_cap)
 			an->recent_len++;
 	}
+	rq_delay_placed(an, p);
 }
 
 const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int i)
@@ -1336,6 +1337,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 {
 	if (ev->type == RQ_EV_LOST) {
 		handle_lost(an, ev);
+		rq_delay_event(an, ev);
 		return;
 	}
 	an->nr_events++;
@@ -1369,6 +1371,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_EV_MARKER: handle_marker(an, ev); break;
 	default: break;
 	}
+	rq_delay_event(an, ev);
 }
 
 static int finish_task(const struct rq_task *t, void *data)
@@ -1380,6 +1383,7 @@ static int finish_task(const struct rq_task *t, void *data)
 void rq_analysis_finish(struct rq_analysis *an)
 {
 	rq_task_foreach(an, finish_task, an);
+	rq_delay_finish(an);
 }
 
 /* ---- life cycle -------------------------------------------------------------- */
@@ -1395,7 +1399,10 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 	an->recent_cap = an->opts.recent_capacity > 0 ? (unsigned int)an->opts.recent_capacity :
 							RQ_RECENT_DEFAULT;
 	an->recent = calloc(an->recent_cap, sizeof(*an->recent));
-	if (!an->recent) {
+	an->delay = rq_delay_new();
+	if (!an->recent || !an->delay) {
+		free(an->recent);
+		rq_delay_free(an->delay);
 		free(an);
 		return NULL;
 	}
@@ -1465,6 +1472,7 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an->task_hash);
 	free(an->recent);
 	free(an->exited_ring);
+	rq_delay_free(an->delay);
 	free(an);
 }
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "cpumask.h"
+#include "delay.h"
 #include "event.h"
 
 enum rq_kind {
@@ -216,6 +217,7 @@ struct rq_task {
 	int fork_parent_cpu;
 	bool first_run_pending;
 	uint64_t fork_ts;
+	struct rq_delay_task delay;	/* queue delay: delay.c */
 };
 
 enum rq_llc_source { RQ_LLC_ASSUMED, RQ_LLC_CACHE, RQ_LLC_PACKAGE };
@@ -290,6 +292,7 @@ struct rq_analysis {
 	/* recent placements ring */
 	struct rq_placement *recent;
 	unsigned int recent_cap, recent_head, recent_len;
+	struct rq_delay *delay;	/* queue delay of each placement (delay.h) */
 };
 
 /* Returns NULL on allocation failure. */

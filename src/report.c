@@ -7,6 +7,7 @@
 
 #include "escape.h"
 #include "report.h"
+#include "delay.h"
 
 static double secs(uint64_t ns)
 {
@@ -75,9 +76,11 @@ static void write_json(FILE *f, const struct rq_analysis *an)
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
 		if (!an->path_counts[p])
 			continue;
-		fprintf(f, "%s\n    {\"kind\": \"%s\", \"path\": \"%s\", \"count\": %llu}",
+		fprintf(f, "%s\n    {\"kind\": \"%s\", \"path\": \"%s\", \"count\": %llu",
 			first ? "" : ",", rq_kind_names[rq_paths[p].kind], rq_paths[p].id,
 			(unsigned long long)an->path_counts[p]);
+		rq_report_json_path_delay(f, an, p);
+		fputc('}', f);
 		first = false;
 	}
 	fprintf(f, "%s],\n  \"findings\": {", first ? "" : "\n  ");
@@ -90,6 +93,7 @@ static void write_json(FILE *f, const struct rq_analysis *an)
 			fprintf(f, ", \"unknown\": %llu", (unsigned long long)s->unknown);
 		if (i == RQ_FIND_OFFCPU_FORK)
 			fprintf(f, ", \"of\": %llu", (unsigned long long)s->of);
+		rq_report_json_finding_delay(f, an, i);
 		fprintf(f, ", \"examples\": [");
 		for (int e = 0; e < s->nexamples; e++) {
 			fputs(e ? ",\n      " : "\n      ", f);
@@ -97,7 +101,9 @@ static void write_json(FILE *f, const struct rq_analysis *an)
 		}
 		fprintf(f, "%s]}", s->nexamples ? "\n    " : "");
 	}
-	fprintf(f, "\n  }\n}\n");
+	fprintf(f, "\n  },\n  \"delay\": ");
+	rq_delay_json_summary(f, an);
+	fprintf(f, "\n}\n");
 }
 
 /* ---- CSV: one table, the first column says what a row is ------------------- */
@@ -285,6 +291,7 @@ static void write_text(FILE *f, const struct rq_analysis *an)
 			(unsigned long long)an->findings[i].count);
 		text_finding_note(f, an, i);
 	}
+	rq_delay_text(f, an);
 	for (int i = 0; i < RQ_FIND__COUNT; i++)
 		text_examples(f, an, i);
 }

@@ -15,16 +15,26 @@ import json, sys
 KINDS = {"fork", "exec", "wakeup", "balance", "newidle", "stopper", "affinity", "numa", "unknown"}
 EX = {"ts": float, "pid": int, "comm": str, "cpu": int, "from_cpu": int, "to_cpu": int,
       "path": str, "confidence": str, "why": str}
-FIND = {"needless-callback": {"count", "unknown", "examples"},
-        "offcpu-fork": {"count", "of", "examples"},
-        "idle-stacking": {"count", "examples"}, "missed-idle": {"count", "examples"}}
+FIND = {"needless-callback": {"count", "unknown", "examples", "delay", "delay_others"},
+        "offcpu-fork": {"count", "of", "examples", "delay", "delay_others"},
+        "idle-stacking": {"count", "examples", "delay", "delay_others"},
+        "missed-idle": {"count", "examples", "delay", "delay_others"}}
+DELAY = {"n", "p50_ns", "p90_ns", "p99_ns", "max_ns", "total_ns", "exact"}
+def delay_ok(o):
+    return isinstance(o, dict) and set(o) == DELAY and isinstance(o["exact"], bool) and \
+        all(isinstance(o[k], int) and o[k] >= 0 for k in DELAY - {"exact"}) and \
+        o["p50_ns"] <= o["p90_ns"] <= o["p99_ns"] <= o["max_ns"] <= max(o["total_ns"], 0) + (o["n"] == 0)
 bad = []
 for p in sys.argv[1:]:
     d = json.load(open(p))
     def need(cond, what):
         if not cond:
             bad.append("%s: %s" % (p, what))
-    need(set(d) == {"schema", "trace", "counts", "placements", "findings"}, "top-level keys %s" % sorted(d))
+    need(set(d) == {"schema", "trace", "counts", "placements", "findings", "delay"}, "top-level keys %s" % sorted(d))
+    dl = d["delay"]
+    need(set(dl) == {"flagged", "unflagged", "by_kind", "not_run", "unmeasured"}, "delay keys")
+    need(delay_ok(dl["flagged"]) and delay_ok(dl["unflagged"]), "delay flagged/unflagged")
+    need(all(k in KINDS and delay_ok(v) for k, v in dl["by_kind"].items()), "delay.by_kind")
     need(d["schema"] == "rqpath.audit/1", "schema id")
     t = d["trace"]
     need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts"}, "trace keys")
@@ -34,11 +44,13 @@ for p in sys.argv[1:]:
     for k in ("sched_wakeup_new", "sched_migrate_task", "sched_process_exec"):
         need(isinstance(d["counts"].get(k), int), "counts.%s" % k)
     for pl in d["placements"]:
-        need(set(pl) == {"kind", "path", "count"} and pl["kind"] in KINDS and pl["count"] > 0, "placement %r" % pl)
+        need(set(pl) == {"kind", "path", "count", "delay"} and pl["kind"] in KINDS and pl["count"] > 0, "placement %r" % pl)
+        need(delay_ok(pl["delay"]), "placement delay %r" % pl)
     need(set(d["findings"]) == set(FIND), "finding ids")
     for fid, keys in FIND.items():
         f = d["findings"][fid]
         need(set(f) == keys, "%s keys %s" % (fid, sorted(f)))
+        need(delay_ok(f["delay"]) and delay_ok(f["delay_others"]), "%s delay" % fid)
         need(len(f["examples"]) <= f["count"] and len(f["examples"]) <= 8, "%s examples bounded" % fid)
         for ex in f["examples"]:
             need(set(ex) == set(EX), "%s example keys" % fid)

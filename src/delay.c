@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * delay.c - queue delay of each placement and the quantile sketches (delay.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "delay.h"
+
+/* ---- the sketch ------------------------------------------------------------ */
+
+static unsigned int bucket_of(uint64_t v)
+{
+	double i;
+
+	if (v < RQ_SKETCH_LINEAR)
+		return (unsigned int)v;
+	i = floor(log((double)v / RQ_SKETCH_LINEAR) / log(RQ_SKETCH_GAMMA));
+	if (i < 0)
+		i = 0;
+	if (i > RQ_SKETCH_BUCKETS - RQ_SKETCH_LINEAR - 1)
+		i = RQ_SKETCH_BUCKETS - RQ_SKETCH_LINEAR - 1;
+	return RQ_SKETCH_LINEAR + (unsigned int)i;
+}
+
+/* The value a bucket stands for: itself below LINEAR, else its geometric middle. */
+static uint64_t bucket_value(unsigned int b)
+{
+	if (b < RQ_SKETCH_LINEAR)
+		return b;
+	return (uint64_t)llround(RQ_SKETCH_LINEAR *
+				 pow(RQ_SKETCH_GAMMA, (double)(b - RQ_SKETCH_LINEAR) + 0.5));
+}
+
+static int to_buckets(struct rq_sketch *s)
+{
+	if (s->buckets)
+		return 0;
+	s->buckets = calloc(RQ_SKETCH_BUCKETS, sizeof(*s->buckets));
+	if (!s->buckets)
+		return -1;
+	for (uint32_t i = 0; i < s->nexact; i++)
+		s->buckets[bucket_of(s->exact[i])]++;
+	free(s->exact);
+	s->exact = NULL;
+	s->nexact = 0;
+	return 0;
+}
+
+static void count(struct rq_sketch *s, uint64_t v)
+{
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->n++;
+	s->total += v;
+}
+
+int rq_sketch_add(struct rq_sketch *s, uint64_t v)
+{
+	count(s, v);
+	if (!s->buckets && !s->exact) {
+		s->exact = malloc(RQ_SKETCH_EXACT * sizeof(*s->exact));
+		if (!s->exact)
+			return -1;
+	}
+	if (!s->buckets && s->nexact < RQ_SKETCH_EXACT) {
+		s->exact[s->nexact++] = v;
+		s->sorted = false;
+		return 0;
+	}
+	if (to_buckets(s))
+		return -1;
+	s->buckets[bucket_of(v)]++;
+	return 0;
+}
+
+int rq_sketch_merge(struct rq_sketch *dst, const struct rq_sketch *src)
+{
+	uint64_t n = dst->n;
+
+	if (!src->n)
+		return 0;
+	if (!src->buckets) {
+		for (uint32_t i = 0; i < src->nexact; i++)
+			if (rq_sketch_add(dst, src->exact[i]))
+				return -1;
+		return 0;
+	}
+	if (to_buckets(dst))
+		return -1;
+	for (unsigned int b = 0; b < RQ_SKETCH_BUCKETS; b++)
+		dst->buckets[b] += src->buckets[b];
+	dst->n = n + src->n;
+	dst->total += src->total;
+	if (!n || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool rq_sketch_is_exact(const struct rq_sketch *s)
+{
+	return !s->buckets;
+}
+
+uint64_t rq_sketch_quantile(struct rq_sketch *s, double q)
+{
+	uint64_t rank, seen = 0, v;
+
+	if (!s->n)
+		return 0;
+	rank = (uint64_t)ceil(q * (double)s->n - 1e-9);
+	if (rank < 1)
+		rank = 1;
+	if (rank > s->n)
+		rank = s->n;
+	if (rank == s->n)
+		return s->max;
+	if (!s->buckets) {
+		if (!s->sorted) {
+			qsort(s->exact, s->nexact, sizeof(*s->exact), cmp_u64);
+			s->sorted = true;
+		}
+		return s->exact[rank - 1];
+	}
+	for (unsigned int b = 0; b < RQ_SKETCH_BUCKETS; b++) {
+		seen += s->buckets[b];
+		if (seen < rank)
+			continue;
+		v = bucket_value(b);
+		return v < s->min ? s->min : v > s->max ? s->max : v;
+	}
+	return s->max;
+}
+
+void rq_sketch_free(struct rq_sketch *s)
+{
+	free(s->exact);
+	free(s->buckets);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- pending placements ---------------------------------------------------- */
+
+struct rq_delay_pending {
+	struct rq_placement p;
+	uint32_t next;		/* next of the same task (or of the free list): index + 1 */
+	bool used;
+	bool tainted;		/* events were lost on its CPU meanwhile */
+};
+
+struct rq_delay *rq_delay_new(void)
+{
+	struct rq_delay *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->path = calloc(RQ_PATH__COUNT, sizeof(*d->path));
+	d->finding = calloc(RQ_FIND__COUNT, sizeof(*d->finding));
+	d->kind = calloc(RQ_KIND__COUNT * 2, sizeof(*d->kind));
+	if (!d->path || !d->finding || !d->kind) {
+		rq_delay_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void rq_delay_free(struct rq_delay *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; d->path && i < RQ_PATH__COUNT; i++)
+		rq_sketch_free(&d->path[i]);
+	for (int i = 0; d->finding && i < RQ_FIND__COUNT; i++)
+		rq_sketch_free(&d->finding[i]);
+	for (int i = 0; d->kind && i < RQ_KIND__COUNT * 2; i++)
+		rq_sketch_free(&d->kind[i]);
+	rq_sketch_free(&d->all[0]);
+	rq_sketch_free(&d->all[1]);
+	free(d->path);
+	free(d->finding);
+	free(d->kind);
+	free(d->pool);
+	free(d);
+}
+
+void rq_delay_set_sink(struct rq_delay *d, rq_delay_sink_fn fn, void *ctx)
+{
+	d->sink = fn;
+	d->sink_ctx = ctx;
+}
+
+struct rq_sketch *rq_delay_kind(const struct rq_delay *d, int kind, bool flagged)
+{
+	if (kind < 0 || kind >= RQ_KIND__COUNT)
+		return NULL;
+	return &d->kind[kind * 2 + flagged];
+}
+
+static void add(struct rq_delay *d, struct rq_sketch *s, uint64_t v)
+{
+	if (rq_sketch_add(s, v))
+		d->no_memory++;
+}
+
+/* A placement's delay is known (ns), or is not (-1: unmeasured or never ran). */
+static void settle(struct rq_delay *d, const struct rq_placement *p, int64_t delay, bool lost)
+{
+	bool flagged = p->findings != 0;
+
+	if (delay >= 0 && !lost) {
+		uint64_t v = (uint64_t)delay;
+
+		add(d, &d->path[p->path], v);
+		add(d, rq_delay_kind(d, rq_paths[p->path].kind, flagged), v);
+		add(d, &d->all[flagged], v);
+		for (int f = 0; f < RQ_FIND__COUNT; f++)
+			if (p->findings & (1u << f))
+				add(d, &d->finding[f], v);
+	} else if (lost) {
+		d->unmeasured++;
+		delay = -1;
+	} else {
+		d->not_run++;
+	}
+	if (d->sink)
+		d->sink(p, delay, d->sink_ctx);
+}
+
+static int pool_get(struct rq_delay *d)
+{
+	uint32_t i;
+
+	if (!d->free_head) {
+		uint32_t ncap = d->pool_cap ? d->pool_cap * 2 : 256;
+		struct rq_delay_pending *np = reallocarray(d->pool, ncap, sizeof(*np));
+
+		if (!np)
+			return -1;
+		d->pool = np;
+		for (i = ncap; i > d->pool_cap; i--) {
+			np[i - 1].used = false;
+			np[i - 1].next = d->free_head;
+			d->free_head = i;
+		}
+		d->pool_cap = ncap;
+	}
+	i = d->free_head - 1;
+	d->free_head = d->pool[i].next;
+	d->pool[i].used = true;
+	d->pool[i].tainted = false;
+	d->pool_used++;
+	return (int)i;
+}
+
+static void pool_put(struct rq_delay *d, uint32_t i)
+{
+	d->pool[i].used = false;
+	d->pool[i].next = d->free_head;
+	d->free_head = i + 1;
+	d->pool_used--;
+}
+
+void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
+{
+	struct rq_delay *d = an->delay;
+	struct rq_task *t;
+	struct rq_delay_task *dt;
+	int i;
+
+	if (!d)
+		return;
+	t = rq_task_find(an, p->pid);
+	if (!t) {
+		settle(d, p, -1, true);
+		return;
+	}
+	dt = &t->delay;
+	/*
+	 * Emitted late (a migration/N move is classified once what followed is known): the
+	 * task may have run since.  The first switch-in at or after the placement counts;
+	 * if the ring no longer reaches back that far, the delay is not known.
+	 */
+	if (dt->nruns && dt->runs[dt->nruns - 1] >= p->ts) {
+		for (int r = 0; r < dt->nruns; r++) {
+			if (dt->runs[r] < p->ts)
+				continue;
+			if (r == 0 && dt->nruns == RQ_DELAY_RUNS)
+				break;	/* an earlier run may have been pushed out */
+			settle(d, p, (int64_t)(dt->runs[r] - p->ts), false);
+			return;
+		}
+		settle(d, p, -1, true);
+		return;
+	}
+	/* already running (exec, a wakeup of a running task): it waited for nothing */
+	if (dt->running) {
+		settle(d, p, 0, false);
+		return;
+	}
+	i = pool_get(d);
+	if (i < 0) {
+		d->no_memory++;
+		settle(d, p, -1, true);
+		return;
+	}
+	d->pool[i].p = *p;
+	d->pool[i].next = dt->head;
+	dt->head = (uint32_t)i + 1;
+}
+
+static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
+{
+	struct rq_delay_task *dt = &t->delay;
+	uint32_t i;
+
+	if (dt->running)
+		return;
+	dt->running = true;
+	if (dt->nruns == RQ_DELAY_RUNS) {
+		memmove(dt->runs, dt->runs + 1, (RQ_DELAY_RUNS - 1) * sizeof(dt->runs[0]));
+		dt->nruns--;
+	}
+	dt->runs[dt->nruns++] = ts;
+	/* settle the oldest first: the sink sees them in the order they were placed */
+	while (dt->head) {
+		uint32_t prev = 0;
+
+		for (i = dt->head; d->pool[i - 1].next; i = d->pool[i - 1].next)
+			prev = i;
+		if (prev)
+			d->pool[prev - 1].next = 0;
+		else
+			dt->head = 0;
+		settle(d, &d->pool[i - 1].p, (int64_t)(ts - d->pool[i - 1].p.ts),
+		       d->pool[i - 1].tainted);
+		pool_put(d, i - 1);
+	}
+}
+
+void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_delay *d = an->delay;
+	struct rq_task *t;
+
+	if (!d)
+		return;
+	if (ev->type == RQ_EV_LOST) {
+		/* a switch-in may be in the gap: what waits on that CPU is no longer measured */
+		for (uint32_t i = 0; i < d->pool_cap; i++)
+			if (d->pool[i].used && d->pool[i].p.to_cpu == ev->cpu)
+				d->pool[i].tainted = true;
+		return;
+	}
+	if (ev->type == RQ_EV_SWITCH) {
+		t = ev->pid > 0 ? rq_task_find(an, ev->pid) : NULL;
+		if (t)
+			t->delay.running = false;
+		t = ev->pid2 > 0 ? rq_task_find(an, ev->pid2) : NULL;
+		if (t)
+			ran(d, t, ev->ts);
+		return;
+	}
+	/* the writer of a record is running: its switch in may be missing from the trace */
+	t = ev->common_pid > 0 ? rq_task_find(an, ev->common_pid) : NULL;
+	if (t)
+		ran(d, t, ev->ts);
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct rq_placement *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void rq_delay_finish(struct rq_analysis *an)
+{
+	struct rq_delay *d = an->delay;
+	uint32_t n = 0;
+
+	if (!d || !d->pool_used)
+		return;
+	/* compact the pending ones in placement order; the tasks' lists go with them */
+	for (uint32_t i = 0; i < d->pool_cap; i++)
+		if (d->pool[i].used)
+			d->pool[n++].p = d->pool[i].p;
+	qsort(d->pool, n, sizeof(*d->pool), cmp_seq);
+	for (uint32_t i = 0; i < n; i++)
+		settle(d, &d->pool[i].p, -1, false);
+	free(d->pool);
+	d->pool = NULL;
+	d->pool_cap = d->pool_used = d->free_head = 0;
+	/* the tasks' heads point into the freed pool: clear them */
+	for (unsigned int b = 0; b < an->task_hash_size; b++)
+		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
+			t->delay.head = 0;
+}
+
+/* ---- comparison groups ----------------------------------------------------- */
+
+static const int finding_kinds[RQ_FIND__COUNT][3] = {
+	[RQ_FIND_NEEDLESS_CALLBACK] = { RQ_KIND_EXEC, -1, -1 },
+	[RQ_FIND_OFFCPU_FORK] = { RQ_KIND_FORK, -1, -1 },
+	[RQ_FIND_IDLE_STACKING] = { RQ_KIND_WAKEUP, RQ_KIND_FORK, -1 },
+	[RQ_FIND_MISSED_IDLE] = { RQ_KIND_WAKEUP, -1, -1 },
+};
+
+const char *rq_delay_others_label(int finding)
+{
+	switch (finding) {
+	case RQ_FIND_NEEDLESS_CALLBACK: return "other execs";
+	case RQ_FIND_OFFCPU_FORK: return "other forks";
+	case RQ_FIND_IDLE_STACKING: return "other wakeups+forks";
+	default: return "other wakeups";
+	}
+}
+
+int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (finding < 0 || finding >= RQ_FIND__COUNT)
+		return -1;
+	for (int k = 0; k < 3 && finding_kinds[finding][k] >= 0; k++)
+		if (rq_sketch_merge(out, rq_delay_kind(d, finding_kinds[finding][k], false)))
+			return -1;
+	return 0;
+}
+
+/* ---- output helpers ------------------------------------------------------- */
+
+void rq_delay_json(FILE *f, struct rq_sketch *s)
+{
+	fprintf(f, "{\"n\": %llu, \"p50_ns\": %llu, \"p90_ns\": %llu, \"p99_ns\": %llu, "
+		   "\"max_ns\": %llu, \"total_ns\": %llu, \"exact\": %s}",
+		(unsigned long long)s->n, (unsigned long long)rq_sketch_quantile(s, 0.50),
+		(unsigned long long)rq_sketch_quantile(s, 0.90),
+		(unsigned long long)rq_sketch_quantile(s, 0.99), (unsigned long long)s->max,
+		(unsigned long long)s->total, rq_sketch_is_exact(s) ? "true" : "false");
+}
+
+char *rq_delay_fmt(uint64_t ns, char *buf, size_t size)
+{
+	/* at most 8 characters up to 99999 s */
+	if (ns < 1000)
+		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
+	else if (ns < 999950)
+		snprintf(buf, size, "%.1f us", (double)ns / 1e3);
+	else if (ns < 999950000)
+		snprintf(buf, size, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, size, "%.2f s", (double)ns / 1e9);
+	return buf;
+}
+
+static void text_row(FILE *f, const char *label, struct rq_sketch *s)
+{
+	char a[24], b[24], c[24], m[24], t[24];
+
+	fprintf(f, "  %-25s %6llu %8s %8s %8s %8s %8s\n", label, (unsigned long long)s->n,
+		rq_delay_fmt(rq_sketch_quantile(s, 0.50), a, sizeof(a)),
+		rq_delay_fmt(rq_sketch_quantile(s, 0.90), b, sizeof(b)),
+		rq_delay_fmt(rq_sketch_quantile(s, 0.99), c, sizeof(c)),
+		rq_delay_fmt(s->max, m, sizeof(m)), rq_delay_fmt(s->total, t, sizeof(t)));
+}
+
+void rq_delay_text(FILE *f, const struct rq_analysis *an)
+{
+	struct rq_delay *d = an->delay;
+	bool exact = true;
+
+	if (!d)
+		return;
+	fprintf(f, "\nQueue delay (placement until the task runs)\n");
+	fprintf(f, "  %-25s %6s %8s %8s %8s %8s %8s\n", "", "n", "p50", "p90", "p99", "max",
+		"total");
+	for (int p = 0; p < RQ_PATH__COUNT; p++) {
+		char label[40];
+
+		if (!d->path[p].n)
+			continue;
+		snprintf(label, sizeof(label), "%s %s", rq_kind_names[rq_paths[p].kind],
+			 rq_paths[p].id);
+		exact &= rq_sketch_is_exact(&d->path[p]);
+		text_row(f, label, &d->path[p]);
+	}
+	text_row(f, "flagged (any finding)", &d->all[1]);
+	text_row(f, "not flagged", &d->all[0]);
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		struct rq_sketch others;
+		char label[40];
+
+		if (!d->finding[i].n)
+			continue;
+		text_row(f, rq_finding_ids[i], &d->finding[i]);
+		if (!rq_delay_others(d, i, &others)) {
+			snprintf(label, sizeof(label), "  vs %s", rq_delay_others_label(i));
+			text_row(f, label, &others);
+		}
+		rq_sketch_free(&others);
+	}
+	if (d->not_run || d->unmeasured)
+		fprintf(f, "  not measured: %llu did not run again inside the trace, %llu after "
+			   "lost events\n", (unsigned long long)d->not_run,
+			(unsigned long long)d->unmeasured);
+	exact &= rq_sketch_is_exact(&d->all[0]) && rq_sketch_is_exact(&d->all[1]);
+	if (!exact)
+		fprintf(f, "  (quantiles of groups over %d placements are within 1 %%)\n",
+			RQ_SKETCH_EXACT);
+}
+
+void rq_delay_json_summary(FILE *f, const struct rq_analysis *an)
+{
+	struct rq_delay *d = an->delay;
+	struct rq_delay empty = { 0 };
+
+	if (!d)
+		d = &empty;
+	fprintf(f, "{\"flagged\": ");
+	rq_delay_json(f, &d->all[1]);
+	fprintf(f, ", \"unflagged\": ");
+	rq_delay_json(f, &d->all[0]);
+	fprintf(f, ", \"by_kind\": {");
+	for (int k = 0, first = 1; d->kind && k < RQ_KIND__COUNT; k++) {
+		struct rq_sketch s = { 0 };
+
+		if (!d->kind[2 * k].n && !d->kind[2 * k + 1].n)
+			continue;
+		if (!rq_sketch_merge(&s, &d->kind[2 * k]) && !rq_sketch_merge(&s, &d->kind[2 * k + 1])) {
+			fprintf(f, "%s\"%s\": ", first ? "" : ", ", rq_kind_names[k]);
+			rq_delay_json(f, &s);
+			first = 0;
+		}
+		rq_sketch_free(&s);
+	}
+	fprintf(f, "}, \"not_run\": %llu, \"unmeasured\": %llu}", (unsigned long long)d->not_run,
+		(unsigned long long)d->unmeasured);
+}
+
+/* ---- the audit JSON's per-path and per-finding keys (report.c) ------------------ */
+
+void rq_report_json_path_delay(FILE *f, const struct rq_analysis *an, int path)
+{
+	if (!an->delay || path < 0 || path >= RQ_PATH__COUNT)
+		return;
+	fprintf(f, ", \"delay\": ");
+	rq_delay_json(f, &an->delay->path[path]);
+}
+
+void rq_report_json_finding_delay(FILE *f, const struct rq_analysis *an, int finding)
+{
+	struct rq_sketch others;
+
+	if (!an->delay || finding < 0 || finding >= RQ_FIND__COUNT)
+		return;
+	fprintf(f, ", \"delay\": ");
+	rq_delay_json(f, &an->delay->finding[finding]);
+	if (rq_delay_others(an->delay, finding, &others)) {
+		rq_sketch_free(&others);
+		return;
+	}
+	fprintf(f, ", \"delay_others\": ");
+	rq_delay_json(f, &others);
+	rq_sketch_free(&others);
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * delay.h - what a placement cost: the queue delay, from the placement until the task
+ * next runs (sched_switch in), kept per path, per finding and per kind (flagged or
+ * not) in bounded-memory quantile sketches.
+ *
+ * A sketch keeps its first RQ_SKETCH_EXACT values as they are (quantiles exact to the
+ * nanosecond), then folds them into log-scale buckets: values below RQ_SKETCH_LINEAR ns
+ * exactly, above that buckets RQ_SKETCH_GAMMA apart, each answered by its geometric
+ * middle, so a quantile is within 1 % of the true one.  Count, total, min and max are
+ * always exact.  Memory: 4 KB exact buffer, then about 12 KB of buckets, per sketch.
+ *
+ * The engine (analysis.c) calls two hooks: rq_delay_placed() when a placement is
+ * recorded, rq_delay_event() after each event.  A task runs from its sched_switch in to
+ * its sched_switch out; a record the task wrote itself (common_pid) also shows it running
+ * (a trace can lack an idle CPU's switch out of the idle task).  Pending placements are kept until their task runs; a sink, if set, sees each
+ * placement with its delay once the delay is known (or -1 at the end of the trace).
+ */
+#ifndef RQPATH_DELAY_H
+#define RQPATH_DELAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RQ_SKETCH_EXACT 512
+#define RQ_SKETCH_LINEAR 64
+#define RQ_SKETCH_GAMMA 1.02
+#define RQ_SKETCH_BUCKETS 1600	/* up to 64 * 1.02^1536 ns: ~ 10^14 ns, a day */
+
+struct rq_sketch {
+	uint64_t n, total, min, max;
+	uint32_t nexact;
+	bool sorted;
+	uint64_t *exact;	/* RQ_SKETCH_EXACT values, NULL until the first */
+	uint64_t *buckets;	/* RQ_SKETCH_BUCKETS counts, NULL until the exact buffer fills */
+};
+
+/* Returns 0, or -1 on allocation failure (the value is still in n/total/min/max). */
+int rq_sketch_add(struct rq_sketch *s, uint64_t v);
+/* Add every value of src to dst; 0 or -1 on allocation failure. */
+int rq_sketch_merge(struct rq_sketch *dst, const struct rq_sketch *src);
+/* Nearest-rank quantile (q in (0, 1]): the value of rank ceil(q * n); 0 when empty. */
+uint64_t rq_sketch_quantile(struct rq_sketch *s, double q);
+/* Whether the quantiles are exact (n <= RQ_SKETCH_EXACT). */
+bool rq_sketch_is_exact(const struct rq_sketch *s);
+void rq_sketch_free(struct rq_sketch *s);
+
+/* Per task, inside struct rq_task: zero means nothing pending (task_init memsets it). */
+#define RQ_DELAY_RUNS 4
+struct rq_delay_task {
+	uint32_t head;		/* first pending placement: pool index + 1, 0 none */
+	uint8_t nruns;
+	bool running;		/* switched in (or seen writing a record), not out since */
+	uint64_t runs[RQ_DELAY_RUNS];	/* the last switch-in times, oldest first */
+};
+
+struct rq_analysis;
+struct rq_placement;
+struct rq_task;
+
+/* Called with each placement once its delay is known: ns, or -1 (did not run / unknown). */
+typedef void (*rq_delay_sink_fn)(const struct rq_placement *p, int64_t delay_ns, void *ctx);
+
+struct rq_delay_pending;
+
+struct rq_delay {
+	/* the statistics, read by the sinks */
+	struct rq_sketch *path;		/* [RQ_PATH__COUNT] */
+	struct rq_sketch *finding;	/* [RQ_FIND__COUNT] */
+	struct rq_sketch *kind;		/* [RQ_KIND__COUNT * 2]: unflagged, flagged */
+	struct rq_sketch all[2];	/* every placement: unflagged, flagged */
+	uint64_t not_run;	/* placements whose task had not run again when the trace ended */
+	uint64_t unmeasured;	/* the switch-in may be missing: events were lost on the CPU */
+	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
+	/* pending placements: a pool with a free list, linked per task */
+	struct rq_delay_pending *pool;
+	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
+	rq_delay_sink_fn sink;
+	void *sink_ctx;
+};
+
+struct rq_delay *rq_delay_new(void);
+void rq_delay_free(struct rq_delay *d);
+void rq_delay_set_sink(struct rq_delay *d, rq_delay_sink_fn fn, void *ctx);
+
+/* The engine's hooks. */
+void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
+struct rq_event;
+void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev);
+/* End of the trace: what is still pending did not run; the sink sees it with -1. */
+void rq_delay_finish(struct rq_analysis *an);
+
+/* Sketch of one kind's placements, flagged or not; NULL if out of range. */
+struct rq_sketch *rq_delay_kind(const struct rq_delay *d, int kind, bool flagged);
+/*
+ * The comparison group of a finding: the unflagged placements of the kinds it judges
+ * (wakeups for missed-idle, forks for offcpu-fork, ...), merged into out (freed by caller).
+ */
+int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out);
+const char *rq_delay_others_label(int finding);
+
+/* Output helpers for the report sinks (JSON object; text "1.234 ms"). */
+void rq_delay_json(FILE *f, struct rq_sketch *s);
+char *rq_delay_fmt(uint64_t ns, char *buf, size_t size);
+/* The text section "Queue delay" of the audit report. */
+void rq_delay_text(FILE *f, const struct rq_analysis *an);
+/* The top-level JSON "delay" value (without key). */
+void rq_delay_json_summary(FILE *f, const struct rq_analysis *an);
+/* ", \"delay\": {…}" inside a placements entry, and for a finding with "delay_others". */
+void rq_report_json_path_delay(FILE *f, const struct rq_analysis *an, int path);
+void rq_report_json_finding_delay(FILE *f, const struct rq_analysis *an, int finding);
+
+#endif

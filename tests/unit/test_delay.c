@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_delay.c - the queue-delay quantile sketch (src/delay.c): exact while small, within
+ * 2 % (it promises 1 %) at p50/p90/p99 on large skewed samples, merge equal to adding
+ * the values, bounded memory; and the delay of a placement from synthetic events.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "delay.h"
+#include "synth.h"
+
+static int cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t nearest_rank(const uint64_t *sorted, size_t n, double q)
+{
+	size_t r = (size_t)ceil(q * (double)n - 1e-9);
+
+	return sorted[(r ? r : 1) - 1];
+}
+
+static void exact_when_small(void **state)
+{
+	struct rq_sketch s = { 0 };
+	uint64_t v[RQ_SKETCH_EXACT];
+
+	srand(1);
+	for (int i = 0; i < RQ_SKETCH_EXACT; i++) {
+		v[i] = (uint64_t)rand() % 1000003;
+		assert_int_equal(rq_sketch_add(&s, v[i]), 0);
+	}
+	qsort(v, RQ_SKETCH_EXACT, sizeof(v[0]), cmp);
+	assert_true(rq_sketch_is_exact(&s));
+	assert_int_equal(rq_sketch_quantile(&s, 0.5), nearest_rank(v, RQ_SKETCH_EXACT, 0.5));
+	assert_int_equal(rq_sketch_quantile(&s, 0.99), nearest_rank(v, RQ_SKETCH_EXACT, 0.99));
+	assert_int_equal(rq_sketch_quantile(&s, 1.0), v[RQ_SKETCH_EXACT - 1]);
+	assert_int_equal(s.min, v[0]);
+	rq_sketch_free(&s);
+}
+
+static void within_two_percent(void **state)
+{
+	const size_t n = 200000;
+	uint64_t *v = malloc(n * sizeof(*v)), total = 0;
+	struct rq_sketch s = { 0 }, a = { 0 }, b = { 0 };
+	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+
+	assert_non_null(v);
+	srand(7);
+	for (size_t i = 0; i < n; i++) {
+		/* log-uniform from 1 ns to ~10 s: every bucket range is used */
+		double e = (double)rand() / RAND_MAX * 23.0;
+
+		v[i] = (uint64_t)exp(e);
+		total += v[i];
+		assert_int_equal(rq_sketch_add(&s, v[i]), 0);
+		assert_int_equal(rq_sketch_add(i % 3 ? &a : &b, v[i]), 0);
+	}
+	assert_int_equal(rq_sketch_merge(&a, &b), 0);
+	qsort(v, n, sizeof(*v), cmp);
+	assert_false(rq_sketch_is_exact(&s));
+	assert_int_equal(s.n, n);
+	assert_int_equal(s.total, total);
+	assert_int_equal(s.max, v[n - 1]);
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		double want = (double)nearest_rank(v, n, qs[i]);
+
+		assert_true(fabs((double)rq_sketch_quantile(&s, qs[i]) - want) <= 0.02 * want);
+		/* merged halves answer as the whole */
+		assert_int_equal(rq_sketch_quantile(&a, qs[i]), rq_sketch_quantile(&s, qs[i]));
+	}
+	free(v);
+	rq_sketch_free(&s);
+	rq_sketch_free(&a);
+	rq_sketch_free(&b);
+}
+
+/* A wakeup at t=1000 onto CPU 1 runs at t=5000: delay 4000; a wakeup of a running task: 0. */
+static void placement_delay(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	struct rq_sketch *w;
+
+	assert_non_null(an);
+	ev_switch(an, 100, 0, 0, 0, 10, "a");	/* a runs on CPU 0 */
+	ev_switch(an, 200, 1, 0, 0, 20, "b");	/* b runs on CPU 1 */
+	ev_switch(an, 300, 1, 20, 1, 0, NULL);	/* b sleeps, CPU 1 idle */
+	ev_waking(an, 1000, 0, 10, 20, 1);
+	ev_wakeup(an, 1000, 0, 10, 20, 1);
+	ev_switch(an, 5000, 1, 0, 0, 20, "b");	/* b runs: 4000 ns later */
+	ev_waking(an, 6000, 0, 10, 20, 1);	/* woken while running */
+	ev_wakeup(an, 6000, 0, 10, 20, 1);
+	rq_analysis_finish(an);
+	w = rq_delay_kind(an->delay, RQ_KIND_WAKEUP, false);
+	assert_int_equal(w->n, 2);
+	assert_int_equal(rq_sketch_quantile(w, 1.0), 4000);
+	assert_int_equal(rq_sketch_quantile(w, 0.5), 0);
+	assert_int_equal(an->delay->not_run, 0);
+	rq_analysis_free(an);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exact_when_small),
+		cmocka_unit_test(within_two_percent),
+		cmocka_unit_test(placement_delay),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
