@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "record.h"
 #include "replay.h"
+#include "placements.h"
 #include "report.h"
 
 #define MAX_RULES 16
@@ -59,7 +60,9 @@ static void audit_usage(void)
 		"       rqpath audit --live --duration S [--format ...] [-- CMD ARGS...]\n"
 		"RULE is one of needless-callback, offcpu-fork, idle-stacking, missed-idle;\n"
 		"exit 1 when its count exceeds N (default 0).  --profile KEY=fixed|affected,...\n"
-		"overrides the kernel profile (keys: exec-callback, idle-stack, fork-util).\n");
+		"overrides the kernel profile (keys: exec-callback, idle-stack, fork-util).\n"
+		"--placements csv|jsonl: every placement instead of the report; -o FILE: the\n"
+		"output goes to FILE.\n");
 }
 
 /* Record a live run into a private temporary file that is replayed, then removed. */
@@ -107,6 +110,8 @@ int cmd_audit(int argc, char **argv)
 		{ "profile", required_argument, NULL, 'P' },
 		{ "live", no_argument, NULL, 'l' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "placements", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -119,12 +124,15 @@ int cmd_audit(int argc, char **argv)
 	double duration = 0;
 	char **cmd = NULL;
 	char err[512], tmpfile[4096] = "";
-	const char *file = NULL;
+	const char *file = NULL, *output = NULL;
+	int placements = -1;
+	struct rq_placements_out pout;
+	FILE *dst = stdout;
 	char *end;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "f:F:P:ld:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:F:P:ld:p:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -159,6 +167,20 @@ int cmd_audit(int argc, char **argv)
 				rq_error("audit: --duration takes a number of seconds > 0");
 				return RQ_EXIT_ERROR;
 			}
+			break;
+		case 'p':
+			if (!strcmp(optarg, "csv"))
+				placements = RQ_PLACEMENTS_CSV;
+			else if (!strcmp(optarg, "jsonl"))
+				placements = RQ_PLACEMENTS_JSONL;
+			else {
+				rq_error("audit: unknown placements format '%s' (csv or jsonl)",
+					 optarg);
+				return RQ_EXIT_ERROR;
+			}
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'h':
 			audit_usage();
@@ -215,6 +237,19 @@ int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
+	if (output) {
+		dst = fopen(output, "w");
+		if (!dst) {
+			rq_escape_c(output, strlen(output), err, sizeof(err));
+			rq_error("audit: cannot write %s: %s", err, strerror(errno));
+			dst = stdout;
+			ret = RQ_EXIT_ERROR;
+			goto out;
+		}
+	}
+	/* --placements: the output is every placement, streamed as the trace is read */
+	if (placements >= 0)
+		rq_placements_start(&pout, dst, placements, an);
 	if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
 		char esc[1024];
 
@@ -225,7 +260,7 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (live)
 		strlcpy(an->source, "live", sizeof(an->source));
-	if (rq_report_write(stdout, an, fmt)) {
+	if (placements >= 0 ? rq_placements_end(&pout) : rq_report_write(dst, an, fmt)) {
 		rq_error("audit: cannot write the report: %s", strerror(errno));
 		ret = RQ_EXIT_ERROR;
 		goto out;
@@ -240,6 +275,10 @@ int cmd_audit(int argc, char **argv)
 		}
 	}
 out:
+	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {
+		rq_error("audit: cannot write the output: %s", strerror(errno));
+		ret = RQ_EXIT_ERROR;
+	}
 	rq_analysis_free(an);
 	if (tmpfile[0])
 		unlink(tmpfile);

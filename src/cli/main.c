@@ -31,7 +31,8 @@ static const struct command commands[] = {
 	  "record the scheduler events and task attributes into a trace.dat (root)" },
 	{ "audit", cmd_audit,
 	  "audit [FILE | --live --duration S [-- CMD ...]] [--format text|json|csv]\n"
-	  "             [--fail-on RULE[=N]]... [--profile KEY=VAL,...]",
+	  "             [--fail-on RULE[=N]]... [--profile KEY=VAL,...]\n"
+	  "             [--placements csv|jsonl] [-o FILE]",
 	  "batch report: placements by path and the four findings; exit 1 if a rule trips" },
 	{ "explain", cmd_explain, "explain [--brief] [FILE]",
 	  "the select_task_rq() decision tree as text, with counts from FILE" },

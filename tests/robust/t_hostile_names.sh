@@ -181,6 +181,41 @@ if "comm" in hdr:
 sys.exit(0 if ok else 1)
 PY
 
+# the placements export carries the same names, escaped the same way
+for pf in csv jsonl; do
+	timeout 120 "$RQPATH" audit "$tmp/h.dat" --placements $pf -o "$tmp/p.$pf" 2>"$tmp/p.err" ||
+		{ bad "audit --placements $pf: exit $?"; cat "$tmp/p.err"; }
+	no_ctl "$tmp/p.$pf" "placements $pf" || fail=1
+done
+python3 - "$tmp/names.hex" "$tmp/p.jsonl" "$tmp/p.csv" <<'PY' || fail=1
+import csv, json, sys
+names = {bytes.fromhex(l.strip())[:15] for l in open(sys.argv[1]) if l.strip()}
+def form(b):
+    s, i = "", 0
+    while i < len(b):
+        for j in (4, 3, 2, 1):
+            try:
+                s += b[i:i + j].decode("utf-8").replace("\\", "\\\\")
+                i += j
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            s += "\\x%02x" % b[i]
+            i += 1
+    return s
+want = {form(n) for n in names}
+comms = {json.loads(l)["comm"] for l in open(sys.argv[2])}
+rows = list(csv.reader(open(sys.argv[3], newline="", encoding="utf-8")))
+ok = all(len(r) == len(rows[0]) for r in rows)
+if not ok:
+    print("FAIL placements CSV rows of another width")
+if len(want & comms) < 3:
+    print("FAIL placements JSONL: %d hostile names intact, want >= 3" % len(want & comms))
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+
 no_ctl "$tmp/a.text" "audit text report" || fail=1
 no_ctl "$tmp/a.csv" "audit CSV report" || fail=1
 no_ctl "$tmp/a.json" "audit JSON report" || fail=1

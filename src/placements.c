@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * placements.c - the placements export (placements.h).  A row is written when the
+ * placement's queue delay is known, so rows come in the order the tasks ran; seq gives
+ * the order the placements were made.  Strings go through escape.c like the reports.
+ */
+#include <string.h>
+
+#include "delay.h"
+#include "escape.h"
+#include "placements.h"
+
+#define CSV_HEADER "seq,ts,cpu,pid,tgid,comm,kind,path,confidence,from_cpu,to_cpu,waker," \
+		   "delay_ns,findings,why\n"
+
+static int tgid_of(const struct rq_analysis *an, int pid)
+{
+	const struct rq_task *t = rq_task_find(an, pid);
+
+	return t ? t->tgid : 0;
+}
+
+static void findings_list(const struct rq_placement *p, char *buf, size_t size, const char *sep,
+			  const char *quote)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		if (!(p->findings & (1u << f)))
+			continue;
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s%s%s",
+					len ? sep : "", quote, rq_finding_ids[f], quote);
+		if (len >= size)
+			break;
+	}
+}
+
+static void write_row(const struct rq_placement *p, int64_t delay, void *ctx)
+{
+	struct rq_placements_out *out = ctx;
+	struct rq_placement q = *p;
+	FILE *f = out->f;
+	char why[512], fl[128];
+
+	/* what an offcpu-fork example adds later (did the parent's CPU idle...) is not known */
+	q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);
+	rq_placement_describe(&q, why, sizeof(why));
+	out->rows++;
+	if (out->fmt == RQ_PLACEMENTS_CSV) {
+		fprintf(f, "%llu,%.9f,%d,%d,%d,", (unsigned long long)p->seq, (double)p->ts / 1e9,
+			p->cpu, p->pid, tgid_of(out->an, p->pid));
+		rq_csv_field(f, p->comm, strnlen(p->comm, sizeof(p->comm)));
+		fprintf(f, ",%s,%s,%s,%d,%d,%d,", rq_kind_names[rq_paths[p->path].kind],
+			rq_paths[p->path].id, rq_confidence_names[p->conf], p->from_cpu,
+			p->to_cpu, p->writer_pid);
+		if (delay >= 0)
+			fprintf(f, "%lld", (long long)delay);
+		findings_list(p, fl, sizeof(fl), ";", "");
+		fprintf(f, ",%s,", fl);
+		rq_csv_field(f, why, strlen(why));
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "{\"seq\": %llu, \"ts\": %.9f, \"cpu\": %d, \"pid\": %d, \"tgid\": %d, "
+		   "\"comm\": ", (unsigned long long)p->seq, (double)p->ts / 1e9, p->cpu, p->pid,
+		tgid_of(out->an, p->pid));
+	rq_json_string(f, p->comm, strnlen(p->comm, sizeof(p->comm)));
+	fprintf(f, ", \"kind\": \"%s\", \"path\": \"%s\", \"confidence\": \"%s\", "
+		   "\"from_cpu\": %d, \"to_cpu\": %d, \"waker\": %d, \"delay_ns\": ",
+		rq_kind_names[rq_paths[p->path].kind], rq_paths[p->path].id,
+		rq_confidence_names[p->conf], p->from_cpu, p->to_cpu, p->writer_pid);
+	if (delay >= 0)
+		fprintf(f, "%lld", (long long)delay);
+	else
+		fputs("null", f);
+	findings_list(p, fl, sizeof(fl), ", ", "\"");
+	fprintf(f, ", \"findings\": [%s], \"why\": ", fl);
+	rq_json_string(f, why, strlen(why));
+	fputs("}\n", f);
+}
+
+void rq_placements_start(struct rq_placements_out *out, FILE *f,
+			 enum rq_placements_format fmt, struct rq_analysis *an)
+{
+	memset(out, 0, sizeof(*out));
+	out->f = f;
+	out->fmt = fmt;
+	out->an = an;
+	if (fmt == RQ_PLACEMENTS_CSV)
+		fputs(CSV_HEADER, f);
+	if (an->delay)
+		rq_delay_set_sink(an->delay, write_row, out);
+}
+
+int rq_placements_end(struct rq_placements_out *out)
+{
+	if (out->an && out->an->delay)
+		rq_delay_set_sink(out->an->delay, NULL, NULL);
+	return fflush(out->f) || ferror(out->f) ? -1 : 0;
+}
