@@ -32,6 +32,7 @@
 
 #include "decode.h"
 #include "escape.h"
+#include "msg.h"
 #include "record.h"
 #include "snapshot.h"
 #include "tracedat_write.h"
@@ -531,7 +532,7 @@ static int enable_events(struct session *s)
 		return -1;
 	}
 	if (missing && !s->o->quiet)
-		fprintf(stderr, "rqpath: warning: this kernel lacks %d event%s, unavailable: %s\n",
+		rq_warn("this kernel lacks %d event%s, unavailable: %s",
 			missing, missing > 1 ? "s" : "", line);
 	return 0;
 }
@@ -668,13 +669,13 @@ static void show_progress(struct session *s, bool final)
 	if (!s->progress)
 		return;
 	if (final) {
-		fputs("\r\033[K", stderr);
+		rq_progress(NULL);
 		return;
 	}
 	if (t - s->last_progress < 0.5)
 		return;
 	s->last_progress = t;
-	fprintf(stderr, "\rrqpath: recording %.1fs  %llu events  %llu lost\033[K", t,
+	rq_progress("recording %.1fs  %llu events  %llu lost", t,
 		(unsigned long long)s->st->events, (unsigned long long)s->st->lost_events);
 }
 
@@ -854,8 +855,8 @@ static void teardown(struct session *s)
 		tracefs_trace_off(s->inst);
 		tracefs_event_disable(s->inst, NULL, NULL);
 		if (tracefs_instance_destroy(s->inst) < 0 && !s->o->quiet)
-			fprintf(stderr, "rqpath: warning: could not remove tracefs instance %s: "
-				"%s; remove it with: rmdir %s/instances/%s\n", s->inst_name,
+			rq_warn("could not remove tracefs instance %s: "
+				"%s; remove it with: rmdir %s/instances/%s", s->inst_name,
 				strerror(errno), tracefs_tracing_dir(), s->inst_name);
 		tracefs_instance_free(s->inst);
 	}
@@ -1016,8 +1017,8 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 	}
 	if (!s->snap || rq_snapshot_all(s->snap) < 0) {
 		if (!opts->quiet)
-			fprintf(stderr, "rqpath: warning: could not write the task snapshot into "
-				"the trace; affinity and policy will be unknown on replay\n");
+			rq_warn("could not write the task snapshot into "
+				"the trace; affinity and policy will be unknown on replay");
 	}
 	if (opts->cmd && opts->cmd[0] && !stop_signal) {
 		start_child(s);

@@ -23,6 +23,7 @@
 #include <trace-cmd.h>
 
 #include "decode.h"
+#include "msg.h"
 #include "replay.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -590,12 +591,12 @@ int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, 
 		int pct = (int)(rq_replay_progress(r) * 100);
 
 		if (show_progress && pct != last_pct) {
-			fprintf(stderr, "\rrqpath: reading %3d%%", pct);
+			rq_progress("reading %3d%%", pct);
 			last_pct = pct;
 		}
 	}
 	if (show_progress && last_pct >= 0)
-		fprintf(stderr, "\r%*s\r", 24, "");
+		rq_progress(NULL);
 	if (n < 0)
 		snprintf(err, errlen, "%s", rq_replay_error(r));
 	rq_replay_close(r);

@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "escape.h"
+#include "msg.h"
 
 struct command {
 	const char *name;
@@ -54,6 +55,22 @@ void rq_error(const char *fmt, ...)
 	va_end(ap);
 	/* whatever a caller put in (argv, file names), no control byte reaches stderr */
 	fprintf(stderr, "rqpath: %s\n", rq_escape_controls(msg, safe, sizeof(safe)));
+}
+
+/* The library's warnings and progress lines: stderr, in the same escaped form. */
+static void print_message(enum rq_msg_kind kind, const char *text, void *data)
+{
+	char safe[4096];
+
+	if (kind == RQ_MSG_PROGRESS) {
+		if (text)
+			fprintf(stderr, "\rrqpath: %s\033[K",
+				rq_escape_controls(text, safe, sizeof(safe)));
+		else
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "rqpath: warning: %s\n", rq_escape_controls(text, safe, sizeof(safe)));
 }
 
 static const struct command *find_command(const char *name)
@@ -111,6 +128,7 @@ int main(int argc, char **argv)
 
 	/* `rqpath audit … | head` must end quietly: a closed pipe is an ordinary end. */
 	signal(SIGPIPE, SIG_DFL);
+	rq_msg_set_sink(print_message, NULL);
 	if (argc < 2)
 		return cmd_live(1, live_argv);
 	c = find_command(argv[1]);
