@@ -30,7 +30,6 @@ struct detail_state {
 	int width;
 };
 
-static struct detail_state detail_state;
 
 static void add(struct detail_state *s, enum tui_color c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -139,9 +138,8 @@ static void build(struct view *v)
 
 static int detail_open(struct view *v, const void *arg)
 {
-	struct detail_state *s = &detail_state;
+	struct detail_state *s = v->priv;
 
-	v->priv = s;
 	if (arg) {
 		s->p = *(const struct rq_placement *)arg;
 		s->valid = true;
@@ -168,17 +166,20 @@ static void detail_draw(struct view *v, int y0, int h)
 	}
 }
 
-static bool detail_key(struct view *v, enum tui_action act)
+static enum view_key detail_key(struct view *v, enum tui_action act)
 {
 	struct detail_state *s = v->priv;
 
 	/* ACT_ENTER is taken here so that it does nothing instead of reaching the list keys */
-	return act == ACT_ENTER || tui_pager_key(v, act, s->n);
+	if (act == ACT_ENTER)
+		return VK_NONE;
+	return tui_pager_key(v, act, s->n) ? VK_REDRAW : VK_UNHANDLED;
 }
 
 const struct view_ops detail_ops = {
 	.name = "detail",
 	.title = "placement detail",
+	.private_size = sizeof(struct detail_state),
 	.open = detail_open,
 	.draw = detail_draw,
 	.key = detail_key,

@@ -28,10 +28,10 @@ void tui_draw_init(struct tui *t)
 	if (t->utf8) {
 		tui_g = (struct tui_glyphs){ "\u2500", "\u2502", "\u251c\u2500", "\u2514\u2500",
 					     "\u2192", "\u2588", "\u25b6", "\u2016", "\u25ba",
-					     spark_utf8, part_utf8 };
+					     "\u2026", spark_utf8, part_utf8 };
 	} else {
 		tui_g = (struct tui_glyphs){ "-", "|", "+-", "`-", "->", "#", ">", "||", ">",
-					     spark_ascii, part_ascii };
+					     "~", spark_ascii, part_ascii };
 	}
 	/* monochrome first; colors override where the terminal has them */
 	attrs[C_NORMAL] = A_NORMAL;
@@ -110,6 +110,12 @@ int tui_puts(int y, int x, int w, const char *s)
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return tui_puts_untrusted(y, x, w, s, strlen(s));
+	if (tui_width(s) > w && w > 1) {
+		n = fit(s, w - 1);
+		mvaddnstr(y, x, s, (int)n);
+		addstr(tui_g.cut);
+		return w;
+	}
 	n = fit(s, w);
 	mvaddnstr(y, x, s, (int)n);
 	return tui_width(s) < w ? tui_width(s) : w;
@@ -131,6 +137,11 @@ int tui_puts_untrusted(int y, int x, int w, const char *s, size_t len)
 	if (w > maxw || w < 0)
 		w = maxw;
 	rq_escape_c(s, len, buf, sizeof(buf));
+	if ((int)strlen(buf) > w && w > 1) {
+		mvaddnstr(y, x, buf, w - 1);
+		addstr(tui_g.cut);
+		return w;
+	}
 	n = fit(buf, w);
 	mvaddnstr(y, x, buf, (int)n);
 	return (int)n;		/* escaped text is ASCII: bytes == columns */

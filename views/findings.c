@@ -23,7 +23,6 @@ struct findings_state {
 	int nrows;
 };
 
-static struct findings_state findings_state;
 
 static void rebuild(struct view *v)
 {
@@ -41,7 +40,6 @@ static void rebuild(struct view *v)
 
 static int findings_open(struct view *v, const void *arg)
 {
-	v->priv = &findings_state;
 	rebuild(v);
 	return 0;
 }
@@ -113,7 +111,32 @@ static void findings_draw(struct view *v, int y0, int h)
 		draw_row(v, y0 + i, &s->rows[v->top + i], v->top + i == v->sel);
 }
 
-static bool findings_key(struct view *v, enum tui_action act)
+static int findings_rows(struct view *v)
+{
+	rebuild(v);
+	return ((struct findings_state *)v->priv)->nrows;
+}
+
+/* A finding matches by its id and title, an example by comm, pid and CPUs. */
+static bool findings_match(struct view *v, int row, const char *needle, bool icase)
+{
+	const struct frow *r = &((struct findings_state *)v->priv)->rows[row];
+	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
+	const struct rq_placement *p;
+
+	if (r->example == -1)
+		return tui_text_has(rq_finding_ids[r->finding], needle, icase);
+	if (r->example == -2)
+		return tui_text_has(rq_teach_finding_title[r->finding], needle, icase);
+	if (r->example < 0 || !v->t->an)
+		return false;
+	p = &v->t->an->findings[r->finding].examples[r->example];
+	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), esc, sizeof(esc));
+	snprintf(pid, sizeof(pid), "%d", p->pid);
+	return tui_text_has(esc, needle, icase) || strstr(pid, needle);
+}
+
+static enum view_key findings_key(struct view *v, enum tui_action act)
 {
 	struct findings_state *s = v->priv;
 	const struct frow *r;
@@ -121,9 +144,9 @@ static bool findings_key(struct view *v, enum tui_action act)
 
 	rebuild(v);
 	if (tui_list_key(v, act, s->nrows))
-		return true;
+		return VK_REDRAW;
 	if (act != ACT_ENTER || !s->nrows || !v->t->an)
-		return false;
+		return VK_UNHANDLED;
 	r = &s->rows[v->sel];
 	if (r->example >= 0) {
 		tui_push(v->t, VIEW_DETAIL, &v->t->an->findings[r->finding].examples[r->example]);
@@ -132,14 +155,18 @@ static bool findings_key(struct view *v, enum tui_action act)
 		f.finding = r->finding;
 		tui_push(v->t, VIEW_PLACEMENTS, &f);
 	}
-	return true;
+	return VK_REDRAW;
 }
 
 const struct view_ops findings_ops = {
 	.name = "findings",
 	.title = "findings",
+	.private_size = sizeof(struct findings_state),
 	.open = findings_open,
 	.draw = findings_draw,
 	.key = findings_key,
+	.rows = findings_rows,
+	.match = findings_match,
+	.search_what = " (finding, comm, pid)",
 	.help = "the four findings with their counts and the examples kept",
 };

@@ -16,7 +16,6 @@ struct help_state {
 	int n;
 };
 
-static struct help_state help_state;
 
 static void add(struct help_state *s, bool head, const char *text)
 {
@@ -91,7 +90,6 @@ static void build(struct view *v)
 
 static int help_open(struct view *v, const void *arg)
 {
-	v->priv = &help_state;
 	v->top = 0;
 	return 0;
 }
@@ -114,17 +112,20 @@ static void help_draw(struct view *v, int y0, int h)
 	}
 }
 
-static bool help_key(struct view *v, enum tui_action act)
+static enum view_key help_key(struct view *v, enum tui_action act)
 {
 	struct help_state *s = v->priv;
 
 	/* ACT_HELP is taken here so that it does nothing instead of reaching the list keys */
-	return act == ACT_HELP || tui_pager_key(v, act, s->n);
+	if (act == ACT_HELP)
+		return VK_NONE;
+	return tui_pager_key(v, act, s->n) ? VK_REDRAW : VK_UNHANDLED;
 }
 
 const struct view_ops help_ops = {
 	.name = "help",
 	.title = "help",
+	.private_size = sizeof(struct help_state),
 	.open = help_open,
 	.draw = help_draw,
 	.key = help_key,

@@ -25,10 +25,6 @@ const struct tui_key tui_keys[] = {
 	{ 't', "t", ACT_JUMP_TIME, "replay",
 	  "jump to a time: seconds from the start, or +N / -N from here", "t time" },
 	/* placements */
-	{ '/', "/", ACT_SEARCH, "placements", "search comm, pid or path (then n / N)",
-	  "/ search" },
-	{ 'n', "n", ACT_SEARCH_NEXT, "placements", "next search match", NULL },
-	{ 'N', "N", ACT_SEARCH_PREV, "placements", "previous search match", NULL },
 	{ 'f', "f", ACT_FILTER, "placements",
 	  "filter: pid=N comm=TEXT cpu=N kind=K path=P finding=F node=ID (words: comm)",
 	  "f filter" },
@@ -49,6 +45,11 @@ const struct tui_key tui_keys[] = {
 	{ '4', "4", ACT_VIEW_FINDINGS, NULL, "findings", NULL },
 	{ '5', "5", ACT_VIEW_TEACH, NULL, "teach: the select_task_rq() decision tree", NULL },
 	{ '\t', "Tab", ACT_NEXT_VIEW, NULL, "next view", NULL },
+	{ '/', "/", ACT_SEARCH, NULL,
+	  "search the list (smart case: capitals match exactly); Up recalls", "/ search" },
+	{ 'n', "n", ACT_SEARCH_NEXT, NULL, "next search match (says K of N, and when it wraps)",
+	  NULL },
+	{ 'N', "N", ACT_SEARCH_PREV, NULL, "previous search match", NULL },
 	{ KEY_UP, "Up/k", ACT_UP, NULL, "move up", NULL },
 	{ 'k', "k", ACT_UP, NULL, NULL, NULL },
 	{ KEY_DOWN, "Down/j", ACT_DOWN, NULL, "move down", NULL },
@@ -122,6 +123,11 @@ void tui_help_line(const struct tui *t, char *buf, size_t size)
 			if (!mine)
 				continue;
 			if (pass == 1 && k->act == ACT_BACK && t->depth <= 1)
+				continue;
+			if (k->act == ACT_SEARCH && !(t->depth && t->stack[t->depth - 1]->ops->match))
+				continue;
+			/* whole entries only: what does not fit on the line is left out */
+			if ((int)(off + 2 + strlen(k->brief)) > COLS)
 				continue;
 			off += snprintf(buf + off, size > off ? size - off : 0, "%s%s",
 					off ? "  " : "", k->brief);

@@ -20,10 +20,7 @@ struct pl_state {
 	bool built;
 	uint64_t sel_seq;
 	bool follow;		/* the last row was selected: stay there as rows arrive */
-	char search[64];
 };
-
-static struct pl_state pl_state;
 
 static const char finding_letters[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
 
@@ -188,8 +185,9 @@ static void rebuild(struct view *v)
 	unsigned int n = an ? an->recent_len : 0;
 	int keep = -1;
 
-	if (s->built && s->generation == v->t->generation)
+	if (s->built && !v->stale && s->generation == v->t->generation)
 		return;
+	v->stale = false;
 	if ((int)n > s->cap) {
 		const struct rq_placement **r = realloc(s->rows, n * sizeof(*r));
 
@@ -236,9 +234,8 @@ static void remember(struct view *v)
 
 static int placements_open(struct view *v, const void *arg)
 {
-	struct pl_state *s = &pl_state;
+	struct pl_state *s = v->priv;
 
-	v->priv = s;
 	if (arg)
 		s->filter = *(const struct pl_filter *)arg;
 	else
@@ -308,8 +305,8 @@ static void placements_draw(struct view *v, int y0, int h)
 		 " (the most recent ones; the rest are counted, not kept)" : "");
 	/* the filter and the search are typed by the user: printable ASCII only */
 	tui_puts(y0, 0, -1, buf);
-	if (s->search[0] && tui_width(buf) + 22 < COLS) {
-		snprintf(buf, sizeof(buf), "/%s", s->search);
+	if (t->search[0] && tui_width(buf) + 22 < COLS) {
+		snprintf(buf, sizeof(buf), "/%s", t->search);
 		tui_puts(y0, COLS - 20, 20, buf);
 	}
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
@@ -327,41 +324,21 @@ static void placements_draw(struct view *v, int y0, int h)
 	v->height = list_h;
 }
 
-static bool search_match(const struct rq_placement *p, const char *needle)
+static int placements_rows(struct view *v)
 {
-	char pid[16];
+	rebuild(v);
+	return ((struct pl_state *)v->priv)->nrows;
+}
 
+static bool placements_match(struct view *v, int row, const char *needle, bool icase)
+{
+	const struct rq_placement *p = ((struct pl_state *)v->priv)->rows[row];
+	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
+
+	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), esc, sizeof(esc));
 	snprintf(pid, sizeof(pid), "%d", p->pid);
-	return comm_has(p->comm, needle) || strstr(pid, needle) ||
-	       strstr(rq_paths[p->path].id, needle);
-}
-
-static void search_step(struct view *v, int dir)
-{
-	struct pl_state *s = v->priv;
-
-	if (!s->search[0] || !s->nrows)
-		return;
-	for (int k = 1; k <= s->nrows; k++) {
-		int i = ((v->sel + dir * k) % s->nrows + s->nrows) % s->nrows;
-
-		if (search_match(s->rows[i], s->search)) {
-			v->sel = i;
-			tui_list_clamp(v, s->nrows, v->height);
-			remember(v);
-			return;
-		}
-	}
-	tui_message(v->t, "not found: %s", s->search);
-}
-
-static void search_done(struct tui *t, const char *text, void *data)
-{
-	struct view *v = data;
-	struct pl_state *s = v->priv;
-
-	snprintf(s->search, sizeof(s->search), "%s", text);
-	search_step(v, 1);
+	return tui_text_has(esc, needle, icase) || strstr(pid, needle) ||
+	       tui_text_has(rq_paths[p->path].id, needle, icase);
 }
 
 static void filter_done(struct tui *t, const char *text, void *data)
@@ -374,11 +351,11 @@ static void filter_done(struct tui *t, const char *text, void *data)
 		tui_message(t, "filter: %s", err);
 		return;
 	}
-	s->built = false;
+	v->stale = true;
 	s->follow = true;
 }
 
-static bool placements_key(struct view *v, enum tui_action act)
+static enum view_key placements_key(struct view *v, enum tui_action act)
 {
 	struct pl_state *s = v->priv;
 	char f[200];
@@ -386,41 +363,35 @@ static bool placements_key(struct view *v, enum tui_action act)
 	rebuild(v);
 	if (tui_list_key(v, act, s->nrows)) {
 		remember(v);
-		return true;
+		return VK_REDRAW;
 	}
 	switch (act) {
 	case ACT_ENTER:
 		if (s->nrows)
 			tui_push(v->t, VIEW_DETAIL, s->rows[v->sel]);
-		return true;
-	case ACT_SEARCH:
-		tui_prompt(v->t, "search (comm, pid, path): ", s->search, search_done, v);
-		return true;
-	case ACT_SEARCH_NEXT:
-		search_step(v, 1);
-		return true;
-	case ACT_SEARCH_PREV:
-		search_step(v, -1);
-		return true;
+		return VK_REDRAW;
 	case ACT_FILTER:
 		pl_filter_format(&s->filter, f, sizeof(f));
 		tui_prompt(v->t, "filter: ", f, filter_done, v);
-		return true;
+		return VK_REDRAW;
 	case ACT_FILTER_CLEAR:
 		pl_filter_clear(&s->filter);
-		s->built = false;
 		s->follow = true;
-		return true;
+		return VK_RESCAN;
 	default:
-		return false;
+		return VK_UNHANDLED;
 	}
 }
 
 const struct view_ops placements_ops = {
 	.name = "placements",
 	.title = "placements",
+	.private_size = sizeof(struct pl_state),
 	.open = placements_open,
 	.draw = placements_draw,
 	.key = placements_key,
+	.rows = placements_rows,
+	.match = placements_match,
+	.search_what = " (comm, pid, path)",
 	.help = "every recent placement: time, kind, task, CPUs, path, confidence, findings",
 };

@@ -179,6 +179,7 @@ static bool next_step(struct tui *t, struct tui_script *s)
 		s->pending = true;
 		if (sscanf(s->line, ":resize %dx%d", &w, &h) == 2) {
 			resizeterm(h, w);
+			t->dirty = true;
 			return true;
 		}
 		if (!strcmp(s->line, ":dump"))

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <curses.h>
 
+#include "escape.h"
 #include "tui.h"
 
 enum task_sort { SORT_PID, SORT_MIGRATIONS, SORT_FINDINGS, SORT_FORKS, SORT__COUNT };
@@ -23,7 +24,6 @@ struct tasks_state {
 	int sel_pid;
 };
 
-static struct tasks_state tasks_state;
 
 static uint64_t nr_findings(const struct rq_task *t)
 {
@@ -51,15 +51,15 @@ static int collect(const struct rq_task *t, void *data)
 	return 0;
 }
 
-static enum task_sort cur_sort;
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? 1 : a > b ? -1 : 0;	/* descending */
 }
 
-static int cmp_task(const void *pa, const void *pb)
+static int cmp_task(const void *pa, const void *pb, void *data)
 {
+	enum task_sort cur_sort = *(const enum task_sort *)data;
 	const struct rq_task *a = *(const struct rq_task *const *)pa;
 	const struct rq_task *b = *(const struct rq_task *const *)pb;
 	int c = 0;
@@ -86,14 +86,14 @@ static void rebuild(struct view *v)
 {
 	struct tasks_state *s = v->priv;
 
-	if (s->built && s->generation == v->t->generation)
+	if (s->built && !v->stale && s->generation == v->t->generation)
 		return;
+	v->stale = false;
 	s->nrows = 0;
 	if (v->t->an)
 		rq_task_foreach(v->t->an, collect, s);
-	cur_sort = s->sort;
 	if (s->nrows)
-		qsort(s->rows, s->nrows, sizeof(s->rows[0]), cmp_task);
+		qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_task, &s->sort);
 	s->built = true;
 	s->generation = v->t->generation;
 	if (s->sel_pid) {
@@ -108,8 +108,6 @@ static void rebuild(struct view *v)
 
 static int tasks_open(struct view *v, const void *arg)
 {
-	v->priv = &tasks_state;
-	tasks_state.built = false;
 	return 0;
 }
 
@@ -170,7 +168,23 @@ static void tasks_draw(struct view *v, int y0, int h)
 	v->height = list_h;
 }
 
-static bool tasks_key(struct view *v, enum tui_action act)
+static int tasks_rows(struct view *v)
+{
+	rebuild(v);
+	return ((struct tasks_state *)v->priv)->nrows;
+}
+
+static bool tasks_match(struct view *v, int row, const char *needle, bool icase)
+{
+	const struct rq_task *tk = ((struct tasks_state *)v->priv)->rows[row];
+	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
+
+	rq_escape_c(tk->comm, strnlen(tk->comm, RQ_COMM_LEN), esc, sizeof(esc));
+	snprintf(pid, sizeof(pid), "%d", tk->pid);
+	return tui_text_has(esc, needle, icase) || strstr(pid, needle);
+}
+
+static enum view_key tasks_key(struct view *v, enum tui_action act)
 {
 	struct tasks_state *s = v->priv;
 	struct pl_filter f;
@@ -178,30 +192,33 @@ static bool tasks_key(struct view *v, enum tui_action act)
 	rebuild(v);
 	if (tui_list_key(v, act, s->nrows)) {
 		s->sel_pid = s->nrows ? s->rows[v->sel]->pid : 0;
-		return true;
+		return VK_REDRAW;
 	}
 	switch (act) {
 	case ACT_SORT:
 		s->sort = (s->sort + 1) % SORT__COUNT;
-		s->built = false;
-		return true;
+		return VK_RESCAN;
 	case ACT_ENTER:
 		if (!s->nrows)
-			return true;
+			return VK_NONE;
 		pl_filter_clear(&f);
 		f.pid = s->rows[v->sel]->pid;
 		tui_push(v->t, VIEW_PLACEMENTS, &f);
-		return true;
+		return VK_REDRAW;
 	default:
-		return false;
+		return VK_UNHANDLED;
 	}
 }
 
 const struct view_ops tasks_ops = {
 	.name = "tasks",
 	.title = "tasks",
+	.private_size = sizeof(struct tasks_state),
 	.open = tasks_open,
 	.draw = tasks_draw,
 	.key = tasks_key,
+	.rows = tasks_rows,
+	.match = tasks_match,
+	.search_what = " (comm, pid)",
 	.help = "every task: policy, allowed CPUs, forks, execs, migrations, findings",
 };

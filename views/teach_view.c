@@ -130,24 +130,37 @@ static void teach_draw(struct view *v, int y0, int h)
 	}
 }
 
-static bool teach_key(struct view *v, enum tui_action act)
+static int teach_rows(struct view *v)
+{
+	return rq_teach_nr_nodes;
+}
+
+static bool teach_match(struct view *v, int row, const char *needle, bool icase)
+{
+	const struct rq_teach_node *n = &rq_teach_nodes[row];
+
+	return tui_text_has(n->title, needle, icase) || tui_text_has(n->kernel_fn, needle, icase) ||
+	       tui_text_has(n->id, needle, icase);
+}
+
+static enum view_key teach_key(struct view *v, enum tui_action act)
 {
 	const struct rq_teach_node *n;
 	struct pl_filter f;
 
 	if (tui_list_key(v, act, rq_teach_nr_nodes))
-		return true;
+		return VK_REDRAW;
 	if (act != ACT_ENTER)
-		return false;
+		return VK_UNHANDLED;
 	n = &rq_teach_nodes[v->sel];
 	if (n->taken[0] < 0) {
 		tui_message(v->t, "no placement is attributed to this step for certain");
-		return true;
+		return VK_REDRAW;
 	}
 	pl_filter_clear(&f);
 	f.node = v->sel;
 	tui_push(v->t, VIEW_PLACEMENTS, &f);
-	return true;
+	return VK_REDRAW;
 }
 
 const struct view_ops teach_ops = {
@@ -156,5 +169,8 @@ const struct view_ops teach_ops = {
 	.open = teach_open,
 	.draw = teach_draw,
 	.key = teach_key,
+	.rows = teach_rows,
+	.match = teach_match,
+	.search_what = " (step, kernel function, node id)",
 	.help = "the select_task_rq() decision tree with this trace's counts, explained",
 };

@@ -260,25 +260,23 @@ void tui_message(struct tui *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-void tui_prompt(struct tui *t, const char *label, const char *init, tui_prompt_fn done,
-		void *data)
-{
-	t->prompt_active = true;
-	snprintf(t->prompt_label, sizeof(t->prompt_label), "%s", label);
-	snprintf(t->prompt_buf, sizeof(t->prompt_buf), "%s", init ? init : "");
-	t->prompt_len = strlen(t->prompt_buf);
-	t->prompt_done = done;
-	t->prompt_data = data;
-}
-
 static int open_view(struct tui *t, enum tui_view_id id, const void *arg)
 {
 	struct view *v = &t->views[id];
 
 	v->ops = view_table[id];
 	v->t = t;
+	if (!v->priv && v->ops->private_size) {
+		v->priv = calloc(1, v->ops->private_size);
+		if (!v->priv) {
+			tui_message(t, "out of memory");
+			return -1;
+		}
+	}
+	v->stale = true;
 	if (v->ops->open && v->ops->open(v, arg))
 		return -1;
+	t->dirty = true;
 	return 0;
 }
 
@@ -607,12 +605,7 @@ static void draw_bottom(struct tui *t)
 
 	tui_clear_row(y, 0);
 	if (t->prompt_active) {
-		int x = tui_puts(y, 0, -1, t->prompt_label);
-
-		x += tui_puts_untrusted(y, x, -1, t->prompt_buf, t->prompt_len);
-		attron(A_REVERSE);
-		mvaddch(y, x < COLS ? x : COLS - 1, ' ');
-		attroff(A_REVERSE);
+		tui_prompt_draw(t, y);
 		return;
 	}
 	if (t->msg[0]) {
@@ -650,25 +643,6 @@ static void draw(struct tui *t)
 
 /* ---- keys ------------------------------------------------------------------------- */
 
-static void prompt_key(struct tui *t, int ch)
-{
-	if (ch == 27) {
-		t->prompt_active = false;
-	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		t->prompt_active = false;
-		t->prompt_buf[t->prompt_len] = '\0';
-		if (t->prompt_done)
-			t->prompt_done(t, t->prompt_buf, t->prompt_data);
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		if (t->prompt_len > 0)
-			t->prompt_buf[--t->prompt_len] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f &&
-		   t->prompt_len < (int)sizeof(t->prompt_buf) - 1) {
-		t->prompt_buf[t->prompt_len++] = (char)ch;
-		t->prompt_buf[t->prompt_len] = '\0';
-	}
-}
-
 static void handle_key(struct tui *t, int ch)
 {
 	static const enum tui_view_id cycle[] = { VIEW_DASHBOARD, VIEW_PLACEMENTS, VIEW_TASKS,
@@ -676,6 +650,7 @@ static void handle_key(struct tui *t, int ch)
 	struct view *v = tui_top(t);
 	enum tui_action act;
 
+	t->dirty = true;
 	if (ch == KEY_RESIZE)
 		return;
 	if (ch == 3) {		/* Ctrl-C, also while a prompt is open */
@@ -683,7 +658,7 @@ static void handle_key(struct tui *t, int ch)
 		return;
 	}
 	if (t->prompt_active) {
-		prompt_key(t, ch);
+		tui_prompt_key(t, ch);
 		return;
 	}
 	t->msg[0] = '\0';
@@ -694,8 +669,18 @@ static void handle_key(struct tui *t, int ch)
 		t->quit = true;
 		return;
 	}
-	if (v && v->ops->key && v->ops->key(v, act))
-		return;
+	if (v) {
+		enum view_key r = v->ops->key ? v->ops->key(v, act) : VK_UNHANDLED;
+
+		if (r == VK_UNHANDLED)
+			r = tui_search_key(v, act);
+		if (r == VK_RESCAN)
+			v->stale = true;
+		if (r == VK_NONE)
+			t->dirty = false;
+		if (r != VK_UNHANDLED)
+			return;
+	}
 	switch (act) {
 	case ACT_BACK:
 		/* Esc never quits (it also cancels prompts: Esc Esc must be harmless) */
@@ -735,6 +720,11 @@ static void handle_key(struct tui *t, int ch)
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
+	case ACT_SEARCH:
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+		tui_message(t, "no search in this view");
+		break;
 	case ACT_PLAY:
 	case ACT_FASTER:
 	case ACT_SLOWER:
@@ -754,6 +744,10 @@ static void handle_key(struct tui *t, int ch)
 
 static void tui_free(struct tui *t)
 {
+	for (int i = 0; i < VIEW__COUNT; i++) {
+		free(t->views[i].priv);
+		t->views[i].priv = NULL;
+	}
 	if (t->rp)
 		rq_replay_close(t->rp);
 	if (t->an)
@@ -768,10 +762,15 @@ static int replay_loop(struct tui *t)
 
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
+	t->dirty = true;
 	while (!t->quit && !sig_quit) {
 		int ch;
 
-		draw(t);
+		/* only what changed is drawn: a key (view_key), loading, playback */
+		if (t->dirty || t->loading || t->playing) {
+			draw(t);
+			t->dirty = false;
+		}
 		if (t->script) {
 			/* one scripted key per turn, and only at rest: the dumps are exact */
 			if (!t->loading && !t->playing) {
@@ -791,6 +790,7 @@ static int replay_loop(struct tui *t)
 		if (t->loading) {
 			if (replay_feed(t, 0.05)) {
 				t->loading = false;
+				t->dirty = true;
 				if (t->at_end || load_until_placement)
 					t->play_ts = t->an->nr_events ? t->an->last_ts : t->trace_first;
 				else
@@ -808,6 +808,7 @@ static int replay_loop(struct tui *t)
 			replay_feed(t, 0.03);
 			if (t->at_end) {
 				t->playing = false;
+				t->dirty = true;
 				t->play_ts = t->an->last_ts;
 			}
 		} else {

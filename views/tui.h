@@ -66,17 +66,32 @@ extern const int tui_nr_keys;
 struct view;
 struct tui;
 
+/* What a key handler did (htop's REDRAW/RESCAN idea): the framework acts on it. */
+enum view_key {
+	VK_UNHANDLED,		/* not this view's key: the framework's (global keys) */
+	VK_NONE,		/* handled, nothing to show */
+	VK_REDRAW,		/* handled, draw the screen again */
+	VK_RESCAN,		/* handled, and the view's rows must be rebuilt (filter, sort) */
+};
+
+/*
+ * A view (tig's model): the framework allocates private_size bytes of zeroed state for
+ * it once (v->priv, kept while the TUI runs, freed at the end) and calls open on every
+ * push; the view reads the engine's model when it draws.
+ */
 struct view_ops {
 	const char *name;	/* "dashboard": also the key-table scope */
 	const char *title;
-	/* Opened (pushed) with an optional argument; 0 or -1 to refuse. */
+	size_t private_size;	/* v->priv */
+	/* Opened (pushed) with an optional argument; 0, or -1 to refuse. */
 	int (*open)(struct view *v, const void *arg);
-	/* The model changed (new events, or a fresh analysis after a re-open). */
-	void (*update)(struct view *v);
 	/* Draw rows y0 .. y0+h-1, full width. */
 	void (*draw)(struct view *v, int y0, int h);
-	/* true if the action was handled. */
-	bool (*key)(struct view *v, enum tui_action act);
+	enum view_key (*key)(struct view *v, enum tui_action act);
+	/* Search (search.c): the number of rows, and whether one row matches. */
+	int (*rows)(struct view *v);
+	bool (*match)(struct view *v, int row, const char *needle, bool icase);
+	const char *search_what;	/* " (comm, pid, path)" for the prompt */
 	const char *help;	/* one line: what this view shows */
 };
 
@@ -85,7 +100,8 @@ struct view {
 	struct tui *t;
 	int top, sel;		/* first shown row, selected row */
 	int height;		/* rows drawn last time */
-	void *priv;
+	bool stale;		/* VK_RESCAN: rebuild the rows before the next draw */
+	void *priv;		/* private_size bytes, allocated by the framework */
 };
 
 enum tui_view_id {
@@ -124,6 +140,15 @@ struct pl_filter {
 
 typedef void (*tui_prompt_fn)(struct tui *t, const char *text, void *data);
 
+/* One prompt's history (prompt.c), newest first. */
+#define TUI_PROMPT_KINDS 8
+#define TUI_PROMPT_HIST 16
+struct prompt_hist {
+	char label[48];
+	char items[TUI_PROMPT_HIST][128];
+	int n;
+};
+
 struct tui {
 	struct rq_analysis *an;
 	bool live;
@@ -161,12 +186,18 @@ struct tui {
 	struct view *stack[16];
 	int depth;
 
+	char search[64];	/* the last / pattern, shared by the views */
+	bool dirty;		/* something to draw */
+
 	/* bottom line: a message, or a prompt being edited */
 	char msg[256];
 	bool prompt_active;
 	char prompt_label[48];
 	char prompt_buf[128];
-	int prompt_len;
+	int prompt_len, prompt_pos;	/* text length, cursor */
+	int prompt_at;			/* history entry shown, -1: the text typed */
+	struct prompt_hist *prompt_h;
+	struct prompt_hist prompt_hist[TUI_PROMPT_KINDS];
 	tui_prompt_fn prompt_done;
 	void *prompt_data;
 };
@@ -176,8 +207,14 @@ void tui_push(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_switch(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_pop(struct tui *t);
 void tui_message(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tui_prompt(struct tui *t, const char *label, const char *init, tui_prompt_fn done,
+/*
+ * prompt.c: a prompt on the bottom line; it starts empty, current (the value in force,
+ * may be NULL) and the earlier entries are recalled with Up.
+ */
+void tui_prompt(struct tui *t, const char *label, const char *current, tui_prompt_fn done,
 		void *data);
+void tui_prompt_key(struct tui *t, int ch);
+void tui_prompt_draw(struct tui *t, int y);
 struct view *tui_top(struct tui *t);
 /* Live: wall-clock seconds since the recording started. */
 double tui_wall_elapsed(const struct tui *t);
@@ -202,6 +239,7 @@ enum tui_color {
 
 struct tui_glyphs {
 	const char *hline, *vline, *tee, *ell, *arrow, *bar_full, *play, *pause, *mark;
+	const char *cut;	/* ends text cut to fit: an ellipsis, or ~ in ASCII */
 	const char *const *spark;	/* 8 levels */
 	const char *const *bar_part;	/* 8 levels, [0] = empty */
 };
@@ -209,7 +247,10 @@ extern struct tui_glyphs tui_g;
 
 void tui_draw_init(struct tui *t);
 int tui_attr(enum tui_color c);
-/* Print trusted (program) text at y,x clipped to w columns; returns columns used. */
+/*
+ * Print trusted (program) text at y,x clipped to w columns (text that does not fit ends
+ * in tui_g.cut); returns columns used.
+ */
 int tui_puts(int y, int x, int w, const char *s);
 /* Print attacker-controlled text (comm, file name): escaped, then clipped. */
 int tui_puts_untrusted(int y, int x, int w, const char *s, size_t len);
@@ -239,6 +280,12 @@ int tui_script_open(struct tui *t, const char *path, char *err, size_t errlen);
 void tui_script_close(struct tui *t);
 void tui_script_size(int *w, int *h);
 int tui_script_key(struct tui *t);
+
+/* search.c: / n N for views with rows and match */
+enum view_key tui_search_key(struct view *v, enum tui_action act);
+/* Smart case: true when needle has no capital (match either case). */
+bool tui_search_icase(const char *needle);
+bool tui_text_has(const char *hay, const char *needle, bool icase);
 
 /* keys.c */
 enum tui_action tui_key_action(const struct tui *t, int key);

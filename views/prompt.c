@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prompt.c - the one-line editor at the bottom (search, filter, time).
+ *
+ * Like readline and tig: the prompt starts empty; Up/Down walk this prompt's history
+ * (the last values entered, plus the value in force, e.g. the current filter); Left,
+ * Right, Home/Ctrl-A, End/Ctrl-E move; Backspace, Delete, Ctrl-U (to the start), Ctrl-K
+ * (to the end) and Ctrl-W (the word before the cursor) delete; Enter runs it, Esc
+ * cancels.  Only printable ASCII is typed in, so bytes are columns.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <curses.h>
+
+#include "tui.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+static struct prompt_hist *hist_for(struct tui *t, const char *label)
+{
+	struct prompt_hist *free_slot = NULL;
+
+	for (int i = 0; i < TUI_PROMPT_KINDS; i++) {
+		struct prompt_hist *h = &t->prompt_hist[i];
+
+		if (h->label[0] && !strcmp(h->label, label))
+			return h;
+		if (!h->label[0] && !free_slot)
+			free_slot = h;
+	}
+	if (!free_slot)
+		free_slot = &t->prompt_hist[0];
+	memset(free_slot, 0, sizeof(*free_slot));
+	snprintf(free_slot->label, sizeof(free_slot->label), "%s", label);
+	return free_slot;
+}
+
+/* Newest first: 0 is the last value entered. */
+static void hist_add(struct prompt_hist *h, const char *text)
+{
+	if (!text[0] || (h->n && !strcmp(h->items[0], text)))
+		return;
+	memmove(&h->items[1], &h->items[0],
+		sizeof(h->items[0]) * (TUI_PROMPT_HIST - 1));
+	snprintf(h->items[0], sizeof(h->items[0]), "%s", text);
+	if (h->n < TUI_PROMPT_HIST)
+		h->n++;
+}
+
+void tui_prompt(struct tui *t, const char *label, const char *current, tui_prompt_fn done,
+		void *data)
+{
+	struct prompt_hist *h = hist_for(t, label);
+
+	/* the value in force (a filter set by Enter on a finding) is recallable too */
+	if (current && current[0])
+		hist_add(h, current);
+	t->prompt_active = true;
+	t->prompt_h = h;
+	t->prompt_at = -1;
+	snprintf(t->prompt_label, sizeof(t->prompt_label), "%s", label);
+	t->prompt_buf[0] = '\0';
+	t->prompt_len = t->prompt_pos = 0;
+	t->prompt_done = done;
+	t->prompt_data = data;
+}
+
+static void set_text(struct tui *t, const char *s)
+{
+	snprintf(t->prompt_buf, sizeof(t->prompt_buf), "%s", s);
+	t->prompt_len = t->prompt_pos = strlen(t->prompt_buf);
+}
+
+static void delete_range(struct tui *t, int a, int b)
+{
+	if (a < 0)
+		a = 0;
+	if (b > t->prompt_len)
+		b = t->prompt_len;
+	if (a >= b)
+		return;
+	memmove(t->prompt_buf + a, t->prompt_buf + b, t->prompt_len - b + 1);
+	t->prompt_len -= b - a;
+	t->prompt_pos = a;
+}
+
+void tui_prompt_key(struct tui *t, int ch)
+{
+	struct prompt_hist *h = t->prompt_h;
+	int p = t->prompt_pos;
+
+	switch (ch) {
+	case 27:
+		t->prompt_active = false;
+		return;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		t->prompt_active = false;
+		if (h)
+			hist_add(h, t->prompt_buf);
+		if (t->prompt_done)
+			t->prompt_done(t, t->prompt_buf, t->prompt_data);
+		return;
+	case KEY_UP:
+	case CTRL('p'):
+		if (h && t->prompt_at + 1 < h->n)
+			set_text(t, h->items[++t->prompt_at]);
+		return;
+	case KEY_DOWN:
+	case CTRL('n'):
+		if (h && t->prompt_at > 0)
+			set_text(t, h->items[--t->prompt_at]);
+		else if (t->prompt_at == 0) {
+			t->prompt_at = -1;
+			set_text(t, "");
+		}
+		return;
+	case KEY_LEFT:
+	case CTRL('b'):
+		if (p > 0)
+			t->prompt_pos--;
+		return;
+	case KEY_RIGHT:
+	case CTRL('f'):
+		if (p < t->prompt_len)
+			t->prompt_pos++;
+		return;
+	case KEY_HOME:
+	case CTRL('a'):
+		t->prompt_pos = 0;
+		return;
+	case KEY_END:
+	case CTRL('e'):
+		t->prompt_pos = t->prompt_len;
+		return;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		delete_range(t, p - 1, p);
+		return;
+	case KEY_DC:
+	case CTRL('d'):
+		delete_range(t, p, p + 1);
+		return;
+	case CTRL('u'):
+		delete_range(t, 0, p);
+		return;
+	case CTRL('k'):
+		delete_range(t, p, t->prompt_len);
+		return;
+	case CTRL('w'): {
+		int a = p;
+
+		while (a > 0 && t->prompt_buf[a - 1] == ' ')
+			a--;
+		while (a > 0 && t->prompt_buf[a - 1] != ' ')
+			a--;
+		delete_range(t, a, p);
+		return;
+	}
+	default:
+		break;
+	}
+	if (ch >= 0x20 && ch < 0x7f && t->prompt_len < (int)sizeof(t->prompt_buf) - 1) {
+		memmove(t->prompt_buf + p + 1, t->prompt_buf + p, t->prompt_len - p + 1);
+		t->prompt_buf[p] = (char)ch;
+		t->prompt_len++;
+		t->prompt_pos++;
+	}
+}
+
+/* The prompt on row y: the label, the text (scrolled to keep the cursor in view). */
+void tui_prompt_draw(struct tui *t, int y)
+{
+	int x = tui_puts(y, 0, -1, t->prompt_label);
+	int w = COLS - x - 1, start = 0;
+
+	if (w < 1)
+		return;
+	if (t->prompt_pos > w - 1)
+		start = t->prompt_pos - (w - 1);
+	tui_puts_untrusted(y, x, w, t->prompt_buf + start, t->prompt_len - start);
+	attron(A_REVERSE);
+	mvaddch(y, x + t->prompt_pos - start,
+		t->prompt_pos < t->prompt_len ? (chtype)(unsigned char)t->prompt_buf[t->prompt_pos]
+					       : ' ');
+	attroff(A_REVERSE);
+}
