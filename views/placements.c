@@ -383,11 +383,17 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 	}
 }
 
+static void placements_done(struct view *v)
+{
+	free(((struct pl_state *)v->priv)->rows);
+}
+
 const struct view_ops placements_ops = {
 	.name = "placements",
 	.title = "placements",
 	.private_size = sizeof(struct pl_state),
 	.open = placements_open,
+	.done = placements_done,
 	.draw = placements_draw,
 	.key = placements_key,
 	.rows = placements_rows,

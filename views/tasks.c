@@ -210,11 +210,17 @@ static enum view_key tasks_key(struct view *v, enum tui_action act)
 	}
 }
 
+static void tasks_done(struct view *v)
+{
+	free(((struct tasks_state *)v->priv)->rows);
+}
+
 const struct view_ops tasks_ops = {
 	.name = "tasks",
 	.title = "tasks",
 	.private_size = sizeof(struct tasks_state),
 	.open = tasks_open,
+	.done = tasks_done,
 	.draw = tasks_draw,
 	.key = tasks_key,
 	.rows = tasks_rows,

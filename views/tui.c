@@ -745,6 +745,8 @@ static void handle_key(struct tui *t, int ch)
 static void tui_free(struct tui *t)
 {
 	for (int i = 0; i < VIEW__COUNT; i++) {
+		if (t->views[i].priv && t->views[i].ops && t->views[i].ops->done)
+			t->views[i].ops->done(&t->views[i]);
 		free(t->views[i].priv);
 		t->views[i].priv = NULL;
 	}
@@ -992,7 +994,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	tui_script_close(t);
 	if (!keep)
 		unlink(path);
-	rq_analysis_free(t->an);
+	tui_free(t);
 	free(t);
 	if (rc) {
 		snprintf(err, errlen, "live: %s", rerr[0] ? rerr : "recording failed");

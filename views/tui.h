@@ -85,6 +85,8 @@ struct view_ops {
 	size_t private_size;	/* v->priv */
 	/* Opened (pushed) with an optional argument; 0, or -1 to refuse. */
 	int (*open)(struct view *v, const void *arg);
+	/* Release what priv points to (priv itself is the framework's); may be NULL. */
+	void (*done)(struct view *v);
 	/* Draw rows y0 .. y0+h-1, full width. */
 	void (*draw)(struct view *v, int y0, int h);
 	enum view_key (*key)(struct view *v, enum tui_action act);

@@ -14,7 +14,7 @@ settle
 cap | grep -Fq '\x1b]0;pwned' || fail "placements: escaped comm not shown"
 keys Enter
 cap | grep -Fq '\x1b]0;pwned\x07\x1b[2J' || fail "detail: escaped comm not shown"
-keys 3 /
+keys 3 / Escape
 keys 4 5 1
 title=$(tm display -p -t t '#{pane_title}')
 [ "$title" = "$before" ] || fail "pane title changed to '$title'"
