@@ -10,9 +10,12 @@ DESTDIR ?=
 
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
-# The library (src/) needs no terminal; only the views (views/) link curses.
-LIB_PKGS := libtracecmd libtracefs libtraceevent libbsd
+# The library (src/) needs no terminal; only the views (views/) link curses.  rqpath
+# reads trace.dat itself (src/tracedat.c: zstd, zlib); libtracecmd is only the tests'
+# oracle (tests/helpers).
+LIB_PKGS := libtracefs libtraceevent libbsd libzstd zlib
 PKGS := $(LIB_PKGS) ncursesw
+TEST_PKGS := $(LIB_PKGS) libtracecmd
 
 ifeq ($(V),1)
 Q :=
@@ -30,6 +33,8 @@ LIB_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS) 2>/dev/null)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIB_PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+TEST_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 BASE_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE \
 	-DRQPATH_VERSION='"$(VERSION)"' -MMD -MP
 # Three layers, each seeing only what it may use:
@@ -116,10 +121,11 @@ $(BUILD)/asan/tests/%: tests/unit/%.c $(BUILD)/asan/librqpath.a | $(BUILD)/test-
 	$(Q)$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/librqpath.a \
 		$(LIB_PKG_LIBS) -lcmocka -lm
 
-$(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/test-deps.stamp
+# Helpers may use the library and libtracecmd (the oracle of tests/golden/t_reader_diff.sh).
+$(BUILD)/tests/%: tests/helpers/%.c $(BUILD)/librqpath.a | $(BUILD)/test-deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB_PKG_LIBS) -lm
+	$(Q)$(CC) $(LIB_CFLAGS) $(TEST_PKG_CFLAGS) -o $@ $< $(BUILD)/librqpath.a $(TEST_PKG_LIBS) -lm
 
 # The main job on the bundled fixture: the TUI when stdout is a terminal, else the audit.
 RUN_FIXTURE ?= fixtures/spawn.dat

@@ -158,6 +158,14 @@ static void describe_field(struct field_desc *fd, struct tep_format_field *f)
 	fd->is_signed = f && (f->flags & TEP_FIELD_IS_SIGNED);
 }
 
+bool rq_decode_wants(const char *system, const char *name)
+{
+	for (size_t i = 0; i < NR_SPECS; i++)
+		if (!strcmp(specs[i].system, system) && (!name || !strcmp(specs[i].name, name)))
+			return true;
+	return false;
+}
+
 const char *rq_event_name(enum rq_event_type type)
 {
 	if (type < 0 || type >= RQ_EV__COUNT)

@@ -19,6 +19,11 @@ struct rq_decoder;
 
 struct rq_decoder *rq_decoder_new(struct tep_handle *tep);
 void rq_decoder_free(struct rq_decoder *d);
+/*
+ * Whether the decoder reads event system/name (name NULL: any event of system), so
+ * that a reader can skip the formats of everything else.
+ */
+bool rq_decode_wants(const char *system, const char *name);
 /* Which rq_event types this source's formats define (array of RQ_EV__COUNT). */
 const bool *rq_decoder_available(const struct rq_decoder *d);
 /* Decode one record written on cpu.  Always fills ev; returns ev->type. */

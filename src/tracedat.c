@@ -1,0 +1,1409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracedat.c - rqpath's own trace.dat reader (see tracedat.h).
+ *
+ * The layout is trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5); the ring-buffer page and
+ * event headers are the kernel's (kernel/trace/ring_buffer.c): a page starts with a
+ * 64-bit timestamp and a commit word (the kernel's long: the size of the data, with the
+ * missed-events flags in bits 31 and 30), then 4-byte aligned events, each with a 32-bit
+ * header of a 5-bit type_len and a 27-bit time delta.  Everything read from the file is
+ * checked before it is used: sizes against what is left of the file, section or page,
+ * records against the commit of their page.  A file that does not hold together is an
+ * error with one line saying where; so is a file that shrinks while it is read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "tracedat.h"
+
+#define TD_MAX_CPUS 4096
+#define TD_MIN_PAGE 64u
+#define TD_MAX_PAGE (16u << 20)		/* largest ring-buffer sub-buffer accepted */
+#define TD_MAX_CHUNK (256u << 20)	/* largest decompressed v7 chunk */
+#define TD_MAX_SECTION (512u << 20)	/* largest metadata section held in memory */
+#define TD_WINDOW (256u << 10)		/* uncompressed page data read at once */
+#define TD_MAX_OPTION_SECTIONS 4096
+#define TD_MAX_BUFFERS 256
+
+/* trace-cmd option and section ids (trace-cmd.dat.v7(5)) */
+enum {
+	OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_UNAME = 5,
+	OPT_OFFSET = 7, OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14, OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS = 17, OPT_EVENT_FORMATS = 18, OPT_BUFFER_TEXT = 22,
+};
+#define SEC_FL_COMPRESS 1
+
+/* ring-buffer event types (type_len values above the data lengths) */
+#define RB_PADDING 29
+#define RB_TIME_EXTEND 30
+#define RB_TIME_STAMP 31
+#define RB_MISSED_EVENTS (1ULL << 31)
+#define RB_MISSED_STORED (1ULL << 30)
+#define RB_COMMIT_MASK ((1U << 27) - 1)
+
+enum comp { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
+static const char *const comp_names[] = { "none", "zstd", "zlib" };
+
+struct td_cpu_data {
+	int cpu;
+	uint64_t off, size;
+};
+
+struct td_buffer {
+	char name[256];
+	uint64_t offset;	/* v7: the BUFFER section; v6 instance: "flyrecord" list */
+	uint32_t page_size;
+	bool latency;
+	bool listed;		/* cpus[] known (v6 instances read them at offset) */
+	int ncpu;
+	struct td_cpu_data *cpus;
+};
+
+struct td_cpu {
+	int cpu;
+	bool present;
+	uint64_t off, size;	/* the CPU's data in the file */
+	uint64_t next;		/* file offset of the next window or chunk header */
+	uint64_t done;		/* bytes of the region consumed (progress) */
+	uint32_t chunks_left;	/* compressed: chunks not read yet */
+	uint8_t *buf;		/* current window / decompressed chunk */
+	size_t cap, len, page;	/* page: offset of the next page to load in buf */
+	/* the page being walked */
+	const uint8_t *data;	/* its first event */
+	uint32_t commit, pos;
+	uint64_t ts;		/* raw time of the last event read */
+	bool in_page;
+	long long missed;	/* to report with the next record */
+	uint64_t last_ts;	/* converted time of the previous record */
+	uint64_t pageno;	/* pages loaded so far */
+	bool seen;		/* a record was returned */
+	bool has;		/* rec is the next record */
+	struct rq_td_rec rec;
+};
+
+struct rq_td {
+	int fd;
+	uint64_t file_size;
+	int version;
+	int long_size;
+	uint32_t page_size;	/* from the file header */
+	enum comp comp;
+	ZSTD_DCtx *zctx;
+	uint8_t *zbuf;
+	size_t zcap;
+	struct tep_handle *tep;
+	bool (*wanted)(const char *system, const char *name);
+	int commit_size;	/* 4 or 8: the kernel's long */
+	uint32_t page_hdr;	/* bytes before a page's first event */
+	char uname[256];
+	unsigned long long overrun;
+	long long ts_offset;
+	uint32_t tsc_mult, tsc_shift;
+	bool time_shift;
+	bool have_header;
+	uint64_t sec_header, sec_ftrace, sec_events;	/* v7 section offsets, 0 none */
+	int v6_cpus;
+	struct td_buffer top;
+	bool has_top;
+	struct td_buffer *inst;
+	int ninst;
+	/* the buffer read */
+	const struct td_buffer *buf;
+	uint32_t bpage;
+	bool compressed;
+	int ncpus;
+	struct td_cpu *cpu;
+	uint64_t total;
+	int next_cpu;		/* CPU of the next record, -1 at the end, -2 to compute */
+	bool failed;
+	char err[320];
+};
+
+static bool td_fail(struct rq_td *td, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool td_fail(struct rq_td *td, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (td->failed)
+		return false;
+	td->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(td->err, sizeof(td->err), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static inline uint16_t get16(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t get32(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t get64(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+/* Exactly n bytes at off, or an error: truncated (before the end) or shrunk (while read). */
+static bool td_pread(struct rq_td *td, void *out, size_t n, uint64_t off, const char *what)
+{
+	uint8_t *p = out;
+
+	if (off > td->file_size || n > td->file_size - off)
+		return td_fail(td, "truncated trace.dat: %s (%zu bytes at offset %llu) lies past "
+			       "the end of the file (%llu bytes)", what, n,
+			       (unsigned long long)off, (unsigned long long)td->file_size);
+	while (n) {
+		ssize_t r = pread(td->fd, p, n, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return td_fail(td, "cannot read the trace file: %s", strerror(errno));
+		if (r == 0)
+			return td_fail(td, "the trace file shrank while it was read (it had %llu "
+				       "bytes; %s at offset %llu is gone)",
+				       (unsigned long long)td->file_size, what,
+				       (unsigned long long)off);
+		p += r;
+		off += (uint64_t)r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+/* ---- a cursor over the file or over a section held in memory -------------------- */
+
+struct cur {
+	struct rq_td *td;
+	const uint8_t *mem;	/* NULL: the file */
+	uint64_t pos, end;
+	const char *what;	/* for error lines */
+};
+
+static bool c_read(struct cur *c, void *out, size_t n)
+{
+	if (c->pos > c->end || n > c->end - c->pos)
+		return td_fail(c->td, "truncated trace.dat: %s is cut short", c->what);
+	if (c->mem)
+		memcpy(out, c->mem + c->pos, n);
+	else if (!td_pread(c->td, out, n, c->pos, c->what))
+		return false;
+	c->pos += n;
+	return true;
+}
+
+static bool c_skip(struct cur *c, uint64_t n)
+{
+	if (c->pos > c->end || n > c->end - c->pos)
+		return td_fail(c->td, "truncated trace.dat: %s is cut short", c->what);
+	c->pos += n;
+	return true;
+}
+
+static bool c_u32(struct cur *c, uint32_t *v)
+{
+	uint8_t b[4] = { 0 };
+
+	if (!c_read(c, b, 4))
+		return false;
+	*v = get32(b);
+	return true;
+}
+
+static bool c_u64(struct cur *c, uint64_t *v)
+{
+	uint8_t b[8] = { 0 };
+
+	if (!c_read(c, b, 8))
+		return false;
+	*v = get64(b);
+	return true;
+}
+
+/* n bytes into a new NUL-terminated buffer; n is checked against what is left first. */
+static char *c_alloc(struct cur *c, uint64_t n)
+{
+	char *p;
+
+	if (c->pos > c->end || n > c->end - c->pos) {
+		td_fail(c->td, "truncated trace.dat: %s is cut short", c->what);
+		return NULL;
+	}
+	p = malloc((size_t)n + 1);
+	if (!p) {
+		td_fail(c->td, "out of memory reading %s", c->what);
+		return NULL;
+	}
+	if (!c_read(c, p, (size_t)n)) {
+		free(p);
+		return NULL;
+	}
+	p[n] = '\0';
+	return p;
+}
+
+/* A NUL-terminated string of at most max - 1 characters. */
+static bool c_str(struct cur *c, char *out, size_t max)
+{
+	size_t i = 0;
+
+	for (;;) {
+		char ch;
+
+		if (!c_read(c, &ch, 1))
+			return false;
+		if (!ch)
+			break;
+		if (i + 1 >= max)
+			return td_fail(c->td, "corrupt trace.dat: a string in %s is too long",
+				       c->what);
+		out[i++] = ch;
+	}
+	out[i] = '\0';
+	return true;
+}
+
+/* ---- decompression ---------------------------------------------------------------- */
+
+static bool td_uncompress(struct rq_td *td, void *out, size_t outlen, const void *in,
+			  size_t inlen, const char *what)
+{
+	if (td->comp == COMP_ZSTD) {
+		size_t r;
+
+		if (!td->zctx && !(td->zctx = ZSTD_createDCtx()))
+			return td_fail(td, "out of memory (zstd)");
+		r = ZSTD_decompressDCtx(td->zctx, out, outlen, in, inlen);
+		if (ZSTD_isError(r) || r != outlen)
+			return td_fail(td, "corrupt trace.dat: %s does not decompress (zstd: %s)",
+				       what, ZSTD_isError(r) ? ZSTD_getErrorName(r) :
+				       "wrong size");
+		return true;
+	}
+	if (td->comp == COMP_ZLIB) {
+		uLongf got = (uLongf)outlen;
+		int r = uncompress(out, &got, in, (uLong)inlen);
+
+		if (r != Z_OK || got != outlen)
+			return td_fail(td, "corrupt trace.dat: %s does not decompress (zlib %d)",
+				       what, r);
+		return true;
+	}
+	return td_fail(td, "corrupt trace.dat: %s is marked compressed in a file without "
+		       "compression", what);
+}
+
+static bool grow(struct rq_td *td, uint8_t **buf, size_t *cap, size_t need)
+{
+	uint8_t *p;
+
+	if (need <= *cap)
+		return true;
+	p = realloc(*buf, need);
+	if (!p)
+		return td_fail(td, "out of memory (%zu bytes)", need);
+	*buf = p;
+	*cap = need;
+	return true;
+}
+
+/*
+ * A v7 section at off with the given id: its content (decompressed if need be) in a
+ * new buffer.  *len gets its size.
+ */
+static uint8_t *read_section(struct rq_td *td, uint64_t off, uint16_t id, uint64_t *len,
+			     const char *what)
+{
+	uint8_t hdr[16], *out;
+	uint64_t size;
+	uint16_t flags;
+
+	if (!td_pread(td, hdr, sizeof(hdr), off, what))
+		return NULL;
+	if (get16(hdr) != id) {
+		td_fail(td, "corrupt trace.dat: %s at offset %llu has section id %u, not %u",
+			what, (unsigned long long)off, get16(hdr), id);
+		return NULL;
+	}
+	flags = get16(hdr + 2);
+	size = get64(hdr + 8);
+	off += sizeof(hdr);
+	if (off > td->file_size || size > td->file_size - off) {
+		td_fail(td, "truncated trace.dat: %s (%llu bytes) lies past the end of the file",
+			what, (unsigned long long)size);
+		return NULL;
+	}
+	if (!(flags & SEC_FL_COMPRESS)) {
+		if (size > TD_MAX_SECTION) {
+			td_fail(td, "corrupt trace.dat: %s claims %llu bytes", what,
+				(unsigned long long)size);
+			return NULL;
+		}
+		out = malloc(size ? size : 1);
+		if (!out) {
+			td_fail(td, "out of memory reading %s", what);
+			return NULL;
+		}
+		if (!td_pread(td, out, size, off, what)) {
+			free(out);
+			return NULL;
+		}
+		*len = size;
+		return out;
+	} else {
+		uint8_t zh[8];
+		uint32_t zsize, usize;
+
+		if (size < 8 || !td_pread(td, zh, 8, off, what)) {
+			td_fail(td, "corrupt trace.dat: %s is too small for its compression header",
+				what);
+			return NULL;
+		}
+		zsize = get32(zh);
+		usize = get32(zh + 4);
+		if (zsize > size - 8 || usize > TD_MAX_SECTION) {
+			td_fail(td, "corrupt trace.dat: %s has impossible compressed sizes "
+				"(%u -> %u in %llu bytes)", what, zsize, usize,
+				(unsigned long long)size);
+			return NULL;
+		}
+		if (!grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1))
+			return NULL;
+		if (!td_pread(td, td->zbuf, zsize, off + 8, what))
+			return NULL;
+		out = malloc(usize ? usize : 1);
+		if (!out) {
+			td_fail(td, "out of memory reading %s", what);
+			return NULL;
+		}
+		if (!td_uncompress(td, out, usize, td->zbuf, zsize, what)) {
+			free(out);
+			return NULL;
+		}
+		*len = usize;
+		return out;
+	}
+}
+
+/* ---- header page and formats ---------------------------------------------------- */
+
+static bool read_header_info(struct rq_td *td, struct cur *c)
+{
+	char tag[13];
+	uint64_t size;
+	char *text;
+
+	if (!c_read(c, tag, 12) || memcmp(tag, "header_page", 12))
+		return td->failed ? false : td_fail(td, "corrupt trace.dat: no header_page");
+	if (!c_u64(c, &size))
+		return false;
+	text = c_alloc(c, size);
+	if (!text)
+		return false;
+	tep_parse_header_page(td->tep, text, (unsigned long)size, td->long_size);
+	free(text);
+	if (!c_read(c, tag, 13) || memcmp(tag, "header_event", 13))
+		return td->failed ? false : td_fail(td, "corrupt trace.dat: no header_event");
+	if (!c_u64(c, &size) || !c_skip(c, size))
+		return false;
+	if (tep_get_header_timestamp_size(td->tep) != 8)
+		return td_fail(td, "unsupported trace.dat: page timestamps are not 64-bit");
+	td->commit_size = tep_get_header_page_size(td->tep);
+	if (td->commit_size != 4 && td->commit_size != 8)
+		return td_fail(td, "corrupt trace.dat: the page header's commit field has %d "
+			       "bytes (4 or 8 expected)", td->commit_size);
+	if (tep_is_old_format(td->tep))
+		return td_fail(td, "unsupported trace.dat: ring-buffer format of kernels "
+			       "before 2.6.31");
+	td->page_hdr = 8 + (uint32_t)td->commit_size;
+	td->have_header = true;
+	return true;
+}
+
+/* One format text of system sys: parsed when its event is one the reader wants. */
+static void take_format(struct rq_td *td, const char *sys, const char *text, size_t n)
+{
+	const char *p = memmem(text, n, "name: ", 6), *e;
+	char name[128];
+	size_t k;
+
+	if (!p)
+		return;
+	p += 6;
+	e = memchr(p, '\n', n - (size_t)(p - text));
+	k = e ? (size_t)(e - p) : n - (size_t)(p - text);
+	if (k >= sizeof(name))
+		return;
+	memcpy(name, p, k);
+	name[k] = '\0';
+	if (td->wanted && !td->wanted(sys, name))
+		return;
+	/* a format libtraceevent cannot parse leaves the event absent: not fatal */
+	tep_parse_event(td->tep, text, n, sys);
+}
+
+/* count, then count times (u64 size, text): the formats of system sys */
+static bool read_formats(struct rq_td *td, struct cur *c, const char *sys, uint32_t count)
+{
+	bool want = !td->wanted || td->wanted(sys, NULL);
+
+	if (count > (c->end - c->pos) / 8)
+		return td_fail(td, "corrupt trace.dat: %u formats announced in %s", count,
+			       c->what);
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t size;
+		char *text;
+
+		if (!c_u64(c, &size))
+			return false;
+		if (!want) {
+			if (!c_skip(c, size))
+				return false;
+			continue;
+		}
+		text = c_alloc(c, size);
+		if (!text)
+			return false;
+		take_format(td, sys, text, (size_t)size);
+		free(text);
+	}
+	return true;
+}
+
+static bool read_ftrace_formats(struct rq_td *td, struct cur *c)
+{
+	uint32_t count;
+
+	return c_u32(c, &count) && read_formats(td, c, "ftrace", count);
+}
+
+static bool read_event_formats(struct rq_td *td, struct cur *c)
+{
+	uint32_t systems;
+
+	if (!c_u32(c, &systems))
+		return false;
+	if (systems > (c->end - c->pos) / 5)
+		return td_fail(td, "corrupt trace.dat: %u event systems announced", systems);
+	for (uint32_t s = 0; s < systems; s++) {
+		char sys[256];
+		uint32_t count;
+
+		if (!c_str(c, sys, sizeof(sys)) || !c_u32(c, &count) ||
+		    !read_formats(td, c, sys, count))
+			return false;
+	}
+	return true;
+}
+
+/* ---- options ---------------------------------------------------------------------- */
+
+static unsigned long long sum_overruns(const char *stats)
+{
+	unsigned long long sum = 0;
+	const char *p = stats;
+
+	while ((p = strstr(p, "overrun:"))) {
+		p += 8;
+		sum += strtoull(p, NULL, 10);
+	}
+	return sum;
+}
+
+static struct td_buffer *new_instance(struct rq_td *td)
+{
+	struct td_buffer *b;
+
+	if (td->ninst >= TD_MAX_BUFFERS) {
+		td_fail(td, "corrupt trace.dat: more than %d buffers", TD_MAX_BUFFERS);
+		return NULL;
+	}
+	b = realloc(td->inst, sizeof(*b) * (size_t)(td->ninst + 1));
+	if (!b) {
+		td_fail(td, "out of memory");
+		return NULL;
+	}
+	td->inst = b;
+	b = &td->inst[td->ninst++];
+	memset(b, 0, sizeof(*b));
+	return b;
+}
+
+/* BUFFER (v6: offset, name; v7: offset, name, clock, page size, CPUs) or BUFFER_TEXT. */
+static bool buffer_option(struct rq_td *td, uint16_t id, const uint8_t *data, uint32_t size)
+{
+	struct cur c = { .td = td, .mem = data, .end = size, .what = "a BUFFER option" };
+	char name[256], clock[256];
+	struct td_buffer *b;
+	uint64_t off;
+	uint32_t ps, n;
+	int maxcpu = -1;
+
+	if (!c_u64(&c, &off) || !c_str(&c, name, sizeof(name)))
+		return false;
+	if (name[0]) {
+		b = new_instance(td);
+		if (!b)
+			return false;
+	} else {
+		b = &td->top;
+		free(b->cpus);
+		memset(b, 0, sizeof(*b));
+		td->has_top = true;
+	}
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	b->offset = off;
+	if (td->version < 7)
+		return true;
+	if (!c_str(&c, clock, sizeof(clock)))
+		return false;
+	if (id == OPT_BUFFER_TEXT) {
+		b->latency = true;
+		b->listed = true;
+		return true;
+	}
+	if (!c_u32(&c, &ps) || !c_u32(&c, &n))
+		return false;
+	if (n > TD_MAX_CPUS || n > (c.end - c.pos) / 20)
+		return td_fail(td, "corrupt trace.dat: a BUFFER option lists %u CPUs", n);
+	b->page_size = ps;
+	b->cpus = calloc(n ? n : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return td_fail(td, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t cpu;
+
+		if (!c_u32(&c, &cpu) || !c_u64(&c, &b->cpus[i].off) || !c_u64(&c, &b->cpus[i].size))
+			return false;
+		if (cpu >= TD_MAX_CPUS)
+			return td_fail(td, "corrupt trace.dat: buffer \"%s\" has data for CPU %u "
+				       "(at most %d CPUs are supported)", b->name, cpu, TD_MAX_CPUS);
+		for (uint32_t j = 0; j < i; j++)
+			if (b->cpus[j].cpu == (int)cpu)
+				return td_fail(td, "corrupt trace.dat: buffer \"%s\" lists CPU %u "
+					       "twice", b->name, cpu);
+		b->cpus[i].cpu = (int)cpu;
+		if ((int)cpu > maxcpu)
+			maxcpu = (int)cpu;
+	}
+	b->ncpu = (int)n;
+	b->listed = true;
+	return true;
+}
+
+static bool handle_option(struct rq_td *td, uint16_t id, uint8_t *data, uint32_t size,
+			  uint64_t *next)
+{
+	char text[64];
+
+	switch (id) {
+	case OPT_DONE:
+		if (next && size >= 8)
+			*next = get64(data);
+		return true;
+	case OPT_DATE:
+	case OPT_OFFSET:
+		/* what libtracecmd adds to every timestamp: DATE in microseconds, OFFSET in ns */
+		snprintf(text, sizeof(text), "%.*s", (int)(size < 63 ? size : 63), (char *)data);
+		td->ts_offset += strtoll(text, NULL, 0) * (id == OPT_DATE ? 1000 : 1);
+		return true;
+	case OPT_CPUSTAT:
+		if (size) {
+			data[size - 1] = '\0';
+			td->overrun += sum_overruns((char *)data);
+		}
+		return true;
+	case OPT_UNAME:
+		snprintf(td->uname, sizeof(td->uname), "%.*s", (int)size, (char *)data);
+		return true;
+	case OPT_TIME_SHIFT:
+		if (size >= 16)
+			td->time_shift = true;
+		return true;
+	case OPT_TSC2NSEC:
+		if (size >= 16) {
+			td->tsc_mult = get32(data);
+			td->tsc_shift = get32(data + 4);
+		}
+		return true;
+	case OPT_BUFFER:
+	case OPT_BUFFER_TEXT:
+		return buffer_option(td, id, data, size);
+	case OPT_HEADER_INFO:
+	case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS:
+		if (size >= 8 && td->version >= 7) {
+			uint64_t off = get64(data);
+
+			if (id == OPT_HEADER_INFO)
+				td->sec_header = off;
+			else if (id == OPT_FTRACE_EVENTS)
+				td->sec_ftrace = off;
+			else
+				td->sec_events = off;
+		}
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* Options from c up to DONE (v6) or the end of the section (v7, DONE gives *next). */
+static bool read_options(struct rq_td *td, struct cur *c, uint64_t *next)
+{
+	for (;;) {
+		uint8_t h[2];
+		uint16_t id;
+		uint32_t size;
+		uint8_t *data;
+		bool ok;
+
+		if (td->version >= 7 && c->pos == c->end)
+			return true;
+		if (!c_read(c, h, 2))
+			return false;
+		id = get16(h);
+		if (td->version < 7 && id == OPT_DONE)
+			return true;
+		if (!c_u32(c, &size))
+			return false;
+		data = (uint8_t *)c_alloc(c, size);
+		if (!data)
+			return false;
+		ok = handle_option(td, id, data, size, next);
+		free(data);
+		if (!ok)
+			return false;
+		if (td->version >= 7 && id == OPT_DONE)
+			return true;
+	}
+}
+
+/* ---- file headers ----------------------------------------------------------------- */
+
+static bool page_size_ok(uint32_t ps)
+{
+	return ps >= TD_MIN_PAGE && ps <= TD_MAX_PAGE && !(ps & (ps - 1));
+}
+
+static bool read_v6(struct rq_td *td, uint64_t pos)
+{
+	struct cur c = { .td = td, .pos = pos, .end = td->file_size, .what = "the file header" };
+	uint32_t size32, cpus;
+	uint64_t size64;
+	char kind[10];
+
+	c.what = "the header page section";
+	if (!read_header_info(td, &c))
+		return false;
+	c.what = "the ftrace event formats";
+	if (!read_ftrace_formats(td, &c))
+		return false;
+	c.what = "the event formats";
+	if (!read_event_formats(td, &c))
+		return false;
+	c.what = "the kallsyms section";
+	if (!c_u32(&c, &size32) || !c_skip(&c, size32))
+		return false;
+	c.what = "the printk formats section";
+	if (!c_u32(&c, &size32) || !c_skip(&c, size32))
+		return false;
+	c.what = "the saved command lines";
+	if (!c_u64(&c, &size64) || !c_skip(&c, size64))
+		return false;
+	c.what = "the CPU count";
+	if (!c_u32(&c, &cpus))
+		return false;
+	if (cpus > TD_MAX_CPUS)
+		return td_fail(td, "corrupt trace.dat: it declares %u CPUs (at most %d are "
+			       "supported)", cpus, TD_MAX_CPUS);
+	td->v6_cpus = (int)cpus;
+	c.what = "the options";
+	if (!c_read(&c, kind, 10))
+		return false;
+	if (!memcmp(kind, "options  ", 10)) {
+		if (!read_options(td, &c, NULL))
+			return false;
+		if (!c_read(&c, kind, 10))
+			return false;
+	}
+	td->top.ncpu = (int)cpus;
+	td->top.page_size = td->page_size;
+	td->has_top = true;
+	if (!memcmp(kind, "latency  ", 10)) {
+		td->top.latency = true;
+		td->top.listed = true;
+		return true;
+	}
+	if (memcmp(kind, "flyrecord", 10))
+		return td_fail(td, "corrupt trace.dat: neither flyrecord nor latency data after "
+			       "the options");
+	c.what = "the CPU data table";
+	if (cpus > (c.end - c.pos) / 16)
+		return td_fail(td, "truncated trace.dat: the CPU data table is cut short");
+	td->top.cpus = calloc(cpus ? cpus : 1, sizeof(*td->top.cpus));
+	if (!td->top.cpus)
+		return td_fail(td, "out of memory");
+	for (uint32_t i = 0; i < cpus; i++) {
+		td->top.cpus[i].cpu = (int)i;
+		if (!c_u64(&c, &td->top.cpus[i].off) || !c_u64(&c, &td->top.cpus[i].size))
+			return false;
+	}
+	td->top.listed = true;
+	return true;
+}
+
+/* A v6 buffer instance: at its offset, optional options, then "flyrecord" and the table. */
+static bool list_v6_instance(struct rq_td *td, struct td_buffer *b)
+{
+	struct cur c = { .td = td, .pos = b->offset, .end = td->file_size,
+			 .what = "a buffer instance's CPU table" };
+	unsigned long long overrun = td->overrun;
+	char kind[10];
+	uint32_t cpus = (uint32_t)td->v6_cpus;
+
+	if (!c_read(&c, kind, 10))
+		return false;
+	if (!memcmp(kind, "options  ", 10)) {
+		if (!read_options(td, &c, NULL) || !c_read(&c, kind, 10))
+			return false;
+		td->overrun = overrun;	/* an instance's stats are not the file's */
+	}
+	b->page_size = td->page_size;
+	b->listed = true;
+	if (!memcmp(kind, "latency  ", 10)) {
+		b->latency = true;
+		return true;
+	}
+	if (memcmp(kind, "flyrecord", 10))
+		return td_fail(td, "corrupt trace.dat: buffer \"%s\" has no flyrecord data",
+			       b->name);
+	if (cpus > (c.end - c.pos) / 16)
+		return td_fail(td, "truncated trace.dat: buffer \"%s\" CPU table is cut short",
+			       b->name);
+	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return td_fail(td, "out of memory");
+	for (uint32_t i = 0; i < cpus; i++) {
+		b->cpus[i].cpu = (int)i;
+		if (!c_u64(&c, &b->cpus[i].off) || !c_u64(&c, &b->cpus[i].size))
+			return false;
+	}
+	b->ncpu = (int)cpus;
+	return true;
+}
+
+static bool read_v7(struct rq_td *td, uint64_t pos)
+{
+	struct cur c = { .td = td, .pos = pos, .end = td->file_size,
+			 .what = "the compression header" };
+	char name[64], version[64];
+	uint64_t opt;
+	int sections = 0;
+
+	if (!c_str(&c, name, sizeof(name)) || !c_str(&c, version, sizeof(version)))
+		return false;
+	if (!strcmp(name, "none"))
+		td->comp = COMP_NONE;
+	else if (!strcmp(name, "zstd"))
+		td->comp = COMP_ZSTD;
+	else if (!strcmp(name, "zlib"))
+		td->comp = COMP_ZLIB;
+	else
+		return td_fail(td, "unsupported trace.dat: compression \"%.40s\" (none, zstd and "
+			       "zlib are supported)", name);
+	c.what = "the first options offset";
+	if (!c_u64(&c, &opt))
+		return false;
+	while (opt) {
+		struct cur oc = { .td = td, .what = "an options section" };
+		uint64_t len, next = 0;
+		uint8_t *sec;
+		bool ok;
+
+		if (++sections > TD_MAX_OPTION_SECTIONS)
+			return td_fail(td, "corrupt trace.dat: the options sections form a loop");
+		sec = read_section(td, opt, OPT_DONE, &len, "an options section");
+		if (!sec)
+			return false;
+		oc.mem = sec;
+		oc.end = len;
+		ok = read_options(td, &oc, &next);
+		free(sec);
+		if (!ok)
+			return false;
+		opt = next;
+	}
+	if (!td->sec_header)
+		return td_fail(td, "corrupt trace.dat: no header page section");
+	struct { uint64_t off; uint16_t id; const char *what; } secs[] = {
+		{ td->sec_header, OPT_HEADER_INFO, "the header page section" },
+		{ td->sec_ftrace, OPT_FTRACE_EVENTS, "the ftrace event formats" },
+		{ td->sec_events, OPT_EVENT_FORMATS, "the event formats" },
+	};
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		struct cur sc = { .td = td, .what = secs[i].what };
+		uint64_t len;
+		uint8_t *sec;
+		bool ok;
+
+		if (!secs[i].off)
+			continue;
+		sec = read_section(td, secs[i].off, secs[i].id, &len, secs[i].what);
+		if (!sec)
+			return false;
+		sc.mem = sec;
+		sc.end = len;
+		if (secs[i].id == OPT_HEADER_INFO)
+			ok = read_header_info(td, &sc);
+		else if (secs[i].id == OPT_FTRACE_EVENTS)
+			ok = read_ftrace_formats(td, &sc);
+		else
+			ok = read_event_formats(td, &sc);
+		free(sec);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* ---- per-CPU cursors -------------------------------------------------------------- */
+
+static void free_cpus(struct rq_td *td)
+{
+	for (int i = 0; td->cpu && i < td->ncpus; i++)
+		free(td->cpu[i].buf);
+	free(td->cpu);
+	td->cpu = NULL;
+	td->ncpus = 0;
+}
+
+/* Fill c->buf with the next window (uncompressed) or chunk; false at the end or error. */
+static bool load_block(struct rq_td *td, struct td_cpu *c)
+{
+	uint64_t end = c->off + c->size;
+
+	c->len = c->page = 0;
+	if (!td->compressed) {
+		size_t n;
+
+		if (c->next >= end)
+			return false;
+		n = end - c->next < TD_WINDOW ? (size_t)(end - c->next) : TD_WINDOW;
+		if (!grow(td, &c->buf, &c->cap, n) ||
+		    !td_pread(td, c->buf, n, c->next, "CPU data"))
+			return false;
+		c->next += n;
+		c->done = c->next - c->off;
+		c->len = n;
+		return true;
+	} else {
+		uint8_t h[8];
+		uint32_t zsize, usize;
+
+		if (!c->chunks_left)
+			return false;
+		if (c->next > end || end - c->next < 8)
+			return td_fail(td, "corrupt trace.dat: CPU %d has %u compressed chunks "
+				       "more than its data holds", c->cpu, c->chunks_left);
+		if (!td_pread(td, h, 8, c->next, "a compressed chunk header"))
+			return false;
+		zsize = get32(h);
+		usize = get32(h + 4);
+		if (zsize > end - c->next - 8)
+			return td_fail(td, "corrupt trace.dat: CPU %d: a compressed chunk of %u "
+				       "bytes at offset %llu runs past the CPU's data", c->cpu,
+				       zsize, (unsigned long long)c->next);
+		if (usize > TD_MAX_CHUNK || usize % td->bpage)
+			return td_fail(td, "corrupt trace.dat: CPU %d: a chunk of %u bytes is not "
+				       "a whole number of %u-byte pages", c->cpu, usize, td->bpage);
+		if (!grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1) ||
+		    !td_pread(td, td->zbuf, zsize, c->next + 8, "a compressed chunk") ||
+		    !grow(td, &c->buf, &c->cap, usize ? usize : 1) ||
+		    !td_uncompress(td, c->buf, usize, td->zbuf, zsize, "a CPU data chunk"))
+			return false;
+		c->next += 8 + (uint64_t)zsize;
+		c->done = c->next - c->off;
+		c->chunks_left--;
+		c->len = usize;
+		return true;
+	}
+}
+
+/* Load the next page with data into c; false at the end of the CPU or on error. */
+static bool next_page(struct rq_td *td, struct td_cpu *c)
+{
+	for (;;) {
+		const uint8_t *p;
+		uint64_t flags;
+		uint32_t commit;
+
+		if (c->page >= c->len && !load_block(td, c))
+			return false;
+		if (c->len - c->page < td->bpage)
+			return td_fail(td, "corrupt trace.dat: CPU %d data ends inside a page "
+				       "(page size %u)", c->cpu, td->bpage);
+		p = c->buf + c->page;
+		c->page += td->bpage;
+		c->pageno++;
+		flags = td->commit_size == 8 ? get64(p + 8) : get32(p + 8);
+		commit = (uint32_t)flags & RB_COMMIT_MASK;
+		if (commit > td->bpage - td->page_hdr)
+			return td_fail(td, "corrupt trace.dat: CPU %d page %llu says it holds %u "
+				       "bytes of events, more than its %u", c->cpu,
+				       (unsigned long long)c->pageno, commit,
+				       td->bpage - td->page_hdr);
+		if (flags & RB_MISSED_EVENTS) {
+			long long lost = -1;
+
+			if ((flags & RB_MISSED_STORED) &&
+			    td->page_hdr + commit + (uint32_t)td->commit_size <= td->bpage)
+				lost = (long long)(td->commit_size == 8 ?
+						   get64(p + td->page_hdr + commit) :
+						   get32(p + td->page_hdr + commit));
+			if (lost < 0)
+				lost = -1;
+			/* two pages in a row with losses before one record: add them up */
+			if (c->missed > 0 && lost > 0)
+				c->missed += lost;
+			else if (!c->missed || lost < 0)
+				c->missed = lost;
+		}
+		if (!commit)
+			continue;
+		c->data = p + td->page_hdr;
+		c->commit = commit;
+		c->pos = 0;
+		c->ts = get64(p);
+		c->in_page = true;
+		return true;
+	}
+}
+
+static uint64_t convert_ts(const struct rq_td *td, uint64_t ts)
+{
+	if (td->tsc_mult)
+		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >> td->tsc_shift);
+	return ts + (uint64_t)td->ts_offset;
+}
+
+/* The next data record of CPU c into c->rec; false at the end or on error. */
+static bool cpu_advance(struct rq_td *td, struct td_cpu *c)
+{
+	c->has = false;
+	for (;;) {
+		uint32_t w, type, left, len, hdr;
+		uint64_t delta;
+
+		if (!c->in_page || c->pos >= c->commit) {
+			c->in_page = false;
+			if (!next_page(td, c))
+				return false;
+		}
+		left = c->commit - c->pos;
+		if (left < 4)
+			return td_fail(td, "corrupt trace.dat: CPU %d: an event header is cut by the "
+				       "end of its page", c->cpu);
+		w = get32(c->data + c->pos);
+		type = w & 31;
+		delta = w >> 5;
+		switch (type) {
+		case RB_PADDING:
+			c->ts += delta;
+			/* a discarded event, or the unused end of the page */
+			if (left < 8) {
+				c->in_page = false;
+				continue;
+			}
+			len = get32(c->data + c->pos + 4);
+			if (len > left - 4) {
+				c->in_page = false;
+				continue;
+			}
+			c->pos += 4 + len;
+			continue;
+		case RB_TIME_EXTEND:
+		case RB_TIME_STAMP:
+			if (left < 8)
+				return td_fail(td, "corrupt trace.dat: CPU %d: a time extension is "
+					       "cut by the end of its page", c->cpu);
+			delta += (uint64_t)get32(c->data + c->pos + 4) << 27;
+			if (type == RB_TIME_EXTEND)
+				c->ts += delta;
+			else
+				c->ts = delta;
+			c->pos += 8;
+			continue;
+		case 0:
+			if (left < 8)
+				return td_fail(td, "corrupt trace.dat: CPU %d: an event header is cut "
+					       "by the end of its page", c->cpu);
+			len = get32(c->data + c->pos + 4);
+			if (len < 4 || len - 4 > left - 8)
+				return td_fail(td, "corrupt trace.dat: CPU %d: an event of %u bytes "
+					       "runs past the end of its page", c->cpu, len);
+			len = (len - 4 + 3) & ~3u;
+			if (len > left - 8)
+				len = left - 8;
+			hdr = 8;
+			break;
+		default:
+			len = type * 4;
+			if (len > left - 4)
+				return td_fail(td, "corrupt trace.dat: CPU %d: an event of %u bytes "
+					       "runs past the end of its page", c->cpu, len);
+			hdr = 4;
+			break;
+		}
+		c->ts += delta;
+		c->rec.cpu = c->cpu;
+		c->rec.data = c->data + c->pos + hdr;
+		c->rec.size = len;
+		c->rec.ts = convert_ts(td, c->ts);
+		c->rec.missed = c->missed;
+		c->missed = 0;
+		c->rec.backwards = c->seen && c->rec.ts < c->last_ts;
+		c->pos += hdr + len;
+		c->has = true;
+		return true;
+	}
+}
+
+/* Set up the cursors of buffer b and read each CPU's first record. */
+static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
+{
+	int ncpus = 0;
+
+	free_cpus(td);
+	td->buf = b;
+	td->compressed = false;
+	td->total = 0;
+	td->next_cpu = -2;
+	td->bpage = b->page_size ? b->page_size : td->page_size;
+	if (!page_size_ok(td->bpage))
+		return td_fail(td, "corrupt trace.dat: %s%s%s page size %u is impossible",
+			       b->name[0] ? "buffer \"" : "the", b->name, b->name[0] ? "\"" : "",
+			       td->bpage);
+	if (td->bpage < td->page_hdr + 4)
+		return td_fail(td, "corrupt trace.dat: page size %u is smaller than a page "
+			       "header", td->bpage);
+	if (td->version >= 7 && b->ncpu) {
+		uint8_t hdr[16];
+
+		if (!td_pread(td, hdr, sizeof(hdr), b->offset, "a buffer's data section"))
+			return false;
+		if (get16(hdr) != OPT_BUFFER)
+			return td_fail(td, "corrupt trace.dat: buffer \"%s\" points to section "
+				       "id %u, not a data section", b->name, get16(hdr));
+		td->compressed = get16(hdr + 2) & SEC_FL_COMPRESS;
+		if (td->compressed && td->comp == COMP_NONE)
+			return td_fail(td, "corrupt trace.dat: compressed CPU data in a file "
+				       "without compression");
+	}
+	for (int i = 0; i < b->ncpu; i++)
+		if (b->cpus[i].cpu + 1 > ncpus)
+			ncpus = b->cpus[i].cpu + 1;
+	if (td->version < 7)
+		ncpus = b->ncpu;
+	td->cpu = calloc(ncpus ? (size_t)ncpus : 1, sizeof(*td->cpu));
+	if (!td->cpu)
+		return td_fail(td, "out of memory");
+	td->ncpus = ncpus;
+	for (int i = 0; i < ncpus; i++)
+		td->cpu[i].cpu = i;
+	for (int i = 0; i < b->ncpu; i++) {
+		const struct td_cpu_data *d = &b->cpus[i];
+		struct td_cpu *c = &td->cpu[d->cpu];
+
+		if (!d->size)
+			continue;
+		if (d->off > td->file_size || d->size > td->file_size - d->off)
+			return td_fail(td, "truncated trace.dat: CPU %d data ends at %llu, past the "
+				       "end of the file (%llu bytes)", d->cpu,
+				       (unsigned long long)(d->off + d->size),
+				       (unsigned long long)td->file_size);
+		c->present = true;
+		c->off = d->off;
+		c->size = d->size;
+		c->next = d->off;
+		td->total += d->size;
+		if (td->compressed) {
+			uint8_t n[4];
+
+			if (d->size < 4 || !td_pread(td, n, 4, d->off, "a chunk count"))
+				return td->failed ? false : td_fail(td, "corrupt trace.dat: CPU %d "
+								    "data has no chunk count", d->cpu);
+			c->chunks_left = get32(n);
+			c->next += 4;
+			/*
+			 * trace-cmd counts the chunks (8-byte header + data each) in the size,
+			 * not the chunk count before them
+			 */
+			c->size = d->size + 4 <= td->file_size - d->off ? d->size + 4 : d->size;
+		} else if (d->size % td->bpage) {
+			return td_fail(td, "corrupt trace.dat: CPU %d data (%llu bytes) is not a "
+				       "whole number of %u-byte pages", d->cpu,
+				       (unsigned long long)d->size, td->bpage);
+		}
+	}
+	for (int i = 0; i < ncpus; i++) {
+		struct td_cpu *c = &td->cpu[i];
+
+		if (c->present && !cpu_advance(td, c) && td->failed)
+			return false;
+	}
+	return true;
+}
+
+static bool any_record(const struct rq_td *td)
+{
+	for (int i = 0; i < td->ncpus; i++)
+		if (td->cpu[i].has)
+			return true;
+	return false;
+}
+
+/*
+ * The top buffer, or, when it holds no record, the first instance that does
+ * (`trace-cmd extract -B NAME`, `trace-cmd record -B NAME`).
+ */
+static bool pick_buffer(struct rq_td *td)
+{
+	const struct td_buffer *first = NULL;
+
+	if (td->has_top && !td->top.latency && td->top.listed) {
+		first = &td->top;
+		if (!open_buffer(td, &td->top))
+			return false;
+		if (any_record(td))
+			return true;
+	}
+	for (int i = 0; i < td->ninst; i++) {
+		struct td_buffer *b = &td->inst[i];
+
+		if (!b->listed && !list_v6_instance(td, b))
+			return false;
+		if (b->latency)
+			continue;
+		if (!first)
+			first = b;
+		if (!open_buffer(td, b))
+			return false;
+		if (any_record(td))
+			return true;
+	}
+	if (!first)
+		return td_fail(td, td->has_top && td->top.latency ?
+			       "unsupported trace.dat: a latency-tracer text trace, no ring-buffer "
+			       "data to replay" : "corrupt trace.dat: no CPU data");
+	/* no record anywhere: an empty trace, not an error */
+	return open_buffer(td, first);
+}
+
+/* ---- public ----------------------------------------------------------------------- */
+
+static const unsigned char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, const char *name),
+			 char *err, size_t errlen)
+{
+	struct rq_td *td = calloc(1, sizeof(*td));
+	uint8_t head[18];
+	struct stat st;
+	bool ok;
+
+	if (!td) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	td->wanted = wanted;
+	td->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (td->fd < 0) {
+		snprintf(err, errlen, "cannot open trace file: %s", strerror(errno));
+		free(td);
+		return NULL;
+	}
+	if (fstat(td->fd, &st)) {
+		td_fail(td, "cannot stat trace file: %s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		td_fail(td, "is a directory, not a trace.dat file");
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		td_fail(td, "not a regular file (a pipe or device cannot be replayed); copy the "
+			"trace to a file first");
+		goto fail;
+	}
+	if (st.st_size == 0) {
+		td_fail(td, "empty file, not a trace.dat");
+		goto fail;
+	}
+	td->file_size = (uint64_t)st.st_size;
+	if (td->file_size < 12 || !td_pread(td, head, 12, 0, "the magic") ||
+	    memcmp(head, trace_magic, sizeof(trace_magic))) {
+		td->failed = false;
+		td_fail(td, "not a trace.dat file (no trace-cmd magic at its start)");
+		goto fail;
+	}
+	if (head[10] < '0' || head[10] > '9' || head[11] != '\0') {
+		td_fail(td, "not a trace.dat file (no version after the magic)");
+		goto fail;
+	}
+	td->version = head[10] - '0';
+	if (td->version != 6 && td->version != 7) {
+		td_fail(td, "trace.dat version %d is not supported (6 and 7 are)", td->version);
+		goto fail;
+	}
+	if (!td_pread(td, head, 6, 12, "the file header"))
+		goto fail;
+	if (head[0] != (tep_is_bigendian() ? 1 : 0)) {
+		td_fail(td, "unsupported trace.dat: a %s-endian file on a %s-endian host",
+			head[0] ? "big" : "little", tep_is_bigendian() ? "big" : "little");
+		goto fail;
+	}
+	td->long_size = head[1];
+	if (td->long_size != 4 && td->long_size != 8) {
+		td_fail(td, "corrupt trace.dat: a long of %d bytes", td->long_size);
+		goto fail;
+	}
+	td->page_size = get32(head + 2);
+	if (!page_size_ok(td->page_size)) {
+		td_fail(td, "corrupt trace.dat: page size %u is impossible", td->page_size);
+		goto fail;
+	}
+	td->tep = tep_alloc();
+	if (!td->tep) {
+		td_fail(td, "out of memory");
+		goto fail;
+	}
+	tep_set_file_bigendian(td->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(td->tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(td->tep, td->long_size);
+	tep_set_page_size(td->tep, (int)td->page_size);
+	ok = td->version == 6 ? read_v6(td, 18) : read_v7(td, 18);
+	if (!ok)
+		goto fail;
+	if (!td->have_header) {
+		td_fail(td, "corrupt trace.dat: no header page section");
+		goto fail;
+	}
+	if (td->time_shift) {
+		td_fail(td, "unsupported trace.dat: a guest trace with host time synchronisation "
+			"(TIME_SHIFT option)");
+		goto fail;
+	}
+	if (td->tsc_mult && td->tsc_shift > 32) {
+		td_fail(td, "corrupt trace.dat: TSC2NSEC shift %u", td->tsc_shift);
+		goto fail;
+	}
+	if (!pick_buffer(td))
+		goto fail;
+	if (td->buf != &td->top)
+		td->overrun = 0;	/* the CPUSTAT options describe the top buffer */
+	return td;
+fail:
+	snprintf(err, errlen, "%s", td->err);
+	rq_td_close(td);
+	return NULL;
+}
+
+void rq_td_close(struct rq_td *td)
+{
+	if (!td)
+		return;
+	free_cpus(td);
+	free(td->top.cpus);
+	for (int i = 0; i < td->ninst; i++)
+		free(td->inst[i].cpus);
+	free(td->inst);
+	if (td->tep)
+		tep_free(td->tep);
+	ZSTD_freeDCtx(td->zctx);
+	free(td->zbuf);
+	if (td->fd >= 0)
+		close(td->fd);
+	free(td);
+}
+
+struct tep_handle *rq_td_tep(const struct rq_td *td) { return td->tep; }
+int rq_td_version(const struct rq_td *td) { return td->version; }
+int rq_td_cpus(const struct rq_td *td) { return td->ncpus; }
+const char *rq_td_uname(const struct rq_td *td) { return td->uname; }
+unsigned long long rq_td_stats_overrun(const struct rq_td *td) { return td->overrun; }
+const char *rq_td_buffer(const struct rq_td *td) { return td->buf ? td->buf->name : ""; }
+const char *rq_td_compression(const struct rq_td *td) { return comp_names[td->comp]; }
+const char *rq_td_error(const struct rq_td *td) { return td->err; }
+
+static int pick_next(struct rq_td *td)
+{
+	int best = -1;
+
+	for (int i = 0; i < td->ncpus; i++)
+		if (td->cpu[i].has && (best < 0 || td->cpu[i].rec.ts < td->cpu[best].rec.ts))
+			best = i;
+	td->next_cpu = best;
+	return best;
+}
+
+/*
+ * next_cpu: >= 0 the CPU of the next record, -1 the end, -2 not known yet, <= -3 the
+ * record of CPU (-3 - next_cpu) was handed out and that CPU is still to be advanced
+ * (its record points into the CPU's buffer, which advancing may overwrite).
+ */
+static bool settle(struct rq_td *td)
+{
+	if (td->next_cpu <= -3) {
+		struct td_cpu *c = &td->cpu[-3 - td->next_cpu];
+
+		if (!cpu_advance(td, c) && td->failed)
+			return false;
+		td->next_cpu = -2;
+	}
+	if (td->next_cpu == -2)
+		pick_next(td);
+	return true;
+}
+
+int rq_td_next(struct rq_td *td, struct rq_td_rec *rec)
+{
+	struct td_cpu *c;
+
+	if (td->failed || !settle(td))
+		return -1;
+	if (td->next_cpu < 0)
+		return 0;
+	c = &td->cpu[td->next_cpu];
+	*rec = c->rec;
+	c->seen = true;
+	c->last_ts = rec->ts;
+	c->has = false;
+	td->next_cpu = -3 - td->next_cpu;
+	return 1;
+}
+
+uint64_t rq_td_peek_ts(const struct rq_td *td)
+{
+	struct rq_td *m = (struct rq_td *)td;
+
+	if (td->failed || !settle(m) || td->next_cpu < 0)
+		return UINT64_MAX;
+	return td->cpu[td->next_cpu].rec.ts;
+}
+
+double rq_td_progress(const struct rq_td *td)
+{
+	uint64_t done = 0;
+
+	if (!td->total)
+		return 1.0;
+	for (int i = 0; i < td->ncpus; i++)
+		done += td->cpu[i].done;
+	return done >= td->total ? 1.0 : (double)done / (double)td->total;
+}

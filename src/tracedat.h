@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tracedat.h - rqpath's own trace.dat reader (file versions 6 and 7; uncompressed, zstd
+ * or zlib), following trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5).
+ *
+ * Only what the replay needs is parsed: the page and event headers, the formats of the
+ * events rqpath decodes (decode.c says which; libtraceevent parses their text), the
+ * options that change timestamps or describe the data, and the ring-buffer pages, which
+ * are walked here with every record checked against its page.  The file is read with
+ * pread() into per-CPU buffers that are reused (a v7 chunk is decompressed into the same
+ * buffer every time), so memory does not grow with the file, and a file that shrinks
+ * while it is read is an error, never a signal.
+ */
+#ifndef RQPATH_TRACEDAT_H
+#define RQPATH_TRACEDAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tep_handle;
+struct rq_td;
+
+/* One record, valid until the next rq_td_next() call. */
+struct rq_td_rec {
+	uint64_t ts;		/* nanoseconds (TSC2NSEC and the offset options applied) */
+	int cpu;
+	const void *data;	/* the event: common_type first */
+	uint32_t size;		/* bytes at data (a multiple of 4) */
+	/*
+	 * Events the ring buffer of this CPU lost just before this record: 0 none, -1 an
+	 * unknown number, else the count the kernel stored in the page.
+	 */
+	long long missed;
+	bool backwards;		/* earlier than the previous record of the same CPU */
+};
+
+/*
+ * Open path and parse its headers.  wanted(system, name) says which event formats to
+ * parse (NULL: all of them).  NULL on error with one line in err.
+ */
+struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, const char *name),
+			 char *err, size_t errlen);
+void rq_td_close(struct rq_td *td);
+
+/* The parsed formats (the events wanted only), the header page and the byte order. */
+struct tep_handle *rq_td_tep(const struct rq_td *td);
+int rq_td_version(const struct rq_td *td);
+/* CPUs of the buffer read: the highest CPU id with data, plus one. */
+int rq_td_cpus(const struct rq_td *td);
+/* The UNAME option ("sysname nodename release version machine"), "" if none. */
+const char *rq_td_uname(const struct rq_td *td);
+/* Sum of the "overrun:" counts of the CPUSTAT options (top buffer only). */
+unsigned long long rq_td_stats_overrun(const struct rq_td *td);
+/* Name of the buffer read: "" for the top one. */
+const char *rq_td_buffer(const struct rq_td *td);
+/* "none", "zstd" or "zlib". */
+const char *rq_td_compression(const struct rq_td *td);
+
+/*
+ * The next record of the buffer in timestamp order (CPUs merged; on equal timestamps
+ * the lower CPU first).  1 with rec filled, 0 at the end, -1 on error (rq_td_error()).
+ */
+int rq_td_next(struct rq_td *td, struct rq_td_rec *rec);
+/* Timestamp of the record rq_td_next() would return, UINT64_MAX at the end or on error. */
+uint64_t rq_td_peek_ts(const struct rq_td *td);
+const char *rq_td_error(const struct rq_td *td);
+/* Fraction of the buffer's data read, 0.0 .. 1.0. */
+double rq_td_progress(const struct rq_td *td);
+
+#endif
