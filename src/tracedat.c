@@ -188,7 +188,7 @@ struct cur {
 static bool c_read(struct cur *c, void *out, size_t n)
 {
 	if (c->pos > c->end || n > c->end - c->pos)
-		return td_fail(c->td, "truncated trace.dat: %s is cut short", c->what);
+		return td_fail(c->td, "truncated trace.dat: %s cut short", c->what);
 	if (c->mem)
 		memcpy(out, c->mem + c->pos, n);
 	else if (!td_pread(c->td, out, n, c->pos, c->what))
@@ -200,7 +200,7 @@ static bool c_read(struct cur *c, void *out, size_t n)
 static bool c_skip(struct cur *c, uint64_t n)
 {
 	if (c->pos > c->end || n > c->end - c->pos)
-		return td_fail(c->td, "truncated trace.dat: %s is cut short", c->what);
+		return td_fail(c->td, "truncated trace.dat: %s cut short", c->what);
 	c->pos += n;
 	return true;
 }
@@ -231,7 +231,7 @@ static char *c_alloc(struct cur *c, uint64_t n)
 	char *p;
 
 	if (c->pos > c->end || n > c->end - c->pos) {
-		td_fail(c->td, "truncated trace.dat: %s is cut short", c->what);
+		td_fail(c->td, "truncated trace.dat: %s cut short", c->what);
 		return NULL;
 	}
 	p = malloc((size_t)n + 1);

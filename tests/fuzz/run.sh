@@ -40,11 +40,9 @@ crashers=$top/fixtures/crashers
 command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG not found (apt-get install clang)" >&2; exit 2; }
 mkdir -p "$out" "$corpus" "$art" "$crashers" || exit 2
 
-# The engine sources the replay path needs (no views, no recorder, no CLI).
-src="replay decode analysis report markers escape paths cpumask"
-files=""
-for s in $src; do files="$files $top/src/$s.c"; done
-pkgs="libtracecmd libtracefs libtraceevent libbsd"
+# The library (src/*.c: no views, no CLI), compiled with the harness.
+files=$(ls "$top"/src/*.c)
+pkgs="libtracefs libtraceevent libbsd libzstd zlib"
 echo "fuzz: building $out/$harness"
 # shellcheck disable=SC2086
 "$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \

@@ -7,7 +7,7 @@ top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${RQPATH_BUILD:-$top/build}
 lib=$build/librqpath.a
 cc=${CC:-cc}
-pkgs="libtracecmd libtracefs libtraceevent libbsd"
+pkgs="libtracefs libtraceevent libbsd libzstd zlib"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 cd "$top" || exit 1
