@@ -105,6 +105,7 @@ struct rq_td {
 	bool (*wanted)(const char *system, const char *name);
 	int commit_size;	/* 4 or 8: the kernel's long */
 	uint32_t page_hdr;	/* bytes before a page's first event */
+	uint32_t sub_buffer;	/* page size the header page format gives, 0 unknown */
 	char uname[256];
 	unsigned long long overrun;
 	long long ts_offset;
@@ -421,6 +422,8 @@ static bool read_header_info(struct rq_td *td, struct cur *c)
 		return td_fail(td, "unsupported trace.dat: ring-buffer format of kernels "
 			       "before 2.6.31");
 	td->page_hdr = 8 + (uint32_t)td->commit_size;
+	if (tep_get_sub_buffer_size(td->tep) > 0)
+		td->sub_buffer = (uint32_t)tep_get_sub_buffer_size(td->tep);
 	td->have_header = true;
 	return true;
 }
@@ -1089,6 +1092,14 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 		return td_fail(td, "corrupt trace.dat: %s%s%s page size %u is impossible",
 			       b->name[0] ? "buffer \"" : "the", b->name, b->name[0] ? "\"" : "",
 			       td->bpage);
+	/*
+	 * The header page format gives the size of a page's data: a buffer whose pages
+	 * are said to be of another size contradicts it.
+	 */
+	if (td->sub_buffer && td->bpage != td->sub_buffer)
+		return td_fail(td, "corrupt trace.dat: %s%s%s page size %u contradicts the %u-byte "
+			       "pages of its header page format", b->name[0] ? "buffer \"" : "the",
+			       b->name, b->name[0] ? "\"" : "", td->bpage, td->sub_buffer);
 	if (td->bpage < td->page_hdr + 4)
 		return td_fail(td, "corrupt trace.dat: page size %u is smaller than a page "
 			       "header", td->bpage);
