@@ -14,6 +14,7 @@ enum rq_exit {
 
 int cmd_audit(int argc, char **argv);	/* cli/audit.c */
 int cmd_explain(int argc, char **argv);	/* cli/explain.c */
+int cmd_diff(int argc, char **argv);	/* cli/diff.c */
 int cmd_record(int argc, char **argv);	/* cli/record.c */
 int cmd_workload(int argc, char **argv);	/* cli/workload.c */
 int cmd_live(int argc, char **argv);	/* cli/interactive.c */

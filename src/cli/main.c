@@ -35,6 +35,10 @@ static const struct command commands[] = {
 	  "             [--fail-on RULE[=N]]... [--profile KEY=VAL,...]\n"
 	  "             [--placements csv|jsonl] [-o FILE]",
 	  "batch report: placements by path and the four findings; exit 1 if a rule trips" },
+	{ "diff", cmd_diff,
+	  "diff BASE.dat NEW.dat [--format text|json|csv] [-o FILE] [--fail-on RULE[=N[%]]]...\n"
+	  "             [--profile KEY=VAL,...]  |  diff [OPTIONS] BASE... -- NEW...",
+	  "before and after: per path and finding rates, delays, the change of each" },
 	{ "explain", cmd_explain, "explain [--brief] [FILE]",
 	  "the select_task_rq() decision tree as text, with counts from FILE" },
 	{ "workload", cmd_workload, "workload spawn|execl|idle-stack|wake-llc [OPTIONS]",

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * diff.c - compare BASE and NEW audits (diff.h).
+ *
+ * Rates are per second of trace (last minus first timestamp), so traces of different
+ * lengths compare.  A row's verdict: "unchanged" when every run of both sides has the
+ * same value, "changed" when the two sides' [min, max] ranges do not overlap, "within
+ * noise" when they overlap; "n/a" when a side has no value (no delay samples).  With one
+ * run per side any difference is "changed": there is no noise estimate.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bsd/string.h>
+
+#include "delay.h"
+#include "diff.h"
+#include "escape.h"
+
+const char *const rq_diff_verdict_names[4] = { "unchanged", "within noise", "changed", "n/a" };
+
+void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
+{
+	struct rq_delay *d = an->delay;
+
+	memset(r, 0, sizeof(*r));
+	strlcpy(r->source, an->source, sizeof(r->source));
+	strlcpy(r->kernel, an->profile.release, sizeof(r->kernel));
+	r->cpus = an->nr_cpus;
+	r->duration_s = an->last_ts > an->first_ts ? (double)(an->last_ts - an->first_ts) / 1e9 :
+						     0.0;
+	r->events = an->nr_events;
+	r->lost_events = an->lost_events;
+	r->placements = an->nr_placements;
+	memcpy(r->path_counts, an->path_counts, sizeof(r->path_counts));
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		r->f_count[f] = an->findings[f].count;
+		r->f_possible[f] = an->findings[f].possible;
+		if (!d)
+			continue;
+		r->f_delay_n[f] = d->finding[f].n;
+		r->f_delay_p50[f] = rq_sketch_quantile(&d->finding[f], 0.50);
+		r->f_delay_p99[f] = rq_sketch_quantile(&d->finding[f], 0.99);
+	}
+	for (int i = 0; d && i < 2; i++) {
+		r->all_delay_n[i] = d->all[i].n;
+		r->all_delay_p50[i] = rq_sketch_quantile(&d->all[i], 0.50);
+	}
+}
+
+/* ---- rows ------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int stat_fill(struct rq_diff_stat *s, const double *v, int n)
+{
+	double *sorted;
+
+	s->values = malloc((size_t)(n ? n : 1) * sizeof(double));
+	sorted = malloc((size_t)(n ? n : 1) * sizeof(double));
+	if (!s->values || !sorted) {
+		free(sorted);
+		return -1;
+	}
+	s->n = 0;
+	for (int i = 0; i < n; i++) {
+		s->values[i] = v[i];
+		if (!isnan(v[i]))
+			sorted[s->n++] = v[i];
+	}
+	qsort(sorted, (size_t)s->n, sizeof(double), cmp_double);
+	if (s->n) {
+		s->min = sorted[0];
+		s->max = sorted[s->n - 1];
+		s->median = s->n % 2 ? sorted[s->n / 2] :
+				       (sorted[s->n / 2 - 1] + sorted[s->n / 2]) / 2;
+	} else {
+		s->min = s->median = s->max = NAN;
+	}
+	free(sorted);
+	return 0;
+}
+
+typedef double (*metric_fn)(const struct rq_diff_run *r, int arg);
+
+static double rate(uint64_t n, const struct rq_diff_run *r)
+{
+	return r->duration_s > 0 ? (double)n / r->duration_s : 0.0;
+}
+
+static double m_all_rate(const struct rq_diff_run *r, int arg)
+{
+	return rate(r->placements, r);
+}
+
+static double m_path_rate(const struct rq_diff_run *r, int p)
+{
+	return rate(r->path_counts[p], r);
+}
+
+static double m_path_share(const struct rq_diff_run *r, int p)
+{
+	return r->placements ? 100.0 * (double)r->path_counts[p] / (double)r->placements : 0.0;
+}
+
+static double m_f_count(const struct rq_diff_run *r, int f)
+{
+	return (double)r->f_count[f];
+}
+
+static double m_f_rate(const struct rq_diff_run *r, int f)
+{
+	return rate(r->f_count[f], r);
+}
+
+static double m_f_possible(const struct rq_diff_run *r, int f)
+{
+	return (double)r->f_possible[f];
+}
+
+static double m_f_p50(const struct rq_diff_run *r, int f)
+{
+	return r->f_delay_n[f] ? (double)r->f_delay_p50[f] : NAN;
+}
+
+static double m_f_p99(const struct rq_diff_run *r, int f)
+{
+	return r->f_delay_n[f] ? (double)r->f_delay_p99[f] : NAN;
+}
+
+static double m_all_p50(const struct rq_diff_run *r, int flagged)
+{
+	return r->all_delay_n[flagged] ? (double)r->all_delay_p50[flagged] : NAN;
+}
+
+static enum rq_diff_verdict verdict(const struct rq_diff_stat *b, const struct rq_diff_stat *n)
+{
+	if (!b->n || !n->n)
+		return RQ_DIFF_NA;
+	if (b->min == b->max && n->min == n->max && b->min == n->min)
+		return RQ_DIFF_UNCHANGED;
+	if (b->max < n->min || n->max < b->min)
+		return RQ_DIFF_CHANGED;
+	return RQ_DIFF_NOISE;
+}
+
+static int add_row(struct rq_diff *d, const char *section, const char *name, const char *key,
+		   const char *metric, const char *unit, metric_fn fn, int arg)
+{
+	int n = d->nbase > d->nnew ? d->nbase : d->nnew;
+	double *v = malloc((size_t)n * sizeof(double));
+	struct rq_diff_row *row;
+
+	if (!v)
+		return -1;
+	row = &d->rows[d->nrows];
+	memset(row, 0, sizeof(*row));
+	row->section = section;
+	strlcpy(row->name, name, sizeof(row->name));
+	strlcpy(row->key, key, sizeof(row->key));
+	row->metric = metric;
+	row->unit = unit;
+	for (int i = 0; i < d->nbase; i++)
+		v[i] = fn(&d->base[i], arg);
+	if (stat_fill(&row->base, v, d->nbase))
+		goto fail;
+	for (int i = 0; i < d->nnew; i++)
+		v[i] = fn(&d->new[i], arg);
+	if (stat_fill(&row->new, v, d->nnew))
+		goto fail;
+	free(v);
+	row->verdict = verdict(&row->base, &row->new);
+	row->change = row->new.median - row->base.median;
+	row->change_pct = row->base.median != 0 ? 100.0 * row->change / row->base.median :
+			  row->change == 0 ? 0.0 : NAN;
+	d->nrows++;
+	return 0;
+fail:
+	free(v);
+	free(row->base.values);
+	return -1;
+}
+
+static bool path_seen(const struct rq_diff *d, int p)
+{
+	for (int i = 0; i < d->nbase; i++)
+		if (d->base[i].path_counts[p])
+			return true;
+	for (int i = 0; i < d->nnew; i++)
+		if (d->new[i].path_counts[p])
+			return true;
+	return false;
+}
+
+static void note(struct rq_diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct rq_diff *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nnotes >= (int)(sizeof(d->notes) / sizeof(d->notes[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->notes[d->nnotes++], sizeof(d->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* State what differs between the traces: kernels, CPU counts, lost events, run counts. */
+static void compare_traces(struct rq_diff *d)
+{
+	const struct rq_diff_run *b0 = &d->base[0];
+	bool kernel = false, cpus = false, lost = false;
+
+	for (int s = 0; s < 2; s++) {
+		const struct rq_diff_run *r = s ? d->new : d->base;
+
+		for (int i = 0; i < (s ? d->nnew : d->nbase); i++) {
+			kernel |= strcmp(r[i].kernel, b0->kernel) != 0;
+			cpus |= r[i].cpus != b0->cpus;
+			lost |= r[i].lost_events != 0;
+		}
+	}
+	if (kernel)
+		note(d, "kernels differ (base %s, new %s)", b0->kernel[0] ? b0->kernel : "unknown",
+		     d->new[0].kernel[0] ? d->new[0].kernel : "unknown");
+	if (cpus)
+		note(d, "CPU counts differ (base %d, new %d): other machines or CPU sets",
+		     b0->cpus, d->new[0].cpus);
+	if (lost)
+		note(d, "events were lost in some traces: their counts are lower bounds");
+	if (d->nbase == 1 || d->nnew == 1)
+		note(d, "%s: no noise estimate, any difference is \"changed\"",
+		     d->nbase == 1 && d->nnew == 1 ? "one run per side" : "one run on a side");
+	else
+		note(d, "%d and %d runs: \"changed\" only if the min..max ranges do not overlap",
+		     d->nbase, d->nnew);
+}
+
+int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
+		    const struct rq_diff_run *new, int nnew)
+{
+	int cap = 1 + 2 * RQ_PATH__COUNT + 5 * RQ_FIND__COUNT + 2;
+	char name[48];
+
+	memset(d, 0, sizeof(*d));
+	if (nbase < 1 || nnew < 1)
+		return -1;
+	d->base = base;
+	d->nbase = nbase;
+	d->new = new;
+	d->nnew = nnew;
+	d->rows = calloc((size_t)cap, sizeof(*d->rows));
+	if (!d->rows)
+		return -1;
+	compare_traces(d);
+	if (add_row(d, "placements", "all", "all", "per_s", "1/s", m_all_rate, 0))
+		return -1;
+	for (int p = 0; p < RQ_PATH__COUNT; p++) {
+		if (!path_seen(d, p))
+			continue;
+		snprintf(name, sizeof(name), "%s %s", rq_kind_names[rq_paths[p].kind], rq_paths[p].id);
+		if (add_row(d, "placements", name, rq_paths[p].id, "per_s", "1/s", m_path_rate, p))
+			return -1;
+	}
+	for (int p = 0; p < RQ_PATH__COUNT; p++) {
+		if (!path_seen(d, p))
+			continue;
+		snprintf(name, sizeof(name), "%s %s", rq_kind_names[rq_paths[p].kind], rq_paths[p].id);
+		if (add_row(d, "share", name, rq_paths[p].id, "share_pct", "%", m_path_share, p))
+			return -1;
+	}
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		const char *id = rq_finding_ids[f];
+
+		if (add_row(d, "finding", id, id, "per_s", "1/s", m_f_rate, f) ||
+		    add_row(d, "finding", id, id, "count", "", m_f_count, f) ||
+		    add_row(d, "finding", id, id, "possible", "", m_f_possible, f))
+			return -1;
+	}
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		const char *id = rq_finding_ids[f];
+
+		if (add_row(d, "delay", id, id, "p50_ns", "ns", m_f_p50, f) ||
+		    add_row(d, "delay", id, id, "p99_ns", "ns", m_f_p99, f))
+			return -1;
+		/* a finding with no sample on either side has no delay rows */
+		if (!d->rows[d->nrows - 1].base.n && !d->rows[d->nrows - 1].new.n) {
+			for (int k = 1; k <= 2; k++) {
+				free(d->rows[d->nrows - k].base.values);
+				free(d->rows[d->nrows - k].new.values);
+			}
+			d->nrows -= 2;
+		}
+	}
+	if (add_row(d, "delay", "flagged (any finding)", "flagged", "p50_ns", "ns", m_all_p50, 1) ||
+	    add_row(d, "delay", "not flagged", "unflagged", "p50_ns", "ns", m_all_p50, 0))
+		return -1;
+	return 0;
+}
+
+void rq_diff_free(struct rq_diff *d)
+{
+	for (int i = 0; d->rows && i < d->nrows; i++) {
+		free(d->rows[i].base.values);
+		free(d->rows[i].new.values);
+	}
+	free(d->rows);
+	d->rows = NULL;
+	d->nrows = 0;
+}
+
+const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char *id)
+{
+	for (int i = 0; i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+
+		if (!strcmp(r->metric, "per_s") && !strcmp(r->key, id) &&
+		    (!strcmp(r->section, "finding") || !strcmp(r->section, "placements")))
+			return r;
+	}
+	return NULL;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+/* A value in at most 11 characters: rates and counts with 4 significant digits. */
+static char *fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t size)
+{
+	if (isnan(v))
+		return strlcpy(buf, "-", size), buf;
+	if (!strcmp(r->unit, "ns"))
+		return rq_delay_fmt((uint64_t)llround(v), buf, size);
+	if (!strcmp(r->unit, "%"))
+		snprintf(buf, size, "%.1f %%", v);
+	else if (!strcmp(r->unit, "") && v == floor(v) && v < 1e10)
+		snprintf(buf, size, "%.0f", v);
+	else if (v < 1e5)
+		snprintf(buf, size, "%.1f", v);
+	else
+		snprintf(buf, size, "%.4g", v);
+	return buf;
+}
+
+static char *fmt_change(const struct rq_diff_row *r, char *buf, size_t size)
+{
+	if (r->verdict == RQ_DIFF_NA)
+		strlcpy(buf, "", size);
+	else if (r->change == 0)
+		strlcpy(buf, "0", size);
+	else if (!strcmp(r->unit, "%"))
+		snprintf(buf, size, "%+.1f pt", r->change);
+	else if (isnan(r->change_pct))
+		strlcpy(buf, "new", size);
+	else if (fabs(r->change_pct) >= 1000)
+		snprintf(buf, size, "%+.0f %%", r->change_pct);
+	else
+		snprintf(buf, size, "%+.1f %%", r->change_pct);
+	return buf;
+}
+
+static void text_run(FILE *f, const char *side, int i, int n, const struct rq_diff_run *r)
+{
+	char src[1024], label[16], kernel[512];
+
+	rq_escape_c(r->source, strlen(r->source), src, sizeof(src));
+	rq_escape_c(r->kernel, strlen(r->kernel), kernel, sizeof(kernel));
+	snprintf(label, sizeof(label), n > 1 ? "%s %d" : "%s", side, i + 1);
+	fprintf(f, "  %-6s %s\n         kernel %s, %d CPUs, %.3f s, %llu events, %llu lost\n",
+		label, src, kernel[0] ? kernel : "unknown", r->cpus, r->duration_s,
+		(unsigned long long)r->events, (unsigned long long)r->lost_events);
+}
+
+static const char *section_title(const struct rq_diff_row *r)
+{
+	if (!strcmp(r->section, "placements"))
+		return "Placements per second";
+	if (!strcmp(r->section, "share"))
+		return "Share of placements";
+	if (!strcmp(r->section, "finding"))
+		return "Findings";
+	return "Queue delay";
+}
+
+static void write_text(FILE *f, const struct rq_diff *d)
+{
+	const char *last = "";
+	bool ranges = d->nbase > 1 || d->nnew > 1;
+
+	fprintf(f, "rqpath diff: %d base run%s, %d new run%s\n", d->nbase, d->nbase > 1 ? "s" : "",
+		d->nnew, d->nnew > 1 ? "s" : "");
+	for (int i = 0; i < d->nbase; i++)
+		text_run(f, "base", i, d->nbase, &d->base[i]);
+	for (int i = 0; i < d->nnew; i++)
+		text_run(f, "new", i, d->nnew, &d->new[i]);
+	for (int i = 0; i < d->nnotes; i++) {
+		char esc[800];
+
+		fprintf(f, "  note: %s\n", rq_escape_c(d->notes[i], strlen(d->notes[i]), esc,
+							sizeof(esc)));
+	}
+	for (int i = 0; i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+		char label[64], b[32], n[32], c[32];
+
+		if (strcmp(last, r->section)) {
+			fprintf(f, "\n%-30s %11s %11s %9s  %s\n", section_title(r),
+				ranges ? "base median" : "base", ranges ? "new median" : "new",
+				"change", "verdict");
+			last = r->section;
+		}
+		if (!strcmp(r->section, "finding") || !strcmp(r->section, "delay"))
+			snprintf(label, sizeof(label), "%s %s", r->name,
+				 !strcmp(r->metric, "per_s") ? "per s" :
+				 !strcmp(r->metric, "p50_ns") ? "p50" :
+				 !strcmp(r->metric, "p99_ns") ? "p99" : r->metric);
+		else
+			strlcpy(label, r->name, sizeof(label));
+		fprintf(f, "  %-28.28s %11s %11s %9s  %s\n", label,
+			fmt_value(r, r->base.median, b, sizeof(b)),
+			fmt_value(r, r->new.median, n, sizeof(n)), fmt_change(r, c, sizeof(c)),
+			rq_diff_verdict_names[r->verdict]);
+		if (ranges && r->verdict != RQ_DIFF_UNCHANGED && r->verdict != RQ_DIFF_NA) {
+			char b2[32], n2[32];
+
+			fmt_value(r, r->base.min, b, sizeof(b));
+			fmt_value(r, r->base.max, b2, sizeof(b2));
+			fmt_value(r, r->new.min, n, sizeof(n));
+			fmt_value(r, r->new.max, n2, sizeof(n2));
+			fprintf(f, "      range: base %s .. %s, new %s .. %s\n", b, b2, n, n2);
+		}
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void json_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static void json_stat(FILE *f, const struct rq_diff_stat *s, int nruns)
+{
+	fputs("{\"runs\": [", f);
+	for (int i = 0; i < nruns; i++) {
+		fputs(i ? ", " : "", f);
+		json_num(f, s->values[i]);
+	}
+	fputs("], \"min\": ", f);
+	json_num(f, s->min);
+	fputs(", \"median\": ", f);
+	json_num(f, s->median);
+	fputs(", \"max\": ", f);
+	json_num(f, s->max);
+	fputc('}', f);
+}
+
+static void json_runs(FILE *f, const struct rq_diff_run *r, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s\n    {\"source\": ", i ? "," : "");
+		rq_json_string(f, r[i].source, strlen(r[i].source));
+		fputs(", \"kernel\": ", f);
+		rq_json_string(f, r[i].kernel, strlen(r[i].kernel));
+		fprintf(f, ", \"cpus\": %d, \"duration_s\": %.9f, \"events\": %llu, "
+			   "\"lost_events\": %llu, \"placements\": %llu}", r[i].cpus, r[i].duration_s,
+			(unsigned long long)r[i].events, (unsigned long long)r[i].lost_events,
+			(unsigned long long)r[i].placements);
+	}
+	fputs("]", f);
+}
+
+static void write_json(FILE *f, const struct rq_diff *d)
+{
+	fputs("{\n  \"schema\": \"rqpath.diff/1\",\n  \"base\": ", f);
+	json_runs(f, d->base, d->nbase);
+	fputs(",\n  \"new\": ", f);
+	json_runs(f, d->new, d->nnew);
+	fputs(",\n  \"notes\": [", f);
+	for (int i = 0; i < d->nnotes; i++) {
+		fputs(i ? ", " : "", f);
+		rq_json_string(f, d->notes[i], strlen(d->notes[i]));
+	}
+	fputs("],\n  \"rows\": [", f);
+	for (int i = 0; i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+
+		fprintf(f, "%s\n    {\"section\": \"%s\", \"name\": \"%s\", \"key\": \"%s\", "
+			   "\"metric\": \"%s\", \"unit\": \"%s\", \"base\": ", i ? "," : "",
+			r->section, r->name, r->key, r->metric, r->unit);
+		json_stat(f, &r->base, d->nbase);
+		fputs(", \"new\": ", f);
+		json_stat(f, &r->new, d->nnew);
+		fputs(", \"change\": ", f);
+		json_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change);
+		fputs(", \"change_pct\": ", f);
+		json_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change_pct);
+		fprintf(f, ", \"verdict\": \"%s\"}", rq_diff_verdict_names[r->verdict]);
+	}
+	fputs("\n  ]\n}\n", f);
+}
+
+/* ---- CSV -------------------------------------------------------------------- */
+
+static void csv_num(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isnan(v) || isinf(v))
+		return;
+	if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static void write_csv(FILE *f, const struct rq_diff *d)
+{
+	fputs("section,name,metric,unit,base_min,base_median,base_max,new_min,new_median,"
+	      "new_max,change,change_pct,verdict,text\n", f);
+	for (int s = 0; s < 2; s++) {
+		const struct rq_diff_run *r = s ? d->new : d->base;
+
+		for (int i = 0; i < (s ? d->nnew : d->nbase); i++) {
+			fprintf(f, "run,%s %d,source,,,,,,,,,,,", s ? "new" : "base", i + 1);
+			rq_csv_field(f, r[i].source, strlen(r[i].source));
+			fprintf(f, "\nrun,%s %d,kernel,,,,,,,,,,,", s ? "new" : "base", i + 1);
+			rq_csv_field(f, r[i].kernel, strlen(r[i].kernel));
+			fputc('\n', f);
+		}
+	}
+	for (int i = 0; i < d->nnotes; i++) {
+		fputs("note,,,,,,,,,,,,,", f);
+		rq_csv_field(f, d->notes[i], strlen(d->notes[i]));
+		fputc('\n', f);
+	}
+	for (int i = 0; i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+
+		fprintf(f, "%s,", r->section);
+		rq_csv_field(f, r->name, strlen(r->name));
+		fprintf(f, ",%s,%s", r->metric, r->unit);
+		csv_num(f, r->base.min);
+		csv_num(f, r->base.median);
+		csv_num(f, r->base.max);
+		csv_num(f, r->new.min);
+		csv_num(f, r->new.median);
+		csv_num(f, r->new.max);
+		csv_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change);
+		csv_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change_pct);
+		fprintf(f, ",%s,\n", rq_diff_verdict_names[r->verdict]);
+	}
+}
+
+int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt)
+{
+	switch (fmt) {
+	case RQ_DIFF_JSON: write_json(f, d); break;
+	case RQ_DIFF_CSV: write_csv(f, d); break;
+	default: write_text(f, d); break;
+	}
+	return fflush(f) || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * diff.h - before and after: compare the audits of BASE and NEW traces (one or more runs
+ * per side).  Per path placements per second and share, per finding count, rate,
+ * possible and queue delay; min/median/max per side and a verdict per row.  Renderers
+ * write text (80 columns), JSON (schema rqpath.diff/1) or CSV to the FILE* given.
+ */
+#ifndef RQPATH_DIFF_H
+#define RQPATH_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis.h"
+
+/* What one trace contributes to a diff: the numbers, taken from a finished analysis. */
+struct rq_diff_run {
+	char source[512];
+	char kernel[128];
+	int cpus;
+	double duration_s;	/* last - first timestamp */
+	uint64_t events, lost_events, placements;
+	uint64_t path_counts[RQ_PATH__COUNT];
+	uint64_t f_count[RQ_FIND__COUNT], f_possible[RQ_FIND__COUNT];
+	/* queue delay: n, p50 and p99 (ns) of each finding's placements and of all */
+	uint64_t f_delay_n[RQ_FIND__COUNT], f_delay_p50[RQ_FIND__COUNT],
+		 f_delay_p99[RQ_FIND__COUNT];
+	uint64_t all_delay_n[2], all_delay_p50[2];	/* unflagged, flagged */
+};
+
+/* Fill r from an analysis that has seen the whole trace (rq_analysis_finish() done). */
+void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an);
+
+enum rq_diff_verdict { RQ_DIFF_UNCHANGED, RQ_DIFF_NOISE, RQ_DIFF_CHANGED, RQ_DIFF_NA };
+extern const char *const rq_diff_verdict_names[4];
+
+struct rq_diff_stat {
+	int n;			/* runs with a value (delay rows: runs with samples) */
+	double *values;		/* per run, NAN where absent */
+	double min, median, max;
+};
+
+struct rq_diff_row {
+	const char *section;	/* "placements", "share", "finding", "delay" */
+	char name[48];		/* "all", "fork fork-local", "offcpu-fork", ... */
+	char key[40];		/* the path or finding id ("all", "flagged", ...) */
+	const char *metric;	/* "per_s", "share_pct", "count", "possible", "p50_ns", ... */
+	const char *unit;	/* "1/s", "%", "", "ns" */
+	struct rq_diff_stat base, new;
+	double change;		/* new median - base median */
+	double change_pct;	/* relative to the base median; NAN if that is 0 */
+	enum rq_diff_verdict verdict;
+};
+
+struct rq_diff {
+	int nbase, nnew;
+	const struct rq_diff_run *base, *new;
+	int nrows;
+	struct rq_diff_row *rows;
+	int nnotes;
+	char notes[8][200];	/* what differs between the traces, stated at the top */
+};
+
+/* Compute the rows; 0, or -1 on allocation failure.  The runs must outlive d. */
+int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
+		    const struct rq_diff_run *new, int nnew);
+void rq_diff_free(struct rq_diff *d);
+
+enum rq_diff_format { RQ_DIFF_TEXT, RQ_DIFF_JSON, RQ_DIFF_CSV };
+/* 0, or -1 if the output could not be written. */
+int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt);
+
+/* The row a --fail-on RULE names: the per-second rate of a finding or path id; NULL if none. */
+const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char *id);
+
+#endif

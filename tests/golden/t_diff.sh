@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# t_diff.sh - `rqpath diff` on tests/fixtures/diff (spawn alone, then beside a CPU hog;
+# see its README):
+#  - the off-CPU fork counts per run equal tracefacts.py's independent offcpu_forks;
+#  - offcpu-fork per second drops from the idle runs to the busy ones, "changed" (as the
+#    workload predicts: every busy run puts a smaller share of its forks on the other CPU
+#    than every idle run, by the facts), and --fail-on offcpu-fork=10% trips (exit 1) only
+#    in the direction where it grew;
+#  - a trace against itself: every row "unchanged", in text, JSON and CSV;
+#  - JSON follows rqpath.diff/1, CSV loads with the same columns on every row, text fits
+#    in 80 columns; a missing file is exit 2 with one line.
+top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+rqpath=${RQPATH:-$top/rqpath}
+fx=$top/tests/fixtures/diff
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+idle="$fx/spawn-idle1.dat $fx/spawn-idle2.dat $fx/spawn-idle3.dat"
+busy="$fx/spawn-busy1.dat $fx/spawn-busy2.dat $fx/spawn-busy3.dat"
+# shellcheck disable=SC2086
+"$rqpath" diff $idle -- $busy --format json >"$tmp/ib.json" || bad "diff idle -- busy: exit $?"
+# shellcheck disable=SC2086
+"$rqpath" diff --fail-on offcpu-fork=10% $idle -- $busy >"$tmp/ib.txt" 2>"$tmp/ib.err"
+[ $? -eq 0 ] || bad "--fail-on offcpu-fork=10% tripped although the rate dropped"
+# shellcheck disable=SC2086
+"$rqpath" diff --fail-on offcpu-fork=10% $busy -- $idle >/dev/null 2>"$tmp/bi.err"
+[ $? -eq 1 ] || bad "--fail-on offcpu-fork=10% did not trip when the rate grew"
+grep -q "tripped" "$tmp/bi.err" || bad "no 'tripped' line on stderr"
+awk 'length > 80 && !/^  (base|new)/' "$tmp/ib.txt" | grep . && bad "text wider than 80 columns"
+
+python3 - "$tmp/ib.json" "$fx" <<'PY' || fail=1
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+fx = sys.argv[2]
+facts = {n: json.load(open(os.path.join(fx, "spawn-%s.facts.json" % n)))
+         for n in ("idle1", "idle2", "idle3", "busy1", "busy2", "busy3")}
+bad = []
+rows = {(r["section"], r["key"], r["metric"]): r for r in d["rows"]}
+cnt = rows[("finding", "offcpu-fork", "count")]
+want_b = [facts["idle%d" % i]["offcpu_forks"] for i in (1, 2, 3)]
+want_n = [facts["busy%d" % i]["offcpu_forks"] for i in (1, 2, 3)]
+if cnt["base"]["runs"] != want_b or cnt["new"]["runs"] != want_n:
+    bad.append("offcpu-fork counts %s / %s, trace-cmd says %s / %s" %
+               (cnt["base"]["runs"], cnt["new"]["runs"], want_b, want_n))
+# the prediction, from the facts alone
+share = lambda n: facts[n]["offcpu_forks"] / facts[n]["sched_wakeup_new"]
+if not max(share("busy%d" % i) for i in (1, 2, 3)) < min(share("idle%d" % i) for i in (1, 2, 3)):
+    bad.append("the fixtures do not show the predicted drop (facts)")
+r = rows[("finding", "offcpu-fork", "per_s")]
+if not (r["verdict"] == "changed" and r["change"] < 0 and r["new"]["max"] < r["base"]["min"]):
+    bad.append("offcpu-fork per_s: %s, change %s" % (r["verdict"], r["change"]))
+if d["schema"] != "rqpath.diff/1" or set(d) != {"schema", "base", "new", "notes", "rows"}:
+    bad.append("top-level keys %s" % sorted(d))
+RUN = {"source", "kernel", "cpus", "duration_s", "events", "lost_events", "placements"}
+if any(set(x) != RUN for x in d["base"] + d["new"]) or len(d["base"]) != 3 or len(d["new"]) != 3:
+    bad.append("run objects")
+ROW = {"section", "name", "key", "metric", "unit", "base", "new", "change", "change_pct", "verdict"}
+for x in d["rows"]:
+    if set(x) != ROW or x["verdict"] not in ("unchanged", "within noise", "changed", "n/a") or \
+            set(x["base"]) != {"runs", "min", "median", "max"} or len(x["new"]["runs"]) != 3:
+        bad.append("row %r" % x)
+        break
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+
+# a trace against itself
+for fmt in text json csv; do
+	"$rqpath" diff "$top/fixtures/spawn.dat" "$top/fixtures/spawn.dat" --format $fmt \
+		-o "$tmp/self.$fmt" || bad "self diff $fmt: exit $?"
+done
+python3 - "$tmp/self.json" "$tmp/self.csv" "$tmp/self.text" <<'PY' || fail=1
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+bad = [r for r in d["rows"] if r["verdict"] not in ("unchanged", "n/a") or
+       (r["verdict"] == "unchanged" and r["change"] != 0)]
+rows = list(csv.reader(open(sys.argv[2], newline="")))
+if any(len(r) != len(rows[0]) for r in rows):
+    bad.append("CSV rows of another width")
+v = rows[0].index("verdict")
+bad += [r for r in rows[1:] if r[0] not in ("run", "note") and r[v] not in ("unchanged", "n/a")]
+text = "".join(l for l in open(sys.argv[3]) if not l.startswith("  note:"))
+if "changed" in text.replace("unchanged", "") or "noise" in text:
+    bad.append("text says changed or noise")
+if len(d["rows"]) < 10:
+    bad.append("only %d rows" % len(d["rows"]))
+for b in bad:
+    print("FAIL: self diff:", b)
+sys.exit(1 if bad else 0)
+PY
+
+"$rqpath" diff "$top/fixtures/spawn.dat" "$tmp/missing.dat" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "a missing file is not exit 2 with one line"
+"$rqpath" diff "$top/fixtures/spawn.dat" >/dev/null 2>&1
+[ $? -eq 2 ] || bad "one file is not exit 2"
+[ $fail -eq 0 ] && echo "ok: rqpath diff"
+exit $fail
