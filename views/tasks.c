@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tasks.c - every task the model knows: pid, comm, policy, allowed CPUs, forks, execs,
- * migrations and findings; Enter lists that task's placements.
+ * wakeups, migrations and findings; Enter lists that task's placements.  o sorts by the
+ * next column, O reverses (htop's < > idea); counts sort largest first, names and pids
+ * smallest first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,16 +13,22 @@
 #include "escape.h"
 #include "tui.h"
 
-enum task_sort { SORT_PID, SORT_MIGRATIONS, SORT_FINDINGS, SORT_FORKS, SORT__COUNT };
-static const char *const sort_names[SORT__COUNT] = { "pid", "migrations", "findings",
-						     "forks" };
+enum task_sort { SORT_PID, SORT_COMM, SORT_FORKS, SORT_EXECS, SORT_WAKEUPS, SORT_MIGRATIONS,
+		 SORT_FINDINGS, SORT__COUNT };
+static const char *const sort_names[SORT__COUNT] = { "pid", "comm", "forks", "execs",
+						     "wakeups", "migrations", "findings" };
+
+struct sort_key {
+	enum task_sort col;
+	bool reverse;
+};
 
 struct tasks_state {
 	const struct rq_task **rows;
 	int nrows, cap;
 	uint64_t generation;
 	bool built;
-	enum task_sort sort;
+	struct sort_key sort;
 	int sel_pid;
 };
 
@@ -59,27 +67,36 @@ static int cmp_u64(uint64_t a, uint64_t b)
 
 static int cmp_task(const void *pa, const void *pb, void *data)
 {
-	enum task_sort cur_sort = *(const enum task_sort *)data;
+	const struct sort_key *k = data;
 	const struct rq_task *a = *(const struct rq_task *const *)pa;
 	const struct rq_task *b = *(const struct rq_task *const *)pb;
 	int c = 0;
 
-	switch (cur_sort) {
+	switch (k->col) {
+	case SORT_COMM:
+		c = strncmp(a->comm, b->comm, RQ_COMM_LEN);
+		break;
+	case SORT_FORKS:
+		c = cmp_u64(a->nr_forks, b->nr_forks);
+		break;
+	case SORT_EXECS:
+		c = cmp_u64(a->nr_execs, b->nr_execs);
+		break;
+	case SORT_WAKEUPS:
+		c = cmp_u64(a->nr_wakeups, b->nr_wakeups);
+		break;
 	case SORT_MIGRATIONS:
 		c = cmp_u64(a->nr_migrations, b->nr_migrations);
 		break;
 	case SORT_FINDINGS:
 		c = cmp_u64(nr_findings(a), nr_findings(b));
 		break;
-	case SORT_FORKS:
-		c = cmp_u64(a->nr_forks, b->nr_forks);
-		break;
 	default:
 		break;
 	}
-	if (c)
-		return c;
-	return (a->pid > b->pid) - (a->pid < b->pid);
+	if (!c)
+		c = (a->pid > b->pid) - (a->pid < b->pid);
+	return k->reverse ? -c : c;
 }
 
 static void rebuild(struct view *v)
@@ -111,28 +128,58 @@ static int tasks_open(struct view *v, const void *arg)
 	return 0;
 }
 
+/* Column widths: comm and allowed CPUs take what is left over 80 columns. */
+static void widths(int *commw, int *maskw)
+{
+	int extra = COLS - 80;
+
+	if (extra < 0)
+		extra = 0;
+	*commw = 15 + (extra > 17 ? 17 : extra);
+	extra -= *commw - 15;
+	*maskw = 7 + (extra > 25 ? 25 : extra);
+}
+
 static void tasks_draw(struct view *v, int y0, int h)
 {
 	struct tasks_state *s = v->priv;
-	int list_h = h - 2;
-	char buf[256];
+	int list_h = h - 2, commw, maskw;
+	char buf[512], hdr[SORT__COUNT][16];
+	const char *arrow = s->sort.reverse ? (v->t->utf8 ? "\u25b2" : "^") :
+					      (v->t->utf8 ? "\u25bc" : "v");
 
 	rebuild(v);
+	widths(&commw, &maskw);
 	tui_list_clamp(v, s->nrows, list_h);
-	snprintf(buf, sizeof(buf), " %d tasks, sorted by %s (o changes)", s->nrows,
-		 sort_names[s->sort]);
+	snprintf(buf, sizeof(buf), " %d task%s, sorted by %s%s (o: next column, O: reverse)",
+		 s->nrows, s->nrows == 1 ? "" : "s", sort_names[s->sort.col],
+		 s->sort.reverse ? ", reversed" : "");
 	tui_puts(y0, 0, -1, buf);
+	/* the sort column's header carries the direction */
+	for (int c = 0; c < SORT__COUNT; c++) {
+		static const char *const names[SORT__COUNT] = { "pid", "comm", "forks", "execs",
+								"wakeups", "migr", "findings" };
+
+		snprintf(hdr[c], sizeof(hdr[c]), "%s%s", c == (int)s->sort.col ? arrow : "", names[c]);
+	}
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
 	tui_clear_row(y0 + 1, 0);
-	snprintf(buf, sizeof(buf), "%7s %-15s %-8s %-10s %6s %6s %7s %8s %s", "pid", "comm",
-		 "policy", "allowed", "forks", "execs", "migr", "findings", "NOIM");
+	snprintf(buf, sizeof(buf), "%*s %-*s %-6s %-*s %*s %*s %*s %*s %*s %s",
+		 7 + (s->sort.col == SORT_PID && v->t->utf8) * 2, hdr[SORT_PID],
+		 commw + (s->sort.col == SORT_COMM && v->t->utf8) * 2, hdr[SORT_COMM], "policy",
+		 maskw, "allowed",
+		 6 + (s->sort.col == SORT_FORKS && v->t->utf8) * 2, hdr[SORT_FORKS],
+		 5 + (s->sort.col == SORT_EXECS && v->t->utf8) * 2, hdr[SORT_EXECS],
+		 8 + (s->sort.col == SORT_WAKEUPS && v->t->utf8) * 2, hdr[SORT_WAKEUPS],
+		 5 + (s->sort.col == SORT_MIGRATIONS && v->t->utf8) * 2, hdr[SORT_MIGRATIONS],
+		 8 + (s->sort.col == SORT_FINDINGS && v->t->utf8) * 2, hdr[SORT_FINDINGS], "NOIM");
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	for (int i = 0; i < list_h && v->top + i < s->nrows; i++) {
 		const struct rq_task *t = s->rows[v->top + i];
 		bool sel = v->top + i == v->sel;
 		int y = y0 + 2 + i, x;
-		char mask[64] = "?", marks[8];
+		char mask[128] = "?", marks[8];
 		unsigned int bits = 0;
 
 		if (t->mask_known)
@@ -150,13 +197,17 @@ static void tasks_draw(struct view *v, int y0, int h)
 		x = tui_puts(y, 0, -1, buf);
 		if (t->exited && !sel)
 			attron(tui_attr(C_DIM));
-		tui_puts_untrusted(y, x, 15, t->comm, strnlen(t->comm, RQ_COMM_LEN));
+		tui_puts_untrusted(y, x, commw, t->comm, strnlen(t->comm, RQ_COMM_LEN));
 		if (t->exited && !sel)
 			attroff(tui_attr(C_DIM));
-		x += 16;
-		snprintf(buf, sizeof(buf), "%-8.8s %-10.10s %6llu %6llu %7llu %8llu %s",
-			 rq_policy_name(t->policy), mask, (unsigned long long)t->nr_forks,
-			 (unsigned long long)t->nr_execs, (unsigned long long)t->nr_migrations,
+		x += commw + 1;
+		x += tui_puts(y, x, 6, rq_policy_name(t->policy));
+		x = 7 + 1 + commw + 1 + 6 + 1;
+		tui_puts(y, x, maskw, mask);
+		x += maskw + 1;
+		snprintf(buf, sizeof(buf), "%6llu %5llu %8llu %5llu %8llu %s",
+			 (unsigned long long)t->nr_forks, (unsigned long long)t->nr_execs,
+			 (unsigned long long)t->nr_wakeups, (unsigned long long)t->nr_migrations,
 			 (unsigned long long)nr_findings(t), marks);
 		tui_puts(y, x, -1, buf);
 		if (sel)
@@ -196,7 +247,11 @@ static enum view_key tasks_key(struct view *v, enum tui_action act)
 	}
 	switch (act) {
 	case ACT_SORT:
-		s->sort = (s->sort + 1) % SORT__COUNT;
+		s->sort.col = (s->sort.col + 1) % SORT__COUNT;
+		s->sort.reverse = false;
+		return VK_RESCAN;
+	case ACT_SORT_REVERSE:
+		s->sort.reverse = !s->sort.reverse;
 		return VK_RESCAN;
 	case ACT_ENTER:
 		if (!s->nrows)
@@ -226,5 +281,5 @@ const struct view_ops tasks_ops = {
 	.rows = tasks_rows,
 	.match = tasks_match,
 	.search_what = " (comm, pid)",
-	.help = "every task: policy, allowed CPUs, forks, execs, migrations, findings",
+	.help = "every task: policy, allowed CPUs, forks, execs, wakeups, migrations, findings",
 };

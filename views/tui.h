@@ -47,6 +47,7 @@ enum tui_action {
 	ACT_FILTER,
 	ACT_FILTER_CLEAR,
 	ACT_SORT,
+	ACT_SORT_REVERSE,
 	ACT_REDRAW,
 };
 
