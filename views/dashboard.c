@@ -62,11 +62,14 @@ static void draw_info(struct view *v, int y)
 			line[0] = '\0';
 		}
 	} else {
-		double end = t->trace_last ? tui_rel(t, t->trace_last) : 0;
+		char a[48];
 
-		if (t->trace_last)
+		if (t->abs_time)
+			snprintf(line, sizeof(line), "  at %ss", tui_fmt_ts(t, tui_position(t), 0, a,
+									  sizeof(a)));
+		else if (t->trace_last)
 			snprintf(line, sizeof(line), "  at %.3f/%.3fs",
-				 tui_rel(t, tui_position(t)), end);
+				 tui_rel(t, tui_position(t)), tui_rel(t, t->trace_last));
 		else
 			snprintf(line, sizeof(line), "  at %.3fs",
 				 tui_rel(t, tui_position(t)));

@@ -77,7 +77,7 @@ static void build(struct view *v)
 	const struct rq_path_info *pi = &rq_paths[p->path];
 	const struct rq_task *tk = an ? rq_task_find(an, p->pid) : NULL;
 	char comm[RQ_COMM_LEN * 4 + 1], why[RQ_WHY_LEN + 256], esc[(RQ_WHY_LEN + 256) * 4];
-	char from[16], mask[128] = "?", pre[128];
+	char from[16], mask[128] = "?", pre[128], ts[48];
 
 	s->n = 0;
 	s->width = COLS;
@@ -86,8 +86,8 @@ static void build(struct view *v)
 		snprintf(from, sizeof(from), "%d", p->from_cpu);
 	else
 		snprintf(from, sizeof(from), "?");
-	add(s, C_HEADER, "placement #%llu at %.6fs", (unsigned long long)p->seq,
-	    tui_rel(v->t, p->ts));
+	add(s, C_HEADER, "placement #%llu at %ss", (unsigned long long)p->seq,
+	    tui_fmt_ts(v->t, p->ts, 0, ts, sizeof(ts)));
 	if (tk && tk->mask_known)
 		rq_cpumask_format(&tk->mask, mask, sizeof(mask));
 	add(s, C_NORMAL, " task       %d %s  (policy %s, allowed CPUs %s)", p->pid, comm,

@@ -83,7 +83,10 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		const struct rq_placement *p = &fs->examples[r->example];
 		char why[RQ_WHY_LEN + 256];
 
-		snprintf(buf, sizeof(buf), "  %10.6f %7d ", tui_rel(v->t, p->ts), p->pid);
+		char ts[48];
+
+		snprintf(buf, sizeof(buf), "  %s %7d ",
+			 tui_fmt_ts(v->t, p->ts, tui_time_width(v->t), ts, sizeof(ts)), p->pid);
 		x = tui_puts(y, 0, -1, buf);
 		tui_puts_untrusted(y, x, 15, p->comm, strnlen(p->comm, RQ_COMM_LEN));
 		x += 16;

@@ -247,18 +247,20 @@ static int placements_open(struct view *v, const void *arg)
 	return 0;
 }
 
-static int comm_width(void)
+static int comm_width(const struct tui *t)
 {
-	int extra = COLS - 80;
+	int extra = COLS - 80 - (tui_time_width(t) - 10);
 
-	return 14 + (extra > 18 ? 18 : extra > 0 ? extra : 0);
+	if (extra < 0)
+		return 14 + extra > 6 ? 14 + extra : 6;
+	return 14 + (extra > 18 ? 18 : extra);
 }
 
 static void draw_row(struct view *v, int y, const struct rq_placement *p, bool sel)
 {
 	struct tui *t = v->t;
-	char buf[160], from[16], marks[8];
-	int x, cw = comm_width();
+	char buf[160], from[16], marks[8], ts[48];
+	int x, cw = comm_width(t);
 
 	if (sel)
 		attron(tui_attr(C_SELECT));
@@ -269,8 +271,8 @@ static void draw_row(struct view *v, int y, const struct rq_placement *p, bool s
 		snprintf(from, sizeof(from), "%d", p->from_cpu);
 	else
 		snprintf(from, sizeof(from), "?");
-	snprintf(buf, sizeof(buf), "%10.6f %-8s %7d ", tui_rel(t, p->ts),
-		 rq_kind_names[rq_paths[p->path].kind], p->pid);
+	snprintf(buf, sizeof(buf), "%s %-8s %7d ",
+		 tui_fmt_ts(t, p->ts, tui_time_width(t), ts, sizeof(ts)), rq_kind_names[rq_paths[p->path].kind], p->pid);
 	x = tui_puts(y, 0, -1, buf);
 	tui_puts_untrusted(y, x, cw, p->comm, strnlen(p->comm, RQ_COMM_LEN));
 	x += cw + 1;
@@ -311,8 +313,8 @@ static void placements_draw(struct view *v, int y0, int h)
 	}
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
 	tui_clear_row(y0 + 1, 0);
-	snprintf(buf, sizeof(buf), "%10s %-8s %7s %-*s %-7s %-16s %-5s %s", "time s", "kind",
-		 "pid", comm_width(), "comm", "cpu", "path", "conf", "NOIM");
+	snprintf(buf, sizeof(buf), "%*s %-8s %7s %-*s %-7s %-16s %-5s %s", tui_time_width(t),
+		 t->abs_time ? "time" : "time s", "kind", "pid", comm_width(t), "comm", "cpu", "path", "conf", "NOIM");
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	for (int i = 0; i < list_h && v->top + i < s->nrows; i++)

@@ -246,6 +246,32 @@ double tui_rel(const struct tui *t, uint64_t ts)
 	return (ts - base) / 1e9;
 }
 
+const char *tui_fmt_ts(const struct tui *t, uint64_t ts, int width, char *buf, size_t size)
+{
+	if (t->abs_time) {
+		/* microseconds rounded, as trace-cmd report prints them */
+		uint64_t us = (ts + 500) / 1000;
+
+		snprintf(buf, size, "%*llu.%06llu", width > 7 ? width - 7 : 0,
+			 (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+	}
+	else
+		snprintf(buf, size, "%*.6f", width, tui_rel(t, ts));
+	return buf;
+}
+
+int tui_time_width(const struct tui *t)
+{
+	char buf[64];
+	uint64_t last = t->trace_last ? t->trace_last : t->an ? t->an->last_ts : 0;
+	int w;
+
+	if (!t->abs_time)
+		return 10;
+	w = (int)strlen(tui_fmt_ts(t, last, 0, buf, sizeof(buf)));
+	return w > 10 ? w : 10;
+}
+
 struct view *tui_top(struct tui *t)
 {
 	return t->depth ? t->stack[t->depth - 1] : NULL;
@@ -483,6 +509,7 @@ static void jump_done(struct tui *t, const char *text, void *data)
 	char *end;
 	double s;
 	uint64_t target, now = position(t);
+	char buf[64];
 
 	(void)data;
 	bool rel = text[0] == '+' || text[0] == '-';
@@ -499,7 +526,15 @@ static void jump_done(struct tui *t, const char *text, void *data)
 		s += tui_rel(t, now);
 	if (s < 0)
 		s = 0;
-	target = t->trace_first + (uint64_t)(s * 1e9);
+	/* the times on screen are absolute: so is the answer */
+	target = t->abs_time && !rel ? (uint64_t)(s * 1e9) : t->trace_first + (uint64_t)(s * 1e9);
+	if (target < t->trace_first)
+		target = t->trace_first;
+	if (t->trace_last && target > t->trace_last) {
+		tui_message(t, "%s is past the end of the trace (%s): at the end", text,
+			    tui_fmt_ts(t, t->trace_last, 0, buf, sizeof(buf)));
+		target = t->trace_last;
+	}
 	if (t->an->nr_events && target < t->an->last_ts) {
 		if (replay_reopen(t))
 			return;
@@ -541,7 +576,8 @@ static void replay_action(struct tui *t, enum tui_action act)
 		replay_seek(t, UINT64_MAX, false);
 		break;
 	case ACT_JUMP_TIME:
-		tui_prompt(t, "jump to time (s): ", "", jump_done, NULL);
+		tui_prompt(t, t->abs_time ? "jump to time (absolute s, or +N / -N): " :
+			   "jump to time (s, or +N / -N): ", NULL, jump_done, NULL);
 		break;
 	default:
 		break;
@@ -587,7 +623,12 @@ static void draw_title(struct tui *t)
 		if (t->loading && load_limit == UINT64_MAX && !load_until_placement)
 			snprintf(pos, sizeof(pos), "%3.0f%%", t->progress * 100);
 		else
-			snprintf(pos, sizeof(pos), "%.6fs", tui_rel(t, position(t)));
+		{
+			char ts[48];
+
+			snprintf(pos, sizeof(pos), "%ss", tui_fmt_ts(t, position(t), 0, ts,
+								   sizeof(ts)));
+		}
 		snprintf(right, sizeof(right), "%s  %s %s %s %s ", v ? v->ops->title : "",
 			 t->playing ? tui_g.play : tui_g.pause, state, sp, pos);
 	}
@@ -719,6 +760,14 @@ static void handle_key(struct tui *t, int ch)
 	}
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
+		break;
+	case ACT_TIME_FORMAT:
+		t->abs_time = !t->abs_time;
+		for (int i = 0; i < VIEW__COUNT; i++)
+			t->views[i].stale = true;
+		tui_message(t, "times are %s", t->abs_time ?
+			    "absolute (trace clock, as trace-cmd report prints them)" :
+			    "seconds since the first record");
 		break;
 	case ACT_SEARCH:
 	case ACT_SEARCH_NEXT:

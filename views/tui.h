@@ -49,6 +49,7 @@ enum tui_action {
 	ACT_SORT,
 	ACT_SORT_REVERSE,
 	ACT_REDRAW,
+	ACT_TIME_FORMAT,
 };
 
 /* One row of the key table: keys, help view and help line are all generated from it. */
@@ -155,6 +156,7 @@ struct prompt_hist {
 struct tui {
 	struct rq_analysis *an;
 	bool live;
+	bool abs_time;		/* T: absolute timestamps as trace-cmd report prints them */
 	bool test_mode;		/* RQPATH_TUI_TEST=1 or a script: no wall clock on screen */
 	struct tui_script *script;	/* RQPATH_TUI_SCRIPT: keys from a file (script.c) */
 	bool utf8, color;
@@ -225,6 +227,13 @@ double tui_wall_elapsed(const struct tui *t);
 uint64_t tui_position(const struct tui *t);
 /* Seconds of trace time since the first record. */
 double tui_rel(const struct tui *t, uint64_t ts);
+/*
+ * A timestamp as shown (T toggles): seconds since the first record, or absolute trace
+ * time in trace-cmd report's format (seconds.microseconds); width as printf's.
+ */
+const char *tui_fmt_ts(const struct tui *t, uint64_t ts, int width, char *buf, size_t size);
+/* Columns a time needs in a list: 10, or more for absolute times. */
+int tui_time_width(const struct tui *t);
 
 /* draw.c: glyphs, colors and safe text output */
 enum tui_color {
