@@ -71,7 +71,7 @@ const struct tui_key tui_keys[] = {
 	{ KEY_F(1), "F1", ACT_HELP, NULL, NULL, NULL },
 	{ CTRL('l'), "^L", ACT_REDRAW, NULL, "redraw the screen", NULL },
 	{ 'T', "T", ACT_TIME_FORMAT, NULL,
-	  "times: relative to the trace start / absolute (as trace-cmd report)", NULL },
+	  "times since the trace start, or absolute (as trace-cmd report)", NULL },
 	{ 'q', "q", ACT_QUIT, NULL, "quit (restores the terminal)", "q quit" },
 	{ CTRL('c'), "^C", ACT_QUIT, NULL, "quit", NULL },
 };
