@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "record.h"
 #include "replay.h"
+#include "audit_many.h"
 #include "placements.h"
 #include "report.h"
 
@@ -53,6 +54,29 @@ static int parse_rule(const char *arg, struct fail_rule *r)
 	return 0;
 }
 
+struct rules_ctx {
+	const struct fail_rule *rules;
+	int n;
+};
+
+/* 1 if a --fail-on rule tripped (each one says so on stderr), else 0. */
+static int check_rules(const struct rq_analysis *an, void *ctx)
+{
+	const struct rules_ctx *rc = ctx;
+	int tripped = 0;
+
+	for (int i = 0; i < rc->n; i++) {
+		unsigned long long n = an->findings[rc->rules[i].finding].count;
+
+		if (n > rc->rules[i].max) {
+			fprintf(stderr, "rqpath: --fail-on %s=%llu tripped: %llu found\n",
+				rq_finding_ids[rc->rules[i].finding], rc->rules[i].max, n);
+			tripped = 1;
+		}
+	}
+	return tripped;
+}
+
 static void audit_usage(void)
 {
 	fprintf(stderr,
@@ -62,7 +86,7 @@ static void audit_usage(void)
 		"exit 1 when its count exceeds N (default 0).  --profile KEY=fixed|affected,...\n"
 		"overrides the kernel profile (keys: exec-callback, idle-stack, fork-util).\n"
 		"--placements csv|jsonl: every placement instead of the report; -o FILE: the\n"
-		"output goes to FILE.\n");
+		"output goes to FILE.  Several FILEs: --format jsonl, one JSON object per file.\n");
 }
 
 /* Record a live run into a private temporary file that is replayed, then removed. */
@@ -125,7 +149,9 @@ int cmd_audit(int argc, char **argv)
 	char **cmd = NULL;
 	char err[512], tmpfile[4096] = "";
 	const char *file = NULL, *output = NULL;
-	int placements = -1;
+	int placements = -1, nfiles = 0;
+	bool jsonl = false;
+	char **files = NULL;
 	struct rq_placements_out pout;
 	FILE *dst = stdout;
 	char *end;
@@ -141,8 +167,11 @@ int cmd_audit(int argc, char **argv)
 				fmt = RQ_FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = RQ_FMT_CSV;
+			else if (!strcmp(optarg, "jsonl"))
+				jsonl = true;
 			else {
-				rq_error("audit: unknown format '%s' (text, json or csv)", optarg);
+				rq_error("audit: unknown format '%s' (text, json, jsonl or csv)",
+					 optarg);
 				return RQ_EXIT_ERROR;
 			}
 			break;
@@ -194,11 +223,19 @@ int cmd_audit(int argc, char **argv)
 	/* GNU getopt moved the operands to the end: the FILE, or after --live the CMD */
 	if (live && optind < argc)
 		cmd = &argv[optind];
-	else if (optind < argc)
+	else if (optind < argc) {
+		files = &argv[optind];
+		nfiles = argc - optind;
 		file = argv[optind++];
-	if (!live && optind < argc) {
-		rq_error("audit: one trace file at a time ('%s' is extra; a command after -- "
-			 "goes with --live)", argv[optind]);
+	}
+	if (!live && nfiles > 1 && !jsonl) {
+		rq_error("audit: several trace files need --format jsonl (one object per file; "
+			 "a command after -- goes with --live)");
+		return RQ_EXIT_ERROR;
+	}
+	if (jsonl && (live || placements >= 0)) {
+		rq_error("audit: --format jsonl is for trace files, without --live or "
+			 "--placements");
 		return RQ_EXIT_ERROR;
 	}
 	if (live && file) {
@@ -222,6 +259,27 @@ int cmd_audit(int argc, char **argv)
 			rq_error("audit: %s", err);
 			return RQ_EXIT_ERROR;
 		}
+	}
+	if (jsonl) {
+		struct audit_many_job job = { .profile = aopts.profile_override,
+					      .check = nrules ? check_rules : NULL };
+		struct rules_ctx rc = { rules, nrules };
+
+		job.ctx = &rc;
+		if (output) {
+			dst = fopen(output, "w");
+			if (!dst) {
+				rq_escape_c(output, strlen(output), err, sizeof(err));
+				rq_error("audit: cannot write %s: %s", err, strerror(errno));
+				return RQ_EXIT_ERROR;
+			}
+		}
+		ret = audit_many(files, nfiles, &job, dst);
+		if (dst != stdout && fclose(dst)) {
+			rq_error("audit: cannot write the output: %s", strerror(errno));
+			ret = RQ_EXIT_ERROR;
+		}
+		return ret;
 	}
 	if (live) {
 		if (record_live(duration, cmd, tmpfile, sizeof(tmpfile), err, sizeof(err))) {
@@ -265,14 +323,11 @@ int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	for (int i = 0; i < nrules; i++) {
-		unsigned long long n = an->findings[rules[i].finding].count;
+	if (nrules) {
+		struct rules_ctx rc = { rules, nrules };
 
-		if (n > rules[i].max) {
-			fprintf(stderr, "rqpath: --fail-on %s=%llu tripped: %llu found\n",
-				rq_finding_ids[rules[i].finding], rules[i].max, n);
+		if (check_rules(an, &rc))
 			ret = RQ_EXIT_TRIPPED;
-		}
 	}
 out:
 	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {

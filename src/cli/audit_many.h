@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * audit_many.h - `rqpath audit A.dat B.dat ... --format jsonl`: one JSON object per file,
+ * in order, audited by worker processes (as many at once as there are CPUs).
+ */
+#ifndef RQPATH_AUDIT_MANY_H
+#define RQPATH_AUDIT_MANY_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+
+struct audit_many_job {
+	const char *profile;	/* --profile, or NULL */
+	/* --fail-on: 1 if a rule tripped for this analysis (it says so on stderr), else 0 */
+	int (*check)(const struct rq_analysis *an, void *ctx);
+	void *ctx;
+	int workers;		/* 0: the number of CPUs online */
+};
+
+/* Print one line per file to out; returns the worst exit status of all (0, 1 or 2). */
+int audit_many(char **files, int nfiles, const struct audit_many_job *job, FILE *out);
+
+#endif
