@@ -72,6 +72,7 @@ static const struct event_spec specs[] = {
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
+#define ID_TABLE 65536	/* common_type is 16 bits wide */
 
 /* What a field read needs, taken from its format once (the per-record path is hot). */
 struct field_desc {
@@ -92,6 +93,14 @@ struct decoded_event {
 	struct field_desc field[S__COUNT];
 	int nnum;
 	struct num_slot num[S__COUNT];	/* only the present numeric fields */
+	/*
+	 * Verified once from the format: every numeric field is a plain host-order load
+	 * of 1, 2, 4 or 8 bytes that ends before min_size; a record at least that long
+	 * is then read without a check per field.
+	 */
+	bool fast;
+	int min_size;
+	bool comm_fixed[2];	/* comm, comm2: char[16] inside the record's fixed part */
 };
 
 static const struct {
@@ -112,8 +121,16 @@ struct rq_decoder {
 	struct tep_handle *tep;
 	bool swap;		/* the file's byte order is not the host's */
 	struct field_desc common_type, common_flags, common_preempt, common_pid;
-	int max_id;
-	struct decoded_event **by_id;	/* indexed by event id, NULL = not analysed */
+	/*
+	 * Event id -> 1 + index in events[] (0: not analysed), for the ids below
+	 * nr_ids (at most ID_TABLE entries whatever ids the file's formats claim); the
+	 * few analysed events with a larger id are found by a search of events[].
+	 */
+	int nr_ids;
+	uint8_t *by_id;
+	int big_id[NR_SPECS], big_idx[NR_SPECS];
+	int nr_big;
+	bool common_fast;	/* common_type u16 @0, flags u8 @2, preempt u8 @3, pid s32 @4 */
 	struct decoded_event events[NR_SPECS];
 	bool available[RQ_EV__COUNT];
 };
@@ -173,18 +190,49 @@ const char *rq_event_name(enum rq_event_type type)
 	return event_names[type];
 }
 
+/* Check once what lets rq_decode() read an event's fields without a check each. */
+static void verify_layout(struct decoded_event *de, bool swap)
+{
+	de->fast = !swap;
+	de->min_size = 8;
+	for (int i = 0; i < de->nnum; i++) {
+		const struct field_desc *fd = &de->num[i].fd;
+
+		if (fd->size != 1 && fd->size != 2 && fd->size != 4 && fd->size != 8)
+			de->fast = false;
+		if (fd->offset + fd->size > de->min_size)
+			de->min_size = fd->offset + fd->size;
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct field_desc *fd = &de->field[k ? S_COMM2 : S_COMM];
+
+		de->comm_fixed[k] = fd->f && fd->size == RQ_COMM_LEN &&
+				    !(fd->f->flags & TEP_FIELD_IS_DYNAMIC);
+		if (de->comm_fixed[k] && fd->offset + RQ_COMM_LEN > de->min_size)
+			de->min_size = fd->offset + RQ_COMM_LEN;
+	}
+}
+
+static bool is_at(const struct field_desc *fd, int offset, int size)
+{
+	return fd->f && fd->offset == offset && fd->size == size;
+}
+
 struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 {
 	struct rq_decoder *d = calloc(1, sizeof(*d));
 	struct tep_event *any = NULL;
+	int ids[NR_SPECS];
+	int max_id = -1;
 
 	if (!d)
 		return NULL;
 	d->tep = tep;
-	d->max_id = -1;
+	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	for (size_t i = 0; i < NR_SPECS; i++) {
 		struct tep_event *ev = tep_find_event_by_name(tep, specs[i].system, specs[i].name);
 
+		ids[i] = -1;
 		d->events[i].type = specs[i].type;
 		if (!ev)
 			continue;
@@ -207,23 +255,29 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 			ns->wide = slot_member[s].wide;
 			d->events[i].nnum++;
 		}
+		verify_layout(&d->events[i], d->swap);
 		d->available[specs[i].type] = true;
-		if (ev->id > d->max_id)
-			d->max_id = ev->id;
+		if (ev->id < 0)
+			continue;
+		ids[i] = ev->id;
+		if (ev->id >= ID_TABLE) {
+			d->big_id[d->nr_big] = ev->id;
+			d->big_idx[d->nr_big++] = (int)i;
+		}
+		else if (ev->id > max_id)
+			max_id = ev->id;
 	}
-	if (d->max_id >= 0) {
-		d->by_id = calloc((size_t)d->max_id + 1, sizeof(*d->by_id));
+	/* the table is as long as the largest id below ID_TABLE: never sized by the file */
+	if (max_id >= 0) {
+		d->nr_ids = max_id + 1;
+		d->by_id = calloc((size_t)d->nr_ids, sizeof(*d->by_id));
 		if (!d->by_id) {
 			free(d);
 			return NULL;
 		}
-		for (size_t i = 0; i < NR_SPECS; i++) {
-			struct tep_event *ev = tep_find_event_by_name(tep, specs[i].system,
-								      specs[i].name);
-
-			if (ev && d->available[specs[i].type] && ev->id >= 0)
-				d->by_id[ev->id] = &d->events[i];
-		}
+		for (size_t i = 0; i < NR_SPECS; i++)
+			if (ids[i] >= 0 && ids[i] < ID_TABLE)
+				d->by_id[ids[i]] = (uint8_t)(i + 1);
 	}
 	if (!any && tep_get_events_count(tep) > 0)
 		any = tep_get_event(tep, 0);
@@ -234,7 +288,10 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 			       tep_find_common_field(any, "common_preempt_count"));
 		describe_field(&d->common_pid, tep_find_common_field(any, "common_pid"));
 	}
-	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	/* the layout every kernel since 2.6 has */
+	d->common_fast = !d->swap && is_at(&d->common_type, 0, 2) &&
+			 is_at(&d->common_flags, 2, 1) && is_at(&d->common_preempt, 3, 1) &&
+			 is_at(&d->common_pid, 4, 4) && d->common_pid.is_signed;
 	return d;
 }
 
@@ -327,6 +384,7 @@ static void copy_comm(struct rq_decoder *d, const struct field_desc *fd, struct 
 		out[RQ_COMM_LEN - 1] = '\0';
 		return;
 	}
+	memset(out, 0, RQ_COMM_LEN);
 	s = field_str(d, fd->f, rec, &len);
 	if (!s)
 		return;
@@ -336,41 +394,110 @@ static void copy_comm(struct rq_decoder *d, const struct field_desc *fd, struct 
 	out[len] = '\0';
 }
 
+static inline long long load(const unsigned char *p, const struct field_desc *fd)
+{
+	uint16_t x2;
+	uint32_t x4;
+	uint64_t x8;
+
+	switch (fd->size) {
+	case 1:
+		return fd->is_signed ? (long long)(int8_t)p[fd->offset] : (long long)p[fd->offset];
+	case 2:
+		memcpy(&x2, p + fd->offset, 2);
+		return fd->is_signed ? (long long)(int16_t)x2 : (long long)x2;
+	case 4:
+		memcpy(&x4, p + fd->offset, 4);
+		return fd->is_signed ? (long long)(int32_t)x4 : (long long)x4;
+	default:
+		memcpy(&x8, p + fd->offset, 8);
+		return (long long)x8;
+	}
+}
+
+static inline void store(struct rq_event *ev, const struct num_slot *ns, long long v)
+{
+	char *member = (char *)ev + ns->member;
+
+	if (ns->wide)
+		memcpy(member, &v, sizeof(long long));
+	else
+		*(int *)member = (int)v;
+}
+
 enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int cpu,
 			     struct rq_event *ev)
 {
-	struct decoded_event *de = NULL;
-	int id;
+	const unsigned char *p = rec->data;
+	const struct decoded_event *de = NULL;
+	int id, idx;
 
-	memset(ev, 0, sizeof(*ev));
+	/* every member set below: no memset of the whole event per record */
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
 	ev->type = RQ_EV_OTHER;
-	if (rec->size < 8)
+	ev->pid = ev->pid2 = ev->prio = ev->prio2 = ev->cpu_a = ev->cpu_b = 0;
+	ev->state = ev->arg = 0;
+	ev->comm[0] = ev->comm2[0] = '\0';
+	ev->str = NULL;
+	ev->str_len = 0;
+	if (rec->size < 8) {
+		ev->common_pid = 0;
+		ev->flags = ev->preempt_count = 0;
 		return ev->type;
-	/* not tep_data_type(): it reads common_type wherever the format says, unchecked */
-	id = d->common_type.f ? (int)read_num(d, &d->common_type, rec) : -1;
-	ev->common_pid = (int)read_num(d, &d->common_pid, rec);
-	ev->flags = (uint8_t)read_num(d, &d->common_flags, rec);
-	ev->preempt_count = (uint8_t)read_num(d, &d->common_preempt, rec);
-	if (id >= 0 && id <= d->max_id)
-		de = d->by_id[id];
+	}
+	if (d->common_fast) {
+		uint16_t t;
+		int32_t pid;
+
+		memcpy(&t, p, 2);
+		memcpy(&pid, p + 4, 4);
+		id = t;
+		ev->flags = p[2];
+		ev->preempt_count = p[3];
+		ev->common_pid = pid;
+	} else {
+		/* not tep_data_type(): it reads common_type wherever the format says, unchecked */
+		id = d->common_type.f ? (int)read_num(d, &d->common_type, rec) : -1;
+		ev->common_pid = (int)read_num(d, &d->common_pid, rec);
+		ev->flags = (uint8_t)read_num(d, &d->common_flags, rec);
+		ev->preempt_count = (uint8_t)read_num(d, &d->common_preempt, rec);
+	}
+	if (id >= 0 && id < d->nr_ids) {
+		idx = d->by_id[id];
+		if (idx)
+			de = &d->events[idx - 1];
+	} else if (d->nr_big && id >= ID_TABLE) {
+		for (int i = 0; i < d->nr_big; i++)
+			if (d->big_id[i] == id)
+				de = &d->events[d->big_idx[i]];
+	}
 	if (!de)
 		return ev->type;
 
 	ev->type = de->type;
-	for (int i = 0; i < de->nnum; i++) {
-		const struct num_slot *ns = &de->num[i];
-		long long v = read_num(d, &ns->fd, rec);
-		char *member = (char *)ev + ns->member;
-
-		if (ns->wide)
-			memcpy(member, &v, sizeof(long long));
-		else
-			*(int *)member = (int)v;
+	if (de->fast && rec->size >= de->min_size) {
+		/* the layout was verified once: plain loads */
+		for (int i = 0; i < de->nnum; i++)
+			store(ev, &de->num[i], load(p, &de->num[i].fd));
+		if (de->comm_fixed[0]) {
+			memcpy(ev->comm, p + de->field[S_COMM].offset, RQ_COMM_LEN);
+			ev->comm[RQ_COMM_LEN - 1] = '\0';
+		} else {
+			copy_comm(d, &de->field[S_COMM], rec, ev->comm);
+		}
+		if (de->comm_fixed[1]) {
+			memcpy(ev->comm2, p + de->field[S_COMM2].offset, RQ_COMM_LEN);
+			ev->comm2[RQ_COMM_LEN - 1] = '\0';
+		} else {
+			copy_comm(d, &de->field[S_COMM2], rec, ev->comm2);
+		}
+	} else {
+		for (int i = 0; i < de->nnum; i++)
+			store(ev, &de->num[i], read_num(d, &de->num[i].fd, rec));
+		copy_comm(d, &de->field[S_COMM], rec, ev->comm);
+		copy_comm(d, &de->field[S_COMM2], rec, ev->comm2);
 	}
-	copy_comm(d, &de->field[S_COMM], rec, ev->comm);
-	copy_comm(d, &de->field[S_COMM2], rec, ev->comm2);
 	if (de->field[S_STR].f)
 		ev->str = field_str(d, de->field[S_STR].f, rec, &ev->str_len);
 	if (ev->type == RQ_EV_MARKER) {

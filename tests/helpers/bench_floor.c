@@ -5,9 +5,14 @@
  * through a cached tep_format_field.  Nothing else.  rqpath audit cannot be faster
  * than this with the same library; tests/bench/run.sh compares the two.
  *
- * usage: bench_floor [--iterate] FILE.dat
- *   default    per-CPU tracecmd_read_data() merged by timestamp (what rqpath does)
+ * usage: bench_floor [--iterate|--own] FILE.dat
+ *   default    per-CPU tracecmd_read_data() merged by timestamp (rqpath's way until it
+ *              had its own reader)
  *   --iterate  tracecmd_iterate_events() (the library's own merge, callback per record)
+ *   --own      rqpath's own reader alone (src/tracedat.c: the headers and the formats
+ *              rqpath decodes, the pages walked by hand, zstd/zlib, the CPUs merged),
+ *              the same field read: the floor of `rqpath audit` without decoder and
+ *              engine.  Its "sched" counts only the sched events rqpath decodes.
  * prints: "records N sched M sum S" (S: a checksum of the field, so nothing is elided)
  */
 #include <stdio.h>
@@ -15,6 +20,9 @@
 #include <string.h>
 
 #include <trace-cmd.h>
+
+#include "decode.h"
+#include "tracedat.h"
 
 #define MAX_IDS 65536
 
@@ -71,13 +79,41 @@ int main(int argc, char **argv)
 	int iterate = 0, ncpus;
 	const char *path;
 
-	if (argc == 3 && !strcmp(argv[1], "--iterate")) {
+	if (argc == 3 && !strcmp(argv[1], "--own")) {
+		char err[512];
+		struct rq_td *td = rq_td_open(argv[2], rq_decode_wants, err, sizeof(err));
+		struct rq_td_rec r;
+		int got;
+
+		if (!td) {
+			fprintf(stderr, "bench_floor: %s: %s\n", argv[2], err);
+			return 2;
+		}
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return 2;
+		f->tep = rq_td_tep(td);
+		while ((got = rq_td_next(td, &r)) > 0) {
+			struct tep_record rec = { .ts = r.ts, .cpu = r.cpu, .size = (int)r.size,
+						  .data = (void *)r.data };
+
+			one(f, &rec);
+		}
+		if (got < 0) {
+			fprintf(stderr, "bench_floor: %s: %s\n", argv[2], rq_td_error(td));
+			return 2;
+		}
+		printf("records %llu sched %llu sum %llu\n", f->records, f->sched, f->sum);
+		rq_td_close(td);
+		free(f);
+		return 0;
+	} else if (argc == 3 && !strcmp(argv[1], "--iterate")) {
 		iterate = 1;
 		path = argv[2];
 	} else if (argc == 2) {
 		path = argv[1];
 	} else {
-		fprintf(stderr, "usage: bench_floor [--iterate] FILE.dat\n");
+		fprintf(stderr, "usage: bench_floor [--iterate|--own] FILE.dat\n");
 		return 2;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
