@@ -101,6 +101,14 @@ struct decoded_event {
 	bool fast;
 	int min_size;
 	bool comm_fixed[2];	/* comm, comm2: char[16] inside the record's fixed part */
+	/*
+	 * The hot events, when their fields have the kernel's usual types (pid_t and
+	 * int: signed 32-bit; prev_state: a signed long) and fixed comms: one straight
+	 * line of loads each, no loop.
+	 */
+	enum { K_GENERIC, K_SWITCH, K_WAKE, K_MIGRATE } kind;
+	uint16_t o_pid, o_pid2, o_prio, o_prio2, o_cpu_a, o_cpu_b, o_state, o_comm, o_comm2;
+	bool state8;
 };
 
 static const struct {
@@ -213,6 +221,53 @@ static void verify_layout(struct decoded_event *de, bool swap)
 	}
 }
 
+static bool s32(const struct field_desc *fd)
+{
+	return fd->f && fd->size == 4 && fd->is_signed;
+}
+
+/* Pick the straight-line decoder of a hot event when its layout allows it. */
+static void pick_kind(struct decoded_event *de)
+{
+	const struct field_desc *f = de->field;
+
+	de->kind = K_GENERIC;
+	if (!de->fast || !de->comm_fixed[0])
+		return;
+	de->o_pid = (uint16_t)f[S_PID].offset;
+	de->o_pid2 = (uint16_t)f[S_PID2].offset;
+	de->o_prio = (uint16_t)f[S_PRIO].offset;
+	de->o_prio2 = (uint16_t)f[S_PRIO2].offset;
+	de->o_cpu_a = (uint16_t)f[S_CPU_A].offset;
+	de->o_cpu_b = (uint16_t)f[S_CPU_B].offset;
+	de->o_state = (uint16_t)f[S_STATE].offset;
+	de->o_comm = (uint16_t)f[S_COMM].offset;
+	de->o_comm2 = (uint16_t)f[S_COMM2].offset;
+	de->state8 = f[S_STATE].size == 8;
+	switch (de->type) {
+	case RQ_EV_SWITCH:
+		if (s32(&f[S_PID]) && s32(&f[S_PID2]) && s32(&f[S_PRIO]) && s32(&f[S_PRIO2]) &&
+		    f[S_STATE].f && f[S_STATE].is_signed &&
+		    (f[S_STATE].size == 8 || f[S_STATE].size == 4) && de->comm_fixed[1] &&
+		    de->nnum == 5)
+			de->kind = K_SWITCH;
+		break;
+	case RQ_EV_WAKING:
+	case RQ_EV_WAKEUP:
+	case RQ_EV_WAKEUP_NEW:
+		if (s32(&f[S_PID]) && s32(&f[S_PRIO]) && s32(&f[S_CPU_A]) && de->nnum == 3)
+			de->kind = K_WAKE;
+		break;
+	case RQ_EV_MIGRATE:
+		if (s32(&f[S_PID]) && s32(&f[S_PRIO]) && s32(&f[S_CPU_A]) && s32(&f[S_CPU_B]) &&
+		    de->nnum == 4)
+			de->kind = K_MIGRATE;
+		break;
+	default:
+		break;
+	}
+}
+
 static bool is_at(const struct field_desc *fd, int offset, int size)
 {
 	return fd->f && fd->offset == offset && fd->size == size;
@@ -256,6 +311,7 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 			d->events[i].nnum++;
 		}
 		verify_layout(&d->events[i], d->swap);
+		pick_kind(&d->events[i]);
 		d->available[specs[i].type] = true;
 		if (ev->id < 0)
 			continue;
@@ -415,6 +471,22 @@ static inline long long load(const unsigned char *p, const struct field_desc *fd
 	}
 }
 
+static inline int rd_s32(const unsigned char *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline long long rd_s64(const unsigned char *p)
+{
+	int64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 static inline void store(struct rq_event *ev, const struct num_slot *ns, long long v)
 {
 	char *member = (char *)ev + ns->member;
@@ -476,6 +548,28 @@ enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int c
 		return ev->type;
 
 	ev->type = de->type;
+	if (de->kind != K_GENERIC && rec->size >= de->min_size) {
+		ev->pid = rd_s32(p + de->o_pid);
+		ev->prio = rd_s32(p + de->o_prio);
+		memcpy(ev->comm, p + de->o_comm, RQ_COMM_LEN);
+		ev->comm[RQ_COMM_LEN - 1] = '\0';
+		switch (de->kind) {
+		case K_SWITCH:
+			ev->pid2 = rd_s32(p + de->o_pid2);
+			ev->prio2 = rd_s32(p + de->o_prio2);
+			ev->state = de->state8 ? rd_s64(p + de->o_state) : rd_s32(p + de->o_state);
+			memcpy(ev->comm2, p + de->o_comm2, RQ_COMM_LEN);
+			ev->comm2[RQ_COMM_LEN - 1] = '\0';
+			break;
+		case K_MIGRATE:
+			ev->cpu_b = rd_s32(p + de->o_cpu_b);
+			/* fall through */
+		default:
+			ev->cpu_a = rd_s32(p + de->o_cpu_a);
+			break;
+		}
+		return ev->type;
+	}
 	if (de->fast && rec->size >= de->min_size) {
 		/* the layout was verified once: plain loads */
 		for (int i = 0; i < de->nnum; i++)
