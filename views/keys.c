@@ -72,7 +72,7 @@ const struct tui_key tui_keys[] = {
 	{ CTRL('l'), "^L", ACT_REDRAW, NULL, "redraw the screen", NULL },
 	{ 'T', "T", ACT_TIME_FORMAT, NULL,
 	  "times since the trace start, or absolute (as trace-cmd report)", NULL },
-	{ 'q', "q", ACT_QUIT, NULL, "quit (restores the terminal)", "q quit" },
+	{ 'q', "q", ACT_QUIT, NULL, "quit (live without -o asks first)", "q quit" },
 	{ CTRL('c'), "^C", ACT_QUIT, NULL, "quit", NULL },
 };
 

@@ -21,6 +21,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <curses.h>
 #include <term.h>
@@ -603,8 +604,17 @@ static void draw_title(struct tui *t)
 		x += tui_puts(0, x, -1, "replay ");
 	}
 	if (t->live) {
-		snprintf(right, sizeof(right), "%s  %s ", v ? v->ops->title : "",
-			 t->live_ready ? "recording" : "starting");
+		char state[64];
+		double quiet = wall_now() - t->events_at;
+
+		/* no event at all for seconds: tracing was switched off, or the instance went */
+		if (!t->live_ready)
+			snprintf(state, sizeof(state), "starting");
+		else if (t->events_at && quiet >= 3 && !t->test_mode)
+			snprintf(state, sizeof(state), "stalled: no events for %.0fs", quiet);
+		else
+			snprintf(state, sizeof(state), "recording");
+		snprintf(right, sizeof(right), "%s  %s ", v ? v->ops->title : "", state);
 	} else {
 		const char *state;
 		char sp[32];
@@ -635,6 +645,21 @@ static void draw_title(struct tui *t)
 	rw = tui_width(right);
 	if (!t->live && t->path)
 		tui_puts_untrusted(0, x, COLS - x - rw - 1, t->path, strlen(t->path));
+	if (t->live && t->output) {
+		struct stat st;
+		char size[32] = "";
+
+		if (stat(t->output, &st) == 0)
+			snprintf(size, sizeof(size), " %.1f MB", st.st_size / 1e6);
+		x += tui_puts(0, x, -1, " ");
+		x += tui_puts(0, x, -1, tui_g.arrow);
+		x += tui_puts(0, x, -1, " ");
+		x += tui_puts_untrusted(0, x, COLS - x - rw - 1 - (int)strlen(size), t->output,
+					strlen(t->output));
+		tui_puts(0, x, COLS - x - rw - 1, size);
+	} else if (t->live) {
+		tui_puts(0, x, COLS - x - rw - 1, " (not kept: no -o)");
+	}
 	tui_puts(0, COLS - rw > x ? COLS - rw : x, rw, right);
 	attroff(tui_attr(C_TITLE));
 }
@@ -647,6 +672,13 @@ static void draw_bottom(struct tui *t)
 	tui_clear_row(y, 0);
 	if (t->prompt_active) {
 		tui_prompt_draw(t, y);
+		return;
+	}
+	if (t->confirm_quit) {
+		attron(tui_attr(C_FINDING));
+		tui_puts(y, 0, -1, "end the recording? It is not kept (no -o FILE). y ends it, "
+			 "any other key goes on");
+		attroff(tui_attr(C_FINDING));
 		return;
 	}
 	if (t->msg[0]) {
@@ -703,11 +735,23 @@ static void handle_key(struct tui *t, int ch)
 		return;
 	}
 	t->msg[0] = '\0';
+	if (t->confirm_quit) {
+		t->confirm_quit = false;
+		if (ch == 'y' || ch == 'Y')
+			t->quit = true;
+		else
+			tui_message(t, "still recording");
+		return;
+	}
 	act = tui_key_action(t, ch);
 	if (act == ACT_NONE)
 		return;
 	if (act == ACT_QUIT) {
-		t->quit = true;
+		/* q would throw away a live recording nobody asked to keep: ask */
+		if (t->live && !t->output)
+			t->confirm_quit = true;
+		else
+			t->quit = true;
 		return;
 	}
 	if (v) {
@@ -965,6 +1009,10 @@ static int live_tick(void *data)
 		while ((ch = getch()) != ERR && !t->quit)
 			handle_key(t, ch);
 	}
+	if (t->an->nr_events != t->seen_events || !t->events_at) {
+		t->seen_events = t->an->nr_events;
+		t->events_at = now;
+	}
 	if (now - t->rate_at >= 1.0) {
 		uint64_t ev = t->an->nr_events;
 
@@ -995,6 +1043,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 		return -1;
 	}
 	t->live = true;
+	t->output = o->output;
 	t->speed = SPEED_1X;
 	t->an = rq_analysis_new(NULL);
 	if (!t->an) {

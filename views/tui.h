@@ -182,6 +182,10 @@ struct tui {
 	double rate_at;
 	char release[128];
 	bool live_ready;	/* analysis begun */
+	const char *output;	/* live -o FILE, NULL: a temporary file, deleted at the end */
+	bool confirm_quit;	/* live without -o: q asks first */
+	uint64_t seen_events;	/* events at the last tick, and since when (wall clock) */
+	double events_at;
 
 	uint64_t seen_seq;	/* placements already sampled into hist */
 	struct tui_hist hist;

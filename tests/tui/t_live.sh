@@ -34,7 +34,12 @@ keys 1
 cap | grep -Eq ' [1-9][0-9]* events' || fail "no events on the dashboard"
 cap | head -1 | grep -q 'rqpath live' || fail "title does not say live"
 keys 3 4 5 '?' Escape
-quit_and_check
+# no -o: q asks before throwing the recording away, y ends it
+keys q
+cap | grep -q 'end the recording?' || fail "q did not ask"
+keys y
+wait_for 'RQPATH-EXIT=' 10 || fail "did not exit on q y"
+cap | grep -q 'RQPATH-EXIT=0' || fail "exit status not 0"
 sleep 0.5
 left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^rqpath' || true)
 # other tests may be recording at the same time: only complain about our own pid's

@@ -1,0 +1,51 @@
+#!/bin/sh
+# rqpath live (root): q asks before ending a recording that has no -o (issue: q, and Esc,
+# ended it at once); any other key goes on, y ends it; Ctrl-C needs no answer.  With -o
+# the header names the file and its size and q quits at once.  In-process (script).
+. "$(dirname "$0")/golden/script.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "not root: live not tested"
+	exit 77
+fi
+if ! [ -d /sys/kernel/tracing/events/sched ] && ! mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+	echo "tracefs not available: live not tested"
+	exit 77
+fi
+
+step start ":dump"
+step ask "q"
+step goon "n"
+step esc "<Esc><Esc>"
+step ask2 "q"
+step - "y"
+step after ":dump"
+run_script -- live
+has start 'rqpath live .*\(not kept: no -o\)' "header does not say the recording is not kept"
+has ask 'end the recording\? It is not kept \(no -o FILE\)' "q did not ask"
+has goon 'still recording' "n did not go on"
+has esc 'recording' "Esc Esc ended the recording"
+has ask2 'end the recording\?' "q did not ask again"
+grep -q '^=== 7:' "$work/dump" && fail "y did not end the recording"
+[ "$rc" -eq 0 ] || fail "exit status $rc after y"
+
+script_reset
+step start ":dump"
+step - "<C-c>"
+step after ":dump"
+run_script -- live
+grep -q '^=== 2:' "$work/dump" && fail "Ctrl-C did not end the recording at once"
+[ "$rc" -eq 0 ] || fail "exit status $rc after Ctrl-C"
+
+out=$(mktemp /tmp/rqpath-live-quit-XXXXXX.dat)
+script_reset
+step start ":dump"
+step - "q"
+step after ":dump"
+run_script -- live -o "$out" --force
+has start "rqpath live $(printf '\342\206\222') $out [0-9.]+ MB" "header does not name the -o file and its size"
+grep -q '^=== 2:' "$work/dump" && fail "q with -o did not quit at once"
+[ "$rc" -eq 0 ] || fail "exit status $rc with -o"
+[ -s "$out" ] || fail "-o file empty"
+rm -f "$out"
+finish
