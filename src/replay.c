@@ -8,6 +8,7 @@
  * engine, in steps so that the TUI can show the replay as it goes.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,26 @@ struct rq_replay {
 	char err[384];
 };
 
+static int replay_threads;	/* rq_replay_set_threads(): 0 auto */
+
+void rq_replay_set_threads(int n)
+{
+	replay_threads = n < 0 ? 0 : n;
+}
+
+int rq_replay_threads(void)
+{
+	cpu_set_t set;
+	int n = replay_threads;
+
+	if (n > 0)
+		return n;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n;
+}
+
 struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 {
 	struct rq_replay *r;
@@ -78,6 +99,8 @@ struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r->stats_overrun = rq_td_stats_overrun(r->td);
+	/* this thread decodes and runs the engine; the others read and decompress ahead */
+	rq_td_start_workers(r->td, rq_replay_threads() - 1);
 	return r;
 fail:
 	rq_replay_close(r);

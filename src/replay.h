@@ -12,6 +12,15 @@
 
 struct rq_replay;
 
+/*
+ * Threads a replay opened after this call may use: 1 (everything in the caller's
+ * thread), N (N - 1 threads read and decompress ahead; the output is the same for any
+ * N), 0 (the default: as many as the CPUs this process may run on).
+ */
+void rq_replay_set_threads(int n);
+/* The number rq_replay_open() will use. */
+int rq_replay_threads(void);
+
 /* Open and validate path.  NULL on error with one clear line in err. */
 struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen);
 /* Tell an (fresh) analysis what the file holds: CPUs, kernel release, events. */

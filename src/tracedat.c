@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,29 @@ struct rq_td {
 	int next_cpu;		/* CPU of the next record, -1 at the end, -2 to compute */
 	bool failed;
 	char err[320];
+	/* read-ahead workers (rq_td_start_workers()): each fills the next block of its CPUs */
+	int nworkers;
+	struct td_worker *workers;
+	struct td_prefetch *pf;		/* per CPU */
+	pthread_mutex_t lock;
+	pthread_cond_t ready, work;
+	bool stop;
+};
+
+enum pf_state { PF_EMPTY, PF_BUSY, PF_READY, PF_END, PF_ERROR };
+
+/* The next block of one CPU, read (and decompressed) ahead by a worker. */
+struct td_prefetch {
+	enum pf_state state;
+	struct td_cpu src;	/* the worker's cursor: file position, chunks left, buffer */
+	char err[320];
+};
+
+struct td_worker {
+	pthread_t thread;
+	struct rq_td *td;
+	int id;
+	bool started;
 };
 
 static bool td_fail(struct rq_td *td, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -938,6 +962,170 @@ static bool load_block(struct rq_td *td, struct td_cpu *c)
 	}
 }
 
+/*
+ * A worker: for each of its CPUs (cpu % nworkers == id) whose prefetch slot is empty,
+ * read the CPU's next block into the slot.  It works on a private copy of the reader
+ * (the file, sizes and compression are read-only; the error line, the zstd context and
+ * the compressed-input buffer are its own), so nothing but the slots is shared.
+ */
+static void *worker_main(void *arg)
+{
+	struct td_worker *w = arg;
+	struct rq_td *td = w->td;
+	struct rq_td own = *td;
+
+	own.failed = false;
+	own.err[0] = '\0';
+	own.zctx = NULL;
+	own.zbuf = NULL;
+	own.zcap = 0;
+	pthread_mutex_lock(&td->lock);
+	while (!td->stop) {
+		struct td_prefetch *pf = NULL;
+		bool ok;
+
+		for (int i = w->id; i < td->ncpus; i += td->nworkers)
+			if (td->pf[i].state == PF_EMPTY) {
+				pf = &td->pf[i];
+				break;
+			}
+		if (!pf) {
+			pthread_cond_wait(&td->work, &td->lock);
+			continue;
+		}
+		pf->state = PF_BUSY;
+		pthread_mutex_unlock(&td->lock);
+		own.failed = false;
+		ok = load_block(&own, &pf->src);
+		pthread_mutex_lock(&td->lock);
+		if (ok) {
+			pf->state = PF_READY;
+		} else if (own.failed) {
+			snprintf(pf->err, sizeof(pf->err), "%s", own.err);
+			pf->state = PF_ERROR;
+		} else {
+			pf->state = PF_END;
+		}
+		pthread_cond_broadcast(&td->ready);
+	}
+	pthread_mutex_unlock(&td->lock);
+	ZSTD_freeDCtx(own.zctx);
+	free(own.zbuf);
+	return NULL;
+}
+
+/* The next block of c, from its worker when there are workers. */
+static bool next_block(struct rq_td *td, struct td_cpu *c)
+{
+	struct td_prefetch *pf;
+	bool ok = false;
+
+	if (!td->nworkers)
+		return load_block(td, c);
+	pf = &td->pf[c->cpu];
+	pthread_mutex_lock(&td->lock);
+	while (pf->state == PF_EMPTY || pf->state == PF_BUSY)
+		pthread_cond_wait(&td->ready, &td->lock);
+	if (pf->state == PF_READY) {
+		uint8_t *b = c->buf;
+		size_t cap = c->cap;
+
+		c->buf = pf->src.buf;
+		c->cap = pf->src.cap;
+		c->len = pf->src.len;
+		c->done = pf->src.done;
+		c->page = 0;
+		pf->src.buf = b;
+		pf->src.cap = cap;
+		pf->state = PF_EMPTY;
+		pthread_cond_broadcast(&td->work);
+		ok = true;
+	} else if (pf->state == PF_ERROR) {
+		td_fail(td, "%s", pf->err);
+	} else {
+		c->len = c->page = 0;
+	}
+	pthread_mutex_unlock(&td->lock);
+	return ok;
+}
+
+static void stop_workers(struct rq_td *td)
+{
+	if (!td->workers)
+		return;
+	pthread_mutex_lock(&td->lock);
+	td->stop = true;
+	pthread_cond_broadcast(&td->work);
+	pthread_mutex_unlock(&td->lock);
+	for (int i = 0; i < td->nworkers; i++)
+		if (td->workers[i].started)
+			pthread_join(td->workers[i].thread, NULL);
+	for (int i = 0; td->pf && i < td->ncpus; i++)
+		free(td->pf[i].src.buf);
+	free(td->pf);
+	free(td->workers);
+	td->pf = NULL;
+	td->workers = NULL;
+	td->nworkers = 0;
+	pthread_cond_destroy(&td->ready);
+	pthread_cond_destroy(&td->work);
+	pthread_mutex_destroy(&td->lock);
+}
+
+int rq_td_start_workers(struct rq_td *td, int n)
+{
+	int present = 0;
+
+	if (td->workers || td->failed)
+		return 0;
+	for (int i = 0; i < td->ncpus; i++)
+		present += td->cpu[i].present;
+	if (n > present)
+		n = present;
+	if (n <= 0)
+		return 0;
+	td->pf = calloc((size_t)td->ncpus, sizeof(*td->pf));
+	td->workers = calloc((size_t)n, sizeof(*td->workers));
+	if (!td->pf || !td->workers) {
+		free(td->pf);
+		free(td->workers);
+		td->pf = NULL;
+		td->workers = NULL;
+		return 0;
+	}
+	for (int i = 0; i < td->ncpus; i++) {
+		struct td_cpu *c = &td->cpu[i], *w = &td->pf[i].src;
+
+		w->cpu = c->cpu;
+		w->off = c->off;
+		w->size = c->size;
+		w->next = c->next;
+		w->done = c->done;
+		w->chunks_left = c->chunks_left;
+		/* a CPU without data, or read to its end already, has nothing to fetch */
+		td->pf[i].state = c->present ? PF_EMPTY : PF_END;
+	}
+	pthread_mutex_init(&td->lock, NULL);
+	pthread_cond_init(&td->ready, NULL);
+	pthread_cond_init(&td->work, NULL);
+	td->stop = false;
+	td->nworkers = n;
+	for (int i = 0; i < n; i++) {
+		td->workers[i].td = td;
+		td->workers[i].id = i;
+		if (pthread_create(&td->workers[i].thread, NULL, worker_main, &td->workers[i]))
+			break;
+		td->workers[i].started = true;
+	}
+	/* all or none: a worker that did not start would leave its CPUs unread */
+	for (int i = 0; i < n; i++)
+		if (!td->workers[i].started) {
+			stop_workers(td);
+			return 0;
+		}
+	return n;
+}
+
 /* Load the next page with data into c; false at the end of the CPU or on error. */
 static bool next_page(struct rq_td *td, struct td_cpu *c)
 {
@@ -946,7 +1134,7 @@ static bool next_page(struct rq_td *td, struct td_cpu *c)
 		uint64_t flags;
 		uint32_t commit;
 
-		if (c->page >= c->len && !load_block(td, c))
+		if (c->page >= c->len && !next_block(td, c))
 			return false;
 		if (c->len - c->page < td->bpage)
 			return td_fail(td, "corrupt trace.dat: CPU %d data ends inside a page "
@@ -1329,6 +1517,7 @@ void rq_td_close(struct rq_td *td)
 {
 	if (!td)
 		return;
+	stop_workers(td);
 	free_cpus(td);
 	free(td->top.cpus);
 	for (int i = 0; i < td->ninst; i++)

@@ -58,6 +58,13 @@ const char *rq_td_buffer(const struct rq_td *td);
 const char *rq_td_compression(const struct rq_td *td);
 
 /*
+ * Read ahead in n threads (at most one per CPU with data): each reads and decompresses
+ * the next block of its CPUs while the caller walks the current one.  The records are
+ * the same, in the same order, for any n.  Returns the number of threads started.
+ */
+int rq_td_start_workers(struct rq_td *td, int n);
+
+/*
  * The next record of the buffer in timestamp order (CPUs merged; on equal timestamps
  * the lower CPU first).  1 with rec filled, 0 at the end, -1 on error (rq_td_error()).
  */

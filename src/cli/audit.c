@@ -86,7 +86,9 @@ static void audit_usage(void)
 		"exit 1 when its count exceeds N (default 0).  --profile KEY=fixed|affected,...\n"
 		"overrides the kernel profile (keys: exec-callback, idle-stack, fork-util).\n"
 		"--placements csv|jsonl: every placement instead of the report; -o FILE: the\n"
-		"output goes to FILE.  Several FILEs: --format jsonl, one JSON object per file.\n");
+		"output goes to FILE.  Several FILEs: --format jsonl, one JSON object per file.\n"
+		"--threads N: threads reading the file (default: the CPUs available; the output\n"
+		"is the same for any N).\n");
 }
 
 /* Record a live run into a private temporary file that is replayed, then removed. */
@@ -136,6 +138,7 @@ int cmd_audit(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "placements", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,7 +161,7 @@ int cmd_audit(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "f:F:P:ld:p:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:F:P:ld:p:o:T:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -211,6 +214,16 @@ int cmd_audit(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'T': {
+			long n = strtol(optarg, &end, 10);
+
+			if (end == optarg || *end || n < 1 || n > 1024) {
+				rq_error("audit: --threads takes a number of threads, 1 to 1024");
+				return RQ_EXIT_ERROR;
+			}
+			rq_replay_set_threads((int)n);
+			break;
+		}
 		case 'h':
 			audit_usage();
 			return RQ_EXIT_OK;
