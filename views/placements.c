@@ -34,6 +34,7 @@ void pl_finding_marks(unsigned int findings, char *buf)
 void pl_filter_clear(struct pl_filter *f)
 {
 	f->pid = f->cpu = f->kind = f->path = f->finding = f->node = -1;
+	f->node_maybe = false;
 	f->comm[0] = '\0';
 }
 
@@ -102,10 +103,23 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 				return -1;
 			}
 		} else if (!strcmp(key, "node")) {
-			nf.node = lookup(val, &rq_teach_nodes[0].id, rq_teach_nr_nodes,
-					 sizeof(rq_teach_nodes[0]));
+			/* an id, or the step number rqpath explain and the teach view print; a
+			 * trailing ? asks for the placements that may have taken the step */
+			char id[64];
+			size_t n = strlen(val);
+			long num;
+
+			nf.node_maybe = n && val[n - 1] == '?';
+			snprintf(id, sizeof(id), "%.*s", (int)(n - nf.node_maybe), val);
+			num = strtol(id, &end, 10);
+			if (id[0] && !*end)
+				nf.node = num >= 1 && num <= rq_teach_nr_nodes ? (int)num - 1 : -1;
+			else
+				nf.node = lookup(id, &rq_teach_nodes[0].id, rq_teach_nr_nodes,
+						 sizeof(rq_teach_nodes[0]));
 			if (nf.node < 0) {
-				snprintf(err, errlen, "no teach node '%s'", val);
+				snprintf(err, errlen, "no teach step '%s' (1-%d, or an id)", val,
+					 rq_teach_nr_nodes);
 				return -1;
 			}
 		} else {
@@ -137,7 +151,8 @@ void pl_filter_format(const struct pl_filter *f, char *buf, size_t size)
 	if (f->finding >= 0)
 		ADD("%sfinding=%s", off ? " " : "", rq_finding_ids[f->finding]);
 	if (f->node >= 0)
-		ADD("%snode=%s", off ? " " : "", rq_teach_nodes[f->node].id);
+		ADD("%snode=%s%s", off ? " " : "", rq_teach_nodes[f->node].id,
+		    f->node_maybe ? "?" : "");
 #undef ADD
 }
 
@@ -161,7 +176,8 @@ bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p)
 		return false;
 	if (f->finding >= 0 && !(p->findings & (1u << f->finding)))
 		return false;
-	if (f->node >= 0 && rq_teach_node_mark(f->node, p->path) != RQ_TEACH_TAKEN)
+	if (f->node >= 0 && rq_teach_node_mark(f->node, p->path) !=
+	    (f->node_maybe ? RQ_TEACH_MAYBE : RQ_TEACH_TAKEN))
 		return false;
 	if (f->comm[0] && !comm_has(p->comm, f->comm))
 		return false;

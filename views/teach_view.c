@@ -22,7 +22,8 @@ static void draw_tree(struct view *v, int y0, int h, int w)
 
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
 	tui_clear_row(y0, 0);
-	snprintf(buf, sizeof(buf), "%8s %8s  %s", "through", "maybe", "step of select_task_rq()");
+	snprintf(buf, sizeof(buf), "%8s %8s  %s", "through", "maybe",
+		 "step of select_task_rq()   ! finding here  +N? maybe");
 	tui_puts(y0, 0, w, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	h--;
@@ -46,6 +47,13 @@ static void draw_tree(struct view *v, int y0, int h, int w)
 		}
 		snprintf(buf, sizeof(buf), "%8s %8s ", taken, maybe);
 		x = tui_puts(y0 + i, 0, w, buf);
+		/* the step number rqpath explain prints, and f node=N takes */
+		snprintf(buf, sizeof(buf), "%2d ", k + 1);
+		if (!sel)
+			attron(tui_attr(C_DIM));
+		x += tui_puts(y0 + i, x, w - x, buf);
+		if (!sel)
+			attroff(tui_attr(C_DIM));
 		if (!sel && c.finding)
 			attron(tui_attr(C_FINDING));
 		x += tui_puts(y0 + i, x, w - x, c.finding ? "! " : "  ");
@@ -153,12 +161,18 @@ static enum view_key teach_key(struct view *v, enum tui_action act)
 	if (act != ACT_ENTER)
 		return VK_UNHANDLED;
 	n = &rq_teach_nodes[v->sel];
-	if (n->taken[0] < 0) {
-		tui_message(v->t, "no placement is attributed to this step for certain");
-		return VK_REDRAW;
-	}
 	pl_filter_clear(&f);
 	f.node = v->sel;
+	if (n->taken[0] < 0) {
+		struct rq_teach_count c;
+
+		/* nothing taken for certain: the placements that may have taken it */
+		if (!rq_teach_count(v->t->an, v->sel, &c) || !c.maybe) {
+			tui_message(v->t, "no placement took this step, or may have");
+			return VK_REDRAW;
+		}
+		f.node_maybe = true;
+	}
 	tui_push(v->t, VIEW_PLACEMENTS, &f);
 	return VK_REDRAW;
 }

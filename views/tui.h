@@ -139,6 +139,7 @@ struct pl_filter {
 	int path;
 	int finding;
 	int node;		/* rq_teach_nodes[] index: placements that took that step */
+	bool node_maybe;	/* ...or that may have taken it (node=ID?: the candidates) */
 	char comm[RQ_COMM_LEN * 4 + 1];
 };
 
