@@ -357,6 +357,8 @@ void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
 
 	if (!d)
 		return;
+	if (d->event_sink)
+		d->event_sink(ev, d->event_ctx);
 	if (ev->type == RQ_EV_LOST) {
 		/* a switch-in may be in the gap: what waits on that CPU is no longer measured */
 		for (uint32_t i = 0; i < d->pool_cap; i++)

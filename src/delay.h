@@ -63,6 +63,7 @@ struct rq_task;
 typedef void (*rq_delay_sink_fn)(const struct rq_placement *p, int64_t delay_ns, void *ctx);
 
 struct rq_delay_pending;
+struct rq_event;
 
 struct rq_delay {
 	/* the statistics, read by the sinks */
@@ -78,6 +79,9 @@ struct rq_delay {
 	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
 	rq_delay_sink_fn sink;
 	void *sink_ctx;
+	/* every event, after the engine handled it (for the timeline writers) */
+	void (*event_sink)(const struct rq_event *ev, void *ctx);
+	void *event_ctx;
 };
 
 struct rq_delay *rq_delay_new(void);
@@ -86,7 +90,6 @@ void rq_delay_set_sink(struct rq_delay *d, rq_delay_sink_fn fn, void *ctx);
 
 /* The engine's hooks. */
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
-struct rq_event;
 void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev);
 /* End of the trace: what is still pending did not run; the sink sees it with -1. */
 void rq_delay_finish(struct rq_analysis *an);

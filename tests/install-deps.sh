@@ -4,7 +4,7 @@
 # As root it installs what is missing; otherwise it prints the apt-get command and fails.
 set -e
 build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libncurses-dev libbsd-dev libzstd-dev zlib1g-dev"
-test_pkgs="$build_pkgs libcmocka-dev trace-cmd tmux python3 man-db groff-base"
+test_pkgs="$build_pkgs libcmocka-dev trace-cmd tmux python3 man-db groff-base chromium"
 case "${1:-build}" in
 test) want=$test_pkgs ;;
 *) want=$build_pkgs ;;

@@ -17,8 +17,10 @@
 #include "record.h"
 #include "replay.h"
 #include "audit_many.h"
+#include "html.h"
 #include "placements.h"
 #include "report.h"
+#include "timeline.h"
 
 #define MAX_RULES 16
 
@@ -153,7 +155,9 @@ int cmd_audit(int argc, char **argv)
 	char err[512], tmpfile[4096] = "";
 	const char *file = NULL, *output = NULL;
 	int placements = -1, nfiles = 0;
-	bool jsonl = false;
+	bool jsonl = false, html = false, perfetto = false;
+	struct rq_perfetto pf = { 0 };
+	struct rq_html hp = { 0 };
 	char **files = NULL;
 	struct rq_placements_out pout;
 	FILE *dst = stdout;
@@ -172,9 +176,13 @@ int cmd_audit(int argc, char **argv)
 				fmt = RQ_FMT_CSV;
 			else if (!strcmp(optarg, "jsonl"))
 				jsonl = true;
+			else if (!strcmp(optarg, "html"))
+				html = true;
+			else if (!strcmp(optarg, "perfetto"))
+				perfetto = true;
 			else {
-				rq_error("audit: unknown format '%s' (text, json, jsonl or csv)",
-					 optarg);
+				rq_error("audit: unknown format '%s' (text, json, jsonl, csv, html or "
+					 "perfetto)", optarg);
 				return RQ_EXIT_ERROR;
 			}
 			break;
@@ -244,6 +252,11 @@ int cmd_audit(int argc, char **argv)
 	if (!live && nfiles > 1 && !jsonl) {
 		rq_error("audit: several trace files need --format jsonl (one object per file; "
 			 "a command after -- goes with --live)");
+		return RQ_EXIT_ERROR;
+	}
+	if ((html || perfetto) && placements >= 0) {
+		rq_error("audit: --placements replaces the report: not with --format %s",
+			 html ? "html" : "perfetto");
 		return RQ_EXIT_ERROR;
 	}
 	if (jsonl && (live || placements >= 0)) {
@@ -321,6 +334,11 @@ int cmd_audit(int argc, char **argv)
 	/* --placements: the output is every placement, streamed as the trace is read */
 	if (placements >= 0)
 		rq_placements_start(&pout, dst, placements, an);
+	else if (perfetto ? rq_perfetto_start(&pf, dst, an) : html && rq_html_start(&hp, an)) {
+		rq_error("audit: out of memory");
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
 	if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
 		char esc[1024];
 
@@ -331,7 +349,9 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (live)
 		strlcpy(an->source, "live", sizeof(an->source));
-	if (placements >= 0 ? rq_placements_end(&pout) : rq_report_write(dst, an, fmt)) {
+	if (placements >= 0 ? rq_placements_end(&pout) :
+	    perfetto ? rq_perfetto_end(&pf) :
+	    html ? rq_html_write(dst, &hp) : rq_report_write(dst, an, fmt)) {
 		rq_error("audit: cannot write the report: %s", strerror(errno));
 		ret = RQ_EXIT_ERROR;
 		goto out;
@@ -347,6 +367,8 @@ out:
 		rq_error("audit: cannot write the output: %s", strerror(errno));
 		ret = RQ_EXIT_ERROR;
 	}
+	rq_html_free(&hp);
+	rq_runs_free(&pf.runs);
 	rq_analysis_free(an);
 	if (tmpfile[0])
 		unlink(tmpfile);

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * html.c - the HTML report (html.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "delay.h"
+#include "escape.h"
+#include "html.h"
+#include "report.h"
+
+/* Okabe-Ito colours (distinguishable with colour-vision deficiencies), one per finding. */
+static const char *const finding_colour[RQ_FIND__COUNT] = {
+	[RQ_FIND_NEEDLESS_CALLBACK] = "#0072B2",
+	[RQ_FIND_OFFCPU_FORK] = "#E69F00",
+	[RQ_FIND_IDLE_STACKING] = "#CC79A7",
+	[RQ_FIND_MISSED_IDLE] = "#D55E00",
+};
+
+/* ---- collection ----------------------------------------------------------- */
+
+static struct rq_html_col *col(struct rq_html *h, int cpu, int b)
+{
+	return &h->cols[(size_t)cpu * RQ_HTML_BUCKETS + (size_t)b];
+}
+
+static void merge_col(struct rq_html_col *dst, const struct rq_html_col *a,
+		      const struct rq_html_col *b)
+{
+	const struct rq_html_col *top = b->top_ns > a->top_ns ? b : a;
+	struct rq_html_col m = { 0 };
+
+	m.busy_ns = a->busy_ns + b->busy_ns;
+	m.placed = a->placed + b->placed;
+	m.top_pid = top->top_pid;
+	m.top_ns = top->top_ns;
+	memcpy(m.top_comm, top->top_comm, RQ_COMM_LEN);
+	*dst = m;
+}
+
+/* Halve the resolution: bucket i takes 2i and 2i+1. */
+static void coarsen(struct rq_html *h)
+{
+	for (int cpu = 0; cpu < h->nr_cpus; cpu++) {
+		for (int i = 0; i < RQ_HTML_BUCKETS / 2; i++)
+			merge_col(col(h, cpu, i), col(h, cpu, 2 * i), col(h, cpu, 2 * i + 1));
+		memset(col(h, cpu, RQ_HTML_BUCKETS / 2), 0,
+		       RQ_HTML_BUCKETS / 2 * sizeof(struct rq_html_col));
+	}
+	for (int i = 0; i < RQ_HTML_BUCKETS / 2; i++)
+		for (int f = 0; f < RQ_FIND__COUNT; f++)
+			h->found[i][f] = h->found[2 * i][f] + h->found[2 * i + 1][f];
+	memset(h->found[RQ_HTML_BUCKETS / 2], 0, RQ_HTML_BUCKETS / 2 * sizeof(h->found[0]));
+	h->width *= 2;
+}
+
+/* The bucket of ts, coarsening as needed; -1 before the start. */
+static int bucket(struct rq_html *h, uint64_t ts)
+{
+	if (ts < h->t0)
+		return -1;
+	while ((ts - h->t0) / h->width >= RQ_HTML_BUCKETS)
+		coarsen(h);
+	return (int)((ts - h->t0) / h->width);
+}
+
+static void html_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint64_t start,
+		     uint64_t end)
+{
+	struct rq_html *h = (struct rq_html *)r;
+	int b0, b1;
+
+	if (!h->cols || cpu < 0 || cpu >= h->nr_cpus)
+		return;
+	b1 = bucket(h, end);
+	b0 = bucket(h, start);
+	if (b0 < 0 || b1 < 0)
+		return;
+	for (int b = b0; b <= b1; b++) {
+		uint64_t lo = h->t0 + (uint64_t)b * h->width, hi = lo + h->width;
+		uint64_t s = start > lo ? start : lo, e = end < hi ? end : hi;
+		struct rq_html_col *c = col(h, cpu, b);
+
+		if (e <= s)
+			continue;
+		c->busy_ns += e - s;
+		if (c->top_pid == pid) {
+			c->top_ns += e - s;
+		} else if (e - s > c->top_ns) {
+			c->top_pid = pid;
+			c->top_ns = e - s;
+			memcpy(c->top_comm, comm, RQ_COMM_LEN);
+		}
+	}
+}
+
+static void html_event(const struct rq_event *ev, void *ctx)
+{
+	struct rq_html *h = ctx;
+
+	if (!h->cols && !h->failed) {
+		h->nr_cpus = h->an->nr_cpus;
+		h->cols = calloc((size_t)h->nr_cpus * RQ_HTML_BUCKETS, sizeof(*h->cols));
+		h->found = calloc(RQ_HTML_BUCKETS, sizeof(*h->found));
+		if (!h->cols || !h->found || rq_runs_init(&h->runs, h->an, h->nr_cpus)) {
+			free(h->cols);
+			h->cols = NULL;
+			h->failed = 1;
+			return;
+		}
+		h->runs.run = html_run;
+		h->t0 = ev->ts;
+		h->width = 1000;	/* 1 us columns to start with */
+	}
+	if (h->cols)
+		rq_runs_event(&h->runs, ev);
+}
+
+static void html_placement(const struct rq_placement *p, int64_t delay, void *ctx)
+{
+	struct rq_html *h = ctx;
+	struct rq_html_mark *m;
+	struct rq_placement q;
+	int b;
+
+	if (!h->cols)
+		return;
+	b = bucket(h, p->ts);
+	if (b >= 0 && p->to_cpu >= 0 && p->to_cpu < h->nr_cpus)
+		col(h, p->to_cpu, b)->placed++;
+	for (int f = 0; b >= 0 && f < RQ_FIND__COUNT; f++)
+		if (p->findings & (1u << f))
+			h->found[b][f]++;
+	if (p->findings ? h->nflagged >= RQ_HTML_FLAGGED : h->nplain >= RQ_HTML_PLAIN) {
+		h->marks_dropped++;
+		return;
+	}
+	m = &h->marks[h->nflagged + h->nplain];
+	p->findings ? h->nflagged++ : h->nplain++;
+	m->ts = p->ts;
+	m->pid = p->pid;
+	m->from = p->from_cpu;
+	m->to = p->to_cpu;
+	m->path = p->path;
+	m->findings = p->findings;
+	m->delay = delay;
+	memcpy(m->comm, p->comm, RQ_COMM_LEN);
+	m->comm[RQ_COMM_LEN - 1] = '\0';
+	q = *p;
+	q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);	/* its later extras are not known yet */
+	rq_placement_describe(&q, m->why, sizeof(m->why));
+}
+
+int rq_html_start(struct rq_html *h, struct rq_analysis *an)
+{
+	memset(h, 0, sizeof(*h));
+	h->an = an;
+	h->marks = calloc(RQ_HTML_FLAGGED + RQ_HTML_PLAIN, sizeof(*h->marks));
+	if (!h->marks || !an->delay) {
+		free(h->marks);
+		return -1;
+	}
+	an->delay->event_sink = html_event;
+	an->delay->event_ctx = h;
+	rq_delay_set_sink(an->delay, html_placement, h);
+	return 0;
+}
+
+void rq_html_free(struct rq_html *h)
+{
+	if (h->an && h->an->delay && h->an->delay->event_ctx == h) {
+		h->an->delay->event_sink = NULL;
+		rq_delay_set_sink(h->an->delay, NULL, NULL);
+	}
+	rq_runs_free(&h->runs);
+	free(h->cols);
+	free(h->found);
+	free(h->marks);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- writing ------------------------------------------------------------------ */
+
+/* Text for HTML: control bytes and non-ASCII escaped as in the text report, then &<>"'. */
+static void html_text(FILE *f, const char *s, size_t len)
+{
+	char buf[2048];
+	size_t n = len < 500 ? len : 500;
+
+	rq_escape_c(s, n, buf, sizeof(buf));
+	for (const char *c = buf; *c; c++) {
+		switch (*c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*c, f); break;
+		}
+	}
+}
+
+/* A block of already-escaped report text (control bytes gone): only &<> to escape. */
+static void html_pre(FILE *f, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		default: fputc(s[i], f); break;
+		}
+	}
+}
+
+static const char css[] =
+	"body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
+	"h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ccc}"
+	"pre{font-size:12px;background:#f6f6f6;padding:.6em;overflow:auto}"
+	".bar{display:inline-block;height:.9em;background:#56B4E9;vertical-align:middle}"
+	"table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;text-align:right}"
+	"td:first-child,th:first-child{text-align:left}"
+	"#timeline{width:100%;height:auto;border:1px solid #bbb;background:#fafafa;cursor:grab}"
+	".legend span{display:inline-block;margin-right:1.2em}"
+	".sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}"
+	".controls button{margin-right:.4em}"
+	"@media print{.controls{display:none}#timeline{border:none}}";
+
+/* Zoom (wheel, buttons) and pan (drag) the timeline by its viewBox; the page reports
+ * where the timeline is (data-timeline) for the screenshot test. */
+static const char js[] =
+	"(function(){var s=document.getElementById('timeline');if(!s)return;"
+	"var W=+s.dataset.w,H=+s.dataset.h,x=0,w=W;"
+	"function set(){if(w>W)w=W;if(w<4)w=4;if(x<0)x=0;if(x+w>W)x=W-w;"
+	"s.setAttribute('viewBox',x+' 0 '+w+' '+H);"
+	"document.getElementById('zoom').textContent=(W/w).toFixed(1)+'x';}"
+	"function zoom(k,cx){var nw=w/k;x=cx-(cx-x)*nw/w;w=nw;set();}"
+	"s.addEventListener('wheel',function(e){e.preventDefault();"
+	"var r=s.getBoundingClientRect();zoom(e.deltaY<0?1.25:0.8,x+(e.clientX-r.left)/r.width*w);},"
+	"{passive:false});"
+	"var d=null;s.addEventListener('mousedown',function(e){d={x:e.clientX,v:x};});"
+	"window.addEventListener('mouseup',function(){d=null;});"
+	"window.addEventListener('mousemove',function(e){if(!d)return;"
+	"var r=s.getBoundingClientRect();x=d.v-(e.clientX-d.x)/r.width*w;set();});"
+	"document.getElementById('zin').onclick=function(){zoom(2,x+w/2);};"
+	"document.getElementById('zout').onclick=function(){zoom(0.5,x+w/2);};"
+	"document.getElementById('zreset').onclick=function(){x=0;w=W;set();};"
+	"var r=s.getBoundingClientRect();document.body.dataset.timeline="
+	"[Math.round(r.left+window.scrollX),Math.round(r.top+window.scrollY),"
+	"Math.round(r.width),Math.round(r.height)].join(',');"
+	"console.log('rqpath report ready');})();";
+
+static unsigned int hue(int pid)
+{
+	return ((unsigned int)pid * 2654435761u >> 8) % 360;
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* The per-CPU timeline: ncols columns, a row per CPU, marks from CPU to CPU. */
+static void write_timeline(FILE *f, struct rq_html *h)
+{
+	int ncols, group, rowh = 28, top = 14, H;
+	uint64_t span;
+
+	if (!h->cols) {
+		fputs("<p>No timeline: the trace had no events, or memory ran out.</p>\n", f);
+		return;
+	}
+	span = h->runs.last_ts > h->t0 ? h->runs.last_ts - h->t0 : 1;
+	/* columns in use, then as many as fit the page and the size bound */
+	ncols = (int)((span + h->width - 1) / h->width);
+	if (ncols < 1)
+		ncols = 1;
+	if (ncols > RQ_HTML_BUCKETS)
+		ncols = RQ_HTML_BUCKETS;
+	group = 1;
+	while (ncols / group > RQ_HTML_COLS || (long)(ncols / group) * h->nr_cpus > 60000)
+		group++;
+	ncols = (ncols + group - 1) / group;
+	H = top + rowh * h->nr_cpus + 4;
+	fprintf(f, "<p class=\"controls\"><button id=\"zin\">zoom in</button>"
+		   "<button id=\"zout\">zoom out</button><button id=\"zreset\">reset</button> "
+		   "<span id=\"zoom\">1.0x</span> (wheel zooms, drag pans; hover a mark for "
+		   "its explanation)</p>\n");
+	fprintf(f, "<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+		   "preserveAspectRatio=\"none\" data-w=\"%d\" data-h=\"%d\" height=\"%d\" "
+		   "role=\"img\" aria-label=\"per-CPU timeline\">\n", ncols, H, ncols, H,
+		H * 2 > 160 ? H * 2 : 160);
+	for (int cpu = 0; cpu < h->nr_cpus; cpu++) {
+		int y = top + cpu * rowh;
+
+		fprintf(f, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#e8e8e8\"/>\n",
+			y + 2, ncols, rowh - 6);
+		for (int c = 0; c < ncols;) {
+			struct rq_html_col m = { 0 };
+			int run = 1, level;
+
+			for (int k = 0; k < group && c * group + k < RQ_HTML_BUCKETS; k++)
+				merge_col(&m, &m, col(h, cpu, c * group + k));
+			level = (int)llround(10.0 * (double)m.busy_ns /
+					     (double)(h->width * (uint64_t)group));
+			level = level > 10 ? 10 : level;
+			/* neighbours with the same task and load level: one rect */
+			while (c + run < ncols) {
+				struct rq_html_col n = { 0 };
+				int nl;
+
+				for (int k = 0; k < group && (c + run) * group + k < RQ_HTML_BUCKETS; k++)
+					merge_col(&n, &n, col(h, cpu, (c + run) * group + k));
+				nl = (int)llround(10.0 * (double)n.busy_ns /
+						  (double)(h->width * (uint64_t)group));
+				nl = nl > 10 ? 10 : nl;
+				if (nl != level || n.top_pid != m.top_pid)
+					break;
+				run++;
+			}
+			if (level > 0 && m.top_pid > 0) {
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+					   "fill=\"hsl(%u,55%%,55%%)\" fill-opacity=\"%.1f\"><title>CPU %d: ",
+					c, y + 2, run, rowh - 6, hue(m.top_pid), level / 10.0, cpu);
+				html_text(f, m.top_comm, strnlen(m.top_comm, RQ_COMM_LEN));
+				fprintf(f, " %d mostly, busy %d0%%</title></rect>\n", m.top_pid, level);
+			}
+			c += run;
+		}
+		fprintf(f, "<text x=\"2\" y=\"%d\" font-size=\"10\">CPU %d</text>\n", y, cpu);
+	}
+	/* marks: unflagged first, flagged on top */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < h->nflagged + h->nplain; i++) {
+			const struct rq_html_mark *m = &h->marks[i];
+			const char *colour = "#777";
+			double x;
+			int y1, y2;
+			char d[24];
+
+			if (!!m->findings != pass || m->to < 0 || m->to >= h->nr_cpus)
+				continue;
+			for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
+				if (m->findings & (1u << fi))
+					colour = finding_colour[fi];
+			x = (double)(m->ts - h->t0) / (double)(h->width * (uint64_t)group);
+			y2 = top + m->to * rowh + rowh / 2;
+			y1 = m->from >= 0 && m->from < h->nr_cpus ? top + m->from * rowh + rowh / 2 :
+								    y2 - rowh / 2;
+			if (y1 == y2)
+				y1 = y2 - rowh / 2 + 2;
+			fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"%s\" "
+				   "stroke-width=\"%d\" vector-effect=\"non-scaling-stroke\"><title>",
+				x, y1, x, y2, colour, pass ? 2 : 1);
+			fprintf(f, "%.6f s, pid %d ", secs(m->ts), m->pid);
+			html_text(f, m->comm, strlen(m->comm));
+			fprintf(f, ", CPU %d -&gt; %d, %s", m->from, m->to, rq_paths[m->path].id);
+			for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
+				if (m->findings & (1u << fi))
+					fprintf(f, ", %s", rq_finding_ids[fi]);
+			if (m->delay >= 0)
+				fprintf(f, ", waited %s", rq_delay_fmt((uint64_t)m->delay, d, sizeof(d)));
+			fputs(": ", f);
+			html_text(f, m->why, strlen(m->why));
+			fputs("</title></line>\n", f);
+		}
+	fputs("</svg>\n<p class=\"legend\">", f);
+	for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
+		fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>%s</span>",
+			finding_colour[fi], rq_finding_ids[fi]);
+	fprintf(f, "<span><i class=\"sw\" style=\"background:#777\"></i>other placement</span>"
+		   "</p>\n<p>%.3f s in %d columns of %.1f us; a coloured bar is the task that ran "
+		   "longest in a column (its opacity: how busy the CPU was), grey is idle. A mark "
+		   "goes from the CPU the task was on to the CPU it was put on. %d flagged and %d "
+		   "other placements are drawn one by one%s.</p>\n",
+		secs(span), ncols, (double)(h->width * (uint64_t)group) / 1e3, h->nflagged,
+		h->nplain, h->marks_dropped ? "; the later ones only in the counts" : "");
+}
+
+static void write_paths(FILE *f, const struct rq_analysis *an)
+{
+	uint64_t max = 1;
+
+	for (int p = 0; p < RQ_PATH__COUNT; p++)
+		if (an->path_counts[p] > max)
+			max = an->path_counts[p];
+	fputs("<table><tr><th>kind path</th><th>count</th><th></th></tr>\n", f);
+	for (int p = 0; p < RQ_PATH__COUNT; p++) {
+		if (!an->path_counts[p])
+			continue;
+		fprintf(f, "<tr><td>%s %s</td><td>%llu</td><td style=\"text-align:left\">"
+			   "<span class=\"bar\" style=\"width:%.0fpx\"></span></td></tr>\n",
+			rq_kind_names[rq_paths[p].kind], rq_paths[p].id,
+			(unsigned long long)an->path_counts[p],
+			400.0 * (double)an->path_counts[p] / (double)max);
+	}
+	fputs("</table>\n", f);
+}
+
+static void write_findings_time(FILE *f, struct rq_html *h)
+{
+	int n = 120, per;
+	uint64_t span;
+
+	if (!h->cols)
+		return;
+	span = h->runs.last_ts > h->t0 ? h->runs.last_ts - h->t0 : 1;
+	per = (int)((span / h->width + (uint64_t)n) / (uint64_t)n);
+	if (per < 1)
+		per = 1;
+	for (int fi = 0; fi < RQ_FIND__COUNT; fi++) {
+		uint32_t v[120] = { 0 }, max = 1;
+
+		for (int b = 0; b < RQ_HTML_BUCKETS; b++)
+			if (b / per < n)
+				v[b / per] += h->found[b][fi];
+		for (int i = 0; i < n; i++)
+			max = v[i] > max ? v[i] : max;
+		fprintf(f, "<div>%s (%llu)<br><svg width=\"480\" height=\"40\" viewBox=\"0 0 %d 40\" "
+			   "role=\"img\" aria-label=\"%s over time\"><rect width=\"%d\" height=\"40\" "
+			   "fill=\"#f4f4f4\"/>", rq_finding_ids[fi],
+			(unsigned long long)h->an->findings[fi].count, n * 4, rq_finding_ids[fi],
+			n * 4);
+		for (int i = 0; i < n; i++)
+			if (v[i])
+				fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"3\" height=\"%.1f\" "
+					   "fill=\"%s\"/>", i * 4, 40 - 38.0 * v[i] / max,
+					38.0 * v[i] / max, finding_colour[fi]);
+		fputs("</svg></div>\n", f);
+	}
+}
+
+static void delay_row(FILE *f, const char *label, struct rq_sketch *s)
+{
+	char a[24], b[24], c[24], m[24];
+	double lmax = log10(10e9);
+
+	if (!s->n)
+		return;
+	fprintf(f, "<tr><td>%s</td><td>%llu</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+		   "<td style=\"text-align:left\"><span class=\"bar\" style=\"width:%.0fpx\"></span>"
+		   "</td></tr>\n", label, (unsigned long long)s->n,
+		rq_delay_fmt(rq_sketch_quantile(s, 0.5), a, sizeof(a)),
+		rq_delay_fmt(rq_sketch_quantile(s, 0.9), b, sizeof(b)),
+		rq_delay_fmt(rq_sketch_quantile(s, 0.99), c, sizeof(c)),
+		rq_delay_fmt(s->max, m, sizeof(m)),
+		/* p50 on a log scale from 100 ns to 10 s */
+		fmax(0, 300.0 * (log10(fmax(100, (double)rq_sketch_quantile(s, 0.5))) - 2) /
+			  (lmax - 2)));
+}
+
+static void write_delays(FILE *f, struct rq_analysis *an)
+{
+	struct rq_delay *d = an->delay;
+
+	if (!d)
+		return;
+	fputs("<table><tr><th></th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
+	      "<th>p50 (log scale, 100 ns to 10 s)</th></tr>\n", f);
+	for (int p = 0; p < RQ_PATH__COUNT; p++) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "%s %s", rq_kind_names[rq_paths[p].kind],
+			 rq_paths[p].id);
+		delay_row(f, label, &d->path[p]);
+	}
+	delay_row(f, "<b>flagged (any finding)</b>", &d->all[1]);
+	delay_row(f, "<b>not flagged</b>", &d->all[0]);
+	for (int i = 0; i < RQ_FIND__COUNT; i++)
+		delay_row(f, rq_finding_ids[i], &d->finding[i]);
+	fputs("</table>\n", f);
+}
+
+int rq_html_write(FILE *f, struct rq_html *h)
+{
+	struct rq_analysis *an = h->an;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (h->cols)
+		rq_runs_finish(&h->runs);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta name=\"generator\" content=\"rqpath\"><title>rqpath audit of ", f);
+	html_text(f, an->source, strlen(an->source));
+	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>rqpath audit of ", css);
+	html_text(f, an->source, strlen(an->source));
+	fprintf(f, "</h1>\n<p>kernel ");
+	html_text(f, an->profile.release[0] ? an->profile.release : "unknown",
+		  strlen(an->profile.release[0] ? an->profile.release : "unknown"));
+	fprintf(f, ", %d CPUs, %llu events, %llu lost, %.3f s traced, %llu placements.</p>\n",
+		an->nr_cpus, (unsigned long long)an->nr_events, (unsigned long long)an->lost_events,
+		an->last_ts > an->first_ts ? secs(an->last_ts - an->first_ts) : 0.0,
+		(unsigned long long)an->nr_placements);
+	fputs("<h2>Per-CPU timeline</h2>\n", f);
+	write_timeline(f, h);
+	fputs("<h2>Placements by path</h2>\n", f);
+	write_paths(f, an);
+	fputs("<h2>Findings over time</h2>\n", f);
+	write_findings_time(f, h);
+	fputs("<h2>Queue delay (placement until the task runs)</h2>\n", f);
+	write_delays(f, an);
+	fputs("<h2>The report: the trace, what it cannot show, the examples and their "
+	      "evidence</h2>\n<pre>", f);
+	mem = open_memstream(&text, &len);
+	if (mem) {
+		int bad = rq_report_write(mem, an, RQ_FMT_TEXT);
+
+		if (!fclose(mem) && !bad)
+			html_pre(f, text, len);
+	}
+	free(text);
+	fprintf(f, "</pre>\n<script>%s</script>\n</body></html>\n", js);
+	return fflush(f) || ferror(f) ? -1 : 0;
+}

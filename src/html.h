@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * html.h - `rqpath audit FILE --format html`: one self-contained page (inline SVG, CSS
+ * and a little JavaScript, nothing fetched) with the per-CPU timeline, placements by
+ * path, findings over time, queue delays and the full text report.
+ *
+ * Bounded whatever the trace length: the timeline is collected into RQ_HTML_BUCKETS
+ * columns per CPU (two neighbours merge whenever the trace outgrows them) and drawn at
+ * most RQ_HTML_COLS wide; at most RQ_HTML_FLAGGED flagged and RQ_HTML_PLAIN unflagged
+ * placements are drawn one by one (the first ones), the rest are counted per column.
+ */
+#ifndef RQPATH_HTML_H
+#define RQPATH_HTML_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+#include "timeline.h"
+
+#define RQ_HTML_BUCKETS 2400
+#define RQ_HTML_COLS 1200
+#define RQ_HTML_FLAGGED 1500
+#define RQ_HTML_PLAIN 500
+
+struct rq_html_col {
+	uint64_t busy_ns;	/* time a task (not idle) ran */
+	int top_pid;		/* the task that ran longest in it (approximately, once merged) */
+	uint64_t top_ns;
+	char top_comm[RQ_COMM_LEN];
+	uint32_t placed;	/* placements onto this CPU */
+};
+
+struct rq_html_mark {
+	uint64_t ts;
+	int pid, from, to;
+	enum rq_path path;
+	unsigned int findings;
+	int64_t delay;
+	char comm[RQ_COMM_LEN];
+	char why[200];
+};
+
+struct rq_html {
+	struct rq_runs runs;	/* first: the run callback finds the struct from it */
+	struct rq_analysis *an;
+	int nr_cpus;
+	uint64_t t0, width;	/* first timestamp, ns per bucket */
+	struct rq_html_col *cols;	/* [nr_cpus * RQ_HTML_BUCKETS] */
+	uint32_t (*found)[RQ_FIND__COUNT];	/* [RQ_HTML_BUCKETS]: findings per column */
+	struct rq_html_mark *marks;
+	int nflagged, nplain;
+	uint64_t marks_dropped;
+	int failed;		/* allocation failure: the page says the timeline is missing */
+};
+
+/* Hook into an before the replay. 0, or -1 on allocation failure. */
+int rq_html_start(struct rq_html *h, struct rq_analysis *an);
+/* After the replay: write the page. 0, or -1 on a write error. */
+int rq_html_write(FILE *f, struct rq_html *h);
+void rq_html_free(struct rq_html *h);
+
+#endif

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeline.c - per-CPU runs and the Perfetto writer (timeline.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "delay.h"
+#include "escape.h"
+#include "timeline.h"
+
+int rq_runs_init(struct rq_runs *r, const struct rq_analysis *an, int nr_cpus)
+{
+	r->an = an;
+	r->nr_cpus = nr_cpus;
+	r->last_ts = 0;
+	r->cpu = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*r->cpu));
+	if (!r->cpu)
+		return -1;
+	for (int i = 0; i < nr_cpus; i++)
+		r->cpu[i].pid = -1;
+	return 0;
+}
+
+static void end_run(struct rq_runs *r, int cpu, uint64_t ts)
+{
+	struct rq_run_cpu *c = &r->cpu[cpu];
+
+	if (c->pid > 0 && r->run && ts >= c->since)
+		r->run(r, cpu, c->pid, c->comm, c->since, ts);
+}
+
+static void begin_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint64_t ts)
+{
+	struct rq_run_cpu *c = &r->cpu[cpu];
+
+	end_run(r, cpu, ts);
+	c->pid = pid;
+	c->since = ts;
+	memcpy(c->comm, comm, RQ_COMM_LEN);
+	c->comm[RQ_COMM_LEN - 1] = '\0';
+}
+
+void rq_runs_event(struct rq_runs *r, const struct rq_event *ev)
+{
+	const struct rq_task *t;
+
+	if (ev->cpu < 0 || ev->cpu >= r->nr_cpus)
+		return;
+	if (ev->ts > r->last_ts)
+		r->last_ts = ev->ts;
+	if (ev->type == RQ_EV_LOST) {
+		end_run(r, ev->cpu, ev->ts);
+		r->cpu[ev->cpu].pid = -1;
+		return;
+	}
+	if (ev->type == RQ_EV_SWITCH) {
+		begin_run(r, ev->cpu, ev->pid2, ev->comm2, ev->ts);
+		return;
+	}
+	/* the writer runs there: its switch in may be missing */
+	if (ev->common_pid > 0 && ev->common_pid != r->cpu[ev->cpu].pid) {
+		t = rq_task_find(r->an, ev->common_pid);
+		begin_run(r, ev->cpu, ev->common_pid, t && t->comm[0] ? t->comm : "?", ev->ts);
+	}
+}
+
+void rq_runs_finish(struct rq_runs *r)
+{
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
+		end_run(r, cpu, r->last_ts);
+		r->cpu[cpu].pid = -1;
+	}
+}
+
+void rq_runs_free(struct rq_runs *r)
+{
+	free(r->cpu);
+	r->cpu = NULL;
+}
+
+/* ---- Perfetto ---------------------------------------------------------------- */
+
+/* Trace event times are microseconds: keep the nanoseconds as decimals. */
+static void us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%llu.%03llu", (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000));
+}
+
+static void sep(struct rq_perfetto *p)
+{
+	fputs(p->events++ ? ",\n" : "\n", p->f);
+}
+
+static void pf_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint64_t start,
+		   uint64_t end)
+{
+	struct rq_perfetto *p = (struct rq_perfetto *)r;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s %d", comm, pid);
+	sep(p);
+	fputs("{\"ph\": \"X\", \"cat\": \"sched\", \"pid\": 1, \"tid\": ", p->f);
+	fprintf(p->f, "%d, \"ts\": ", cpu);
+	us(p->f, start);
+	fputs(", \"dur\": ", p->f);
+	us(p->f, end - start);
+	fputs(", \"name\": ", p->f);
+	rq_json_string(p->f, name, strlen(name));
+	fprintf(p->f, ", \"args\": {\"pid\": %d}}", pid);
+}
+
+static void pf_event(const struct rq_event *ev, void *ctx)
+{
+	struct rq_perfetto *p = ctx;
+
+	if (!p->runs.cpu) {
+		if (rq_runs_init(&p->runs, p->an, p->an->nr_cpus))
+			return;
+		p->runs.run = pf_run;
+		for (int cpu = 0; cpu < p->an->nr_cpus; cpu++) {
+			sep(p);
+			fprintf(p->f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, "
+				      "\"tid\": %d, \"ts\": 0, \"args\": {\"name\": \"CPU %d\"}}",
+				cpu, cpu);
+		}
+	}
+	rq_runs_event(&p->runs, ev);
+}
+
+static void pf_placement(const struct rq_placement *pl, int64_t delay, void *ctx)
+{
+	struct rq_perfetto *p = ctx;
+	char why[512], name[96], fl[96] = "";
+	size_t len = 0;
+
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		if (pl->findings & (1u << f))
+			len += (size_t)snprintf(fl + len, len < sizeof(fl) ? sizeof(fl) - len : 0,
+						"%s%s", len ? " " : "", rq_finding_ids[f]);
+	snprintf(name, sizeof(name), "%s%s%s", rq_paths[pl->path].id, fl[0] ? ": " : "", fl);
+	{
+		struct rq_placement q = *pl;
+
+		q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);	/* its later extras are unknown */
+		rq_placement_describe(&q, why, sizeof(why));
+	}
+	sep(p);
+	fputs("{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"placement\", \"pid\": 1, \"tid\": ", p->f);
+	fprintf(p->f, "%d, \"ts\": ", pl->to_cpu >= 0 ? pl->to_cpu : pl->cpu);
+	us(p->f, pl->ts);
+	fprintf(p->f, ", \"name\": \"%s\", \"args\": {\"pid\": %d, \"comm\": ", name, pl->pid);
+	rq_json_string(p->f, pl->comm, strnlen(pl->comm, sizeof(pl->comm)));
+	fprintf(p->f, ", \"kind\": \"%s\", \"path\": \"%s\", \"confidence\": \"%s\", "
+		      "\"from_cpu\": %d, \"to_cpu\": %d, \"findings\": \"%s\", \"delay_ns\": ",
+		rq_kind_names[rq_paths[pl->path].kind], rq_paths[pl->path].id,
+		rq_confidence_names[pl->conf], pl->from_cpu, pl->to_cpu, fl);
+	if (delay >= 0)
+		fprintf(p->f, "%lld", (long long)delay);
+	else
+		fputs("null", p->f);
+	fputs(", \"why\": ", p->f);
+	rq_json_string(p->f, why, strlen(why));
+	fputs("}}", p->f);
+}
+
+int rq_perfetto_start(struct rq_perfetto *p, FILE *f, struct rq_analysis *an)
+{
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->an = an;
+	if (!an->delay)
+		return -1;
+	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"generator\": \"rqpath\"}, "
+	      "\"traceEvents\": [", f);
+	sep(p);
+	fputs("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"ts\": 0, "
+	      "\"args\": {\"name\": \"CPUs (rqpath)\"}}", f);
+	an->delay->event_sink = pf_event;
+	an->delay->event_ctx = p;
+	rq_delay_set_sink(an->delay, pf_placement, p);
+	return 0;
+}
+
+int rq_perfetto_end(struct rq_perfetto *p)
+{
+	if (p->runs.cpu)
+		rq_runs_finish(&p->runs);
+	rq_runs_free(&p->runs);
+	if (p->an->delay) {
+		p->an->delay->event_sink = NULL;
+		rq_delay_set_sink(p->an->delay, NULL, NULL);
+	}
+	fputs("\n]}\n", p->f);
+	return fflush(p->f) || ferror(p->f) ? -1 : 0;
+}
