@@ -37,7 +37,7 @@ static void begin_run(struct rq_runs *r, int cpu, int pid, const char *comm, uin
 	end_run(r, cpu, ts);
 	c->pid = pid;
 	c->since = ts;
-	memcpy(c->comm, comm, RQ_COMM_LEN);
+	strncpy(c->comm, comm, RQ_COMM_LEN - 1);
 	c->comm[RQ_COMM_LEN - 1] = '\0';
 }
 
