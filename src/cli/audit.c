@@ -4,7 +4,6 @@
  * the report; --fail-on turns findings into an exit status for CI.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <bsd/string.h>
 
 #include "commands.h"
+#include "opts.h"
 #include "escape.h"
 #include "record.h"
 #include "replay.h"
@@ -79,20 +79,6 @@ static int check_rules(const struct rq_analysis *an, void *ctx)
 	return tripped;
 }
 
-static void audit_usage(void)
-{
-	fprintf(stderr,
-		"usage: rqpath audit FILE.dat [--format text|json|csv] [--fail-on RULE[=N]]...\n"
-		"       rqpath audit --live --duration S [--format ...] [-- CMD ARGS...]\n"
-		"RULE is one of needless-callback, offcpu-fork, idle-stacking, missed-idle;\n"
-		"exit 1 when its count exceeds N (default 0).  --profile KEY=fixed|affected,...\n"
-		"overrides the kernel profile (keys: exec-callback, idle-stack, fork-util).\n"
-		"--placements csv|jsonl: every placement instead of the report; -o FILE: the\n"
-		"output goes to FILE.  Several FILEs: --format jsonl, one JSON object per file.\n"
-		"--threads N: threads reading the file (default: the CPUs available; the output\n"
-		"is the same for any N).\n");
-}
-
 /* Record a live run into a private temporary file that is replayed, then removed. */
 static int record_live(double duration, char **cmd, char *path, size_t pathlen, char *err,
 		       size_t errlen)
@@ -130,22 +116,45 @@ static int record_live(double duration, char **cmd, char *path, size_t pathlen, 
 	return ret ? -1 : 0;
 }
 
-int cmd_audit(int argc, char **argv)
+static int cmd_audit(int argc, char **argv);
+
+enum { OPT_FAIL_ON = 256, OPT_PROFILE, OPT_LIVE, OPT_PLACEMENTS, OPT_THREADS };
+
+static const struct cli_option audit_options[] = {
+	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
+	  "record this system first (root), then audit the recording" },
+	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, CLI_IN_LEAD,
+	  "with --live: record S seconds (else until CMD exits)" },
+	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
+	  "report format (default text; jsonl: one object per FILE)" },
+	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
+	  "exit 1 when finding RULE counts more than N (default 0)" },
+	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
+	  "override the kernel profile: exec-callback, idle-stack, fork-util = fixed|affected" },
+	{ "placements", OPT_PLACEMENTS, CLI_CHOICE, "csv|jsonl", 0, 0, 0,
+	  "every placement instead of the report" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
+	{ "threads", OPT_THREADS, CLI_INT, "N", 1, 1024, 0,
+	  "threads reading the file (default: the CPUs available; same output for any N)" },
+	{ NULL },
+};
+
+const struct cli_command cli_audit = {
+	.name = "audit",
+	.fn = cmd_audit,
+	.lead = "[FILE.dat... | --live --duration S [-- CMD ARGS...]]",
+	.summary = "batch report: placements by path and the four findings; exit 1 if a rule trips",
+	.description =
+		"Audit FILE.dat (several: with --format jsonl), or record this system first\n"
+		"with --live: placements by path, the findings with examples.  RULE is one of\n"
+		"needless-callback, offcpu-fork, idle-stacking, missed-idle.",
+	.options = audit_options,
+};
+
+static int cmd_audit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "fail-on", required_argument, NULL, 'F' },
-		{ "profile", required_argument, NULL, 'P' },
-		{ "live", no_argument, NULL, 'l' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "placements", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct fail_rule rules[MAX_RULES];
-	int nrules = 0, opt, ret = RQ_EXIT_OK;
+	int nrules = 0, opt, first, ret = RQ_EXIT_OK;
 	enum rq_format fmt = RQ_FMT_TEXT;
 	struct rq_analysis_opts aopts = { 0 };
 	struct rq_analysis *an;
@@ -161,93 +170,67 @@ int cmd_audit(int argc, char **argv)
 	char **files = NULL;
 	struct rq_placements_out pout;
 	FILE *dst = stdout;
-	char *end;
+	struct cli_parser p;
+	/* in the order of the --format and --placements words */
+	static const int formats[] = { RQ_FMT_TEXT, RQ_FMT_JSON, -1, RQ_FMT_CSV, -2, -3 };
+	static const int placement_formats[] = { RQ_PLACEMENTS_CSV, RQ_PLACEMENTS_JSONL };
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "f:F:P:ld:p:o:T:h", longopts, NULL)) != -1) {
+	cli_parser_init(&p, &cli_audit, argc, argv);
+	while ((opt = cli_next(&p)) != CLI_END) {
 		switch (opt) {
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = RQ_FMT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				fmt = RQ_FMT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = RQ_FMT_CSV;
-			else if (!strcmp(optarg, "jsonl"))
+			if (formats[p.num] == -1)
 				jsonl = true;
-			else if (!strcmp(optarg, "html"))
+			else if (formats[p.num] == -2)
 				html = true;
-			else if (!strcmp(optarg, "perfetto"))
+			else if (formats[p.num] == -3)
 				perfetto = true;
-			else {
-				rq_error("audit: unknown format '%s' (text, json, jsonl, csv, html or "
-					 "perfetto)", optarg);
-				return RQ_EXIT_ERROR;
-			}
+			else
+				fmt = formats[p.num];
 			break;
-		case 'F':
-			if (nrules == MAX_RULES || parse_rule(optarg, &rules[nrules])) {
+		case OPT_FAIL_ON:
+			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
 				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one of "
 					 "needless-callback, offcpu-fork, idle-stacking, missed-idle",
-					 optarg);
+					 p.arg);
 				return RQ_EXIT_ERROR;
 			}
 			nrules++;
 			break;
-		case 'P':
-			aopts.profile_override = optarg;
+		case OPT_PROFILE:
+			aopts.profile_override = p.arg;
 			break;
-		case 'l':
+		case OPT_LIVE:
 			live = true;
 			break;
 		case 'd':
-			duration = strtod(optarg, &end);
-			if (end == optarg || *end || duration <= 0) {
-				rq_error("audit: --duration takes a number of seconds > 0");
-				return RQ_EXIT_ERROR;
-			}
+			duration = p.secs;
 			break;
-		case 'p':
-			if (!strcmp(optarg, "csv"))
-				placements = RQ_PLACEMENTS_CSV;
-			else if (!strcmp(optarg, "jsonl"))
-				placements = RQ_PLACEMENTS_JSONL;
-			else {
-				rq_error("audit: unknown placements format '%s' (csv or jsonl)",
-					 optarg);
-				return RQ_EXIT_ERROR;
-			}
+		case OPT_PLACEMENTS:
+			placements = placement_formats[p.num];
 			break;
 		case 'o':
-			output = optarg;
+			output = p.arg;
 			break;
-		case 'T': {
-			long n = strtol(optarg, &end, 10);
-
-			if (end == optarg || *end || n < 1 || n > 1024) {
-				rq_error("audit: --threads takes a number of threads, 1 to 1024");
-				return RQ_EXIT_ERROR;
-			}
-			rq_replay_set_threads((int)n);
+		case OPT_THREADS:
+			rq_replay_set_threads((int)p.num);
 			break;
-		}
-		case 'h':
-			audit_usage();
+		case CLI_HELP:
+			cli_print_help(stdout, &cli_audit);
 			return RQ_EXIT_OK;
 		default:
-			rq_error("audit: unknown or incomplete option '%s'; see 'rqpath help audit'",
-				 argv[optind - 1]);
+			rq_error("%s", p.err);
 			return RQ_EXIT_ERROR;
 		}
 	}
-	/* GNU getopt moved the operands to the end: the FILE, or after --live the CMD */
-	if (live && optind < argc)
-		cmd = &argv[optind];
-	else if (optind < argc) {
-		files = &argv[optind];
-		nfiles = argc - optind;
-		file = argv[optind++];
+	first = p.optind;
+	/* getopt moved the operands to the end: the FILEs, or after --live the CMD */
+	if (live && first < argc)
+		cmd = &argv[first];
+	else if (first < argc) {
+		files = &argv[first];
+		nfiles = argc - first;
+		file = argv[first];
 	}
 	if (!live && nfiles > 1 && !jsonl) {
 		rq_error("audit: several trace files need --format jsonl (one object per file; "
@@ -269,7 +252,6 @@ int cmd_audit(int argc, char **argv)
 		return RQ_EXIT_ERROR;
 	}
 	if (!live && !file) {
-		audit_usage();
 		rq_error("audit: no trace file given (or use --live --duration S)");
 		return RQ_EXIT_ERROR;
 	}

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * commands.h - the subcommands (src/cli/); main.c dispatches through one table.
+ * commands.h - the subcommands (src/cli/); main.c dispatches through one table of them.
  * Each returns an exit status (enum rq_exit) and never calls exit().
  */
 #ifndef RQPATH_COMMANDS_H
 #define RQPATH_COMMANDS_H
+
+#include "opts.h"
 
 enum rq_exit {
 	RQ_EXIT_OK = 0,		/* success, no --fail-on rule tripped */
@@ -12,13 +14,15 @@ enum rq_exit {
 	RQ_EXIT_ERROR = 2,	/* usage, bad input, missing privilege or tracefs */
 };
 
-int cmd_audit(int argc, char **argv);	/* cli/audit.c */
-int cmd_explain(int argc, char **argv);	/* cli/explain.c */
+/* Each command: its option table, usage line and help (opts.h), and its function. */
+extern const struct cli_command cli_audit;	/* cli/audit.c */
+extern const struct cli_command cli_explain;	/* cli/explain.c */
+extern const struct cli_command cli_record;	/* cli/record.c */
+extern const struct cli_command cli_workload;	/* cli/workload.c */
+extern const struct cli_command cli_live;	/* cli/interactive.c */
+extern const struct cli_command cli_replay;	/* cli/interactive.c */
+/* Not on the tables yet: parses its own options (main.c describes them). */
 int cmd_diff(int argc, char **argv);	/* cli/diff.c */
-int cmd_record(int argc, char **argv);	/* cli/record.c */
-int cmd_workload(int argc, char **argv);	/* cli/workload.c */
-int cmd_live(int argc, char **argv);	/* cli/interactive.c */
-int cmd_replay(int argc, char **argv);	/* cli/interactive.c */
 
 /* Print "rqpath: <msg>" on stderr (one line, the user-facing error format). */
 void rq_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

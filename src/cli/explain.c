@@ -26,45 +26,54 @@ static bool locale_utf8(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
-int cmd_explain(int argc, char **argv)
+static int cmd_explain(int argc, char **argv);
+
+static const struct cli_option explain_options[] = {
+	{ "brief", 'b', CLI_FLAG, NULL, 0, 0, 0, "the tree only, without the explanations" },
+	{ NULL },
+};
+
+const struct cli_command cli_explain = {
+	.name = "explain",
+	.fn = cmd_explain,
+	.operands = "[FILE.dat]",
+	.summary = "the select_task_rq() decision tree as text, with counts from FILE",
+	.description =
+		"The select_task_rq() decision tree as text; with FILE, the counts of its\n"
+		"placements at each step.",
+	.options = explain_options,
+};
+
+static int cmd_explain(int argc, char **argv)
 {
 	const char *file = NULL;
 	bool brief = false;
 	struct rq_analysis *an = NULL;
+	struct cli_parser p;
 	char err[512];
-	int i;
+	int opt;
 
 	/* options may come before or after the FILE, as with audit */
-	for (i = 1; i < argc; i++) {
-		bool operand = false;
-
-		if (!strcmp(argv[i], "--brief") || !strcmp(argv[i], "-b")) {
+	cli_parser_init(&p, &cli_explain, argc, argv);
+	while ((opt = cli_next(&p)) != CLI_END) {
+		switch (opt) {
+		case 'b':
 			brief = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: rqpath explain [--brief] [FILE]\n\n"
-			       "The select_task_rq() decision tree as text; with FILE, the counts of "
-			       "its placements\nat each step. --brief prints the tree only.\n");
+			break;
+		case CLI_HELP:
+			cli_print_help(stdout, &cli_explain);
 			return RQ_EXIT_OK;
-		} else if (!strcmp(argv[i], "--") && i + 1 < argc) {
-			operand = true;
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			char esc[256];
-
-			rq_escape_c(argv[i], strlen(argv[i]), esc, sizeof(esc));
-			rq_error("explain: unknown option '%s'; try 'rqpath explain --help'", esc);
-			return RQ_EXIT_ERROR;
-		} else {
-			operand = true;
-		}
-		if (!operand)
-			continue;
-		if (file) {
-			rq_error("explain: one FILE at most; try 'rqpath explain --help'");
+		default:
+			rq_error("%s", p.err);
 			return RQ_EXIT_ERROR;
 		}
-		file = argv[i];
 	}
+	if (argc - p.optind > 1) {
+		rq_error("explain: one FILE at most; try 'rqpath explain --help'");
+		return RQ_EXIT_ERROR;
+	}
+	if (p.optind < argc)
+		file = argv[p.optind];
 	if (file) {
 		an = rq_analysis_new(NULL);
 		if (!an) {

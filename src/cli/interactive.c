@@ -10,54 +10,100 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "escape.h"
 #include "tui_main.h"
 
-int cmd_replay(int argc, char **argv)
-{
-	char err[2048];
+static int cmd_replay(int argc, char **argv);
+static int cmd_live(int argc, char **argv);
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: rqpath replay FILE.dat\n\nOpen a trace.dat in the TUI; "
-		       "press ? inside for the keys.\n");
-		return RQ_EXIT_OK;
+const struct cli_command cli_replay = {
+	.name = "replay",
+	.fn = cmd_replay,
+	.operands = "FILE.dat",
+	.summary = "open a trace.dat (rqpath record, trace-cmd record/extract) in the TUI",
+	.description = "Open a trace.dat in the TUI; press ? inside for the keys.",
+};
+
+enum { OPT_BUFFER_KB = 256 };
+
+static const struct cli_option live_options[] = {
+	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
+	  "per-CPU ring buffer size in KB (default 4096)" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
+	  "keep the recording in FILE (else a temporary file, removed at the end)" },
+	{ "force", 'f', CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
+	{ NULL },
+};
+
+const struct cli_command cli_live = {
+	.name = "live",
+	.fn = cmd_live,
+	.summary = "attach to this system: TUI over a private tracefs instance (root)",
+	.description =
+		"Attach to this system (root): the TUI over a private tracefs instance.\n"
+		"With -o the recording is kept in FILE (a trace.dat for rqpath replay\n"
+		"or trace-cmd report).",
+	.options = live_options,
+	.flags = CLI_DEFAULT,
+};
+
+static int cmd_replay(int argc, char **argv)
+{
+	struct cli_parser p;
+	char err[2048];
+	int opt;
+
+	cli_parser_init(&p, &cli_replay, argc, argv);
+	while ((opt = cli_next(&p)) != CLI_END) {
+		if (opt == CLI_HELP) {
+			cli_print_help(stdout, &cli_replay);
+			return RQ_EXIT_OK;
+		}
+		rq_error("%s", p.err);
+		return RQ_EXIT_ERROR;
 	}
-	if (argc != 2) {
+	if (argc - p.optind != 1) {
 		rq_error("replay: needs one FILE.dat; try 'rqpath help replay'");
 		return RQ_EXIT_ERROR;
 	}
-	if (tui_replay(argv[1], err, sizeof(err))) {
+	if (tui_replay(argv[p.optind], err, sizeof(err))) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}
 	return RQ_EXIT_OK;
 }
 
-int cmd_live(int argc, char **argv)
+static int cmd_live(int argc, char **argv)
 {
 	struct tui_live_opts opts = { 0 };
+	struct cli_parser p;
 	char err[2048];
+	int opt;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--buffer-kb") && i + 1 < argc) {
-			opts.buffer_kb = atoi(argv[++i]);
-			if (opts.buffer_kb <= 0) {
-				rq_error("live: --buffer-kb needs a positive number");
-				return RQ_EXIT_ERROR;
-			}
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			opts.output = argv[++i];
-		} else if (!strcmp(argv[i], "--force")) {
+	cli_parser_init(&p, &cli_live, argc, argv);
+	while ((opt = cli_next(&p)) != CLI_END) {
+		switch (opt) {
+		case OPT_BUFFER_KB:
+			opts.buffer_kb = (int)p.num;
+			break;
+		case 'o':
+			opts.output = p.arg;
+			break;
+		case 'f':
 			opts.force = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: rqpath live [--buffer-kb N] [-o FILE [--force]]\n\n"
-			       "Attach to this system (root): the TUI over a private tracefs "
-			       "instance.\nWith -o the recording is kept in FILE (a trace.dat "
-			       "for rqpath replay\nor trace-cmd report).\n");
+			break;
+		case CLI_HELP:
+			cli_print_help(stdout, &cli_live);
 			return RQ_EXIT_OK;
-		} else {
-			rq_error("live: unknown argument '%s'; try 'rqpath help live'", argv[i]);
+		default:
+			rq_error("%s", p.err);
 			return RQ_EXIT_ERROR;
 		}
+	}
+	if (p.optind < argc) {
+		rq_escape_c(argv[p.optind], strlen(argv[p.optind]), err, sizeof(err));
+		rq_error("live: unexpected argument '%s'; try 'rqpath help live'", err);
+		return RQ_EXIT_ERROR;
 	}
 	if (geteuid() != 0) {
 		rq_error("live: needs root to record scheduler events (tracefs); run it with "

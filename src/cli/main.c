@@ -12,39 +12,48 @@
 #include "escape.h"
 #include "msg.h"
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *usage;
-	const char *summary;
-};
-
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
-static const struct command commands[] = {
-	{ "live", cmd_live, "live [--buffer-kb N] [-o FILE [--force]]",
-	  "attach to this system: TUI over a private tracefs instance (root)" },
-	{ "replay", cmd_replay, "replay FILE.dat",
-	  "open a trace.dat (rqpath record, trace-cmd record/extract) in the TUI" },
-	{ "record", cmd_record,
-	  "record -o FILE [--duration S] [--buffer-kb N] [--force] [--file-version 6|7] [-- CMD ...]",
-	  "record the scheduler events and task attributes into a trace.dat (root)" },
-	{ "audit", cmd_audit,
-	  "audit [FILE | --live --duration S [-- CMD ...]] [--format text|json|csv]\n"
-	  "             [--fail-on RULE[=N]]... [--profile KEY=VAL,...]\n"
-	  "             [--placements csv|jsonl] [-o FILE]",
-	  "batch report: placements by path and the four findings; exit 1 if a rule trips" },
-	{ "diff", cmd_diff,
-	  "diff BASE.dat NEW.dat [--format text|json|csv] [-o FILE] [--fail-on RULE[=N[%]]]...\n"
-	  "             [--profile KEY=VAL,...]  |  diff [OPTIONS] BASE... -- NEW...",
-	  "before and after: per path and finding rates, delays, the change of each" },
-	{ "explain", cmd_explain, "explain [--brief] [FILE]",
-	  "the select_task_rq() decision tree as text, with counts from FILE" },
-	{ "workload", cmd_workload, "workload spawn|execl|idle-stack|wake-llc [OPTIONS]",
-	  "built-in reproducers of each pathology" },
-	{ "help", cmd_help, "help [COMMAND]", "this text, or one command's usage" },
-	{ "--version", cmd_version, "--version", "print the version" },
+enum { OPT_FORMAT = 256, OPT_FAIL_ON, OPT_PROFILE };
+
+/* diff.c parses its options itself; this is how the usage line shows them. */
+static const struct cli_option diff_options[] = {
+	{ "format", OPT_FORMAT, CLI_CHOICE, "text|json|csv", 0, 0, 0, "output format" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE" },
+	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N[%]]", 0, 0, CLI_REPEAT,
+	  "exit 1 when RULE's rate grew by more than N/s (or N %)" },
+	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
+	  "override the kernel profile" },
+	{ NULL },
+};
+
+static const struct cli_command cli_diff = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.lead = "BASE.dat NEW.dat | BASE.dat... -- NEW.dat...",
+	.summary = "before and after: per path and finding rates, delays, the change of each",
+	.options = diff_options,
+	.flags = CLI_OWN_PARSER,
+};
+
+static const struct cli_command cli_help = {
+	.name = "help",
+	.fn = cmd_help,
+	.operands = "[COMMAND]",
+	.summary = "this text, or one command's usage and options",
+};
+
+static const struct cli_command cli_version = {
+	.name = "--version",
+	.fn = cmd_version,
+	.summary = "print the version",
+};
+
+/* In the order of rqpath(1)'s SYNOPSIS (tests/golden/t_cli.sh compares them). */
+static const struct cli_command *const commands[] = {
+	&cli_live, &cli_replay, &cli_record, &cli_audit, &cli_diff, &cli_explain, &cli_workload,
+	&cli_help, &cli_version,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -77,11 +86,11 @@ static void print_message(enum rq_msg_kind kind, const char *text, void *data)
 	fprintf(stderr, "rqpath: warning: %s\n", rq_escape_controls(text, safe, sizeof(safe)));
 }
 
-static const struct command *find_command(const char *name)
+static const struct cli_command *find_command(const char *name)
 {
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
 	if (!strcmp(name, "-V"))
 		return find_command("--version");
 	if (!strcmp(name, "-h") || !strcmp(name, "--help"))
@@ -91,30 +100,51 @@ static const struct command *find_command(const char *name)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rqpath [COMMAND [ARGS]]\n\n"
-		   "Where did the scheduler put each task, which select_task_rq() path chose\n"
+	char line[1024];
+
+	for (size_t i = 0; i < NR_COMMANDS; i++) {
+		cli_synopsis(commands[i], line, sizeof(line));
+		fprintf(f, "%s rqpath %s\n", i ? "      " : "usage:", line);
+	}
+	fprintf(f, "\nWhere did the scheduler put each task, which select_task_rq() path chose\n"
 		   "that CPU, and was the choice wasteful?  Without a command: rqpath live.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nexit status: 0 ok, 1 a --fail-on rule tripped, 2 error.\n"
+		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\n'rqpath help COMMAND' or 'rqpath COMMAND --help': its options.\n"
+		   "exit status: 0 ok, 1 a --fail-on rule tripped, 2 error.\n"
 		   "See rqpath(1) and rqpath-paths(7).\n");
 }
 
+/* rqpath help [COMMAND [SUBCOMMAND]] */
 static int cmd_help(int argc, char **argv)
 {
-	const struct command *c;
+	const struct cli_command *c;
+	char esc[256];
 
 	if (argc < 2) {
 		usage(stdout);
 		return RQ_EXIT_OK;
 	}
 	c = find_command(argv[1]);
-	if (!c) {
-		rq_error("no command '%s'; try 'rqpath help'", argv[1]);
+	if (c && argc > 2) {
+		rq_escape_c(argv[2], strlen(argv[2]), esc, sizeof(esc));
+		c = cli_find_sub(c, argv[2]);
+		if (!c) {
+			rq_error("no '%s' in '%s'; try 'rqpath help %s'", esc, argv[1], argv[1]);
+			return RQ_EXIT_ERROR;
+		}
+	} else if (!c) {
+		rq_escape_c(argv[1], strlen(argv[1]), esc, sizeof(esc));
+		rq_error("no command '%s'; try 'rqpath help'", esc);
 		return RQ_EXIT_ERROR;
 	}
-	printf("usage: rqpath %s\n\n%s\n", c->usage, c->summary);
+	if (c->flags & CLI_OWN_PARSER) {
+		char *hargv[] = { (char *)c->name, "--help", NULL };
+
+		return c->fn(2, hargv);
+	}
+	cli_print_help(stdout, c);
 	return RQ_EXIT_OK;
 }
 
@@ -126,7 +156,7 @@ static int cmd_version(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	const struct command *c;
+	const struct cli_command *c;
 	char *live_argv[] = { "live", NULL };
 	int ret;
 
@@ -134,7 +164,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_DFL);
 	rq_msg_set_sink(print_message, NULL);
 	if (argc < 2)
-		return cmd_live(1, live_argv);
+		return cli_live.fn(1, live_argv);
 	c = find_command(argv[1]);
 	if (!c) {
 		rq_error("unknown command '%s'; try 'rqpath help'", argv[1]);

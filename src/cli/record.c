@@ -10,83 +10,87 @@
 
 #include "commands.h"
 #include "escape.h"
+#include "opts.h"
 #include "record.h"
 
-/* ---- the `rqpath record` command ---- */
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION };
 
-static void usage_line(void)
-{
-	fprintf(stderr, "usage: rqpath record -o FILE [--duration S] [--buffer-kb N] [--force] "
-		"[--file-version 6|7] [-- CMD ARGS...]\n");
-}
+static const struct cli_option record_options[] = {
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
+	  "the trace.dat to write" },
+	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, 0,
+	  "stop after S seconds (else when CMD exits, or on SIGINT/SIGTERM/SIGHUP)" },
+	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
+	  "per-CPU ring buffer size in KB (default 4096)" },
+	{ "force", 'f', CLI_FLAG, NULL, 0, 0, 0, "replace an existing FILE" },
+	{ "file-version", OPT_FILE_VERSION, CLI_CHOICE, "6|7", 0, 0, 0,
+	  "trace.dat version to write (default 6)" },
+	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
+	  "no progress line, no warnings, no summary on stderr (errors still)" },
+	{ NULL },
+};
 
-int cmd_record(int argc, char **argv)
+static int cmd_record(int argc, char **argv);
+
+const struct cli_command cli_record = {
+	.name = "record",
+	.fn = cmd_record,
+	.operands = "[-- CMD ARGS...]",
+	.summary = "record the scheduler events and task attributes into a trace.dat (root)",
+	.description =
+		"Record the scheduler events, and each task's affinity and policy, into FILE (a\n"
+		"trace.dat for rqpath audit or replay, or trace-cmd report), through a private\n"
+		"tracefs instance (root).  With CMD: run it and stop when it exits.",
+	.options = record_options,
+	.flags = CLI_IN_ORDER,
+};
+
+static int cmd_record(int argc, char **argv)
 {
 	struct rq_record_opts o = { 0 };
 	struct rq_record_stats st;
+	struct cli_parser p;
 	char err[1024], name[PATH_MAX * 4];
-	char *end;
-	int i, ret;
+	int opt, ret;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = (i + 1 < argc) ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--")) {
-			i++;
+	cli_parser_init(&p, &cli_record, argc, argv);
+	while ((opt = cli_next(&p)) != CLI_END) {
+		switch (opt) {
+		case 'o':
+			o.output = p.arg;
 			break;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (!val)
-				goto need_value;
-			o.output = val;
-			i++;
-		} else if (!strcmp(a, "--duration") || !strcmp(a, "-d")) {
-			if (!val)
-				goto need_value;
-			o.duration = strtod(val, &end);
-			if (*end || o.duration <= 0) {
-				rq_error("--duration wants a number of seconds > 0, not '%s'", val);
-				return RQ_EXIT_ERROR;
-			}
-			i++;
-		} else if (!strcmp(a, "--buffer-kb")) {
-			long kb;
-
-			if (!val)
-				goto need_value;
-			kb = strtol(val, &end, 10);
-			if (*end || kb <= 0 || kb > 4 * 1024 * 1024) {
-				rq_error("--buffer-kb wants a size in KB (1..4194304), not '%s'", val);
-				return RQ_EXIT_ERROR;
-			}
-			o.buffer_kb = (int)kb;
-			i++;
-		} else if (!strcmp(a, "--force") || !strcmp(a, "-f")) {
+		case 'd':
+			o.duration = p.secs;
+			break;
+		case OPT_BUFFER_KB:
+			o.buffer_kb = (int)p.num;
+			break;
+		case 'f':
 			o.force = true;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			break;
+		case 'q':
 			o.quiet = true;
-		} else if (!strcmp(a, "--file-version")) {
-			if (!val)
-				goto need_value;
-			if (strcmp(val, "6") && strcmp(val, "7")) {
-				rq_error("--file-version is 6 or 7, not '%s'", val);
-				return RQ_EXIT_ERROR;
-			}
-			o.file_version = atoi(val);
-			i++;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage_line();
+			break;
+		case OPT_FILE_VERSION:
+			o.file_version = p.num ? 7 : 6;
+			break;
+		case CLI_HELP:
+			cli_print_help(stdout, &cli_record);
 			return RQ_EXIT_OK;
-		} else {
-			char esc[256];
-
-			rq_escape_c(a, strlen(a), esc, sizeof(esc));
-			rq_error("record: unknown option '%s'; see 'rqpath help record'", esc);
+		default:
+			rq_error("%s", p.err);
 			return RQ_EXIT_ERROR;
 		}
 	}
-	if (i < argc)
-		o.cmd = argv + i;
+	if (p.optind < argc) {
+		if (!p.dashdash) {
+			rq_escape_c(argv[p.optind], strlen(argv[p.optind]), name, sizeof(name));
+			rq_error("record: unexpected argument '%s'; a command to run goes after --",
+				 name);
+			return RQ_EXIT_ERROR;
+		}
+		o.cmd = argv + p.optind;
+	}
 	if (!o.output) {
 		rq_error("record needs an output file: rqpath record -o FILE [-- CMD ...]");
 		return RQ_EXIT_ERROR;
@@ -112,8 +116,4 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
 	}
 	return RQ_EXIT_OK;
-
-need_value:
-	rq_error("record: %s needs a value; see 'rqpath help record'", argv[i]);
-	return RQ_EXIT_ERROR;
 }

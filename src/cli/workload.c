@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 
 #include "commands.h"
+#include "escape.h"
 
 #define WL_MAX_SLEEPERS 64
 
@@ -90,89 +91,145 @@ static void spin_ns(uint64_t ns)
 
 /* ---------------------------------------------------------------- options */
 
-static int parse_long(const char *opt, const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
+static int wl_spawn(int argc, char **argv);
+static int wl_execl(int argc, char **argv);
+static int wl_idle_stack(int argc, char **argv);
+static int wl_wake_llc(int argc, char **argv);
 
-	if (!s) {
-		rq_error("workload: %s needs a value", opt);
-		return -1;
-	}
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		rq_error("workload: %s wants an integer in %ld..%ld", opt, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
+enum { OPT_COUNT = 256, OPT_PIN, OPT_REMAINING, OPT_START, OPT_DURATION, OPT_SLEEPERS,
+       OPT_CONTROL };
 
-static int parse_seconds(const char *opt, const char *s, uint64_t *out_ns)
-{
-	char *end;
-	double v;
+static const struct cli_option spawn_options[] = {
+	{ "count", OPT_COUNT, CLI_INT, "N", 0, 100000000, 0, "forks (default 1000)" },
+	{ NULL },
+};
 
-	if (!s) {
-		rq_error("workload: %s needs a value", opt);
-		return -1;
-	}
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0.0) || v > 3600.0) {
-		rq_error("workload: %s wants seconds in (0, 3600]", opt);
-		return -1;
-	}
-	*out_ns = (uint64_t)(v * 1e9);
-	return 0;
-}
+static const struct cli_option execl_options[] = {
+	{ "count", OPT_COUNT, CLI_INT, "N", 0, 10000000, 0, "execs (default 200)" },
+	{ "pin", OPT_PIN, CLI_INT, "CPU", -1, CPU_SETSIZE - 1, 0,
+	  "pin the process to CPU first (-1: do not)" },
+	/* the chain of images passes its state on in these */
+	{ "_remaining", OPT_REMAINING, CLI_INT, "N", 0, 10000000, CLI_HIDDEN, "" },
+	{ "_start", OPT_START, CLI_INT, "NS", 0, LONG_MAX, CLI_HIDDEN, "" },
+	{ NULL },
+};
 
-/*
- * Match "--name VALUE" or "--name=VALUE" at argv[*i]; on a match *val points at the
- * value (NULL when missing) and *i is advanced past what was consumed.
- */
-static int opt_match(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
+static const struct cli_option idle_stack_options[] = {
+	{ "duration", OPT_DURATION, CLI_SECONDS, "S", 0, 3600, 0, "run S seconds (default 2)" },
+	{ "sleepers", OPT_SLEEPERS, CLI_INT, "N", 1, WL_MAX_SLEEPERS, 0,
+	  "SCHED_IDLE sleepers (default 4)" },
+	{ "control", OPT_CONTROL, CLI_FLAG, NULL, 0, 0, 0, "the same with SCHED_OTHER" },
+	{ NULL },
+};
 
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n])
-		return 0;
-	*val = *i + 1 < argc ? argv[*i + 1] : NULL;
-	if (*val)
-		(*i)++;
-	return 1;
-}
+static const struct cli_option wake_llc_options[] = {
+	{ "count", OPT_COUNT, CLI_INT, "N", 1, 100000000, 0, "round trips (default 20000)" },
+	{ NULL },
+};
 
-static int is_help(const char *a)
-{
-	return !strcmp(a, "--help") || !strcmp(a, "-h");
-}
+static const struct cli_command workloads[] = {
+	{
+		.name = "workload spawn",
+		.fn = wl_spawn,
+		.summary = "fork/exit loop (UnixBench spawn): wake_up_new_task(), offcpu-fork",
+		.description =
+			"Fork a child that exits immediately, wait for it, N times (default\n"
+			"1000), like UnixBench spawn.  Each fork is one sched_wakeup_new; the\n"
+			"record CPU is the parent's, target_cpu the chosen one.\n"
+			"Summary: workload=spawn forks=N pid=P duration_ms=D",
+		.options = spawn_options,
+	},
+	{
+		.name = "workload execl",
+		.fn = wl_execl,
+		.summary = "exec loop (UnixBench execl): sched_exec() runs the class callback "
+			   "even when pinned",
+		.description =
+			"Re-execute /proc/self/exe N times (default 200), like UnixBench execl.\n"
+			"With --pin CPU the process first calls sched_setaffinity(0, {CPU}), so\n"
+			"every sched_exec() runs select_task_rq for a task that can only run on\n"
+			"one CPU (needless-callback on kernels without the fix).\n"
+			"Summary (printed by the last image): workload=execl execs=N\n"
+			"pinned_cpu=CPU|-1 pid=P duration_ms=D",
+		.options = execl_options,
+	},
+	{
+		.name = "workload idle-stack",
+		.fn = wl_idle_stack,
+		.summary = "SCHED_IDLE sleepers stacked onto a CPU running a SCHED_IDLE hog "
+			   "(before 7.1)",
+		.description =
+			"One hog pinned to CPU 0 turns SCHED_IDLE (sched_setscheduler(0,\n"
+			"SCHED_IDLE)), spins, and every ~1 ms wakes one of N sleepers (default\n"
+			"4, each SCHED_IDLE and unpinned) through a pipe; a sleeper works ~50 us\n"
+			"per wakeup.  Kernels before 7.1 place these wakeups onto CPU 0\n"
+			"(sched_idle_cpu()) while another CPU is idle: idle-stacking.\n"
+			"--control does the same with SCHED_OTHER.\n"
+			"Runs S seconds (default 2).\n"
+			"Summary: workload=idle-stack control=0|1 policy=5|0 hog_pid=P hog_cpu=0\n"
+			"sleepers=N sleeper_pids=P,P,... wakeups=N duration_ms=D",
+		.options = idle_stack_options,
+	},
+	{
+		.name = "workload wake-llc",
+		.fn = wl_wake_llc,
+		.summary = "pipe ping-pong beside a CPU hog: wakeups that pass an idle CPU of "
+			   "the LLC",
+		.description =
+			"A SCHED_OTHER hog pinned to CPU 0 spins while two unpinned processes\n"
+			"ping-pong one byte through pipes N times (default 20000).  Wakeups that\n"
+			"land on the hog's CPU while another CPU of the LLC is idle are the\n"
+			"missed-idle finding (select_idle_cpu() and its SIS_UTIL cut-off).\n"
+			"Summary: workload=wake-llc round_trips=N wakeups=2N hog_pid=P hog_cpu=0\n"
+			"ping_pid=P pong_pid=P duration_ms=D",
+		.options = wake_llc_options,
+	},
+	{ NULL },
+};
 
-static void usage_all(FILE *f)
-{
-	fprintf(f,
-		"usage: rqpath workload NAME [OPTIONS]\n\n"
+static int cmd_workload(int argc, char **argv);
+
+const struct cli_command cli_workload = {
+	.name = "workload",
+	.fn = cmd_workload,
+	.lead = "spawn|execl|idle-stack|wake-llc",
+	.operands = "[OPTIONS]",
+	.summary = "built-in reproducers of each pathology",
+	.description =
 		"Built-in reproducers of the placements rqpath flags; each ends with one\n"
 		"key=value summary line on stdout.  Run them under `rqpath record` or\n"
-		"`rqpath audit --live -- rqpath workload ...`.\n\n"
-		"  spawn [--count N]                 fork/exit loop (UnixBench spawn):\n"
-		"                                    wake_up_new_task() placements, offcpu-fork\n"
-		"  execl [--count N] [--pin CPU]     exec loop (UnixBench execl): sched_exec() runs\n"
-		"                                    the class select_task_rq even when pinned\n"
-		"  idle-stack [--duration S] [--sleepers N] [--control]\n"
-		"                                    SCHED_IDLE sleepers stacked onto a CPU running a\n"
-		"                                    SCHED_IDLE hog (sched_idle_cpu(), fixed in 7.1)\n"
-		"  wake-llc [--count N]              pipe ping-pong beside a CPU hog: wakeups that\n"
-		"                                    pass an idle CPU of the LLC (SIS_UTIL cut-off)\n\n"
-		"`rqpath workload NAME --help` describes one workload.\n");
+		"`rqpath audit --live -- rqpath workload ...`.",
+	.subcommands = workloads,
+};
+
+/*
+ * The next option of a workload, or CLI_END; CLI_ERROR when the workload must not run,
+ * with *ret its exit status (the help printed, or one error line said).
+ */
+static int wl_next(struct cli_parser *p, int *ret)
+{
+	int opt = cli_next(p);
+	char esc[256];
+
+	switch (opt) {
+	case CLI_HELP:
+		cli_print_help(stdout, p->cmd);
+		*ret = RQ_EXIT_OK;
+		return CLI_ERROR;
+	case CLI_ERROR:
+		rq_error("%s", p->err);
+		*ret = RQ_EXIT_ERROR;
+		return CLI_ERROR;
+	case CLI_END:
+		if (p->optind >= p->argc)
+			return CLI_END;
+		rq_escape_c(p->argv[p->optind], strlen(p->argv[p->optind]), esc, sizeof(esc));
+		rq_error("%s: unexpected argument '%s'; see 'rqpath %s --help'", p->cmd->name,
+			 esc, p->cmd->name);
+		*ret = RQ_EXIT_ERROR;
+		return CLI_ERROR;
+	}
+	return opt;
 }
 
 /* ---------------------------------------------------------------- children */
@@ -272,25 +329,16 @@ static int interrupted(const char *what)
 static int wl_spawn(int argc, char **argv)
 {
 	long count = 1000, done = 0;
+	struct cli_parser p;
 	uint64_t start;
+	int opt, ret;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		if (is_help(argv[i])) {
-			printf("usage: rqpath workload spawn [--count N]\n\n"
-			       "Fork a child that exits immediately, wait for it, N times (default\n"
-			       "1000), like UnixBench spawn.  Each fork is one sched_wakeup_new; the\n"
-			       "record CPU is the parent's, target_cpu the chosen one.\n"
-			       "Summary: workload=spawn forks=N pid=P duration_ms=D\n");
-			return RQ_EXIT_OK;
-		} else if (opt_match(argc, argv, &i, "--count", &v)) {
-			if (parse_long("--count", v, 0, 100000000, &count))
-				return RQ_EXIT_ERROR;
-		} else {
-			rq_error("workload spawn: unknown argument '%s' (see --help)", argv[i]);
-			return RQ_EXIT_ERROR;
-		}
+	cli_parser_init(&p, &workloads[0], argc, argv);
+	while ((opt = wl_next(&p, &ret)) != CLI_END) {
+		if (opt == CLI_ERROR)
+			return ret;
+		if (opt == OPT_COUNT)
+			count = p.num;
 	}
 
 	wl_install_signals();
@@ -332,36 +380,32 @@ static int wl_execl(int argc, char **argv)
 	long count = 200, pin = -1, remaining = -1, startv = -1;
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	char rem_s[32], pin_s[32], start_s[32], count_s[32];
+	struct cli_parser p;
 	uint64_t start;
+	int opt, ret;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		if (is_help(argv[i])) {
-			printf("usage: rqpath workload execl [--count N] [--pin CPU]\n\n"
-			       "Re-execute /proc/self/exe N times (default 200), like UnixBench execl.\n"
-			       "With --pin CPU the process first calls sched_setaffinity(0, {CPU}), so\n"
-			       "every sched_exec() runs select_task_rq for a task that can only run on\n"
-			       "one CPU (needless-callback on kernels without the fix).\n"
-			       "Summary (printed by the last image): workload=execl execs=N\n"
-			       "pinned_cpu=CPU|-1 pid=P duration_ms=D\n");
-			return RQ_EXIT_OK;
-		} else if (opt_match(argc, argv, &i, "--count", &v)) {
-			if (parse_long("--count", v, 0, 10000000, &count))
+	cli_parser_init(&p, &workloads[1], argc, argv);
+	while ((opt = wl_next(&p, &ret)) != CLI_END) {
+		switch (opt) {
+		case CLI_ERROR:
+			return ret;
+		case OPT_COUNT:
+			count = p.num;
+			break;
+		case OPT_PIN:
+			pin = p.num;
+			if (pin > (ncpu > 0 ? ncpu - 1 : CPU_SETSIZE - 1)) {
+				rq_error("workload execl: --pin wants an integer in -1..%d, not '%s'",
+					 ncpu > 0 ? ncpu - 1 : CPU_SETSIZE - 1, p.arg);
 				return RQ_EXIT_ERROR;
-		} else if (opt_match(argc, argv, &i, "--pin", &v)) {
-			if (parse_long("--pin", v, -1, ncpu > 0 ? ncpu - 1 : CPU_SETSIZE - 1,
-				       &pin))
-				return RQ_EXIT_ERROR;
-		} else if (opt_match(argc, argv, &i, "--_remaining", &v)) {
-			if (parse_long("--_remaining", v, 0, 10000000, &remaining))
-				return RQ_EXIT_ERROR;
-		} else if (opt_match(argc, argv, &i, "--_start", &v)) {
-			if (parse_long("--_start", v, 0, LONG_MAX, &startv))
-				return RQ_EXIT_ERROR;
-		} else {
-			rq_error("workload execl: unknown argument '%s' (see --help)", argv[i]);
-			return RQ_EXIT_ERROR;
+			}
+			break;
+		case OPT_REMAINING:
+			remaining = p.num;
+			break;
+		case OPT_START:
+			startv = p.num;
+			break;
 		}
 	}
 
@@ -479,41 +523,30 @@ static int wl_idle_stack(int argc, char **argv)
 {
 	uint64_t duration = 2000000000ull, start, end;
 	long sleepers = 4;
-	int control = 0, policy;
+	int control = 0, policy, opt, ret;
+	struct cli_parser p;
 	pid_t hog, pids[WL_MAX_SLEEPERS];
 	int pipes[WL_MAX_SLEEPERS][2];
 	volatile long *wakeups;
 	long total = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		if (is_help(argv[i])) {
-			printf("usage: rqpath workload idle-stack [--duration S] [--sleepers N]"
-			       " [--control]\n\n"
-			       "One hog pinned to CPU 0 turns SCHED_IDLE (sched_setscheduler(0,\n"
-			       "SCHED_IDLE)), spins, and every ~1 ms wakes one of N sleepers (default\n"
-			       "4, each SCHED_IDLE and unpinned) through a pipe; a sleeper works ~50 us\n"
-			       "per wakeup.  Kernels before 7.1 place these wakeups onto CPU 0\n"
-			       "(sched_idle_cpu()) while another CPU is idle: idle-stacking.\n"
-			       "--control does the same with SCHED_OTHER.\n"
-			       "Runs S seconds (default 2).\n"
-			       "Summary: workload=idle-stack control=0|1 policy=5|0 hog_pid=P hog_cpu=0\n"
-			       "sleepers=N sleeper_pids=P,P,... wakeups=N duration_ms=D\n");
-			return RQ_EXIT_OK;
-		} else if (opt_match(argc, argv, &i, "--duration", &v)) {
-			if (parse_seconds("--duration", v, &duration))
-				return RQ_EXIT_ERROR;
-		} else if (opt_match(argc, argv, &i, "--sleepers", &v)) {
-			if (parse_long("--sleepers", v, 1, WL_MAX_SLEEPERS, &sleepers))
-				return RQ_EXIT_ERROR;
-		} else if (!strcmp(argv[i], "--control")) {
+	cli_parser_init(&p, &workloads[2], argc, argv);
+	while ((opt = wl_next(&p, &ret)) != CLI_END) {
+		switch (opt) {
+		case CLI_ERROR:
+			return ret;
+		case OPT_DURATION:
+			duration = (uint64_t)(p.secs * 1e9);
+			break;
+		case OPT_SLEEPERS:
+			sleepers = p.num;
+			break;
+		case OPT_CONTROL:
 			control = 1;
-		} else {
-			rq_error("workload idle-stack: unknown argument '%s' (see --help)", argv[i]);
-			return RQ_EXIT_ERROR;
+			break;
 		}
 	}
+
 	policy = control ? SCHED_OTHER : SCHED_IDLE;
 
 	/* Shared counters: children die by SIGKILL, so they publish as they go. */
@@ -625,30 +658,18 @@ static void ponger(int rfd, int wfd)
 static int wl_wake_llc(int argc, char **argv)
 {
 	long count = 20000;
+	struct cli_parser p;
 	uint64_t start;
-	int ping[2], pong[2], st = 0;
+	int ping[2], pong[2], st = 0, opt, ret;
 	pid_t hog, a, b;
 	volatile long *trips;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		if (is_help(argv[i])) {
-			printf("usage: rqpath workload wake-llc [--count N]\n\n"
-			       "A SCHED_OTHER hog pinned to CPU 0 spins while two unpinned processes\n"
-			       "ping-pong one byte through pipes N times (default 20000).  Wakeups that\n"
-			       "land on the hog's CPU while another CPU of the LLC is idle are the\n"
-			       "missed-idle finding (select_idle_cpu() and its SIS_UTIL cut-off).\n"
-			       "Summary: workload=wake-llc round_trips=N wakeups=2N hog_pid=P hog_cpu=0\n"
-			       "ping_pid=P pong_pid=P duration_ms=D\n");
-			return RQ_EXIT_OK;
-		} else if (opt_match(argc, argv, &i, "--count", &v)) {
-			if (parse_long("--count", v, 1, 100000000, &count))
-				return RQ_EXIT_ERROR;
-		} else {
-			rq_error("workload wake-llc: unknown argument '%s' (see --help)", argv[i]);
-			return RQ_EXIT_ERROR;
-		}
+	cli_parser_init(&p, &workloads[3], argc, argv);
+	while ((opt = wl_next(&p, &ret)) != CLI_END) {
+		if (opt == CLI_ERROR)
+			return ret;
+		if (opt == OPT_COUNT)
+			count = p.num;
 	}
 
 	trips = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -716,31 +737,21 @@ static int wl_wake_llc(int argc, char **argv)
 
 /* ---------------------------------------------------------------- dispatch */
 
-struct workload {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-};
-
-static const struct workload workloads[] = {
-	{ "spawn", wl_spawn },
-	{ "execl", wl_execl },
-	{ "idle-stack", wl_idle_stack },
-	{ "wake-llc", wl_wake_llc },
-};
-
-int cmd_workload(int argc, char **argv)
+static int cmd_workload(int argc, char **argv)
 {
+	const struct cli_command *w;
+
 	if (argc < 2) {
 		rq_error("workload: which one? spawn, execl, idle-stack or wake-llc (see --help)");
 		return RQ_EXIT_ERROR;
 	}
-	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
-		usage_all(stdout);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		cli_print_help(stdout, &cli_workload);
 		return RQ_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-		if (!strcmp(argv[1], workloads[i].name))
-			return workloads[i].fn(argc - 1, argv + 1);
+	w = cli_find_sub(&cli_workload, argv[1]);
+	if (w)
+		return w->fn(argc - 1, argv + 1);
 	rq_error("workload: unknown workload '%s' (spawn, execl, idle-stack, wake-llc)", argv[1]);
 	return RQ_EXIT_ERROR;
 }

@@ -39,7 +39,7 @@ trace-cmd report "$dir/link.dat" >/dev/null 2>&1 || no "--force output does not 
 
 expect2 'cannot create' "$RQPATH" record -o "$dir/no/such/dir/x.dat" --duration 0.2
 expect2 'needs an output file' "$RQPATH" record --duration 0.2
-expect2 'file-version is 6 or 7' "$RQPATH" record -o "$dir/v.dat" --file-version 5
+expect2 'file-version wants 6|7' "$RQPATH" record -o "$dir/v.dat" --file-version 5
 
 if command -v setpriv >/dev/null; then
 	expect2 'record needs root (CAP_SYS_ADMIN) to use tracefs; run it with sudo' \

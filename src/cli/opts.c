@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * opts.c - the option tables of the commands: getopt_long for parsing, the same
+ * tables for the usage lines and --help.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "opts.h"
+
+static bool has_value(const struct cli_option *o)
+{
+	return o->type != CLI_FLAG;
+}
+
+int cli_parser_init(struct cli_parser *p, const struct cli_command *cmd, int argc,
+		    char **argv)
+{
+	const struct cli_option *o;
+	size_t n = 0, s = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->cmd = cmd;
+	p->argc = argc;
+	p->argv = argv;
+	if (cmd->flags & CLI_IN_ORDER)
+		p->shortopts[s++] = '+';
+	p->shortopts[s++] = ':';	/* a missing value is ':', not '?' */
+	for (o = cmd->options; o && o->name; o++) {
+		if (n == CLI_MAX_OPTIONS)
+			return -1;
+		p->longopts[n].name = o->name;
+		p->longopts[n].has_arg = has_value(o) ? required_argument : no_argument;
+		p->longopts[n].val = o->key;
+		n++;
+		if (o->key > 0 && o->key < 256) {
+			p->shortopts[s++] = (char)o->key;
+			if (has_value(o))
+				p->shortopts[s++] = ':';
+		}
+	}
+	p->longopts[n].name = "help";
+	p->longopts[n].val = CLI_HELP;
+	p->shortopts[s++] = CLI_HELP;
+	p->shortopts[s] = '\0';
+	return 0;
+}
+
+static const struct cli_option *find_key(const struct cli_command *c, int key)
+{
+	for (const struct cli_option *o = c->options; o && o->name; o++)
+		if (o->key == key)
+			return o;
+	return NULL;
+}
+
+bool cli_choice_word(const char *list, int i, char *buf, size_t size)
+{
+	const char *w = list;
+
+	for (; i > 0 && w; i--) {
+		w = strchr(w, '|');
+		if (w)
+			w++;
+	}
+	if (!w || !size)
+		return false;
+	snprintf(buf, size, "%.*s", (int)strcspn(w, "|"), w);
+	return true;
+}
+
+static int check_value(struct cli_parser *p, const struct cli_option *o, const char *v)
+{
+	char esc[256], word[64];
+	char *end;
+
+	errno = 0;
+	switch (o->type) {
+	case CLI_FLAG:
+	case CLI_STRING:
+		return 0;
+	case CLI_INT:
+		p->num = strtol(v, &end, 10);
+		if (!errno && end != v && !*end && p->num >= o->min && p->num <= o->max)
+			return 0;
+		rq_escape_c(v, strlen(v), esc, sizeof(esc));
+		snprintf(p->err, sizeof(p->err), "%s: --%s wants an integer in %ld..%ld, not '%s'",
+			 p->cmd->name, o->name, o->min, o->max, esc);
+		return -1;
+	case CLI_SECONDS:
+		p->secs = strtod(v, &end);
+		if (!errno && end != v && !*end && isfinite(p->secs) && p->secs > 0 &&
+		    (o->max <= 0 || p->secs <= o->max))
+			return 0;
+		rq_escape_c(v, strlen(v), esc, sizeof(esc));
+		if (o->max > 0)
+			snprintf(p->err, sizeof(p->err), "%s: --%s wants a number of seconds in "
+				 "(0, %ld], not '%s'", p->cmd->name, o->name, o->max, esc);
+		else
+			snprintf(p->err, sizeof(p->err), "%s: --%s wants a number of seconds > 0, "
+				 "not '%s'", p->cmd->name, o->name, esc);
+		return -1;
+	case CLI_CHOICE:
+		for (int i = 0; cli_choice_word(o->arg, i, word, sizeof(word)); i++) {
+			if (!strcmp(word, v)) {
+				p->num = i;
+				return 0;
+			}
+		}
+		rq_escape_c(v, strlen(v), esc, sizeof(esc));
+		snprintf(p->err, sizeof(p->err), "%s: --%s wants %s, not '%s'", p->cmd->name,
+			 o->name, o->arg, esc);
+		return -1;
+	}
+	return -1;
+}
+
+int cli_next(struct cli_parser *p)
+{
+	const struct cli_option *o;
+	char esc[256], given[8];
+	const char *what;
+	int c;
+
+	if (p->optind == 0)
+		optind = 0;	/* glibc: start over (another argv, another optstring) */
+	else
+		optind = p->optind;
+	opterr = 0;
+	p->opt = NULL;
+	p->arg = NULL;
+	c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
+	p->optind = optind;
+	if (c == -1) {
+		p->dashdash = optind > 1 && optind <= p->argc && !strcmp(p->argv[optind - 1], "--");
+		return CLI_END;
+	}
+	if (c == CLI_HELP)
+		return CLI_HELP;
+	if (c == '?' || c == ':') {
+		what = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "?";
+		if (strncmp(what, "--", 2) && optopt > 0 && optopt < 256) {
+			snprintf(given, sizeof(given), "-%c", optopt);
+			what = given;
+		}
+		rq_escape_c(what, strlen(what), esc, sizeof(esc));
+		if (c == ':')
+			snprintf(p->err, sizeof(p->err), "%s: %s needs a value; see 'rqpath %s "
+				 "--help'", p->cmd->name, esc, p->cmd->name);
+		else
+			snprintf(p->err, sizeof(p->err), "%s: unknown option '%s'; see 'rqpath %s "
+				 "--help'", p->cmd->name, esc, p->cmd->name);
+		return CLI_ERROR;
+	}
+	o = find_key(p->cmd, c);
+	if (!o) {
+		snprintf(p->err, sizeof(p->err), "%s: option table has no key %d", p->cmd->name, c);
+		return CLI_ERROR;
+	}
+	p->opt = o;
+	p->arg = optarg;
+	if (has_value(o) && check_value(p, o, optarg))
+		return CLI_ERROR;
+	return c;
+}
+
+/* ---- usage lines and --help ---- */
+
+struct buf {
+	char *s;
+	size_t size, len;
+};
+
+static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->len >= b->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->s + b->len, b->size - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += (size_t)n;
+}
+
+static void put_option(struct buf *b, const struct cli_option *o)
+{
+	if (o->flags & CLI_SHORT)
+		put(b, "-%c", o->key);
+	else
+		put(b, "--%s", o->name);
+	if (o->arg)
+		put(b, " %s", o->arg);
+}
+
+void cli_synopsis(const struct cli_command *c, char *s, size_t size)
+{
+	struct buf b = { s, size, 0 };
+	const struct cli_option *o;
+
+	if (!size)
+		return;
+	s[0] = '\0';
+	put(&b, (c->flags & CLI_DEFAULT) ? "[%s]" : "%s", c->name);
+	if (c->lead)
+		put(&b, " %s", c->lead);
+	for (o = c->options; o && o->name; o++) {
+		if (o->flags & (CLI_HIDDEN | CLI_IN_LEAD | CLI_NESTED))
+			continue;
+		put(&b, (o->flags & CLI_REQUIRED) ? " " : " [");
+		put_option(&b, o);
+		for (const struct cli_option *n = o + 1; n->name && (n->flags & CLI_NESTED); n++) {
+			put(&b, " [");
+			put_option(&b, n);
+			put(&b, "]");
+		}
+		if (!(o->flags & CLI_REQUIRED))
+			put(&b, "]");
+		if (o->flags & CLI_REPEAT)
+			put(&b, "...");
+	}
+	if (c->operands)
+		put(&b, " %s", c->operands);
+}
+
+const struct cli_command *cli_find_sub(const struct cli_command *c, const char *name)
+{
+	for (const struct cli_command *s = c->subcommands; s && s->name; s++) {
+		const char *sp = strrchr(s->name, ' ');
+
+		if (!strcmp(sp ? sp + 1 : s->name, name))
+			return s;
+	}
+	return NULL;
+}
+
+void cli_print_help(FILE *f, const struct cli_command *c)
+{
+	char line[1024];
+	const struct cli_option *o;
+	int width = 12;
+
+	cli_synopsis(c, line, sizeof(line));
+	fprintf(f, "usage: rqpath %s\n", line);
+	for (const struct cli_command *s = c->subcommands; s && s->name; s++) {
+		cli_synopsis(s, line, sizeof(line));
+		fprintf(f, "       rqpath %s\n", line);
+	}
+	fprintf(f, "\n%s\n", c->description ? c->description : c->summary);
+	for (o = c->options; o && o->name; o++) {
+		struct buf b = { line, sizeof(line), 0 };
+
+		if (o->flags & CLI_HIDDEN)
+			continue;
+		put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if ((int)b.len > width)
+			width = (int)b.len;
+	}
+	fprintf(f, "\noptions:\n");
+	for (o = c->options; o && o->name; o++) {
+		struct buf b = { line, sizeof(line), 0 };
+
+		if (o->flags & CLI_HIDDEN)
+			continue;
+		put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->key > 0 && o->key < 256)
+			fprintf(f, "  -%c, %-*s  %s\n", o->key, width, line, o->help);
+		else
+			fprintf(f, "      %-*s  %s\n", width, line, o->help);
+	}
+	fprintf(f, "  -h, %-*s  %s\n", width, "--help", "this text");
+	if (c->subcommands) {
+		fprintf(f, "\n");
+		for (const struct cli_command *s = c->subcommands; s && s->name; s++) {
+			const char *sp = strrchr(s->name, ' ');
+
+			fprintf(f, "  %-12s %s\n", sp ? sp + 1 : s->name, s->summary);
+		}
+		fprintf(f, "\n'rqpath %s NAME --help' describes one of them.\n", c->name);
+	}
+}
