@@ -1,13 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dashboard.c - the default view: the source, a per-CPU strip, placements by kind and
- * path as bars, and the four findings with a rate sparkline.
+ * dashboard.c - the default view: the source, what the trace cannot show, a per-CPU
+ * strip, placements by kind and path as bars with their denominators, the four findings
+ * with their exact / inferred / possible / not-judged split and a rate sparkline, and
+ * (when the screen has room) the tasks with the most findings.  A cursor moves over the
+ * paths and the findings; Enter lists their placements.
  */
 #include <stdio.h>
 #include <string.h>
 #include <curses.h>
 
 #include "tui.h"
+
+/* The rows the cursor moves over: the paths shown, then the four findings. */
+struct dash_state {
+	int path_ids[RQ_PATH__COUNT];
+	int npaths;
+};
+
+static int nselectable(const struct dash_state *s)
+{
+	return s->npaths + RQ_FIND__COUNT;
+}
 
 static void fmt_count(uint64_t n, char *buf, size_t size)
 {
@@ -75,6 +89,53 @@ static void draw_info(struct view *v, int y)
 				 tui_rel(t, tui_position(t)));
 	}
 	tui_puts(y, x, -1, line);
+}
+
+/*
+ * One line of what this trace cannot show, so the numbers below are read with it:
+ * attribute markers, topology, the kernel profile, and the model repairs per CPU.
+ */
+static void draw_limits(struct view *v, int y)
+{
+	const struct rq_analysis *an = v->t->an;
+	char line[512], rep[256] = "";
+	uint64_t repairs = 0, mism = 0;
+	size_t off = 0;
+	bool warn;
+
+	for (int c = 0; an->cpus && c < an->nr_cpus; c++) {
+		repairs += an->cpus[c].repairs;
+		mism += an->cpus[c].switch_mismatches;
+	}
+	if (repairs || mism) {
+		off += snprintf(rep, sizeof(rep), "repaired:");
+		for (int c = 0; c < an->nr_cpus && off < sizeof(rep); c++)
+			if (an->cpus[c].repairs || an->cpus[c].switch_mismatches)
+				off += snprintf(rep + off, sizeof(rep) - off, " cpu%d %llu/%llu", c,
+						(unsigned long long)an->cpus[c].repairs,
+						(unsigned long long)an->cpus[c].switch_mismatches);
+		snprintf(rep + off, off < sizeof(rep) ? sizeof(rep) - off : 0,
+			 " (runs/switches)");
+	} else {
+		snprintf(rep, sizeof(rep), "no model repairs");
+	}
+	snprintf(line, sizeof(line), " %s  %s  %s  %s",
+		 an->has_markers ? "markers: affinity, policy" :
+				   "no markers: affinity, policy assumed",
+		 an->llc_source == RQ_LLC_CACHE ? "LLC: sysfs" :
+		 an->llc_source == RQ_LLC_PACKAGE ? "LLC: package" :
+						    "no topology: one LLC assumed",
+		 !an->profile.release[0] ? "kernel unknown: profile assumed" :
+		 an->profile.overridden ? "profile: overridden" : "profile: from release",
+		 rep);
+	warn = !an->has_markers || an->llc_source == RQ_LLC_ASSUMED || !an->profile.release[0] ||
+	       repairs || mism;
+	tui_clear_row(y, 0);
+	if (warn)
+		attron(tui_attr(C_MAYBE));
+	tui_puts(y, 0, -1, line);
+	if (warn)
+		attroff(tui_attr(C_MAYBE));
 }
 
 /* One CPU cell: "cpu0 comm:pid q1 in out" into w columns (compact below 60). */
@@ -160,8 +221,33 @@ static int draw_cpus(struct view *v, int y, int rows)
 	return y + rows;
 }
 
+static uint64_t kind_total(const struct rq_analysis *an, int kind)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < RQ_PATH__COUNT; i++)
+		if ((int)rq_paths[i].kind == kind)
+			n += an->path_counts[i];
+	return n;
+}
+
+static const char *const kind_plural[RQ_KIND__COUNT] = {
+	"forks", "execs", "wakeups", "balance", "newidle", "stopper", "affinity", "numa",
+	"unknown"
+};
+
+static void select_row(int y, bool sel)
+{
+	if (!sel)
+		return;
+	attron(tui_attr(C_SELECT));
+	for (int i = 0; i < COLS; i++)
+		mvaddch(y, i, ' ');
+}
+
 static int draw_paths(struct view *v, int y, int ymax)
 {
+	struct dash_state *s = v->priv;
 	const struct rq_analysis *an = v->t->an;
 	uint64_t max = 0;
 	int shown = 0, nonzero = 0;
@@ -178,8 +264,11 @@ static int draw_paths(struct view *v, int y, int ymax)
 	}
 	/* grouped by kind, in the order of enum rq_kind */
 	for (int k = 0; k < RQ_KIND__COUNT; k++) {
+		uint64_t total = kind_total(an, k);
+
 		for (int i = 0; i < RQ_PATH__COUNT; i++) {
-			char buf[64];
+			char buf[96], of[48];
+			bool sel;
 
 			if ((int)rq_paths[i].kind != k || !an->path_counts[i])
 				continue;
@@ -192,10 +281,17 @@ static int draw_paths(struct view *v, int y, int ymax)
 				shown = nonzero;
 				continue;
 			}
-			snprintf(buf, sizeof(buf), " %-8s %-16s %9llu ", rq_kind_names[k],
-				 rq_paths[i].id, (unsigned long long)an->path_counts[i]);
+			sel = v->sel == s->npaths;
+			s->path_ids[s->npaths++] = i;
+			select_row(y, sel);
+			snprintf(of, sizeof(of), "of %llu %s", (unsigned long long)total,
+				 kind_plural[k]);
+			snprintf(buf, sizeof(buf), " %-8s %-16s %7llu %-16s", rq_kind_names[k],
+				 rq_paths[i].id, (unsigned long long)an->path_counts[i], of);
 			tui_puts(y, 0, -1, buf);
-			tui_bar(y, 38, COLS - 39, an->path_counts[i], max);
+			if (sel)
+				attroff(tui_attr(C_SELECT));
+			tui_bar(y, 52, COLS - 53, an->path_counts[i], max);
 			y++;
 			shown++;
 		}
@@ -203,55 +299,177 @@ static int draw_paths(struct view *v, int y, int ymax)
 	return y;
 }
 
+/* What a finding is counted out of: its candidates, and their name. */
+static uint64_t finding_of(const struct rq_analysis *an, int f, const char **what)
+{
+	switch (f) {
+	case RQ_FIND_NEEDLESS_CALLBACK:
+		*what = "execs";
+		return kind_total(an, RQ_KIND_EXEC);
+	case RQ_FIND_OFFCPU_FORK:
+		*what = "forks";
+		return an->findings[f].of;
+	default:
+		*what = "wakeups";
+		return kind_total(an, RQ_KIND_WAKEUP);
+	}
+}
+
+static void fmt_n(uint64_t n, char *buf, size_t size)
+{
+	if (n >= 10000000ULL)
+		snprintf(buf, size, "%lluM", (unsigned long long)(n / 1000000ULL));
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)n);
+}
+
+/* The column header of the findings, on their rule. */
+#define FIND_HDR "  count  of              exact infer  poss  n/j"
+
 static int draw_findings(struct view *v, int y, int ymax)
 {
+	struct dash_state *s = v->priv;
 	struct tui *t = v->t;
 	const struct rq_analysis *an = t->an;
 
 	for (int f = 0; f < RQ_FIND__COUNT && y < ymax; f++) {
-		const struct rq_finding_store *s = &an->findings[f];
-		char buf[96], extra[64] = "";
-		int sw;
+		const struct rq_finding_store *fs = &an->findings[f];
+		const char *what;
+		uint64_t of = finding_of(an, f, &what);
+		char buf[160], cnt[24], ofs[40], e[16], i[16], p[16], nj[16];
+		bool sel = v->sel == s->npaths + f;
+		uint64_t unjudged = f == RQ_FIND_NEEDLESS_CALLBACK && fs->unknown > fs->not_judged ?
+				    fs->unknown : fs->not_judged;
+		/* nothing judged: no candidate, or every candidate unjudged */
+		bool none = !fs->count && !fs->possible && (!of || unjudged >= of);
+		int sw, x;
 
-		if (f == RQ_FIND_OFFCPU_FORK)
-			snprintf(extra, sizeof(extra), "of %llu forks", (unsigned long long)s->of);
-		else if (f == RQ_FIND_NEEDLESS_CALLBACK && s->unknown)
-			snprintf(extra, sizeof(extra), "%llu unknown",
-				 (unsigned long long)s->unknown);
-		else if (an->findings[f].not_judged)
-			snprintf(extra, sizeof(extra), "%llu not judged",
-				 (unsigned long long)an->findings[f].not_judged);
-		if (s->count)
+		select_row(y, sel);
+		if (fs->count && !sel)
 			attron(tui_attr(C_FINDING));
-		snprintf(buf, sizeof(buf), " %-18s %9llu", rq_finding_ids[f],
-			 (unsigned long long)s->count);
-		tui_puts(y, 0, -1, buf);
-		if (s->count)
+		fmt_n(fs->count, cnt, sizeof(cnt));
+		snprintf(ofs, sizeof(ofs), "of %llu %s", (unsigned long long)of, what);
+		/* the split is the verdicts' work: until it adds up, say it is not known */
+		if (fs->exact + fs->inferred == fs->count) {
+			fmt_n(fs->exact, e, sizeof(e));
+			fmt_n(fs->inferred, i, sizeof(i));
+		} else {
+			snprintf(e, sizeof(e), "?");
+			snprintf(i, sizeof(i), "?");
+		}
+		fmt_n(fs->possible, p, sizeof(p));
+		fmt_n(unjudged, nj, sizeof(nj));
+		if (none)
+			snprintf(buf, sizeof(buf), " %-18s %6s  %-15s not judged: %llu",
+				 rq_finding_ids[f], "-", ofs, (unsigned long long)unjudged);
+		else
+			snprintf(buf, sizeof(buf), " %-18s %6s  %-15s %5s %5s %5s %5s",
+				 rq_finding_ids[f], cnt, ofs, e, i, p, nj);
+		x = tui_puts(y, 0, -1, buf);
+		if (fs->count && !sel)
 			attroff(tui_attr(C_FINDING));
-		tui_puts(y, 30, 20, extra);
-		sw = COLS - 52;
+		if (sel)
+			attroff(tui_attr(C_SELECT));
+		x = 69;
+		sw = COLS - x - 2;
 		if (sw > TUI_HIST)
 			sw = TUI_HIST;
 		if (t->hist.used > 0 && sw > 4) {
-			tui_puts(y, 50, 1, tui_g.vline);
-			tui_spark(y, 51, sw, t->hist.n[f], t->hist.used);
+			tui_puts(y, x, 1, tui_g.vline);
+			tui_spark(y, x + 1, sw, t->hist.n[f], t->hist.used);
 		}
 		y++;
 	}
 	return y;
 }
 
+struct top_ctx {
+	const struct rq_task *best[64];
+	int n, want;
+};
+
+static uint64_t task_findings(const struct rq_task *t)
+{
+	uint64_t n = 0;
+
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		n += t->nr_findings[f];
+	return n;
+}
+
+/* More findings first, then the smaller pid. */
+static bool before(const struct rq_task *a, const struct rq_task *b)
+{
+	uint64_t fa = task_findings(a), fb = task_findings(b);
+
+	return fa > fb || (fa == fb && a->pid < b->pid);
+}
+
+static int top_add(const struct rq_task *t, void *data)
+{
+	struct top_ctx *c = data;
+	int i;
+
+	if (!task_findings(t))
+		return 0;
+	if (c->n == c->want && !before(t, c->best[c->n - 1]))
+		return 0;
+	if (c->n < c->want)
+		c->n++;
+	for (i = c->n - 1; i > 0 && before(t, c->best[i - 1]); i--)
+		c->best[i] = c->best[i - 1];
+	c->best[i] = t;
+	return 0;
+}
+
+/* With rows to spare (a tall terminal): the tasks with the most findings. */
+static void draw_top_tasks(struct view *v, int y, int ymax)
+{
+	struct top_ctx c = { .want = ymax - y - 1 };
+
+	if (c.want < 1)
+		return;
+	if (c.want > 64)
+		c.want = 64;
+	rq_task_foreach(v->t->an, top_add, &c);
+	tui_rule(v->t, y++, "tasks with the most findings (3: all tasks)");
+	if (!c.n)
+		tui_puts(y, 1, -1, "(no task has a finding)");
+	for (int k = 0; k < c.n && y < ymax; k++, y++) {
+		const struct rq_task *tk = c.best[k];
+		char buf[160], marks[8];
+		unsigned int bits = 0;
+		int x;
+
+		for (int f = 0; f < RQ_FIND__COUNT; f++)
+			if (tk->nr_findings[f])
+				bits |= 1u << f;
+		pl_finding_marks(bits, marks);
+		snprintf(buf, sizeof(buf), " %7d ", tk->pid);
+		x = tui_puts(y, 0, -1, buf);
+		x += tui_puts_untrusted(y, x, 16, tk->comm, strnlen(tk->comm, RQ_COMM_LEN));
+		snprintf(buf, sizeof(buf), " %8llu findings %s  forks %llu  wakeups %llu  "
+			 "migrations %llu", (unsigned long long)task_findings(tk), marks,
+			 (unsigned long long)tk->nr_forks, (unsigned long long)tk->nr_wakeups,
+			 (unsigned long long)tk->nr_migrations);
+		tui_puts(y, 26, -1, buf);
+	}
+}
+
 static void dashboard_draw(struct view *v, int y0, int h)
 {
+	struct dash_state *s = v->priv;
 	struct tui *t = v->t;
 	int y = y0, ymax = y0 + h;
-	int ncpu_rows, left, npaths;
+	int ncpu_rows, left, npaths, pend;
 
 	if (!t->an) {
 		tui_puts(y, 1, -1, "no data");
 		return;
 	}
+	s->npaths = 0;
 	draw_info(v, y++);
+	draw_limits(v, y++);
 	/* findings take 5 rows, the two other rules 2; CPUs get what the paths leave */
 	left = ymax - y - 5 - 2;
 	npaths = 0;
@@ -273,22 +491,67 @@ static void dashboard_draw(struct view *v, int y0, int h)
 		ncpu_rows = 1;
 	tui_rule(t, y++, "CPUs: running task, queued, placements in / out");
 	y = draw_cpus(v, y, ncpu_rows < t->an->nr_cpus ? ncpu_rows : t->an->nr_cpus);
-	tui_rule(t, y++, "placements by kind and select_task_rq path");
-	y = draw_paths(v, y, ymax - 5);
+	tui_rule(t, y++, "placements by kind and select_task_rq path (Enter: list them)");
+	/* the findings sit under the paths; rows left over go to the top tasks */
+	pend = draw_paths(v, y, ymax - 5);
 	y = ymax - 5;
+	if (ymax - pend - 5 >= 5)
+		y = pend + 1;
 	tui_rule(t, y, "findings");
-	if (t->hist.used && COLS > 80) {
-		attron(tui_attr(C_HEADER));
-		tui_puts(y, 51, -1, " rate over the trace ");
-		attroff(tui_attr(C_HEADER));
-	}
+	attron(tui_attr(C_HEADER));
+	tui_puts(y, 20, -1, FIND_HDR);
+	if (t->hist.used && COLS > 80)
+		tui_puts(y, 70, -1, " rate over the trace ");
+	attroff(tui_attr(C_HEADER));
 	y++;
-	draw_findings(v, y, ymax);
+	y = draw_findings(v, y, ymax);
+	if (ymax - y >= 4)
+		draw_top_tasks(v, y + 1, ymax);
+	if (v->sel >= nselectable(s))
+		v->sel = nselectable(s) - 1;
+}
+
+static int dashboard_open(struct view *v, const void *arg)
+{
+	return 0;
+}
+
+static enum view_key dashboard_key(struct view *v, enum tui_action act)
+{
+	struct dash_state *s = v->priv;
+	struct pl_filter f;
+	int n = nselectable(s);
+
+	switch (act) {
+	case ACT_UP:
+	case ACT_DOWN:
+	case ACT_HOME:
+	case ACT_END:
+	case ACT_PGUP:
+	case ACT_PGDN:
+		v->height = n;
+		tui_list_key(v, act, n);
+		return VK_REDRAW;
+	case ACT_ENTER:
+		pl_filter_clear(&f);
+		if (v->sel < s->npaths)
+			f.path = s->path_ids[v->sel];
+		else
+			f.finding = v->sel - s->npaths;
+		tui_push(v->t, VIEW_PLACEMENTS, &f);
+		return VK_REDRAW;
+	default:
+		return VK_UNHANDLED;
+	}
 }
 
 const struct view_ops dashboard_ops = {
 	.name = "dashboard",
 	.title = "dashboard",
+	.private_size = sizeof(struct dash_state),
+	.open = dashboard_open,
 	.draw = dashboard_draw,
-	.help = "the source, each CPU, placements by kind and path, the four findings",
+	.key = dashboard_key,
+	.help = "the source, what the trace cannot show, each CPU, placements by path, the "
+		"findings",
 };

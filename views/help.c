@@ -82,6 +82,8 @@ static void build(struct view *v)
 	add(s, false, buf);
 	add(s, false, "  +N?        N more placements may have taken this step (the trace "
 		      "cannot tell)");
+	add(s, false, "  exact      findings proven by the events; infer: under an assumption;");
+	add(s, false, "  poss n/j   possible (selection not proven); not judged (a state unknown)");
 	add(s, false, "  conf       exact: from the event itself; infer: reconstructed; ?: "
 		      "unknown");
 	add(s, false, "  task and file names are shown C-escaped (\\xHH): they are not "

@@ -31,6 +31,8 @@ const struct tui_key tui_keys[] = {
 	{ 'F', "F", ACT_FILTER_CLEAR, "placements", "clear the filter", "F clear" },
 	{ '\n', "Enter", ACT_ENTER, "placements", "show the evidence of this placement",
 	  "Enter detail" },
+	{ '\n', "Enter", ACT_ENTER, "dashboard", "placements of the path or finding selected",
+	  "Enter placements" },
 	{ '\n', "Enter", ACT_ENTER, "tasks", "placements of this task", "Enter placements" },
 	{ 'o', "o", ACT_SORT, "tasks",
 	  "next sort column: pid comm forks execs wakeups migr findings", "o/O sort" },

@@ -123,7 +123,7 @@ extern const struct view_ops dashboard_ops, placements_ops, tasks_ops, findings_
 	teach_ops, detail_ops, help_ops;
 
 /* Rate history of each finding over trace time, for the sparkline. */
-#define TUI_HIST 64
+#define TUI_HIST 128
 struct tui_hist {
 	uint64_t base_ts;	/* trace time of bucket 0, 0 = not started */
 	uint64_t width_ns;
