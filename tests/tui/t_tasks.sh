@@ -23,8 +23,8 @@ step reversed "O<Home>"
 step migr "o"
 step findings "o"
 step cycle "o"
-step help "?<PgDn>"
-run_script -- replay "$fixture"
+step help "?"
+run_script RQPATH_TUI_SIZE=80x80 -- replay "$fixture"
 
 has pid 'sorted by pid' "first sort: pid"
 screen pid | awk 'NR > 3 && NR < 24 { print $1 }' | sort -nc ||
