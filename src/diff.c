@@ -563,9 +563,100 @@ static void write_csv(FILE *f, const struct rq_diff *d)
 	}
 }
 
+/* ---- HTML: one self-contained page, the table with a bar per side ---------------- */
+
+static void h_text(FILE *f, const char *s)
+{
+	char buf[2048];
+
+	rq_escape_c(s, strlen(s), buf, sizeof(buf));
+	for (const char *c = buf; *c; c++) {
+		switch (*c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*c, f); break;
+		}
+	}
+}
+
+static void write_html(FILE *f, const struct rq_diff *d)
+{
+	const char *last = "";
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta name=\"generator\" content=\"rqpath\"><title>rqpath diff</title><style>"
+	      "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}"
+	      "table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;"
+	      "text-align:right}td:first-child,th:first-child{text-align:left}"
+	      "h2{font-size:1.05em;margin-top:1.4em}.b{display:block;height:.45em;margin:1px 0}"
+	      ".base{background:#56B4E9}.new{background:#E69F00}.changed{font-weight:bold;"
+	      "color:#D55E00}.noise{color:#666}.range{color:#666;font-size:11px}"
+	      "</style></head>\n<body>\n<h1>rqpath diff</h1>\n<ul>\n", f);
+	for (int s = 0; s < 2; s++) {
+		const struct rq_diff_run *r = s ? d->new : d->base;
+
+		for (int i = 0; i < (s ? d->nnew : d->nbase); i++) {
+			fprintf(f, "<li>%s %d: ", s ? "new" : "base", i + 1);
+			h_text(f, r[i].source);
+			fputs(", kernel ", f);
+			h_text(f, r[i].kernel[0] ? r[i].kernel : "unknown");
+			fprintf(f, ", %d CPUs, %.3f s, %llu events, %llu lost</li>\n", r[i].cpus,
+				r[i].duration_s, (unsigned long long)r[i].events,
+				(unsigned long long)r[i].lost_events);
+		}
+	}
+	for (int i = 0; i < d->nnotes; i++) {
+		fputs("<li><b>note:</b> ", f);
+		h_text(f, d->notes[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n<p>Bars: <span class=\"b base\" style=\"display:inline-block;width:2em\">"
+	      "</span> base median, <span class=\"b new\" style=\"display:inline-block;"
+	      "width:2em\"></span> new median, each row scaled to its larger value.</p>\n", f);
+	for (int i = 0; i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+		double top = fmax(isnan(r->base.median) ? 0 : r->base.median,
+				  isnan(r->new.median) ? 0 : r->new.median);
+		char b[32], n[32], c[32];
+
+		if (strcmp(last, r->section)) {
+			fprintf(f, "%s<h2>%s</h2>\n<table><tr><th></th><th>base</th><th>new</th>"
+				   "<th>change</th><th>verdict</th><th style=\"width:220px\"></th>"
+				   "</tr>\n", *last ? "</table>\n" : "", section_title(r));
+			last = r->section;
+		}
+		fprintf(f, "<tr><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td>"
+			   "<td class=\"%s\">%s</td><td style=\"text-align:left\">",
+			r->name, r->metric, fmt_value(r, r->base.median, b, sizeof(b)),
+			fmt_value(r, r->new.median, n, sizeof(n)), fmt_change(r, c, sizeof(c)),
+			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
+			rq_diff_verdict_names[r->verdict]);
+		fprintf(f, "<span class=\"b base\" style=\"width:%.0fpx\"></span>"
+			   "<span class=\"b new\" style=\"width:%.0fpx\"></span>",
+			top > 0 && !isnan(r->base.median) ? 200 * r->base.median / top : 0,
+			top > 0 && !isnan(r->new.median) ? 200 * r->new.median / top : 0);
+		if ((d->nbase > 1 || d->nnew > 1) && r->verdict != RQ_DIFF_NA) {
+			char b2[32], n2[32];
+
+			fmt_value(r, r->base.min, b, sizeof(b));
+			fmt_value(r, r->base.max, b2, sizeof(b2));
+			fmt_value(r, r->new.min, n, sizeof(n));
+			fmt_value(r, r->new.max, n2, sizeof(n2));
+			fprintf(f, "<span class=\"range\">base %s .. %s, new %s .. %s</span>", b, b2,
+				n, n2);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<script>console.log('rqpath report ready');</script>\n</body></html>\n",
+	      f);
+}
+
 int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt)
 {
 	switch (fmt) {
+	case RQ_DIFF_HTML: write_html(f, d); break;
 	case RQ_DIFF_JSON: write_json(f, d); break;
 	case RQ_DIFF_CSV: write_csv(f, d); break;
 	default: write_text(f, d); break;

@@ -67,7 +67,7 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 		    const struct rq_diff_run *new, int nnew);
 void rq_diff_free(struct rq_diff *d);
 
-enum rq_diff_format { RQ_DIFF_TEXT, RQ_DIFF_JSON, RQ_DIFF_CSV };
+enum rq_diff_format { RQ_DIFF_TEXT, RQ_DIFF_JSON, RQ_DIFF_CSV, RQ_DIFF_HTML };
 /* 0, or -1 if the output could not be written. */
 int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt);
 

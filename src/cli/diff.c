@@ -30,7 +30,7 @@ struct diff_rule {
 static void diff_usage(void)
 {
 	fprintf(stderr,
-		"usage: rqpath diff BASE.dat NEW.dat [--format text|json|csv] [-o FILE]\n"
+		"usage: rqpath diff BASE.dat NEW.dat [--format text|json|csv|html] [-o FILE]\n"
 		"                   [--fail-on RULE[=N[%%]]]... [--profile KEY=VAL,...]\n"
 		"       rqpath diff [OPTIONS] BASE1.dat BASE2.dat ... -- NEW1.dat NEW2.dat ...\n"
 		"RULE is a finding or path id: exit 1 when its rate per second on the NEW side\n"
@@ -135,8 +135,10 @@ int cmd_diff(int argc, char **argv)
 				fmt = RQ_DIFF_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = RQ_DIFF_CSV;
+			else if (!strcmp(optarg, "html"))
+				fmt = RQ_DIFF_HTML;
 			else {
-				rq_error("diff: unknown format '%s' (text, json or csv)", optarg);
+				rq_error("diff: unknown format '%s' (text, json, csv or html)", optarg);
 				return RQ_EXIT_ERROR;
 			}
 			break;

@@ -19,7 +19,7 @@ enum { OPT_FORMAT = 256, OPT_FAIL_ON, OPT_PROFILE };
 
 /* diff.c parses its options itself; this is how the usage line shows them. */
 static const struct cli_option diff_options[] = {
-	{ "format", OPT_FORMAT, CLI_CHOICE, "text|json|csv", 0, 0, 0, "output format" },
+	{ "format", OPT_FORMAT, CLI_CHOICE, "text|json|csv|html", 0, 0, 0, "output format" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N[%]]", 0, 0, CLI_REPEAT,
 	  "exit 1 when RULE's rate grew by more than N/s (or N %)" },

@@ -95,6 +95,26 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
+# --format html: a self-contained page with a row per JSON row; Chromium opens it cleanly
+# shellcheck disable=SC2086
+"$rqpath" diff $idle -- $busy --format html -o "$tmp/d.html" || bad "diff --format html: exit $?"
+rows=$(grep -c '^<tr><td>' "$tmp/d.html")
+want=$(python3 -c "import json; print(len(json.load(open('$tmp/ib.json'))['rows']))")
+[ "$rows" -eq "$want" ] || bad "HTML has $rows rows, JSON $want"
+grep -Eq '(src|href)=' "$tmp/d.html" && bad "diff HTML refers to another file"
+chromium=$(command -v chromium || command -v chromium-browser)
+if [ -n "$chromium" ]; then
+	timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 --dump-dom \
+		"file://$tmp/d.html" >"$tmp/dom" 2>"$tmp/chrome.log"
+	grep -q 'CONSOLE.*"rqpath report ready"' "$tmp/chrome.log" || bad "diff HTML: script did not run"
+	grep 'CONSOLE' "$tmp/chrome.log" | grep -v '"rqpath report ready"' | grep . &&
+		bad "diff HTML: console messages"
+	grep -q 'offcpu-fork' "$tmp/dom" || bad "diff HTML: Chromium's DOM lacks the rows"
+else
+	echo "note: chromium not installed, the diff HTML was not opened"
+fi
+
 "$rqpath" diff "$top/fixtures/spawn.dat" "$tmp/missing.dat" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "a missing file is not exit 2 with one line"
 "$rqpath" diff "$top/fixtures/spawn.dat" >/dev/null 2>&1
