@@ -63,15 +63,19 @@ void rq_profile_from_release(struct rq_profile *p, const char *release)
 	p->idle_stack_allowed = !v || v < 7001;
 	/* eff6c8ce8d4d (v6.4) until its revert 76f970ce51c8 (v6.14). */
 	p->fork_util_regression = v >= 6004 && v < 6014;
+	/* DELAY_DEQUEUE on by default since v6.12; an unknown kernel may have it */
+	p->delayed_dequeue = !v || v >= 6012;
 	snprintf(p->note, sizeof(p->note), "%s",
 		 v ? "from the kernel release in the trace" : "kernel release unknown: defaults");
 }
 
 static int parse_fixed(const char *val, bool *affected)
 {
-	if (!strcmp(val, "fixed") || !strcmp(val, "no") || !strcmp(val, "0"))
+	if (!strcmp(val, "fixed") || !strcmp(val, "no") || !strcmp(val, "0") ||
+	    !strcmp(val, "off"))
 		*affected = false;
-	else if (!strcmp(val, "affected") || !strcmp(val, "yes") || !strcmp(val, "1"))
+	else if (!strcmp(val, "affected") || !strcmp(val, "yes") || !strcmp(val, "1") ||
+		 !strcmp(val, "on"))
 		*affected = true;
 	else
 		return -1;
@@ -99,6 +103,8 @@ int rq_profile_override(struct rq_profile *p, const char *spec, char *err, size_
 			field = &p->idle_stack_allowed;
 		else if (!strcmp(tok, "fork-util"))
 			field = &p->fork_util_regression;
+		else if (!strcmp(tok, "delay-dequeue"))
+			field = &p->delayed_dequeue;
 		if (!field || parse_fixed(eq + 1, field))
 			goto bad;
 		p->overridden = true;
@@ -108,7 +114,7 @@ int rq_profile_override(struct rq_profile *p, const char *spec, char *err, size_
 	return 0;
 bad:
 	snprintf(err, errlen, "bad --profile '%s': use KEY=fixed|affected with KEY one of "
-		 "exec-callback, idle-stack, fork-util", spec);
+		 "exec-callback, idle-stack, fork-util, or delay-dequeue=on|off", spec);
 	return -1;
 }
 
@@ -159,12 +165,15 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 {
 	struct rq_task *hnext = t->hnext;
 	struct rq_cpumask mask = t->mask;
-	unsigned long *idle = t->idle_at_waking;
+	unsigned long *idle = t->idle_at_waking, *busy = t->busy_at_waking;
 
 	memset(t, 0, sizeof(*t));
 	t->hnext = hnext;
 	t->mask = mask;
 	t->idle_at_waking = idle;
+	t->busy_at_waking = busy;
+	t->blocked_cpu = -1;
+	t->seen_cpu = -1;
 	t->pid = pid;
 	t->policy = RQ_POLICY_UNKNOWN;
 	t->prio = PRIO_UNKNOWN;
@@ -344,17 +353,193 @@ static size_t mask_longs(const struct rq_analysis *an)
 	return ((size_t)an->nr_cpus + BITS_PER_UL - 1) / BITS_PER_UL;
 }
 
-static void snapshot_idle(const struct rq_analysis *an, unsigned long *bits)
-{
-	memset(bits, 0, mask_longs(an) * sizeof(unsigned long));
-	for (int cpu = 0; cpu < an->nr_cpus; cpu++)
-		if (cpu_truly_idle(an, cpu))
-			bits[cpu / BITS_PER_UL] |= 1UL << (cpu % BITS_PER_UL);
-}
-
 static bool bit_test(const unsigned long *bits, int cpu)
 {
 	return bits[cpu / BITS_PER_UL] & (1UL << (cpu % BITS_PER_UL));
+}
+
+static void bit_set(unsigned long *bits, int cpu)
+{
+	bits[cpu / BITS_PER_UL] |= 1UL << (cpu % BITS_PER_UL);
+}
+
+/* ---- task attributes: facts first, then stated assumptions ------------------ */
+
+/* RT and DL tasks show prio < 100 (DL: -1) in every sched event. */
+static bool task_is_rt_or_dl(const struct rq_task *t)
+{
+	if (t->policy == RQ_SCHED_FIFO || t->policy == RQ_SCHED_RR ||
+	    t->policy == RQ_SCHED_DEADLINE)
+		return true;
+	return t->prio != PRIO_UNKNOWN && t->prio < 100;
+}
+
+static bool task_is_idle_class(const struct rq_task *t)
+{
+	return t->policy == RQ_SCHED_IDLE || t->idle_cgroup;
+}
+
+/*
+ * Is t SCHED_IDLE work (policy SCHED_IDLE or under a cpu.idle cgroup)?  1 yes, 0 no, -1
+ * unknown.  SCHED_IDLE is never assumed: the priority fields cannot show it (a SCHED_IDLE
+ * task has prio 120 like a nice-0 SCHED_NORMAL one).  They do show RT and DL, which is
+ * an answer "no" resting on RQ_ASSUME_POLICY_PRIO when no policy is known.
+ */
+static int idle_class(const struct rq_task *t, unsigned int *assume)
+{
+	if (!t)
+		return -1;
+	if (task_is_idle_class(t))
+		return 1;
+	if (t->policy != RQ_POLICY_UNKNOWN)
+		return 0;
+	if (t->prio != PRIO_UNKNOWN && t->prio < 100) {
+		*assume |= 1u << RQ_ASSUME_POLICY_PRIO;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Per-CPU kthreads carry their CPU in their name and are bound to it
+ * (kthread_bind / kthread_create_on_cpu).  One list, documented in rqpath-paths(7).
+ * Returns N, or -1 when comm is not one of them.
+ */
+int rq_percpu_kthread_cpu(const char *comm)
+{
+	static const char *const prefixes[] = {
+		"kworker/", "ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "idle_inject/",
+		"watchdog/", "irq_work/", "ktimers/", "posixcputmr/",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		const char *s = comm + n;
+		long cpu = 0;
+
+		if (strncmp(comm, prefixes[i], n) || *s < '0' || *s > '9')
+			continue;
+		while (*s >= '0' && *s <= '9' && cpu < RQ_MAX_CPUS)
+			cpu = cpu * 10 + (*s++ - '0');
+		/* kworker/N:M and kworker/N:MH are bound; kworker/uN:M are not */
+		if (i == 0 ? *s != ':' : *s != '\0')
+			return -1;
+		return cpu < RQ_MAX_CPUS ? (int)cpu : -1;
+	}
+	return -1;
+}
+
+const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
+				      unsigned int *assume)
+{
+	int cpu;
+
+	if (t->mask_known)
+		return &t->mask;
+	/* a change in the trace whose value the trace does not hold: nothing to assume */
+	if (t->mask_changed || an->has_markers)
+		return NULL;
+	cpu = rq_percpu_kthread_cpu(t->comm);
+	if (cpu >= 0 && cpu < an->nr_cpus) {
+		*assume |= 1u << RQ_ASSUME_PERCPU_KTHREAD;
+		/* t->mask holds no fact for this task: it may carry the assumed one */
+		rq_cpumask_clear((struct rq_cpumask *)&t->mask);
+		rq_cpumask_set((struct rq_cpumask *)&t->mask, cpu);
+		return &t->mask;
+	}
+	*assume |= 1u << RQ_ASSUME_MASK_ALL;
+	return &an->all_cpus;
+}
+
+/* ---- what the kernel would see on a CPU ------------------------------------- */
+
+/*
+ * A CPU as idle_cpu() and sched_idle_cpu() would see it, the task being placed (skip)
+ * left out.  nr_running counts the running task, the queued ones and the delayed ones
+ * (DELAY_DEQUEUE); only the first two are facts here.
+ */
+struct cpu_look {
+	bool known;		/* runqueue and running task known */
+	bool idle;		/* idle_cpu(): idle task, nothing queued, no wakeup pending */
+	bool pending;		/* a wakeup is on its way to it */
+	int ntasks;		/* running + queued */
+	int nonidle;		/* of those, not SCHED_IDLE work */
+	int unknown;		/* of those, policy unknown */
+	int delayed_nonidle;	/* maybe-delayed ones not known to be SCHED_IDLE work */
+	unsigned int assume;
+};
+
+static void look_task(const struct rq_task *q, struct cpu_look *l)
+{
+	int cls = idle_class(q, &l->assume);
+
+	l->ntasks++;
+	if (cls == 0)
+		l->nonidle++;
+	else if (cls < 0)
+		l->unknown++;
+}
+
+static void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		     struct cpu_look *l)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+	unsigned int ignored = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->known = c->known && c->curr >= 0;
+	if (!l->known)
+		return;
+	if (c->watched_since && !c->last_idle_ts)
+		l->assume |= 1u << RQ_ASSUME_CPU_WATCHED;
+	l->pending = c->pending_wakeups > 0;
+	if (c->curr > 0 && (!skip || c->curr != skip->pid))
+		look_task(rq_task_find(an, c->curr), l);
+	for (int i = 0; i < c->nqueued; i++)
+		if (c->queued[i] != skip)
+			look_task(c->queued[i], l);
+	for (int i = 0; i < c->ndelayed; i++)
+		if (c->delayed[i] != skip && idle_class(c->delayed[i], &ignored) != 1)
+			l->delayed_nonidle++;
+	l->idle = !l->ntasks && !l->pending && c->curr == 0;
+}
+
+/*
+ * Busy for the kernel: neither idle_cpu() nor sched_idle_cpu().  A task whose policy
+ * is unknown counts as not SCHED_IDLE (RQ_ASSUME_POLICY_PRIO); a CPU with a wakeup
+ * pending and nothing running is not idle.
+ */
+static bool look_busy(const struct cpu_look *l, unsigned int *assume)
+{
+	if (l->idle)
+		return false;
+	if (l->nonidle || (!l->ntasks && l->pending))
+		return true;
+	if (l->unknown) {
+		*assume |= 1u << RQ_ASSUME_POLICY_PRIO;
+		return true;
+	}
+	return false;	/* only SCHED_IDLE work: sched_idle_cpu() */
+}
+
+/* At sched_waking: which CPUs were truly idle and which busy, while the kernel chose. */
+static void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
+			  unsigned long *idle, unsigned long *busy)
+{
+	memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
+	memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
+	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
+		struct cpu_look l;
+		unsigned int ignored = 0;
+
+		if (cpu_truly_idle(an, cpu)) {
+			bit_set(idle, cpu);
+			continue;
+		}
+		look_cpu(an, cpu, t, &l);
+		if (l.known && look_busy(&l, &ignored))
+			bit_set(busy, cpu);
+	}
 }
 
 /* ---- placements and findings --------------------------------------------- */
@@ -364,26 +549,6 @@ static void copy_comm(char *dst, const char *src)
 {
 	memcpy(dst, src, RQ_COMM_LEN);
 	dst[RQ_COMM_LEN - 1] = '\0';
-}
-
-
-static bool task_is_idle_class(const struct rq_task *t)
-{
-	return t->policy == RQ_SCHED_IDLE || t->idle_cgroup;
-}
-
-static bool task_policy_known(const struct rq_task *t)
-{
-	return t->policy != RQ_POLICY_UNKNOWN || t->idle_cgroup;
-}
-
-/* RT and DL tasks show prio < 100 (DL: -1) in every sched event. */
-static bool task_is_rt_or_dl(const struct rq_task *t)
-{
-	if (t->policy == RQ_SCHED_FIFO || t->policy == RQ_SCHED_RR ||
-	    t->policy == RQ_SCHED_DEADLINE)
-		return true;
-	return t->prio != PRIO_UNKNOWN && t->prio < 100;
 }
 
 static void placement_init(struct rq_placement *p, const struct rq_event *ev,
@@ -438,7 +603,7 @@ static void why(struct rq_placement *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Count a finding; keep the example if there is room.  Returns the example index or -1. */
+/* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
 static int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 		       enum rq_finding f)
 {
@@ -449,12 +614,40 @@ static int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq
 	if (!p->seq)
 		p->seq = an->nr_placements + 1;
 	s->count++;
+	if (p->assume)
+		s->inferred++;
+	else
+		s->exact++;
+	s->assumptions |= p->assume;
 	if (t)
 		t->nr_findings[f]++;
 	if (s->nexamples >= RQ_MAX_EXAMPLES)
 		return -1;
 	s->examples[s->nexamples] = *p;
 	return s->nexamples++;
+}
+
+/*
+ * The verdict of a judge: proven (exact, or inferred under the assumptions in assume)
+ * goes to the count; a placement whose selection the trace cannot prove goes to
+ * possible, never to the count.
+ */
+static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		    enum rq_finding f, bool possible, unsigned int assume)
+{
+	struct rq_finding_store *s = &an->findings[f];
+
+	p->assume = (uint8_t)assume;
+	if (!possible) {
+		add_finding(an, p, t, f);
+		return;
+	}
+	p->notes |= RQ_NOTE_POSSIBLE;
+	s->possible++;
+	if (!p->seq)
+		p->seq = an->nr_placements + 1;
+	if (s->npossible < (int)(sizeof(s->possible_examples) / sizeof(s->possible_examples[0])))
+		s->possible_examples[s->npossible++] = *p;
 }
 
 /* Store a classified placement: counters and the recent ring. */
@@ -468,6 +661,7 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 	an->nr_placements++;
 	p->seq = an->nr_placements;
 	an->path_counts[p->path]++;
+	an->path_conf[p->path][p->conf]++;
 	an->conf_counts[p->conf]++;
 	if (valid_cpu(an, p->from_cpu) && p->from_cpu != p->to_cpu)
 		an->cpus[p->from_cpu].placements_out++;
@@ -495,110 +689,153 @@ static bool same_llc(const struct rq_analysis *an, int a, int b)
 }
 
 /*
- * The first CPU other than x, allowed to t (and in x's LLC if asked), that is truly
- * idle now and was idle when the waking was seen (idle_before, if known); -1 if none.
+ * The first CPU of x's LLC (the span select_idle_cpu() scans) other than x, allowed by
+ * mask, that is truly idle now and was idle when the waking was seen (idle_before, if
+ * known); -1 if none.  What that rests on goes into *assume.
  */
-static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_task *t, int x,
-			    bool in_llc, const unsigned long *idle_before)
+static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask, int x,
+			    const unsigned long *idle_before, unsigned int *assume)
 {
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
-		if (cpu == x || (in_llc && !same_llc(an, cpu, x)) ||
-		    !rq_cpumask_test(&t->mask, cpu) || !cpu_truly_idle(an, cpu))
+		if (cpu == x || !same_llc(an, cpu, x) || !rq_cpumask_test(mask, cpu) ||
+		    !cpu_truly_idle(an, cpu))
 			continue;
 		if (idle_before && !bit_test(idle_before, cpu))
 			continue;
+		if (!an->has_topology)
+			*assume |= 1u << RQ_ASSUME_LLC;
+		/* its switches out of idle are missing here: was it really idle? */
+		if (an->cpus[cpu].idle_repairs)
+			*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
 		return cpu;
 	}
 	return -1;
 }
 
 /*
- * idle-stacking (DESIGN.md): a SCHED_IDLE task put on CPU x that runs only SCHED_IDLE
- * work while another allowed CPU was truly idle.  Judged only with every policy known.
+ * Proof of selection (DESIGN.md): did select_task_rq() run for this wakeup?  On a
+ * kernel with DELAY_DEQUEUE a fair task that blocked may still be enqueued, and
+ * ttwu_runnable() then requeues it where it was, with no selection at all.  Proven
+ * when it migrated inside the wakeup, when the CPU it blocked on ran the idle task
+ * since (a CPU goes idle only after the fair pick dequeued every delayed entity), for
+ * RT/DL tasks (never delayed), or on a kernel without delayed dequeue.
  */
-static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
-				struct rq_task *t, int x, const unsigned long *idle_before)
+static bool selection_proven(const struct rq_analysis *an, const struct rq_task *t)
 {
-	const struct rq_cpu *c = &an->cpus[x];
-	struct rq_task *curr;
-	int idle_cpu = -1;
+	int b = t->blocked_cpu;
 
-	if (!task_policy_known(t)) {
-		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
-		return;
-	}
-	if (!task_is_idle_class(t))
-		return;
-	if (c->known && c->curr == 0)
-		return;		/* put on an idle CPU: nothing stacked */
-	if (!t->mask_known || !c->known || c->curr < 0) {
-		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
-		return;
-	}
-	curr = rq_task_find(an, c->curr);
-	if (!curr || !task_policy_known(curr)) {
-		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
-		return;
-	}
-	if (!task_is_idle_class(curr))
-		return;
-	/*
-	 * Only the queued tasks count: a maybe-delayed blocked task may be gone already,
-	 * and the kernel's choice of x suggests it was (sched_idle_rq() held).
-	 */
-	for (int i = 0; i < c->nqueued; i++) {
-		struct rq_task *q = c->queued[i];
-
-		if (q == t)
-			continue;
-		if (!q || !task_policy_known(q)) {
-			an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
-			return;
-		}
-		if (!task_is_idle_class(q))
-			return;
-	}
-	idle_cpu = idle_allowed_cpu(an, t, x, false, idle_before);
-	if (idle_cpu < 0)
-		return;
-	why(p, "; CPU %d ran only SCHED_IDLE work (pid %d) while allowed CPU %d was idle",
-	    x, c->curr, idle_cpu);
-	add_finding(an, p, t, RQ_FIND_IDLE_STACKING);
+	/* a move seen inside the waking window: set_task_cpu() after a selection */
+	if (!an->profile.delayed_dequeue || task_is_rt_or_dl(t) || (t->wake_migrated && t->waking))
+		return true;
+	return valid_cpu(an, b) && an->cpus[b].last_idle_ts &&
+	       an->cpus[b].last_idle_ts >= t->blocked_ts;
 }
 
 /*
- * missed-idle (DESIGN.md): a fair wakeup put on CPU x running a task while another
- * allowed CPU of x's LLC was truly idle, both when the waking was seen and now.
+ * idle-stacking (DESIGN.md): a select-path placement (wakeup or fork) of a SCHED_IDLE
+ * task onto CPU x running only SCHED_IDLE work, while another allowed CPU of x's LLC
+ * was truly idle.  SCHED_IDLE only from evidence; every task on x must be known.
  */
-static void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			      int x, const unsigned long *idle_before)
+static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
+				struct rq_task *t, int x, const unsigned long *idle_before,
+				bool proven)
 {
-	const struct rq_cpu *c = &an->cpus[x];
-	struct rq_task *curr;
-	int idle_cpu = -1;
+	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
+	unsigned int assume = 0;
+	const struct rq_cpumask *mask;
+	struct cpu_look l;
+	int cls, idle_cpu;
 
-	if (task_is_rt_or_dl(t))
+	if (!an->profile.idle_stack_allowed)
+		return;		/* v7.1 skips SCHED_IDLE rqs for SCHED_IDLE tasks */
+	cls = idle_class(t, &assume);
+	if (cls == 0)
 		return;
-	if (!t->mask_known || !c->known) {
-		an->findings[RQ_FIND_MISSED_IDLE].not_judged++;
+	mask = rq_task_mask(an, t, &assume);
+	look_cpu(an, x, t, &l);
+	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
+		s->not_judged++;
 		return;
 	}
-	if (c->curr <= 0 || c->curr == t->pid)
-		return;
-	/* a CPU running only SCHED_IDLE work is idle-ish for the kernel (sched_idle_cpu) */
-	curr = rq_task_find(an, c->curr);
-	if (curr && task_is_idle_class(curr))
-		return;
-	idle_cpu = idle_allowed_cpu(an, t, x, true, idle_before);
+	s->judged++;
+	if (l.idle || !l.ntasks || l.nonidle)
+		return;		/* nothing stacked on, or not SCHED_IDLE-only */
+	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
 	if (idle_cpu < 0)
 		return;
-	why(p, "; CPU %d was busy (pid %d) while CPU %d of the same LLC was idle", x, c->curr,
-	    idle_cpu);
-	add_finding(an, p, t, RQ_FIND_MISSED_IDLE);
+	why(p, "; CPU %d ran only SCHED_IDLE work (pid %d) while allowed CPU %d of its LLC "
+	    "was idle", x, an->cpus[x].curr, idle_cpu);
+	/* a blocked fair task maybe still delayed there would make it not SCHED_IDLE-only */
+	if (l.delayed_nonidle)
+		why(p, "; %d blocked task(s) not known as SCHED_IDLE may still be enqueued there",
+		    l.delayed_nonidle);
+	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !proven || l.delayed_nonidle,
+		assume | l.assume);
+}
+
+/*
+ * missed-idle (DESIGN.md): a wakeup of a fair, non-SCHED_IDLE task onto CPU x that
+ * was busy for the kernel while another allowed CPU of x's LLC was truly idle, both
+ * when the kernel chose (sched_waking) and at sched_wakeup.
+ */
+static void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			      int x, const unsigned long *idle_before,
+			      const unsigned long *busy_before, bool proven)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
+	unsigned int assume = 0;
+	const struct rq_cpumask *mask;
+	struct cpu_look l;
+	bool possible = !proven;
+	int cls, idle_cpu;
+
+	cls = idle_class(t, &assume);
+	if (cls == 1 || task_is_rt_or_dl(t) || t->policy == RQ_SCHED_EXT)
+		return;		/* not a fair, non-SCHED_IDLE wakee */
+	if (cls < 0)
+		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
+	mask = rq_task_mask(an, t, &assume);
+	look_cpu(an, x, t, &l);
+	if (!mask || !l.known) {
+		s->not_judged++;
+		return;
+	}
+	s->judged++;
+	if (!look_busy(&l, &assume)) {
+		if (l.idle || !l.delayed_nonidle)
+			return;
+		/* SCHED_IDLE work only, unless a delayed fair task is still enqueued */
+		possible = true;
+	}
+	if (busy_before && !bit_test(busy_before, x))
+		return;		/* not busy when the kernel chose */
+	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
+	if (idle_cpu < 0)
+		return;
+	if (an->cpus[x].curr > 0)
+		why(p, "; CPU %d was busy (pid %d running) while CPU %d of its LLC was idle", x,
+		    an->cpus[x].curr, idle_cpu);
+	else
+		why(p, "; CPU %d was busy (%s) while CPU %d of its LLC was idle", x,
+		    l.ntasks ? "a woken task waiting to run" : "a wakeup pending", idle_cpu);
+	if (an->asym_capacity) {
+		/* EAS or select_idle_capacity() may have preferred x for its capacity */
+		p->notes |= RQ_NOTE_ASYM;
+		possible = true;
+	}
+	verdict(an, p, t, RQ_FIND_MISSED_IDLE, possible, assume | l.assume);
 }
 
 /* ---- the stopper (migration/N) moves: resolved once we know what followed ---- */
 
+/*
+ * A migration/N move (kernel-paths.md §B.7, row 2) is decided by what follows it: an
+ * exec of the task inside STOPPER_EXEC_WINDOW (sched_exec(): handle_exec() emits it),
+ * a change of its name (an exec whose record is missing), a sched_setaffinity on it,
+ * or nothing.  Wakeups in between decide nothing: exec may block loading the binary.
+ * Active balance is said only when the trace would have shown an exec or an affinity
+ * change; otherwise the reason stays unknown.
+ */
 static void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 {
 	struct rq_placement *p = &t->stopper;
@@ -608,15 +845,25 @@ static void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_e
 	t->stopper_pending = false;
 	if (by_exec)
 		return;	/* the exec handler emits it as exec-moved */
-	if (t->affinity_change_ts && p->ts - t->affinity_change_ts < AFFINITY_WINDOW) {
+	p->conf = RQ_CONF_INFERRED;
+	if (t->stopper_comm_changed) {
+		p->path = RQ_PATH_EXEC_MOVED;
+		why(p, "; migration/%d moved it, then its name changed to \"%s\": an exec whose "
+		    "exec record is not in the trace", p->cpu, t->comm);
+	} else if (t->affinity_change_ts && p->ts - t->affinity_change_ts < AFFINITY_WINDOW) {
 		p->path = RQ_PATH_AFFINITY_STOPPER;
-		p->conf = RQ_CONF_INFERRED;
 		why(p, "; migration/%d moved it right after a sched_setaffinity on it", p->cpu);
-	} else {
+	} else if ((an->has_event[RQ_EV_EXEC] || an->counts[RQ_EV_EXEC]) &&
+		   an->has_event[RQ_EV_SETAFFINITY_ENTER]) {
 		p->path = RQ_PATH_LB_ACTIVE;
-		p->conf = RQ_CONF_INFERRED;
 		why(p, "; migration/%d moved it and no exec or affinity change followed: "
-		    "active balance", p->cpu);
+		    "active balance (or CPU hotplug, which looks the same)", p->cpu);
+	} else {
+		p->path = RQ_PATH_STOPPER_UNKNOWN;
+		p->conf = RQ_CONF_UNKNOWN;
+		why(p, "; the trace lacks %s: exec, affinity change and active balance look "
+		    "the same", an->has_event[RQ_EV_SETAFFINITY_ENTER] ? "exec events" :
+		    "the sched_setaffinity syscall events");
 	}
 	emit(an, p);
 }
@@ -631,8 +878,107 @@ static void expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t n
 
 static void note_comm(struct rq_task *t, const char *comm)
 {
-	if (t && comm[0] && memcmp(t->comm, comm, RQ_COMM_LEN))
-		copy_comm(t->comm, comm);
+	if (!t || !comm[0] || !memcmp(t->comm, comm, RQ_COMM_LEN))
+		return;
+	/* a new name after a stopper move: exec evidence (begin_new_exec() renames) */
+	if (t->stopper_pending && t->comm[0])
+		t->stopper_comm_changed = true;
+	copy_comm(t->comm, comm);
+}
+
+/* A wakeup on its way to a CPU makes it not idle for the kernel (rq->ttwu_pending). */
+static void clear_pending(struct rq_analysis *an, struct rq_task *t)
+{
+	int cpu = t->pending_wake_cpu;
+
+	if (cpu < 0)
+		return;
+	if (valid_cpu(an, cpu) && an->cpus[cpu].pending_wakeups > 0)
+		an->cpus[cpu].pending_wakeups--;
+	t->pending_wake_cpu = -1;
+}
+
+static void set_pending(struct rq_analysis *an, struct rq_task *t, int cpu)
+{
+	clear_pending(an, t);
+	if (!valid_cpu(an, cpu))
+		return;
+	an->cpus[cpu].pending_wakeups++;
+	t->pending_wake_cpu = cpu;
+}
+
+/* The mask is no fact any more (changed, or contradicted): nothing assumed either. */
+static void mask_forget(struct rq_task *t)
+{
+	t->mask_known = false;
+	t->mask_changed = true;
+	t->seen_cpu = -1;
+	t->seen_multi = false;
+}
+
+/* Where t runs: a proven subset of its allowed CPUs, and a check of a marked mask. */
+static void note_running(struct rq_analysis *an, struct rq_task *t, int cpu)
+{
+	if (t->mask_known && !rq_cpumask_test(&t->mask, cpu)) {
+		an->mask_violations++;
+		mask_forget(t);
+	}
+	if (t->seen_cpu < 0)
+		t->seen_cpu = cpu;
+	else if (t->seen_cpu != cpu)
+		t->seen_multi = true;
+	t->cpu = cpu;
+}
+
+/*
+ * Every record's common_pid is the task running on the CPU that wrote it.  Correct
+ * the model from it: some kernels leave switches out of the trace (on 6.18 here, every
+ * switch out of CPU 1's idle task).  Records of irq context are skipped, and so are
+ * records of another system the outgoing task writes right after its own switch (TLB,
+ * FPU, stack traces) until the incoming task writes.
+ */
+static void repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_cpu *c = &an->cpus[ev->cpu];
+	int owner = ev->common_pid;
+	struct rq_task *t;
+
+	if (ev->type == RQ_EV_SWITCH || owner < 0 ||
+	    (ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ | RQ_FLAG_NMI)))
+		return;
+	if (owner == c->curr) {
+		c->trailing_prev = -1;
+		if (!owner)
+			c->last_idle_ts = ev->ts;
+		return;
+	}
+	if (owner == c->trailing_prev && ev->type == RQ_EV_OTHER)
+		return;
+	c->trailing_prev = -1;
+	if (c->curr >= 0) {
+		c->repairs++;
+		if (!c->curr)
+			c->idle_repairs++;
+		t = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
+		/* it switched out unseen: blocked or preempted, nobody knows */
+		if (t && t->state == RQ_TS_RUNNING)
+			t->state = RQ_TS_UNKNOWN;
+	}
+	c->curr = owner;
+	if (!owner) {
+		/* the idle task runs: nothing was runnable here */
+		cpu_clear_lists(an, ev->cpu);
+		c->known = true;
+		c->last_idle_ts = ev->ts;
+		return;
+	}
+	t = task_get(an, owner, ev->ts);
+	if (!t)
+		return;
+	rq_remove(an, t);
+	clear_pending(an, t);
+	t->state = RQ_TS_RUNNING;
+	note_running(an, t, ev->cpu);
 }
 
 static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
@@ -641,6 +987,17 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	struct rq_task *prev = task_get(an, ev->pid, ev->ts);
 	struct rq_task *next;
 
+	/* the switch names who ran: the model should have said the same */
+	if (c->curr >= 0 && c->curr != ev->pid) {
+		struct rq_task *gone = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
+
+		c->switch_mismatches++;
+		if (gone && gone->state == RQ_TS_RUNNING)
+			gone->state = RQ_TS_UNKNOWN;
+	}
+	c->trailing_prev = ev->pid;
+	if (!ev->pid)
+		c->last_idle_ts = ev->ts;	/* the idle task ran until now */
 	if (prev) {
 		note_comm(prev, ev->comm);
 		prev->prio = ev->prio;
@@ -657,6 +1014,7 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 			prev->state = RQ_TS_SLEEPING;
 			/* DELAY_DEQUEUE (v6.12+) may leave a blocked fair task enqueued */
 			prev->blocked_ts = ev->ts;
+			prev->blocked_cpu = ev->cpu;
 			if (!task_is_rt_or_dl(prev))
 				rq_enqueue(an, prev, ev->cpu, true);
 			else
@@ -676,6 +1034,7 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		cpu_clear_lists(an, ev->cpu);
 		c->curr = 0;
 		c->known = true;
+		c->last_idle_ts = ev->ts;
 		for (int i = 0; i < an->findings[RQ_FIND_OFFCPU_FORK].nexamples; i++) {
 			struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[i];
 			struct rq_task *child = rq_task_find(an, x->pid);
@@ -693,8 +1052,9 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	note_comm(next, ev->comm2);
 	next->prio = ev->prio2;
 	rq_remove(an, next);
+	clear_pending(an, next);
 	next->state = RQ_TS_RUNNING;
-	next->cpu = ev->cpu;
+	note_running(an, next, ev->cpu);
 	if (next->first_run_pending) {
 		next->first_run_pending = false;
 		if (next->fork_example >= 0) {
@@ -717,15 +1077,29 @@ static void handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	t->prio = ev->prio;
 	expire_stopper(an, t, ev->ts);
 	if (!t->idle_at_waking)
-		t->idle_at_waking = calloc(mask_longs(an), sizeof(unsigned long));
-	if (t->idle_at_waking)
-		snapshot_idle(an, t->idle_at_waking);
+		t->idle_at_waking = calloc(2 * mask_longs(an), sizeof(unsigned long));
+	if (t->idle_at_waking) {
+		t->busy_at_waking = t->idle_at_waking + mask_longs(an);
+		snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking);
+	}
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
 	t->waker_pid = ev->common_pid;
 	t->wake_migrated = false;
 	if (t->cpu < 0 && valid_cpu(an, ev->cpu_a))
 		t->cpu = ev->cpu_a;
+	/* target_cpu of sched_waking is task_cpu(p): where it blocked, if that was unseen */
+	if (t->blocked_cpu < 0 && valid_cpu(an, ev->cpu_a))
+		t->blocked_cpu = ev->cpu_a;
+	/* not still queued or running (ttwu_runnable()): the wakeup is on its way there */
+	if (t->state != RQ_TS_RUNNING && !(t->state == RQ_TS_QUEUED && !t->on_delayed))
+		set_pending(an, t, ev->cpu_a);
+}
+
+/* A stop-class task: the per-CPU stopper, migration/N. */
+static bool is_stop_class(const struct rq_task *t)
+{
+	return !strncmp(t->comm, "migration/", 10);
 }
 
 /*
@@ -737,26 +1111,26 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 {
 	bool saw_waking = t->waking;
 	const unsigned long *idle_before = saw_waking ? t->idle_at_waking : NULL;
+	const unsigned long *busy_before = saw_waking ? t->busy_at_waking : NULL;
 	int from = t->wake_migrated ? t->wake_from : t->cpu;
+	bool proven = selection_proven(an, t);
+	bool mask_one = t->mask_known && rq_cpumask_weight(&t->mask) == 1;
+	unsigned int assume = 0;
+	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
 	struct rq_placement p;
 	enum rq_path path;
-	enum rq_confidence conf;
-	bool maybe_delayed;
+	enum rq_confidence conf = RQ_CONF_INFERRED;
 
 	t->nr_wakeups++;
-	if (t->pending_wake_cpu >= 0) {
-		if (an->cpus[t->pending_wake_cpu].pending_wakeups > 0)
-			an->cpus[t->pending_wake_cpu].pending_wakeups--;
-		t->pending_wake_cpu = -1;
-	}
+	clear_pending(an, t);
 
-	maybe_delayed = t->on_delayed && !t->wake_migrated && to == t->rq_cpu;
 	if (t->state == RQ_TS_RUNNING || (t->state == RQ_TS_QUEUED && !t->wake_migrated)) {
 		path = RQ_PATH_WAKE_RUNNABLE;
-		conf = RQ_CONF_INFERRED;
-	} else if (t->mask_known && rq_cpumask_weight(&t->mask) == 1) {
+	} else if (is_stop_class(t)) {
+		path = RQ_PATH_WAKE_STOP;
+	} else if (mask_one || (mask && assume && rq_cpumask_weight(mask) == 1)) {
 		path = RQ_PATH_WAKE_AFFINE;
-		conf = RQ_CONF_EXACT;
+		conf = mask_one && proven ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
 	} else if (task_is_rt_or_dl(t)) {
 		path = RQ_PATH_WAKE_RT;
 		conf = RQ_CONF_EXACT;
@@ -764,32 +1138,38 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		path = RQ_PATH_UNKNOWN;
 		conf = RQ_CONF_UNKNOWN;
 	} else if (to == from) {
+		/*
+		 * exact only when a selection is proven, the mask is a fact with several
+		 * CPUs, and no EAS could have returned prev: else ttwu_runnable(), the
+		 * one-CPU shortcut or EAS look the same
+		 */
 		path = RQ_PATH_WAKE_PREV;
-		conf = saw_waking ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
+		if (saw_waking && proven && t->mask_known && !an->asym_capacity)
+			conf = RQ_CONF_EXACT;
 	} else if (to == (saw_waking ? t->waking_cpu : ev->cpu)) {
 		path = RQ_PATH_WAKE_PULLED;
-		conf = RQ_CONF_INFERRED;
+	} else if (!an->has_topology) {
+		path = RQ_PATH_WAKE_MOVED;	/* which LLC each CPU is in is not known */
 	} else if (same_llc(an, from, to)) {
 		path = RQ_PATH_WAKE_LLC;
-		conf = RQ_CONF_INFERRED;
 	} else {
 		path = RQ_PATH_WAKE_CROSS_LLC;
-		conf = RQ_CONF_INFERRED;
 	}
 	placement_init(&p, ev, t, from, to, path, conf);
 	if (saw_waking)
 		p.writer_pid = t->waker_pid;
 	if (!saw_waking && path != RQ_PATH_WAKE_RUNNABLE)
 		p.notes |= RQ_NOTE_NO_WAKING;
-	if (maybe_delayed && path != RQ_PATH_WAKE_RUNNABLE) {
-		p.conf = RQ_CONF_INFERRED;
+	if (!proven && path != RQ_PATH_WAKE_RUNNABLE) {
 		p.notes |= RQ_NOTE_MAYBE_DELAYED;
-		p.blocked_us = (uint32_t)((ev->ts - t->blocked_ts) / 1000);
+		p.blocked_us = t->blocked_ts && ev->ts > t->blocked_ts ?
+			       (uint32_t)((ev->ts - t->blocked_ts) / 1000) : UINT32_MAX;
 	}
 
-	if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN) {
-		judge_idle_stacking(an, &p, t, to, idle_before);
-		judge_missed_idle(an, &p, t, to, idle_before);
+	if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN &&
+	    path != RQ_PATH_WAKE_STOP) {
+		judge_idle_stacking(an, &p, t, to, idle_before, proven);
+		judge_missed_idle(an, &p, t, to, idle_before, busy_before, proven);
 	}
 	emit(an, &p);
 
@@ -832,7 +1212,10 @@ static void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 		path = RQ_PATH_FORK_LOCAL;
 	else
 		path = RQ_PATH_FORK_MOVED;
-	placement_init(&p, ev, t, parent_cpu, to, path, RQ_CONF_EXACT);
+	/* with the mask unknown, the one-CPU shortcut may have decided instead */
+	placement_init(&p, ev, t, parent_cpu, to, path,
+		       t->mask_known || path == RQ_PATH_FORK_RT ? RQ_CONF_EXACT :
+		       RQ_CONF_INFERRED);
 	if (path == RQ_PATH_FORK_MOVED) {
 		p.level = !an->has_topology ? RQ_LEVEL_UNKNOWN :
 			  an->cpus[to].core == an->cpus[parent_cpu].core ? RQ_LEVEL_SMT :
@@ -844,6 +1227,7 @@ static void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	}
 
 	an->findings[RQ_FIND_OFFCPU_FORK].of++;
+	an->findings[RQ_FIND_OFFCPU_FORK].judged++;
 	if (to != parent_cpu && an->profile.fork_util_regression)
 		why(&p, "; v6.4-v6.13 autogroup kernel: stale utilization of exited tasks "
 		    "makes the parent's group look busy (76f970ce51c8)");
@@ -852,7 +1236,8 @@ static void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 
 		t->fork_example = idx;
 	}
-	judge_idle_stacking(an, &p, t, to, NULL);
+	/* a fork always selects (wake_up_new_task): no proof needed */
+	judge_idle_stacking(an, &p, t, to, NULL, true);
 	emit(an, &p);
 
 	t->first_run_pending = true;
@@ -885,16 +1270,15 @@ static void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	t->nr_migrations++;
+	/* a pending stopper move stays pending across wakeups: only its window ends it */
 	expire_stopper(an, t, ev->ts);
-	resolve_stopper(an, t, false);
 	queued = t->state == RQ_TS_QUEUED && !t->on_delayed;
 
 	/* 1. inside a waking window on the waker's CPU: select_task_rq() of a wakeup */
 	if (t->waking && ev->cpu == t->waking_cpu) {
 		t->wake_migrated = true;
 		t->wake_from = from;
-		t->pending_wake_cpu = to;
-		an->cpus[to].pending_wakeups++;
+		set_pending(an, t, to);
 		t->cpu = to;
 		return;	/* classified at sched_wakeup */
 	}
@@ -905,9 +1289,11 @@ static void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		t->numa_ts = 0;
 	} else if (is_stopper_thread(an, ev->common_pid) && from == ev->cpu) {
 		/* 2. migration/N: exec balance if an exec follows, else affinity or active LB */
+		resolve_stopper(an, t, false);	/* a second move: the first had no exec */
 		p.conf = RQ_CONF_INFERRED;
 		t->stopper = p;
 		t->stopper_pending = true;
+		t->stopper_comm_changed = false;
 		goto model;
 	} else if ((ev->flags & RQ_FLAG_SOFTIRQ) && from != ev->cpu) {
 		path = to == ev->cpu ? RQ_PATH_LB_PERIODIC : RQ_PATH_LB_NOHZ;
@@ -938,8 +1324,7 @@ static void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	p.conf = conf;
 	if (path == RQ_PATH_UNKNOWN)
 		why(&p, " (writer pid %d, flags 0x%x)", ev->common_pid, ev->flags);
-	if (queued && path != RQ_PATH_UNKNOWN)
-		judge_idle_stacking(an, &p, t, to, NULL);
+	/* load balancing does not select through select_task_rq(): no finding judged */
 	emit(an, &p);
 model:
 	t->cpu = to;
@@ -954,6 +1339,7 @@ static void copy_attrs(struct rq_analysis *an, struct rq_task *child, const stru
 	child->policy = parent->policy;
 	child->idle_cgroup = parent->idle_cgroup;
 	child->mask_known = parent->mask_known;
+	child->mask_changed = parent->mask_changed;
 	if (parent->mask_known)
 		rq_cpumask_copy(&child->mask, &parent->mask);
 }
@@ -1024,7 +1410,8 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.ts = ev->ts;
 		strlcpy(p.comm, t->comm, sizeof(p.comm));
 		p.path = RQ_PATH_EXEC_MOVED;
-		p.conf = RQ_CONF_EXACT;
+		/* paired by time: the move came inside the window before this exec */
+		p.conf = RQ_CONF_INFERRED;
 		p.why[0] = '\0';
 		why(&p, ": migration/%d moved it %d -> %d just before the exec", p.cpu,
 		    p.from_cpu, p.to_cpu);
@@ -1040,12 +1427,23 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
 	}
 
-	/* needless-callback: sched_exec() asked the class although one CPU was allowed */
-	if (!t->mask_known) {
+	/*
+	 * needless-callback: sched_exec() asked the class although one CPU was allowed.
+	 * Exact only: an assumed mask never makes an exec needless, and a task seen on
+	 * two CPUs since its last affinity change (in a trace that would show one) has a
+	 * proven multi-CPU mask, which proves the callback was not needless.
+	 */
+	if (!t->mask_known && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
+	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
+		why(&p, "; ran on several CPUs since its affinity last changed: not needless");
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
+	} else if (!t->mask_known) {
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
 		why(&p, "; allowed CPUs unknown at this exec: not judged");
 		t->unknown_execs++;
-	} else if (rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
+	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
+		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
 		why(&p, "; allowed on CPU %d only, yet sched_exec() called %s",
 		    rq_cpumask_first(&t->mask),
 		    task_is_rt_or_dl(t) ? "the RT/DL callback (cheap: returns the input CPU)" :
@@ -1083,8 +1481,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 
 	resolve_stopper(an, t, false);
 	rq_remove(an, t);
-	if (t->pending_wake_cpu >= 0 && an->cpus[t->pending_wake_cpu].pending_wakeups > 0)
-		an->cpus[t->pending_wake_cpu].pending_wakeups--;
+	clear_pending(an, t);
 	while (*pp && *pp != t)
 		pp = &(*pp)->hnext;
 	if (*pp)
@@ -1176,7 +1573,7 @@ static void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 		t->setaffinity_inflight = false;
 		/* the new mask is not in the trace; a recorder marker may follow with it */
 		if (ev->arg == 0)
-			t->mask_known = false;
+			mask_forget(t);
 	} else if (ev->type == RQ_EV_SETSCHED_EXIT && ev->arg == 0) {
 		long long policy = caller->inflight_policy & ~(long long)SCHED_RESET_ON_FORK;
 
@@ -1213,7 +1610,7 @@ static void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *
 
 	if (!t)
 		return;
-	t->mask_known = false;
+	mask_forget(t);
 	t->unknown_execs = 0;
 	if (t->idle_cgroup) {
 		t->idle_cgroup = false;
@@ -1223,7 +1620,8 @@ static void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *
 
 static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 {
-	if (!valid_cpu(an, m->cpu))
+	/* --topology was given: the user's word wins over what the recording says */
+	if (!valid_cpu(an, m->cpu) || an->llc_source == RQ_LLC_OPTION)
 		return;
 	an->cpus[m->cpu].core = m->core;
 	an->cpus[m->cpu].llc = valid_cpu(an, m->llc) ? m->llc : m->cpu;
@@ -1249,6 +1647,8 @@ static void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		return;
 	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;
+	s->not_judged -= n < s->not_judged ? n : s->not_judged;
+	s->judged += n;
 	if (rq_cpumask_weight(&t->mask) != 1)
 		return;
 	if (an->profile.exec_callback_unconditional) {
@@ -1260,6 +1660,7 @@ static void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		    "sched_exec() called the class callback", rq_cpumask_first(&t->mask));
 		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 		s->count += n - 1;
+		s->exact += n - 1;
 		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
 	}
 	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n) {
@@ -1276,7 +1677,7 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 		return;
 	if (m->kind == RQ_MARK_TASK_GONE) {
 		/* the task vanished before its /proc entry could be read */
-		t->mask_known = false;
+		mask_forget(t);
 		return;
 	}
 	if (m->tgid > 0)
@@ -1287,6 +1688,13 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	t->idle_cgroup = m->idle_cg > 0;
 	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&t->mask, m->cpulist) &&
 			rq_cpumask_weight(&t->mask) > 0;
+	if (t->mask_known) {
+		t->mask_changed = false;
+		t->seen_cpu = -1;
+		t->seen_multi = false;
+	} else {
+		mask_forget(t);
+	}
 	settle_unknown_execs(an, t);
 }
 
@@ -1296,6 +1704,17 @@ static void handle_marker(struct rq_analysis *an, const struct rq_event *ev)
 
 	if (!ev->str || rq_marker_parse(ev->str, (size_t)ev->str_len, &m))
 		return;
+	/*
+	 * Only the recorder's own lines are facts: it writes the first marker (the kernel
+	 * line, before any command starts) and every later one from the same pid.  A
+	 * traced command can write to trace_marker too: its lines are counted, not used.
+	 */
+	if (an->marker_pid < 0) {
+		an->marker_pid = ev->common_pid;
+	} else if (ev->common_pid != an->marker_pid) {
+		an->markers_ignored++;
+		return;
+	}
 	an->has_markers = true;
 	switch (m.kind) {
 	case RQ_MARK_KERNEL:
@@ -1331,6 +1750,8 @@ static void handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	c->known = false;
 	c->watched_since = 0;
 	c->curr = -1;
+	c->trailing_prev = -1;
+	c->pending_wakeups = 0;	/* the tasks' own marks are dropped as they are seen */
 }
 
 void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
@@ -1349,6 +1770,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		an->counts[ev->type]++;
 	if (!valid_cpu(an, ev->cpu))
 		return;
+	repair_from_owner(an, ev);
 	switch (ev->type) {
 	case RQ_EV_SWITCH: handle_switch(an, ev); break;
 	case RQ_EV_WAKING: handle_waking(an, ev); break;
@@ -1407,6 +1829,7 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 		return NULL;
 	}
 	rq_profile_from_release(&an->profile, NULL);
+	an->marker_pid = -1;
 	return an;
 }
 
@@ -1424,16 +1847,27 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 	an->cpus = calloc((size_t)nr_cpus, sizeof(*an->cpus));
 	if (!an->cpus || grow_hash(an))
 		return -1;
+	if (rq_cpumask_init(&an->all_cpus, nr_cpus))
+		return -1;
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		/* without topology in the trace: one LLC, one core per CPU (said so) */
 		an->cpus[cpu].curr = -1;
 		an->cpus[cpu].llc = 0;
 		an->cpus[cpu].core = cpu;
+		an->cpus[cpu].trailing_prev = -1;
+		rq_cpumask_set(&an->all_cpus, cpu);
 	}
 	an->llc_source = RQ_LLC_ASSUMED;
 	rq_profile_from_release(&an->profile, release && *release ? release : NULL);
 	if (an->opts.profile_override &&
 	    rq_profile_override(&an->profile, an->opts.profile_override, err, sizeof(err))) {
+		strlcpy(an->error, err, sizeof(an->error));
+		errno = EINVAL;
+		return -1;
+	}
+	if (an->opts.topology &&
+	    rq_topology_apply(an, an->opts.topology, err, sizeof(err))) {
+		snprintf(an->error, sizeof(an->error), "--topology: %.200s", err);
 		errno = EINVAL;
 		return -1;
 	}
@@ -1469,6 +1903,7 @@ void rq_analysis_free(struct rq_analysis *an)
 		free(an->cpus[cpu].delayed);
 	}
 	free(an->cpus);
+	rq_cpumask_free(&an->all_cpus);
 	free(an->task_hash);
 	free(an->recent);
 	free(an->exited_ring);
@@ -1495,13 +1930,29 @@ void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 		append(buf, size, "; the parent's CPU is not allowed to the child");
 	if (p->notes & RQ_NOTE_NO_WAKING)
 		append(buf, size, "; no sched_waking seen: previous CPU from the model");
-	if (p->notes & RQ_NOTE_MAYBE_DELAYED)
-		append(buf, size, "; it blocked %.1f ms before: if still delay-dequeued, "
-		       "ttwu_runnable() requeued it without a selection",
+	if ((p->notes & RQ_NOTE_MAYBE_DELAYED) && p->blocked_us != UINT32_MAX)
+		append(buf, size, "; selection not proven: it blocked %.1f ms before on this CPU, "
+		       "which did not go idle since, so it may still have been delay-dequeued "
+		       "and ttwu_runnable() requeued it without a selection",
 		       (double)p->blocked_us / 1e3);
+	else if (p->notes & RQ_NOTE_MAYBE_DELAYED)
+		append(buf, size, "; selection not proven: its CPU was not seen idle since it "
+		       "blocked, so ttwu_runnable() may have requeued a delay-dequeued task");
+	if (p->notes & RQ_NOTE_ASYM)
+		append(buf, size, "; CPUs of different capacity: EAS or select_idle_capacity() "
+		       "may have chosen this CPU on purpose");
+	append(buf, size, "%s", p->why);
+	if (p->assume) {
+		const char *sep = "; rests on: ";
+
+		for (int a = 0; a < RQ_ASSUME__COUNT; a++)
+			if (p->assume & (1u << a)) {
+				append(buf, size, "%s%s", sep, rq_assumption_names[a]);
+				sep = ", ";
+			}
+	}
 	if (p->notes & RQ_NOTE_AFTER_LOSS)
 		append(buf, size, "; in a gap after lost events: that CPU's runqueue was unknown");
-	append(buf, size, "%s", p->why);
 	if (!(p->findings & (1u << RQ_FIND_OFFCPU_FORK)))
 		return;
 	append(buf, size, "; parent's CPU %d %s; child ", p->from_cpu,

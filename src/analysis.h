@@ -49,12 +49,15 @@ enum rq_path {
 	RQ_PATH_WAKE_PULLED,	/* wake_affine() pulled it to the waker's CPU */
 	RQ_PATH_WAKE_LLC,	/* select_idle_sibling() moved it inside prev's LLC */
 	RQ_PATH_WAKE_CROSS_LLC,	/* moved to another LLC */
+	RQ_PATH_WAKE_MOVED,	/* moved to another CPU; the trace has no LLC groups */
 	RQ_PATH_WAKE_RT,	/* RT/DL wakeup placement (find_lowest_rq / find_later_rq) */
+	RQ_PATH_WAKE_STOP,	/* stop-class task (migration/N): pinned, no class callback */
 	RQ_PATH_LB_PERIODIC,	/* sched_balance_rq() from the balance softirq, pulled here */
 	RQ_PATH_LB_NOHZ,	/* NOHZ idle balance on behalf of another idle CPU */
 	RQ_PATH_LB_RT,		/* RT/DL push/pull */
 	RQ_PATH_LB_NEWIDLE,	/* sched_balance_newidle() */
 	RQ_PATH_LB_ACTIVE,	/* active_load_balance_cpu_stop() via migration/N */
+	RQ_PATH_STOPPER_UNKNOWN,	/* migration/N moved it; the trace cannot say why */
 	RQ_PATH_AFFINITY_STOPPER,	/* affinity change moved a running task (migration/N) */
 	RQ_PATH_AFFINITY_CALLER,	/* affinity change moved a queued task in the caller */
 	RQ_PATH_NUMA_MOVE,	/* migrate_task_to() */
@@ -106,6 +109,7 @@ struct rq_placement {
 	 * and why[], the rarer remarks written as text when the placement was judged.
 	 */
 	uint8_t notes;		/* RQ_NOTE_* */
+	uint8_t assume;		/* a finding's verdict rests on these (1 << enum rq_assumption) */
 	uint8_t level;		/* fork-moved: RQ_LEVEL_* of the deciding domain */
 	uint32_t blocked_us;	/* RQ_NOTE_MAYBE_DELAYED: how long before it had blocked */
 	char why[RQ_WHY_LEN];
@@ -118,6 +122,8 @@ struct rq_placement {
 #define RQ_NOTE_MAYBE_DELAYED 0x02	/* may have been ttwu_runnable() of a delayed task */
 #define RQ_NOTE_PARENT_NOT_ALLOWED 0x04	/* the parent's CPU is not allowed to the child */
 #define RQ_NOTE_AFTER_LOSS 0x08		/* events were lost on a CPU involved: model reset */
+#define RQ_NOTE_POSSIBLE 0x10		/* a finding's selection is not proven (see possible) */
+#define RQ_NOTE_ASYM 0x20		/* asymmetric capacities: EAS/select_idle_capacity */
 
 enum rq_level { RQ_LEVEL_NONE, RQ_LEVEL_UNKNOWN, RQ_LEVEL_SMT, RQ_LEVEL_LLC, RQ_LEVEL_PKG,
 		RQ_LEVEL_NUMA };
@@ -134,6 +140,7 @@ enum rq_assumption {
 	RQ_ASSUME_POLICY_PRIO,	/* RT/DL policy read from the priority fields */
 	RQ_ASSUME_CPU_WATCHED,	/* a CPU never seen idle, known after watching its switches */
 	RQ_ASSUME_LLC,		/* no topology: every CPU taken as one LLC */
+	RQ_ASSUME_IDLE_REPAIRED,	/* the idle CPU's switches out of idle are missing */
 	RQ_ASSUME__COUNT
 };
 
@@ -152,6 +159,7 @@ struct rq_finding_store {
 	uint64_t inferred;	/* proven under an assumption (assumptions says which) */
 	uint64_t possible;	/* would count, but the selection itself is not proven */
 	uint64_t not_judged;	/* an attribute or the CPU state was unknown */
+	uint64_t judged;	/* candidates judged, found or not (the denominator) */
 	uint64_t unknown;	/* needless-callback: execs with an unknown mask */
 	uint64_t of;		/* out of how many candidates (offcpu-fork: forks) */
 	unsigned int assumptions;	/* 1 << enum rq_assumption, over the inferred ones */
@@ -179,7 +187,10 @@ struct rq_task {
 	char comm[RQ_COMM_LEN];
 	int policy;		/* RQ_POLICY_UNKNOWN or a policy number */
 	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
-	bool mask_known;
+	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
+	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
+	int seen_cpu;		/* first CPU it ran on since the mask last changed, -1 */
+	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
 	struct rq_cpumask mask;
 	int prio;		/* last prio seen in an event, -1000 unknown */
 	int cpu;		/* last known CPU, -1 unknown */
@@ -187,7 +198,8 @@ struct rq_task {
 	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
 	int rq_index;		/* its place in that list */
 	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
-	uint64_t blocked_ts;	/* when it last blocked */
+	uint64_t blocked_ts;	/* when it last blocked (0: before the trace) */
+	int blocked_cpu;	/* where it last blocked, -1 unknown */
 	uint64_t first_ts, exit_ts;
 	bool exited;
 	bool retired;		/* in the FIFO of dead tasks kept for the views */
@@ -199,10 +211,12 @@ struct rq_task {
 	int waking_cpu;
 	int waker_pid;
 	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
+	unsigned long *busy_at_waking;	/* CPUs busy for the kernel then (not idle-ish) */
 	bool wake_migrated;	/* sched_migrate_task inside the waking window */
 	int wake_from;
 	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
 	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
+	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
 	struct rq_placement stopper;
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
 	bool setaffinity_inflight;
@@ -220,7 +234,7 @@ struct rq_task {
 	struct rq_delay_task delay;	/* queue delay: delay.c */
 };
 
-enum rq_llc_source { RQ_LLC_ASSUMED, RQ_LLC_CACHE, RQ_LLC_PACKAGE };
+enum rq_llc_source { RQ_LLC_ASSUMED, RQ_LLC_CACHE, RQ_LLC_PACKAGE, RQ_LLC_OPTION };
 
 struct rq_cpu {
 	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
@@ -234,10 +248,14 @@ struct rq_cpu {
 	int pending_wakeups;
 	int llc;		/* first CPU of its LLC group */
 	int core, node;
+	int capacity;		/* 0 unknown; from --topology */
+	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
 	uint64_t placements_in, placements_out;
 	uint64_t lost_events;
 	/* data quality: the model corrected from the records' common_pid */
 	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
+	uint64_t idle_repairs;	/* of those, the model had the idle task running */
 	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
 };
 
@@ -247,6 +265,7 @@ struct rq_profile {
 	bool exec_callback_unconditional;	/* sched_exec() calls the class callback directly */
 	bool idle_stack_allowed;		/* pre-v7.1 sched_idle_cpu() preference */
 	bool fork_util_regression;		/* v6.4..v6.13 autogroup stale-util forks */
+	bool delayed_dequeue;			/* v6.12+ DELAY_DEQUEUE: wakeups may skip selection */
 	bool overridden;
 	char note[128];
 };
@@ -255,6 +274,8 @@ struct rq_analysis_opts {
 	/* "exec-callback=fixed", "idle-stack=fixed", ...: comma list, NULL none */
 	const char *profile_override;
 	int recent_capacity;	/* placements kept in the ring; 0 = default */
+	/* --topology: a spec ("llc 0-3 4-7; capacity 1024 ...") or a file holding one */
+	const char *topology;
 };
 
 #define RQ_RECENT_DEFAULT 65536
@@ -280,6 +301,13 @@ struct rq_analysis {
 	bool has_markers;
 	bool has_topology;
 	enum rq_llc_source llc_source;
+	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
+	/* data quality beyond the per-CPU repair counters */
+	int marker_pid;		/* the recorder: the writer of the first marker, -1 none yet */
+	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
+	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
+	struct rq_cpumask all_cpus;	/* the assumed mask of tasks with no other evidence */
+	char error[256];	/* why rq_analysis_begin() failed, for the user */
 	/* model */
 	struct rq_cpu *cpus;
 	struct rq_task **task_hash;
@@ -320,6 +348,20 @@ const char *rq_policy_name(int policy);
 /* Apply "key=value,…" overrides; returns 0 or -1 with a message in err. */
 int rq_profile_override(struct rq_profile *p, const char *spec, char *err, size_t errlen);
 void rq_profile_from_release(struct rq_profile *p, const char *release);
+
+/*
+ * Apply a topology spec (or the file that holds one) to an analysis begun with
+ * nr_cpus CPUs.  Returns 0, or -1 with a message in err.  Spec lines (';' or newlines):
+ *   llc CPULIST...   smt CPULIST...   node CPULIST...   capacity N...
+ */
+int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen);
+/* This machine's topology (sysfs) in the spec format; returns 0 or -1 with err. */
+int rq_topology_describe_host(FILE *f, char *err, size_t errlen);
+/* The allowed CPUs a verdict may use for t; *assume gets the RQ_ASSUME_* bit, if any. */
+/* N for a per-CPU kthread name (kworker/N:M, ksoftirqd/N, migration/N, ...), else -1. */
+int rq_percpu_kthread_cpu(const char *comm);
+const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
+				      unsigned int *assume);
 
 /* Compose the human "why" for a placement (offcpu-fork extras included). */
 void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size);

@@ -51,8 +51,14 @@ const struct rq_path_info rq_paths[RQ_PATH__COUNT] = {
 		"wakeup moved the task to another CPU of its previous CPU's LLC" },
 	[RQ_PATH_WAKE_CROSS_LLC] = { "wake-cross-llc", RQ_KIND_WAKEUP, "select_task_rq_fair",
 		"wakeup moved the task to a CPU in another LLC" },
+	[RQ_PATH_WAKE_MOVED] = { "wake-moved", RQ_KIND_WAKEUP, "select_task_rq_fair",
+		"wakeup moved the task to another CPU (no LLC groups in the trace: which "
+		"domain decided is unknown)" },
 	[RQ_PATH_WAKE_RT] = { "wake-rt", RQ_KIND_WAKEUP, "select_task_rq_rt",
 		"RT/DL wakeup: find_lowest_rq()/find_later_rq() or kept" },
+	[RQ_PATH_WAKE_STOP] = { "wake-stop", RQ_KIND_WAKEUP, "select_task_rq",
+		"stop-class task (migration/N) allowed on one CPU: the core wrapper's "
+		"one-CPU shortcut, no class callback" },
 	[RQ_PATH_LB_PERIODIC] = { "lb-periodic", RQ_KIND_BALANCE, "sched_balance_rq",
 		"periodic load balance (SCHED_SOFTIRQ) pulled the task to this CPU" },
 	[RQ_PATH_LB_NOHZ] = { "lb-nohz", RQ_KIND_BALANCE, "sched_balance_domains",
@@ -63,6 +69,9 @@ const struct rq_path_info rq_paths[RQ_PATH__COUNT] = {
 		"a CPU about to go idle pulled the task" },
 	[RQ_PATH_LB_ACTIVE] = { "lb-active", RQ_KIND_STOPPER, "active_load_balance_cpu_stop",
 		"migration/N pushed a running task (active balance)" },
+	[RQ_PATH_STOPPER_UNKNOWN] = { "stopper-unknown", RQ_KIND_STOPPER, "migration_cpu_stop",
+		"migration/N moved the task; the trace cannot say why (exec, affinity, "
+		"active balance or hotplug)" },
 	[RQ_PATH_AFFINITY_STOPPER] = { "affinity-stopper", RQ_KIND_AFFINITY, "affine_move_task",
 		"affinity change moved the running task through migration/N" },
 	[RQ_PATH_AFFINITY_CALLER] = { "affinity-caller", RQ_KIND_AFFINITY, "move_queued_task",
@@ -95,4 +104,5 @@ const char *const rq_assumption_names[RQ_ASSUME__COUNT] = {
 	[RQ_ASSUME_POLICY_PRIO] = "policy-from-prio",
 	[RQ_ASSUME_CPU_WATCHED] = "cpu-state-watched",
 	[RQ_ASSUME_LLC] = "llc-assumed",
+	[RQ_ASSUME_IDLE_REPAIRED] = "idle-exits-repaired",
 };

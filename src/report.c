@@ -34,6 +34,34 @@ static const char *affected(bool yes)
 	return yes ? "affected" : "fixed";
 }
 
+static const char *topology_source(const struct rq_analysis *an)
+{
+	return an->llc_source == RQ_LLC_OPTION ? "option" : an->has_topology ? "trace" : "assumed";
+}
+
+/* Sums of the per-CPU data-quality counters. */
+struct quality {
+	uint64_t repairs, idle_repairs, mismatches;
+};
+
+static struct quality quality_sum(const struct rq_analysis *an)
+{
+	struct quality q = { 0 };
+
+	for (int c = 0; c < an->nr_cpus; c++) {
+		q.repairs += an->cpus[c].repairs;
+		q.idle_repairs += an->cpus[c].idle_repairs;
+		q.mismatches += an->cpus[c].switch_mismatches;
+	}
+	return q;
+}
+
+/* A finding nothing could be judged for: say "not judged", never a bare 0. */
+static bool nothing_judged(const struct rq_finding_store *s)
+{
+	return !s->judged && !s->count && !s->possible && s->not_judged;
+}
+
 /* ---- JSON ---------------------------------------------------------------- */
 
 static void json_example(FILE *f, const struct rq_placement *p)
@@ -50,6 +78,65 @@ static void json_example(FILE *f, const struct rq_placement *p)
 	fputc('}', f);
 }
 
+static void json_trace_extra(FILE *f, const struct rq_analysis *an)
+{
+	const struct rq_profile *pr = &an->profile;
+	struct quality q = quality_sum(an);
+	bool first = true;
+
+	fprintf(f, ",\n    \"profile\": {\"exec_callback\": \"%s\", \"idle_stack\": \"%s\", "
+		   "\"fork_util\": \"%s\", \"delay_dequeue\": %s, \"source\": ",
+		affected(pr->exec_callback_unconditional), affected(pr->idle_stack_allowed),
+		affected(pr->fork_util_regression), pr->delayed_dequeue ? "true" : "false");
+	rq_json_string(f, pr->note, strlen(pr->note));
+	fprintf(f, "},\n    \"topology\": {\"source\": \"%s\", \"llc\": [",
+		topology_source(an));
+	for (int c = 0; c < an->nr_cpus; c++)
+		fprintf(f, "%s%d", c ? ", " : "", an->cpus[c].llc);
+	fprintf(f, "], \"asym_capacity\": %s},\n", an->asym_capacity ? "true" : "false");
+	fprintf(f, "    \"data_quality\": {\"repairs\": %llu, \"idle_exits_repaired\": %llu, "
+		   "\"switch_mismatches\": %llu, \"markers_ignored\": %llu, "
+		   "\"mask_violations\": %llu, \"cpus\": [",
+		(unsigned long long)q.repairs, (unsigned long long)q.idle_repairs,
+		(unsigned long long)q.mismatches, (unsigned long long)an->markers_ignored,
+		(unsigned long long)an->mask_violations);
+	for (int c = 0; c < an->nr_cpus; c++) {
+		const struct rq_cpu *cpu = &an->cpus[c];
+
+		if (!cpu->repairs && !cpu->switch_mismatches)
+			continue;
+		fprintf(f, "%s{\"cpu\": %d, \"repairs\": %llu, \"idle_exits_repaired\": %llu, "
+			   "\"switch_mismatches\": %llu}", first ? "" : ", ", c,
+			(unsigned long long)cpu->repairs, (unsigned long long)cpu->idle_repairs,
+			(unsigned long long)cpu->switch_mismatches);
+		first = false;
+	}
+	fprintf(f, "]}");
+}
+
+static void json_assumptions(FILE *f, unsigned int bits)
+{
+	bool first = true;
+
+	fprintf(f, "[");
+	for (int a = 0; a < RQ_ASSUME__COUNT; a++)
+		if (bits & (1u << a)) {
+			fprintf(f, "%s\"%s\"", first ? "" : ", ", rq_assumption_names[a]);
+			first = false;
+		}
+	fprintf(f, "]");
+}
+
+static void json_examples(FILE *f, const char *key, const struct rq_placement *ex, int n)
+{
+	fprintf(f, ", \"%s\": [", key);
+	for (int e = 0; e < n; e++) {
+		fputs(e ? ",\n      " : "\n      ", f);
+		json_example(f, &ex[e]);
+	}
+	fprintf(f, "%s]", n ? "\n    " : "");
+}
+
 static void write_json(FILE *f, const struct rq_analysis *an)
 {
 	bool first = true;
@@ -59,9 +146,11 @@ static void write_json(FILE *f, const struct rq_analysis *an)
 	fprintf(f, ", \"kernel\": ");
 	rq_json_string(f, an->profile.release, strlen(an->profile.release));
 	fprintf(f, ", \"cpus\": %d, \"events\": %llu, \"lost_events\": %llu, "
-		   "\"first_ts\": %.9f, \"last_ts\": %.9f},\n",
+		   "\"first_ts\": %.9f, \"last_ts\": %.9f",
 		an->nr_cpus, (unsigned long long)an->nr_events,
 		(unsigned long long)an->lost_events, secs(an->first_ts), secs(an->last_ts));
+	json_trace_extra(f, an);
+	fprintf(f, "},\n");
 
 	fprintf(f, "  \"counts\": {");
 	for (int t = 0; t < RQ_EV__COUNT; t++) {
@@ -76,9 +165,13 @@ static void write_json(FILE *f, const struct rq_analysis *an)
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
 		if (!an->path_counts[p])
 			continue;
-		fprintf(f, "%s\n    {\"kind\": \"%s\", \"path\": \"%s\", \"count\": %llu",
+		fprintf(f, "%s\n    {\"kind\": \"%s\", \"path\": \"%s\", \"count\": %llu, "
+			   "\"exact\": %llu, \"inferred\": %llu, \"unknown\": %llu",
 			first ? "" : ",", rq_kind_names[rq_paths[p].kind], rq_paths[p].id,
-			(unsigned long long)an->path_counts[p]);
+			(unsigned long long)an->path_counts[p],
+			(unsigned long long)an->path_conf[p][RQ_CONF_EXACT],
+			(unsigned long long)an->path_conf[p][RQ_CONF_INFERRED],
+			(unsigned long long)an->path_conf[p][RQ_CONF_UNKNOWN]);
 		rq_report_json_path_delay(f, an, p);
 		fputc('}', f);
 		first = false;
@@ -93,13 +186,16 @@ static void write_json(FILE *f, const struct rq_analysis *an)
 			fprintf(f, ", \"unknown\": %llu", (unsigned long long)s->unknown);
 		if (i == RQ_FIND_OFFCPU_FORK)
 			fprintf(f, ", \"of\": %llu", (unsigned long long)s->of);
+		fprintf(f, ", \"exact\": %llu, \"inferred\": %llu, \"possible\": %llu, "
+			   "\"not_judged\": %llu, \"judged\": %llu, \"assumptions\": ",
+			(unsigned long long)s->exact, (unsigned long long)s->inferred,
+			(unsigned long long)s->possible, (unsigned long long)s->not_judged,
+			(unsigned long long)s->judged);
+		json_assumptions(f, s->assumptions);
 		rq_report_json_finding_delay(f, an, i);
-		fprintf(f, ", \"examples\": [");
-		for (int e = 0; e < s->nexamples; e++) {
-			fputs(e ? ",\n      " : "\n      ", f);
-			json_example(f, &s->examples[e]);
-		}
-		fprintf(f, "%s]}", s->nexamples ? "\n    " : "");
+		json_examples(f, "examples", s->examples, s->nexamples);
+		json_examples(f, "possible_examples", s->possible_examples, s->npossible);
+		fprintf(f, "}");
 	}
 	fprintf(f, "\n  },\n  \"delay\": ");
 	rq_delay_json_summary(f, an);
@@ -188,42 +284,85 @@ static void text_limits(FILE *f, const struct rq_analysis *an)
 			   "markers only forks of known tasks carry them\n");
 }
 
-static void text_finding_note(FILE *f, const struct rq_analysis *an, int i)
+/* The lines under the findings table: what each number rests on. */
+static void text_finding_notes(FILE *f, const struct rq_analysis *an)
 {
-	const struct rq_finding_store *s = &an->findings[i];
+	bool possible = false;
 
-	switch (i) {
-	case RQ_FIND_NEEDLESS_CALLBACK:
-		if (s->unknown)
-			fprintf(f, "  %llu exec(s) with unknown affinity, not counted",
-				(unsigned long long)s->unknown);
-		else if (!an->profile.exec_callback_unconditional)
-			fprintf(f, "  kernel profile says sched_exec() is fixed");
-		break;
-	case RQ_FIND_OFFCPU_FORK:
-		fprintf(f, "  of %llu fork(s)", (unsigned long long)s->of);
-		break;
-	default:
-		if (an->findings[i].not_judged)
-			fprintf(f, "  %llu placement(s) not judged: policy, affinity or CPU "
-				   "state unknown", (unsigned long long)an->findings[i].not_judged);
-		break;
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		const struct rq_finding_store *s = &an->findings[i];
+
+		possible |= s->possible != 0;
+		if (s->assumptions) {
+			const char *sep = "";
+
+			fprintf(f, "  %s: %llu inferred, resting on: ", rq_finding_ids[i],
+				(unsigned long long)s->inferred);
+			for (int a = 0; a < RQ_ASSUME__COUNT; a++)
+				if (s->assumptions & (1u << a)) {
+					fprintf(f, "%s%s", sep, rq_assumption_names[a]);
+					sep = ", ";
+				}
+			fputc('\n', f);
+		}
 	}
-	fputc('\n', f);
+	if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown)
+		fprintf(f, "  needless-callback: %llu exec(s) with unknown affinity, not counted\n",
+			(unsigned long long)an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown);
+	if (!an->profile.exec_callback_unconditional)
+		fprintf(f, "  needless-callback: the profile says sched_exec() is fixed\n");
+	if (!an->profile.idle_stack_allowed)
+		fprintf(f, "  idle-stacking: the profile says the kernel has the v7.1 fix "
+			   "(fd54d81c2c0e): nothing counted\n");
+	if (possible)
+		fprintf(f, "  possible: the trace cannot prove select_task_rq() ran (a task that\n"
+			   "    blocked on a CPU that never went idle since may have been requeued,\n"
+			   "    still delay-dequeued, by ttwu_runnable()); never in the count\n");
+	if (an->asym_capacity && an->findings[RQ_FIND_MISSED_IDLE].possible)
+		fprintf(f, "  missed-idle: CPUs of different capacity: EAS may choose a busy CPU on\n"
+			   "    purpose, so every candidate is possible\n");
 }
 
-static void text_examples(FILE *f, const struct rq_analysis *an, int i)
+/* Print text at indent, broken at spaces so that no line passes width columns. */
+static void text_wrapped(FILE *f, const char *text, int indent, int width)
+{
+	int room = width - indent;
+
+	while (*text) {
+		int n = (int)strlen(text), cut = n;
+
+		if (n > room) {
+			cut = room;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = room;	/* one word longer than a line */
+		}
+		fprintf(f, "%*s%.*s\n", indent, "", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+static void text_examples(FILE *f, const struct rq_analysis *an, int i, bool possible)
 {
 	const struct rq_finding_store *s = &an->findings[i];
+	int n = possible ? s->npossible : s->nexamples;
 
-	if (!s->nexamples)
+	if (!n)
 		return;
-	fprintf(f, "\n%s: first %d of %llu\n", rq_finding_ids[i], s->nexamples,
-		(unsigned long long)s->count);
+	if (possible)
+		fprintf(f, "\n%s, possible (not counted): first %d of %llu\n", rq_finding_ids[i],
+			n, (unsigned long long)s->possible);
+	else
+		fprintf(f, "\n%s: first %d of %llu\n", rq_finding_ids[i], n,
+			(unsigned long long)s->count);
 	fprintf(f, "  %-14s %7s %-16s %5s  %-14s %s\n", "time (s)", "pid", "comm", "cpu",
 		"from->to", "path");
-	for (int e = 0; e < s->nexamples; e++) {
-		const struct rq_placement *p = &s->examples[e];
+	for (int e = 0; e < n; e++) {
+		const struct rq_placement *p = possible ? &s->possible_examples[e] :
+							  &s->examples[e];
 		char comm[80], why[512], esc[1024], move[32];
 
 		rq_escape_c(p->comm, strlen(p->comm), comm, sizeof(comm));
@@ -232,8 +371,38 @@ static void text_examples(FILE *f, const struct rq_analysis *an, int i)
 		snprintf(move, sizeof(move), "%d->%d", p->from_cpu, p->to_cpu);
 		fprintf(f, "  %-14.6f %7d %-16s %5d  %-14s %s (%s)\n", secs(p->ts), p->pid, comm,
 			p->cpu, move, rq_paths[p->path].id, rq_confidence_names[p->conf]);
-		fprintf(f, "      %s\n", esc);
+		text_wrapped(f, esc, 6, 80);
 	}
+}
+
+/* What the model had to repair, per CPU: the trace lacked switches. */
+static void text_quality(FILE *f, const struct rq_analysis *an)
+{
+	for (int c = 0; c < an->nr_cpus; c++) {
+		const struct rq_cpu *cpu = &an->cpus[c];
+
+		if (!cpu->repairs && !cpu->switch_mismatches)
+			continue;
+		fprintf(f, "  data quality: CPU %d: ", c);
+		if (cpu->idle_repairs)
+			fprintf(f, "%llu switch(es) out of idle missing",
+				(unsigned long long)cpu->idle_repairs);
+		if (cpu->repairs > cpu->idle_repairs)
+			fprintf(f, "%s%llu other switch(es) missing", cpu->idle_repairs ? ", " : "",
+				(unsigned long long)(cpu->repairs - cpu->idle_repairs));
+		if (cpu->repairs)
+			fprintf(f, ",\n    repaired from record owners");
+		if (cpu->switch_mismatches)
+			fprintf(f, "%s%llu switch(es) whose prev was not the running task",
+				cpu->repairs ? "; " : "", (unsigned long long)cpu->switch_mismatches);
+		fputc('\n', f);
+	}
+	if (an->markers_ignored)
+		fprintf(f, "  data quality: %llu marker line(s) not written by the recorder: "
+			   "ignored\n", (unsigned long long)an->markers_ignored);
+	if (an->mask_violations)
+		fprintf(f, "  data quality: %llu task(s) ran outside their marked CPUs: those "
+			   "masks dropped\n", (unsigned long long)an->mask_violations);
 }
 
 static void write_text(FILE *f, const struct rq_analysis *an)
@@ -247,17 +416,22 @@ static void write_text(FILE *f, const struct rq_analysis *an)
 		release_or_unknown(an), an->nr_cpus, (unsigned long long)an->nr_events,
 		(unsigned long long)an->lost_events,
 		an->last_ts > an->first_ts ? secs(an->last_ts - an->first_ts) : 0.0);
-	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s (%s)\n",
+	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s, delay-dequeue %s\n"
+		   "    (%s)\n",
 		affected(an->profile.exec_callback_unconditional),
 		affected(an->profile.idle_stack_allowed),
-		affected(an->profile.fork_util_regression), an->profile.note);
+		affected(an->profile.fork_util_regression),
+		an->profile.delayed_dequeue ? "on" : "off", an->profile.note);
 	fprintf(f, "  attributes: %s\n", an->has_markers ?
 		"rqpath markers (affinity and policy snapshot) + fork/syscall events" :
 		"no rqpath markers: affinity/policy only from fork and syscall events");
-	fprintf(f, "  topology: %s\n",
+	fprintf(f, "  topology: %s%s\n",
+		an->llc_source == RQ_LLC_OPTION ? "from --topology" :
 		an->llc_source == RQ_LLC_CACHE ? "LLC groups from sysfs cache information" :
 		an->llc_source == RQ_LLC_PACKAGE ? "LLC taken as the package (no cache info)" :
-		"not in the trace: all CPUs assumed to share one LLC");
+		"not in the trace: all CPUs assumed to share one LLC",
+		an->asym_capacity ? "; CPU capacities differ (EAS possible)" : "");
+	text_quality(f, an);
 	text_limits(f, an);
 
 	fprintf(f, "\nEvents%*s\n", 34, "count");
@@ -285,15 +459,27 @@ static void write_text(FILE *f, const struct rq_analysis *an)
 		(unsigned long long)an->conf_counts[RQ_CONF_INFERRED],
 		(unsigned long long)an->conf_counts[RQ_CONF_UNKNOWN]);
 
-	fprintf(f, "\nFindings%*s\n", 32, "count");
+	/* count = exact + inferred: proven; possible and not judged are apart */
+	fprintf(f, "\nFindings                 count   exact inferred possible not judged  judged\n");
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		fprintf(f, "  %-30s %9llu", rq_finding_ids[i],
-			(unsigned long long)an->findings[i].count);
-		text_finding_note(f, an, i);
+		const struct rq_finding_store *s = &an->findings[i];
+		char count[24];
+
+		if (nothing_judged(s))
+			snprintf(count, sizeof(count), "not judged");
+		else
+			snprintf(count, sizeof(count), "%llu", (unsigned long long)s->count);
+		fprintf(f, "  %-20s %10s %7llu %8llu %8llu %10llu %7llu\n", rq_finding_ids[i],
+			count, (unsigned long long)s->exact, (unsigned long long)s->inferred,
+			(unsigned long long)s->possible, (unsigned long long)s->not_judged,
+			(unsigned long long)s->judged);
 	}
+	text_finding_notes(f, an);
 	rq_delay_text(f, an);
-	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		text_examples(f, an, i);
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		text_examples(f, an, i, false);
+		text_examples(f, an, i, true);
+	}
 }
 
 int rq_report_write(FILE *f, const struct rq_analysis *an, enum rq_format fmt)

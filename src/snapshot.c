@@ -261,7 +261,7 @@ static int first_cpu_of(const char *path)
 	return atoi(buf);
 }
 
-static void cpu_marker(int cpu, struct rq_marker *m)
+void rq_snapshot_cpu(int cpu, struct rq_marker *m)
 {
 	char path[256], buf[64];
 	int best_level = -1;
@@ -361,7 +361,7 @@ int rq_snapshot_all(struct rq_snapshot *s)
 	if (emit(s, &m) < 0)
 		return -1;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		cpu_marker(cpu, &m);
+		rq_snapshot_cpu(cpu, &m);
 		if (emit(s, &m) < 0)
 			return -1;
 	}

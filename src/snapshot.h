@@ -25,6 +25,8 @@ int rq_snapshot_all(struct rq_snapshot *s);
 int rq_snapshot_task(struct rq_snapshot *s, int pid);
 /* Fill a task marker from /proc (tid, tgid-relative path).  0, or -1 if it is gone. */
 int rq_snapshot_read_task(struct rq_snapshot *s, int tgid, int tid, struct rq_marker *m);
+/* This machine's topology of one CPU (sysfs) as a cpu marker: core, LLC, node. */
+void rq_snapshot_cpu(int cpu, struct rq_marker *m);
 /* Number of marker lines written so far. */
 unsigned long rq_snapshot_lines(const struct rq_snapshot *s);
 

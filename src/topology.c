@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topology.c - which CPUs share an LLC, a core (SMT), a node, and what capacity each
+ * has, when the trace does not say: `--topology SPEC|FILE` and `rqpath topology`.
+ *
+ * The spec has one line per property (lines may also be joined with ';'):
+ *   llc 0-3 4-7          groups of CPUs sharing the last-level cache (sd_llc)
+ *   smt 0,4 1,5 ...      hardware threads of one core
+ *   node 0-7 8-15        NUMA nodes
+ *   capacity 1024 446 .. one value per CPU, in CPU order (arch_scale_cpu_capacity)
+ * CPUs left out of a grouping are each their own group.  Without llc groups from the
+ * trace or this option, rqpath assumes one LLC and says so.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bsd/string.h>
+
+#include "analysis.h"
+#include "markers.h"
+#include "snapshot.h"
+
+#define SPEC_MAX (64 * 1024)
+
+/* The spec itself, or the contents of the file it names. */
+static char *load_spec(const char *arg, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf;
+	FILE *f;
+	size_t n;
+
+	if (stat(arg, &st) || !S_ISREG(st.st_mode))
+		return strdup(arg);
+	if (st.st_size > SPEC_MAX) {
+		snprintf(err, errlen, "topology file is larger than %d bytes", SPEC_MAX);
+		return NULL;
+	}
+	f = fopen(arg, "re");
+	if (!f) {
+		snprintf(err, errlen, "cannot read the topology file: %s", strerror(errno));
+		return NULL;
+	}
+	buf = calloc(1, (size_t)st.st_size + 1);
+	n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* Parse "llc 0-3 4-7": set group[cpu] to the first CPU of its group. */
+static int parse_groups(const char *key, char *rest, int nr_cpus, int *group, char *err,
+			size_t errlen)
+{
+	struct rq_cpumask m;
+	char *save = NULL;
+
+	if (rq_cpumask_init(&m, RQ_MAX_CPUS))
+		return -1;
+	for (char *tok = strtok_r(rest, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		int first = -1;
+
+		rq_cpumask_clear(&m);
+		if (rq_cpumask_parse(&m, tok) || !rq_cpumask_weight(&m)) {
+			snprintf(err, errlen, "%s: bad CPU list '%.40s'", key, tok);
+			goto bad;
+		}
+		for (int cpu = 0; cpu < RQ_MAX_CPUS; cpu++) {
+			if (!rq_cpumask_test(&m, cpu))
+				continue;
+			if (cpu >= nr_cpus) {
+				snprintf(err, errlen, "%s: CPU %d, but the trace has %d CPUs", key, cpu,
+					 nr_cpus);
+				goto bad;
+			}
+			if (group[cpu] != cpu && group[cpu] >= 0) {
+				snprintf(err, errlen, "%s: CPU %d is in two groups", key, cpu);
+				goto bad;
+			}
+			if (first < 0)
+				first = cpu;
+			group[cpu] = first;
+		}
+	}
+	rq_cpumask_free(&m);
+	return 0;
+bad:
+	rq_cpumask_free(&m);
+	return -1;
+}
+
+static int parse_capacity(char *rest, int nr_cpus, int *cap, char *err, size_t errlen)
+{
+	char *save = NULL, *end;
+	int n = 0;
+
+	for (char *tok = strtok_r(rest, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		long v = strtol(tok, &end, 10);
+
+		if (n >= nr_cpus) {
+			snprintf(err, errlen, "capacity: more values than the trace's %d CPUs",
+				 nr_cpus);
+			return -1;
+		}
+		if (*end || v <= 0 || v > 1 << 20) {
+			snprintf(err, errlen, "capacity: bad value '%.20s'", tok);
+			return -1;
+		}
+		cap[n++] = (int)v;
+	}
+	if (n != nr_cpus) {
+		snprintf(err, errlen, "capacity: %d values for the trace's %d CPUs", n, nr_cpus);
+		return -1;
+	}
+	return 0;
+}
+
+int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen)
+{
+	int n = an->nr_cpus, ret = -1;
+	int *llc = calloc((size_t)n, sizeof(int)), *smt = calloc((size_t)n, sizeof(int));
+	int *node = calloc((size_t)n, sizeof(int)), *cap = calloc((size_t)n, sizeof(int));
+	bool has_llc = false, has_smt = false, has_node = false, has_cap = false;
+	char *text = NULL, *save = NULL;
+
+	if (!llc || !smt || !node || !cap) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	text = load_spec(spec, err, errlen);
+	if (!text)
+		goto out;
+	for (int cpu = 0; cpu < n; cpu++)
+		llc[cpu] = smt[cpu] = node[cpu] = cpu;
+	for (char *line = strtok_r(text, ";\n", &save); line; line = strtok_r(NULL, ";\n", &save)) {
+		char *key, *rest;
+
+		while (isspace((unsigned char)*line))
+			line++;
+		if (!*line || *line == '#')
+			continue;
+		key = line;
+		rest = key + strcspn(key, " \t");
+		if (*rest)
+			*rest++ = '\0';
+		if (!strcmp(key, "llc")) {
+			has_llc = true;
+			if (parse_groups(key, rest, n, llc, err, errlen))
+				goto out;
+		} else if (!strcmp(key, "smt")) {
+			has_smt = true;
+			if (parse_groups(key, rest, n, smt, err, errlen))
+				goto out;
+		} else if (!strcmp(key, "node")) {
+			has_node = true;
+			if (parse_groups(key, rest, n, node, err, errlen))
+				goto out;
+		} else if (!strcmp(key, "capacity")) {
+			has_cap = true;
+			if (parse_capacity(rest, n, cap, err, errlen))
+				goto out;
+		} else {
+			snprintf(err, errlen, "unknown topology line '%.20s' (use llc, smt, node, "
+				 "capacity)", key);
+			goto out;
+		}
+	}
+	if (!has_llc && !has_smt && !has_node && !has_cap) {
+		snprintf(err, errlen, "empty topology: give at least one of llc, smt, node, "
+			 "capacity");
+		goto out;
+	}
+	for (int cpu = 0; cpu < n; cpu++) {
+		struct rq_cpu *c = &an->cpus[cpu];
+
+		if (has_llc)
+			c->llc = llc[cpu];
+		if (has_smt)
+			c->core = smt[cpu];
+		if (has_node)
+			c->node = node[cpu];	/* the first CPU of the node names it */
+		if (has_cap) {
+			c->capacity = cap[cpu];
+			if (cap[cpu] != cap[0])
+				an->asym_capacity = true;
+		}
+	}
+	if (has_llc) {
+		an->has_topology = true;
+		an->llc_source = RQ_LLC_OPTION;
+	}
+	ret = 0;
+out:
+	free(text);
+	free(llc);
+	free(smt);
+	free(node);
+	free(cap);
+	return ret;
+}
+
+/* Print one property's groups ("llc 0-1 2-3") from first-CPU-of-group numbers. */
+static void print_groups(FILE *f, const char *key, const int *group, int n)
+{
+	struct rq_cpumask m;
+	char list[4096];
+
+	if (rq_cpumask_init(&m, n))
+		return;
+	fprintf(f, "%s", key);
+	for (int first = 0; first < n; first++) {
+		if (group[first] != first)
+			continue;
+		rq_cpumask_clear(&m);
+		for (int cpu = first; cpu < n; cpu++)
+			if (group[cpu] == first)
+				rq_cpumask_set(&m, cpu);
+		fprintf(f, " %s", rq_cpumask_format(&m, list, sizeof(list)));
+	}
+	fputc('\n', f);
+	rq_cpumask_free(&m);
+}
+
+int rq_topology_describe_host(FILE *f, char *err, size_t errlen)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int *llc, *smt, *node, *cap, *node_first;
+	bool have_cap = true, llc_from_cache = true;
+
+	if (n <= 0 || n > RQ_MAX_CPUS) {
+		snprintf(err, errlen, "cannot tell how many CPUs this machine has");
+		return -1;
+	}
+	llc = calloc((size_t)n, sizeof(int));
+	smt = calloc((size_t)n, sizeof(int));
+	node = calloc((size_t)n, sizeof(int));
+	cap = calloc((size_t)n, sizeof(int));
+	node_first = calloc((size_t)RQ_MAX_CPUS, sizeof(int));
+	if (!llc || !smt || !node || !cap || !node_first) {
+		snprintf(err, errlen, "out of memory");
+		free(llc), free(smt), free(node), free(cap), free(node_first);
+		return -1;
+	}
+	for (int i = 0; i < RQ_MAX_CPUS; i++)
+		node_first[i] = -1;
+	for (int cpu = 0; cpu < n; cpu++) {
+		struct rq_marker m;
+		char path[128], buf[32];
+		FILE *cf;
+
+		rq_snapshot_cpu(cpu, &m);
+		llc[cpu] = m.llc >= 0 && m.llc < n ? m.llc : cpu;
+		smt[cpu] = m.core >= 0 && m.core < n ? m.core : cpu;
+		if (strcmp(m.llc_src, "cache"))
+			llc_from_cache = false;
+		/* nodes are numbered; the spec names each by its CPUs */
+		if (m.node >= 0 && m.node < RQ_MAX_CPUS) {
+			if (node_first[m.node] < 0)
+				node_first[m.node] = cpu;
+			node[cpu] = node_first[m.node];
+		} else {
+			node[cpu] = cpu;
+		}
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+		cf = fopen(path, "re");
+		if (!cf || !fgets(buf, sizeof(buf), cf) || atoi(buf) <= 0)
+			have_cap = false;
+		else
+			cap[cpu] = atoi(buf);
+		if (cf)
+			fclose(cf);
+	}
+	fprintf(f, "# rqpath topology of this machine (%ld CPUs); use with --topology FILE\n", n);
+	if (!llc_from_cache)
+		fprintf(f, "# no cache information in sysfs: llc groups are the packages\n");
+	print_groups(f, "llc", llc, (int)n);
+	print_groups(f, "smt", smt, (int)n);
+	print_groups(f, "node", node, (int)n);
+	if (have_cap) {
+		fprintf(f, "capacity");
+		for (int cpu = 0; cpu < n; cpu++)
+			fprintf(f, " %d", cap[cpu]);
+		fputc('\n', f);
+	}
+	free(llc), free(smt), free(node), free(cap), free(node_first);
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
