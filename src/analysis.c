@@ -1663,9 +1663,14 @@ static void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		s->exact += n - 1;
 		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
 	}
-	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n) {
+	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
+	    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] >= n) {
 		an->path_counts[RQ_PATH_EXEC_LOCAL] -= n;
 		an->path_counts[RQ_PATH_EXEC_AFFINE] += n;
+		an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] -= n;
+		an->path_conf[RQ_PATH_EXEC_AFFINE][RQ_CONF_EXACT] += n;
+		an->conf_counts[RQ_CONF_INFERRED] -= n;
+		an->conf_counts[RQ_CONF_EXACT] += n;
 	}
 }
 

@@ -224,6 +224,30 @@ static void csv_row(FILE *f, const char *record, const char *name, const char *k
 	fputc('\n', f);
 }
 
+/* Data quality rows: name says what, kind says which CPU ("" for the whole trace). */
+static void csv_quality(FILE *f, const struct rq_analysis *an)
+{
+	struct quality q = quality_sum(an);
+
+	csv_row(f, "quality", "repairs", "", "", q.repairs, NULL);
+	csv_row(f, "quality", "idle_exits_repaired", "", "", q.idle_repairs, NULL);
+	csv_row(f, "quality", "switch_mismatches", "", "", q.mismatches, NULL);
+	csv_row(f, "quality", "markers_ignored", "", "", an->markers_ignored, NULL);
+	csv_row(f, "quality", "mask_violations", "", "", an->mask_violations, NULL);
+	for (int c = 0; c < an->nr_cpus; c++) {
+		const struct rq_cpu *cpu = &an->cpus[c];
+		char name[32];
+
+		if (!cpu->repairs && !cpu->switch_mismatches)
+			continue;
+		snprintf(name, sizeof(name), "cpu%d", c);
+		csv_row(f, "quality", "repairs", name, "", cpu->repairs, NULL);
+		csv_row(f, "quality", "idle_exits_repaired", name, "", cpu->idle_repairs, NULL);
+		csv_row(f, "quality", "switch_mismatches", name, "", cpu->switch_mismatches,
+			NULL);
+	}
+}
+
 static void write_csv(FILE *f, const struct rq_analysis *an)
 {
 	fputs("record,name,kind,path,count,ts,pid,comm,cpu,from_cpu,to_cpu,confidence,why\n", f);
@@ -239,18 +263,43 @@ static void write_csv(FILE *f, const struct rq_analysis *an)
 	for (int t = 0; t < RQ_EV__COUNT; t++)
 		if (count_listed(an, t))
 			csv_row(f, "count", rq_event_name(t), "", "", an->counts[t], NULL);
-	for (int p = 0; p < RQ_PATH__COUNT; p++)
-		if (an->path_counts[p])
-			csv_row(f, "placement", rq_paths[p].id, rq_kind_names[rq_paths[p].kind],
-				rq_paths[p].id, an->path_counts[p], NULL);
+	for (int p = 0; p < RQ_PATH__COUNT; p++) {
+		if (!an->path_counts[p])
+			continue;
+		csv_row(f, "placement", rq_paths[p].id, rq_kind_names[rq_paths[p].kind],
+			rq_paths[p].id, an->path_counts[p], NULL);
+		/* confidence of the path's placements: one row each, in the count column */
+		for (int c = 0; c < 3; c++) {
+			char rec[32];
+
+			snprintf(rec, sizeof(rec), "placement-%s", rq_confidence_names[c]);
+			csv_row(f, rec, rq_paths[p].id, rq_kind_names[rq_paths[p].kind],
+				rq_paths[p].id, an->path_conf[p][c], NULL);
+		}
+	}
+	csv_quality(f, an);
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
 		const struct rq_finding_store *s = &an->findings[i];
 
 		csv_row(f, "finding", rq_finding_ids[i], "", "", s->count, NULL);
+		csv_row(f, "finding-exact", rq_finding_ids[i], "", "", s->exact, NULL);
+		csv_row(f, "finding-inferred", rq_finding_ids[i], "", "", s->inferred, NULL);
+		csv_row(f, "finding-possible", rq_finding_ids[i], "", "", s->possible, NULL);
+		csv_row(f, "finding-not-judged", rq_finding_ids[i], "", "", s->not_judged, NULL);
+		csv_row(f, "finding-judged", rq_finding_ids[i], "", "", s->judged, NULL);
+		for (int a = 0; a < RQ_ASSUME__COUNT; a++)
+			if (s->assumptions & (1u << a))
+				csv_row(f, "finding-assumption", rq_finding_ids[i], "",
+					rq_assumption_names[a], 1, NULL);
 		for (int e = 0; e < s->nexamples; e++)
 			csv_row(f, "example", rq_finding_ids[i],
 				rq_kind_names[rq_paths[s->examples[e].path].kind],
 				rq_paths[s->examples[e].path].id, 1, &s->examples[e]);
+		for (int e = 0; e < s->npossible; e++)
+			csv_row(f, "possible-example", rq_finding_ids[i],
+				rq_kind_names[rq_paths[s->possible_examples[e].path].kind],
+				rq_paths[s->possible_examples[e].path].id, 1,
+				&s->possible_examples[e]);
 	}
 }
 

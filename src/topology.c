@@ -289,5 +289,9 @@ int rq_topology_describe_host(FILE *f, char *err, size_t errlen)
 		fputc('\n', f);
 	}
 	free(llc), free(smt), free(node), free(cap), free(node_first);
-	return fflush(f) || ferror(f) ? -1 : 0;
+	if (fflush(f) || ferror(f)) {
+		snprintf(err, errlen, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -24,8 +24,10 @@
 
 #define MAX_RULES 16
 
+/* --fail-on RULE[=N]: RULE is a finding id (its proven count), or ID:possible. */
 struct fail_rule {
 	int finding;
+	bool possible;
 	unsigned long long max;
 };
 
@@ -40,6 +42,9 @@ static int parse_rule(const char *arg, struct fail_rule *r)
 		return -1;
 	memcpy(name, arg, n);
 	name[n] = '\0';
+	r->possible = n > 9 && !strcmp(name + n - 9, ":possible");
+	if (r->possible)
+		name[n - 9] = '\0';
 	r->finding = -1;
 	for (int i = 0; i < RQ_FIND__COUNT; i++)
 		if (!strcmp(name, rq_finding_ids[i]))
@@ -67,12 +72,16 @@ static int check_rules(const struct rq_analysis *an, void *ctx)
 	const struct rules_ctx *rc = ctx;
 	int tripped = 0;
 
+	/* only proven counts trip a rule, unless the rule names the possible ones */
 	for (int i = 0; i < rc->n; i++) {
-		unsigned long long n = an->findings[rc->rules[i].finding].count;
+		const struct fail_rule *r = &rc->rules[i];
+		const struct rq_finding_store *s = &an->findings[r->finding];
+		unsigned long long n = r->possible ? s->possible : s->count;
 
-		if (n > rc->rules[i].max) {
-			fprintf(stderr, "rqpath: --fail-on %s=%llu tripped: %llu found\n",
-				rq_finding_ids[rc->rules[i].finding], rc->rules[i].max, n);
+		if (n > r->max) {
+			fprintf(stderr, "rqpath: --fail-on %s%s=%llu tripped: %llu found\n",
+				rq_finding_ids[r->finding], r->possible ? ":possible" : "",
+				r->max, n);
 			tripped = 1;
 		}
 	}
@@ -118,7 +127,7 @@ static int record_live(double duration, char **cmd, char *path, size_t pathlen, 
 
 static int cmd_audit(int argc, char **argv);
 
-enum { OPT_FAIL_ON = 256, OPT_PROFILE, OPT_LIVE, OPT_PLACEMENTS, OPT_THREADS };
+enum { OPT_FAIL_ON = 256, OPT_PROFILE, OPT_LIVE, OPT_PLACEMENTS, OPT_THREADS, OPT_TOPOLOGY };
 
 static const struct cli_option audit_options[] = {
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
@@ -128,9 +137,12 @@ static const struct cli_option audit_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
-	  "exit 1 when finding RULE counts more than N (default 0)" },
+	  "exit 1 when finding RULE proves more than N (default 0); RULE:possible: the unproven" },
 	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
-	  "override the kernel profile: exec-callback, idle-stack, fork-util = fixed|affected" },
+	  "override the kernel profile: exec-callback, idle-stack, fork-util = fixed|affected, "
+	  "delay-dequeue = on|off" },
+	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
+	  "the LLC/SMT/node groups and CPU capacities of the traced machine (rqpath topology)" },
 	{ "placements", OPT_PLACEMENTS, CLI_CHOICE, "csv|jsonl", 0, 0, 0,
 	  "every placement instead of the report" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
@@ -147,7 +159,8 @@ const struct cli_command cli_audit = {
 	.description =
 		"Audit FILE.dat (several: with --format jsonl), or record this system first\n"
 		"with --live: placements by path, the findings with examples.  RULE is one of\n"
-		"needless-callback, offcpu-fork, idle-stacking, missed-idle.",
+		"needless-callback, offcpu-fork, idle-stacking, missed-idle; only proven\n"
+		"placements count (RULE:possible checks the unproven ones).",
 	.options = audit_options,
 };
 
@@ -191,14 +204,17 @@ static int cmd_audit(int argc, char **argv)
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
 				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one of "
-					 "needless-callback, offcpu-fork, idle-stacking, missed-idle",
-					 p.arg);
+					 "needless-callback, offcpu-fork, idle-stacking, missed-idle "
+					 "(add :possible for the unproven ones)", p.arg);
 				return RQ_EXIT_ERROR;
 			}
 			nrules++;
 			break;
 		case OPT_PROFILE:
 			aopts.profile_override = p.arg;
+			break;
+		case OPT_TOPOLOGY:
+			aopts.topology = p.arg;
 			break;
 		case OPT_LIVE:
 			live = true;
@@ -270,6 +286,7 @@ static int cmd_audit(int argc, char **argv)
 	}
 	if (jsonl) {
 		struct audit_many_job job = { .profile = aopts.profile_override,
+					      .topology = aopts.topology,
 					      .check = nrules ? check_rules : NULL };
 		struct rules_ctx rc = { rules, nrules };
 
@@ -325,6 +342,8 @@ static int cmd_audit(int argc, char **argv)
 		char esc[1024];
 
 		rq_escape_c(file, strlen(file), esc, sizeof(esc));
+		if (an->error[0])
+			rq_escape_c(an->error, strlen(an->error), err, sizeof(err));
 		rq_error("%s: %s", esc, err);
 		ret = RQ_EXIT_ERROR;
 		goto out;

@@ -65,7 +65,8 @@ static void error_line(FILE *out, const char *file, const char *msg)
 /* In the child: audit one file, write its line to out, return the exit status. */
 static int audit_child(const char *file, const struct audit_many_job *job, FILE *out)
 {
-	struct rq_analysis_opts aopts = { .profile_override = job->profile };
+	struct rq_analysis_opts aopts = { .profile_override = job->profile,
+					  .topology = job->topology };
 	struct rq_analysis *an = rq_analysis_new(&aopts);
 	char err[512], esc[1024], *json = NULL;
 	size_t len = 0;

@@ -12,6 +12,7 @@
 
 struct audit_many_job {
 	const char *profile;	/* --profile, or NULL */
+	const char *topology;	/* --topology, or NULL */
 	/* --fail-on: 1 if a rule tripped for this analysis (it says so on stderr), else 0 */
 	int (*check)(const struct rq_analysis *an, void *ctx);
 	void *ctx;

@@ -18,6 +18,7 @@ enum rq_exit {
 extern const struct cli_command cli_audit;	/* cli/audit.c */
 extern const struct cli_command cli_explain;	/* cli/explain.c */
 extern const struct cli_command cli_record;	/* cli/record.c */
+extern const struct cli_command cli_topology;	/* cli/topology.c */
 extern const struct cli_command cli_workload;	/* cli/workload.c */
 extern const struct cli_command cli_live;	/* cli/interactive.c */
 extern const struct cli_command cli_replay;	/* cli/interactive.c */

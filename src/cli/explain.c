@@ -30,6 +30,8 @@ static int cmd_explain(int argc, char **argv);
 
 static const struct cli_option explain_options[] = {
 	{ "brief", 'b', CLI_FLAG, NULL, 0, 0, 0, "the tree only, without the explanations" },
+	{ "topology", 256, CLI_STRING, "SPEC|FILE", 0, 0, 0,
+	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
 	{ NULL },
 };
 
@@ -49,6 +51,7 @@ static int cmd_explain(int argc, char **argv)
 	const char *file = NULL;
 	bool brief = false;
 	struct rq_analysis *an = NULL;
+	struct rq_analysis_opts aopts = { 0 };
 	struct cli_parser p;
 	char err[512];
 	int opt;
@@ -59,6 +62,9 @@ static int cmd_explain(int argc, char **argv)
 		switch (opt) {
 		case 'b':
 			brief = true;
+			break;
+		case 256:	/* --topology */
+			aopts.topology = p.arg;
 			break;
 		case CLI_HELP:
 			cli_print_help(stdout, &cli_explain);
@@ -75,7 +81,7 @@ static int cmd_explain(int argc, char **argv)
 	if (p.optind < argc)
 		file = argv[p.optind];
 	if (file) {
-		an = rq_analysis_new(NULL);
+		an = rq_analysis_new(&aopts);
 		if (!an) {
 			rq_error("explain: out of memory");
 			return RQ_EXIT_ERROR;
@@ -84,6 +90,8 @@ static int cmd_explain(int argc, char **argv)
 			char name[1024];
 
 			rq_escape_c(file, strlen(file), name, sizeof(name));
+			if (an->error[0])
+				rq_escape_c(an->error, strlen(an->error), err, sizeof(err));
 			rq_error("%s: %s", name, err);
 			rq_analysis_free(an);
 			return RQ_EXIT_ERROR;
