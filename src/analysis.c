@@ -943,7 +943,8 @@ static void repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 	int owner = ev->common_pid;
 	struct rq_task *t;
 
-	if (ev->type == RQ_EV_SWITCH || owner < 0 ||
+	/* a switch names its prev itself; markers are the recorder's notes, not its work */
+	if (ev->type == RQ_EV_SWITCH || ev->type == RQ_EV_MARKER || owner < 0 ||
 	    (ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ | RQ_FLAG_NMI)))
 		return;
 	if (owner == c->curr) {

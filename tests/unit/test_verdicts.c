@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_verdicts.c - the verdict rules of the findings, each with a positive case and a
+ * negative one, on synthetic event streams: proof of selection (delayed dequeue),
+ * pending wakeups, a CPU busy for the kernel, SCHED_IDLE-only CPUs, the model repaired
+ * from common_pid, assumed attributes of plain traces, LLC scope from --topology,
+ * the idle-stack profile, trusted markers and stopper moves.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "synth.h"
+
+#define US 1000ULL
+
+static struct rq_analysis *an_with(int nr_cpus, const char *release, const char *topology)
+{
+	static const bool all[RQ_EV__COUNT] = {
+		[RQ_EV_SWITCH] = true, [RQ_EV_WAKING] = true, [RQ_EV_WAKEUP] = true,
+		[RQ_EV_WAKEUP_NEW] = true, [RQ_EV_MIGRATE] = true, [RQ_EV_FORK] = true,
+		[RQ_EV_EXIT] = true, [RQ_EV_EXEC] = true, [RQ_EV_SETSCHED_ENTER] = true,
+		[RQ_EV_SETSCHED_EXIT] = true,
+	};
+	struct rq_analysis_opts opts = { .topology = topology };
+	struct rq_analysis *an = rq_analysis_new(&opts);
+
+	assert_non_null(an);
+	assert_int_equal(rq_analysis_begin(an, "synthetic", nr_cpus, release, all), 0);
+	return an;
+}
+
+/* nr CPUs of one LLC (from cpu markers), each seen idle at 1 ms. */
+static struct rq_analysis *marked(int nr, const char *release)
+{
+	struct rq_analysis *an = synth_new(nr, release);
+
+	assert_non_null(an);
+	for (int c = 0; c < nr; c++)
+		mark_cpu(an, c, 0);
+	for (int c = 0; c < nr; c++)
+		ev_switch(an, 1 * MS, c, 50 + c, 1, 0, NULL);
+	return an;
+}
+
+/* An event whose comm field names the task (plain traces learn names this way). */
+static void named_waking(struct rq_analysis *an, uint64_t ts, int cpu, int waker, int pid,
+			 int prio, int old_cpu, const char *comm)
+{
+	struct rq_event ev = { .ts = ts, .type = RQ_EV_WAKING, .cpu = cpu, .common_pid = waker,
+			       .pid = pid, .prio = prio, .cpu_a = old_cpu };
+
+	snprintf(ev.comm, sizeof(ev.comm), "%s", comm);
+	feed(an, ev);
+}
+
+static void forged_marker(struct rq_analysis *an, uint64_t ts, int writer, const char *text)
+{
+	feed(an, (struct rq_event){ .ts = ts, .type = RQ_EV_MARKER, .cpu = 0,
+				    .common_pid = writer, .str = text,
+				    .str_len = (int)strlen(text) });
+}
+
+static const struct rq_finding_store *fs(const struct rq_analysis *an, enum rq_finding f)
+{
+	return &an->findings[f];
+}
+
+/*
+ * Proof of selection: 900 blocks on busy CPU 0 and is woken there again while CPU 1
+ * idles.  CPU 0 never went idle in between: 900 may still have been delay-dequeued,
+ * so the miss is only possible.  After CPU 0 ran the idle task once, the same wakeup
+ * is proven.
+ */
+static void missed_idle_possible_then_proven_by_idle(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.18");
+
+	mark_task(an, 1 * MS, 900, 0, "0-1");
+	mark_task(an, 1 * MS, 910, 0, "0-1");
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
+	ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");		/* 900 blocks, CPU 0 busy */
+	ev_waking(an, 5 * MS, 0, 910, 900, 0);
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
+	assert_true(rq_recent(an, 0)->notes & RQ_NOTE_POSSIBLE);
+
+	ev_switch(an, 6 * MS, 0, 910, 0, 900, "t");
+	ev_switch(an, 7 * MS, 0, 900, 1, 0, NULL);		/* blocks; CPU 0 goes idle */
+	ev_switch(an, 8 * MS, 0, 0, 0, 910, "busy");
+	ev_waking(an, 9 * MS, 0, 910, 900, 0);
+	ev_wakeup(an, 9 * MS + 2 * US, 0, 910, 900, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->exact, 1);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
+	rq_analysis_free(an);
+}
+
+/* The same wakeup on a kernel without delayed dequeue (6.6) is proven at once. */
+static void missed_idle_proven_before_delayed_dequeue(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.6.30");
+
+	mark_task(an, 1 * MS, 900, 0, "0-1");
+	mark_task(an, 1 * MS, 910, 0, "0-1");
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
+	ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
+	ev_waking(an, 5 * MS, 0, 910, 900, 0);
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 0);
+	rq_analysis_free(an);
+}
+
+/*
+ * Proven by migration: 900 blocked on CPU 1, which stayed busy; its wakeup moved it to
+ * busy CPU 0 (a migration inside the waking window) while CPU 2 idled.  The control
+ * wakeup without the move stays possible.
+ */
+static void missed_idle_proven_by_migration(void **state)
+{
+	struct rq_analysis *an = marked(3, "6.18");
+
+	mark_task(an, 1 * MS, 900, 0, "0-2");
+	mark_task(an, 1 * MS, 901, 0, "0-2");
+	mark_task(an, 1 * MS, 910, 0, "0-2");
+	mark_task(an, 1 * MS, 920, 0, "0-2");
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy0");
+	ev_switch(an, 2 * MS, 1, 0, 0, 900, "t");
+	ev_switch(an, 3 * MS, 1, 900, 1, 920, "busy1");		/* 900 blocks on CPU 1 */
+	ev_waking(an, 4 * MS, 0, 910, 900, 1);
+	ev_migrate(an, 4 * MS + 1 * US, 0, 910, 0, 900, 120, 1, 0);
+	ev_wakeup(an, 4 * MS + 2 * US, 0, 910, 900, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 0);
+
+	ev_switch(an, 5 * MS, 1, 920, 0, 901, "u");
+	ev_switch(an, 6 * MS, 1, 901, 1, 920, "busy1");		/* 901 blocks on CPU 1 */
+	ev_waking(an, 7 * MS, 0, 910, 901, 1);
+	ev_wakeup(an, 7 * MS + 2 * US, 1, 910, 901, 1);		/* kept: not proven */
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
+	rq_analysis_free(an);
+}
+
+/* A wakeup pending on CPU 1 (its sched_waking seen, its sched_wakeup not yet) makes it
+ * not idle: a wakeup onto busy CPU 0 in that window misses nothing. */
+static void pending_wakeup_hides_idle_cpu(void **state)
+{
+	for (int pending = 1; pending >= 0; pending--) {
+		struct rq_analysis *an = marked(2, "6.18");
+
+		mark_task(an, 1 * MS, 900, 0, "0-1");
+		mark_task(an, 1 * MS, 930, 0, "0-1");
+		mark_task(an, 1 * MS, 910, 0, "0-1");
+		ev_switch(an, 2 * MS, 1, 0, 0, 930, "s");
+		ev_switch(an, 2 * MS + 10 * US, 1, 930, 1, 0, NULL);	/* 930 sleeps, CPU 1 idle */
+		ev_switch(an, 3 * MS, 0, 0, 0, 910, "busy");
+		if (pending)
+			ev_waking(an, 5 * MS, 0, 910, 930, 1);
+		ev_waking(an, 5 * MS + 1 * US, 0, 910, 900, 0);
+		ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, pending ? 0 : 1);
+		rq_analysis_free(an);
+	}
+}
+
+/* A task woken onto CPU 1 and not yet running makes CPU 1 busy, though its idle task
+ * still runs: the wakeup onto busy CPU 0 then misses no idle CPU. */
+static void woken_not_running_makes_cpu_busy(void **state)
+{
+	for (int woken = 1; woken >= 0; woken--) {
+		struct rq_analysis *an = marked(2, "6.18");
+
+		mark_task(an, 1 * MS, 900, 0, "0-1");
+		mark_task(an, 1 * MS, 940, 0, "0-1");
+		mark_task(an, 1 * MS, 910, 0, "0-1");
+		ev_switch(an, 3 * MS, 0, 0, 0, 910, "busy");
+		if (woken) {
+			ev_waking(an, 4 * MS, 0, 910, 940, 1);
+			ev_wakeup(an, 4 * MS + 1 * US, 1, 0, 940, 1);
+		}
+		ev_waking(an, 5 * MS, 0, 910, 900, 0);
+		ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, woken ? 0 : 1);
+		rq_analysis_free(an);
+	}
+}
+
+/* sched_idle_cpu(): a CPU running only SCHED_IDLE work is idle enough for a fair wakee. */
+static void sched_idle_only_cpu_is_idle_for_fair_wakee(void **state)
+{
+	for (int hog_policy = 5; hog_policy >= 0; hog_policy -= 5) {
+		struct rq_analysis *an = marked(2, "6.18");
+
+		mark_task(an, 1 * MS, 900, 0, "0-1");
+		mark_task(an, 1 * MS, 800, hog_policy, "0");
+		ev_switch(an, 3 * MS, 0, 0, 0, 800, "hog");
+		ev_waking(an, 5 * MS, 0, 800, 900, 0);
+		ev_wakeup(an, 5 * MS + 2 * US, 0, 800, 900, 0);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, hog_policy == 5 ? 0 : 1);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 0);
+		rq_analysis_free(an);
+	}
+}
+
+/*
+ * CPU 1's switch out of idle is missing; a record written there in task context by pid
+ * 700 says who runs.  The model is repaired (counted), and CPU 1 is no idle CPU for a
+ * miss.  A record in irq context repairs nothing; a switch whose prev is not the
+ * running task is counted as a mismatch.
+ */
+static void model_repaired_from_common_pid(void **state)
+{
+	for (int repaired = 1; repaired >= 0; repaired--) {
+		struct rq_analysis *an = marked(2, "6.18");
+
+		mark_task(an, 1 * MS, 900, 0, "0-1");
+		mark_task(an, 1 * MS, 910, 0, "0-1");
+		ev_switch(an, 3 * MS, 0, 0, 0, 910, "busy");
+		/* irq context on CPU 1: names the interrupted task, not trusted */
+		ev_migrate(an, 3 * MS + 1 * US, 1, 702, RQ_FLAG_HARDIRQ, 15, 120, 0, 1);
+		assert_int_equal(an->cpus[1].repairs, 0);
+		if (repaired) {
+			ev_waking(an, 4 * MS, 1, 700, 701, 1);	/* pid 700 runs on CPU 1 */
+			assert_int_equal(an->cpus[1].repairs, 1);
+			assert_int_equal(an->cpus[1].idle_repairs, 1);
+			assert_int_equal(an->cpus[1].curr, 700);
+		}
+		ev_waking(an, 5 * MS, 0, 910, 900, 0);
+		ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, repaired ? 0 : 1);
+		if (repaired) {
+			ev_switch(an, 6 * MS, 1, 705, 1, 0, NULL);	/* prev is not 700 */
+			assert_int_equal(an->cpus[1].switch_mismatches, 1);
+		}
+		rq_analysis_free(an);
+	}
+}
+
+/*
+ * A plain trace (no markers): a per-CPU kthread is taken as pinned to its CPU and never
+ * judged against another; a task with no affinity change is taken as allowed on every
+ * CPU, so its miss is counted as inferred, naming the assumptions.
+ */
+static void plain_trace_assumptions(void **state)
+{
+	struct rq_analysis *an = an_with(2, "6.18", NULL);
+	unsigned int want = (1u << RQ_ASSUME_MASK_ALL) | (1u << RQ_ASSUME_LLC) |
+			    (1u << RQ_ASSUME_POLICY_PRIO);
+
+	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	named_waking(an, 3 * MS, 0, 910, 600, 120, 0, "kworker/0:1");
+	ev_wakeup(an, 3 * MS + 2 * US, 0, 910, 600, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 0);
+	assert_int_equal(path_count(an, "wake-affine"), 1);
+	assert_int_equal(rq_recent(an, 0)->conf, RQ_CONF_INFERRED);
+
+	named_waking(an, 4 * MS, 0, 910, 601, 120, 0, "worker");
+	ev_wakeup(an, 4 * MS + 2 * US, 0, 910, 601, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->inferred, 1);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->exact, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->assumptions, want);
+
+	/* an assumed mask never makes an exec needless */
+	ev_exec(an, 5 * MS, 0, 600, "/bin/true");
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 1);
+	rq_analysis_free(an);
+}
+
+/* SCHED_IDLE from a sched_setscheduler syscall in a plain trace: stacking is counted,
+ * inferred (every CPU allowed, one LLC assumed). */
+static void plain_trace_idle_stacking_inferred(void **state)
+{
+	struct rq_analysis *an = an_with(2, "6.18", NULL);
+
+	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	ev_simple(an, 2 * MS, 0, RQ_EV_SETSCHED_ENTER, 800, 0, 5);
+	ev_simple(an, 2 * MS, 0, RQ_EV_SETSCHED_EXIT, 800, 0, 0);
+	ev_simple(an, 2 * MS, 1, RQ_EV_SETSCHED_ENTER, 801, 0, 5);
+	ev_simple(an, 2 * MS, 1, RQ_EV_SETSCHED_EXIT, 801, 0, 0);
+	ev_switch(an, 3 * MS, 1, 801, 1, 0, NULL);		/* 801 sleeps, CPU 1 idle */
+	ev_switch(an, 3 * MS, 0, 800, 0, 800, "hog");
+	ev_waking(an, 5 * MS, 0, 800, 801, 1);
+	ev_migrate(an, 5 * MS + 1 * US, 0, 800, 0, 801, 120, 1, 0);
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 800, 801, 0);
+	assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->inferred, 1);
+	assert_true(fs(an, RQ_FIND_IDLE_STACKING)->assumptions & (1u << RQ_ASSUME_MASK_ALL));
+	assert_int_equal(path_count(an, "wake-pulled"), 1);
+	rq_analysis_free(an);
+}
+
+/* The stacking scenario on 4 CPUs: the idle CPU 2 is allowed, but outside CPU 0's LLC
+ * for "llc 0-1 2-3" (select_idle_sibling() never looks there), inside for "llc 0-3". */
+static void idle_stacking_only_inside_the_llc(void **state)
+{
+	const char *topo[] = { "llc 0-1 2-3", "llc 0-3" };
+
+	for (int i = 0; i < 2; i++) {
+		struct rq_analysis *an = an_with(4, "6.18", topo[i]);
+
+		for (int c = 0; c < 4; c++)
+			ev_switch(an, 1 * MS, c, 50 + c, 1, 0, NULL);
+		mark_task(an, 1 * MS, 800, 5, "0");
+		mark_task(an, 1 * MS, 801, 5, "0-3");
+		mark_task(an, 1 * MS, 910, 0, "1");
+		ev_switch(an, 2 * MS, 0, 0, 0, 800, "hog");
+		ev_switch(an, 2 * MS, 1, 0, 0, 910, "busy");
+		ev_waking(an, 5 * MS, 0, 800, 801, 0);
+		ev_wakeup(an, 5 * MS + 2 * US, 0, 800, 801, 0);
+		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, i);
+		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->possible, 0);
+		assert_int_equal(an->llc_source, RQ_LLC_OPTION);
+		rq_analysis_free(an);
+	}
+}
+
+/* --profile idle-stack=fixed (and a v7.1 kernel): no stacking counted, not even possible. */
+static void idle_stacking_profile_fixed(void **state)
+{
+	const char *rel[] = { "6.18", "7.1.0" };
+
+	for (int i = 0; i < 2; i++) {
+		struct rq_analysis_opts opts = { .profile_override = i ? NULL : "idle-stack=fixed" };
+		struct rq_analysis *an = rq_analysis_new(&opts);
+		struct rq_analysis *ctl = marked(2, "6.18");
+		struct rq_analysis *both[2] = { an, ctl };
+
+		assert_int_equal(rq_analysis_begin(an, "x", 2, rel[i], NULL), 0);
+		mark_cpu(an, 0, 0);
+		mark_cpu(an, 1, 0);
+		ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+		ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+		for (int k = 0; k < 2; k++) {
+			mark_task(both[k], 1 * MS, 800, 5, "0");
+			mark_task(both[k], 1 * MS, 801, 5, "0-1");
+			ev_switch(both[k], 2 * MS, 0, 0, 0, 800, "hog");
+			ev_waking(both[k], 5 * MS, 0, 800, 801, 0);
+			ev_wakeup(both[k], 5 * MS + 2 * US, 0, 800, 801, 0);
+		}
+		assert_int_equal(fs(ctl, RQ_FIND_IDLE_STACKING)->count, 1);
+		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, 0);
+		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->possible, 0);
+		rq_analysis_free(an);
+		rq_analysis_free(ctl);
+	}
+}
+
+/* A move between LLCs is wake-cross-llc with --topology, never wake-llc; with the LLC
+ * assumed it is wake-moved. */
+static void cross_llc_move_is_never_wake_llc(void **state)
+{
+	const char *topo[] = { "llc 0-1 2-3", "llc 0-3", NULL };
+	const char *want[] = { "wake-cross-llc", "wake-llc", "wake-moved" };
+
+	for (int i = 0; i < 3; i++) {
+		struct rq_analysis *an = an_with(4, "6.18", topo[i]);
+
+		for (int c = 0; c < 4; c++)
+			ev_switch(an, 1 * MS, c, 50 + c, 1, 0, NULL);
+		ev_switch(an, 2 * MS, 0, 0, 0, 900, "t");
+		ev_switch(an, 3 * MS, 0, 900, 1, 910, "busy");
+		ev_waking(an, 4 * MS, 1, 911, 900, 0);
+		ev_migrate(an, 4 * MS + 1 * US, 1, 911, 0, 900, 120, 0, 2);
+		ev_wakeup(an, 4 * MS + 2 * US, 2, 0, 900, 2);
+		assert_int_equal(path_count(an, want[i]), 1);
+		if (i != 1)
+			assert_int_equal(path_count(an, "wake-llc"), 0);
+		rq_analysis_free(an);
+	}
+}
+
+/* Only the recorder's markers are facts: a line from another writer is counted and
+ * ignored; a task seen running outside its marked mask loses that mask. */
+static void markers_trusted_from_the_recorder_only(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.18");
+	struct rq_task *t;
+
+	mark_task(an, 1 * MS, 950, 0, "0-1");
+	forged_marker(an, 2 * MS, 4242, "task pid=950 tgid=950 policy=0 cpus=1 idle_cg=0 comm=x");
+	t = rq_task_find(an, 950);
+	assert_non_null(t);
+	assert_int_equal(an->markers_ignored, 1);
+	assert_int_equal(rq_cpumask_weight(&t->mask), 2);
+	ev_exec(an, 3 * MS, 1, 950, "/bin/true");
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
+
+	mark_task(an, 4 * MS, 960, 0, "1");
+	ev_switch(an, 5 * MS, 0, 0, 0, 960, "pinned");		/* runs on CPU 0 */
+	t = rq_task_find(an, 960);
+	assert_int_equal(an->mask_violations, 1);
+	assert_false(t->mask_known);
+	rq_analysis_free(an);
+}
+
+/*
+ * migration/0 moves 300; 300 blocks and its wakeup moves it back before its exec comes:
+ * still sched_exec's move (exec-moved), not active balance.  A second move followed by a
+ * new name (an exec whose record is missing) is exec-moved too.  Without the syscall
+ * events a move with nothing after it is stopper-unknown, not lb-active.
+ */
+static void stopper_moves(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.18");
+	struct rq_analysis *plain = an_with(2, "6.18", NULL);
+	struct rq_event ren = { .ts = 12 * MS, .type = RQ_EV_SWITCH, .cpu = 1, .common_pid = 301,
+				.pid = 301, .state = 1, .pid2 = 0, .prio = 120 };
+
+	ev_switch(an, 2 * MS, 0, 0, 0, 300, "worker");
+	ev_switch(an, 3 * MS, 0, 300, 0, 10, "migration/0");
+	ev_migrate(an, 3 * MS, 0, 10, 0, 300, 120, 0, 1);
+	ev_switch(an, 4 * MS, 1, 0, 0, 300, "worker");
+	ev_switch(an, 5 * MS, 1, 300, 2, 0, NULL);		/* blocks loading the binary */
+	ev_waking(an, 6 * MS, 0, 10, 300, 1);
+	ev_migrate(an, 6 * MS + 1 * US, 0, 10, 0, 300, 120, 1, 0);
+	ev_wakeup(an, 6 * MS + 2 * US, 0, 10, 300, 0);
+	ev_exec(an, 7 * MS, 0, 300, "/bin/sh");
+	assert_int_equal(path_count(an, "exec-moved"), 1);
+	assert_int_equal(path_count(an, "lb-active"), 0);
+
+	ev_switch(an, 10 * MS, 0, 300, 0, 10, "migration/0");
+	ev_switch(an, 10 * MS, 0, 10, 1, 301, "old");
+	ev_switch(an, 11 * MS, 0, 301, 0, 10, "migration/0");
+	ev_migrate(an, 11 * MS, 0, 10, 0, 301, 120, 0, 1);
+	snprintf(ren.comm, sizeof(ren.comm), "new");
+	feed(an, ren);
+	ev_switch(an, 300 * MS, 0, 10, 1, 0, NULL);		/* the window closes */
+	rq_analysis_finish(an);
+	assert_int_equal(path_count(an, "exec-moved"), 2);
+
+	ev_switch(plain, 2 * MS, 0, 0, 0, 302, "w");
+	ev_switch(plain, 3 * MS, 0, 302, 0, 10, "migration/0");
+	ev_migrate(plain, 3 * MS, 0, 10, 0, 302, 120, 0, 1);
+	rq_analysis_finish(plain);
+	assert_int_equal(path_count(plain, "stopper-unknown"), 1);
+	assert_int_equal(path_count(plain, "lb-active"), 0);
+	rq_analysis_free(an);
+	rq_analysis_free(plain);
+}
+
+/* The stopper itself is a stop-class task: its own wakeups take the one-CPU shortcut
+ * (wake-stop), never an RT class callback. */
+static void stop_class_wakeup(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.18");
+
+	named_waking(an, 2 * MS, 0, 0, 10, 0, 0, "migration/0");
+	ev_wakeup(an, 2 * MS + 1 * US, 0, 0, 10, 0);
+	assert_int_equal(path_count(an, "wake-stop"), 1);
+	assert_int_equal(path_count(an, "wake-rt"), -1 + 1);
+	rq_analysis_free(an);
+}
+
+static void percpu_kthread_names(void **state)
+{
+	assert_int_equal(rq_percpu_kthread_cpu("kworker/3:1H"), 3);
+	assert_int_equal(rq_percpu_kthread_cpu("kworker/u8:2"), -1);
+	assert_int_equal(rq_percpu_kthread_cpu("ksoftirqd/12"), 12);
+	assert_int_equal(rq_percpu_kthread_cpu("migration/0"), 0);
+	assert_int_equal(rq_percpu_kthread_cpu("cpuhp/7"), 7);
+	assert_int_equal(rq_percpu_kthread_cpu("rcuc/1"), 1);
+	assert_int_equal(rq_percpu_kthread_cpu("idle_inject/2"), 2);
+	assert_int_equal(rq_percpu_kthread_cpu("ksoftirqd/1x"), -1);
+	assert_int_equal(rq_percpu_kthread_cpu("rcu_preempt"), -1);
+	assert_int_equal(rq_percpu_kthread_cpu("kworker/R-mm_pe"), -1);
+}
+
+/* --topology: what it accepts, and a clear error for what it does not. */
+static void topology_spec(void **state)
+{
+	struct rq_analysis *an = an_with(4, "6.18", "llc 0-1 2-3; smt 0,1 2,3\ncapacity 1024 1024 446 446");
+	struct rq_analysis_opts bad = { .topology = "llc 0-5" };
+	struct rq_analysis *b = rq_analysis_new(&bad);
+
+	assert_int_equal(an->cpus[3].llc, 2);
+	assert_int_equal(an->cpus[1].core, 0);
+	assert_true(an->asym_capacity);
+	assert_int_equal(an->cpus[2].capacity, 446);
+	assert_int_equal(rq_analysis_begin(b, "x", 4, "6.18", NULL), -1);
+	assert_non_null(strstr(b->error, "CPU 4"));
+	rq_analysis_free(an);
+	rq_analysis_free(b);
+}
+
+/* Asymmetric capacities: EAS may choose a busy CPU on purpose, so a miss is possible. */
+static void asymmetric_capacity_makes_missed_idle_possible(void **state)
+{
+	struct rq_analysis *an = an_with(2, "6.18", "llc 0-1; capacity 1024 446");
+
+	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	mark_task(an, 1 * MS, 900, 0, "0-1");
+	mark_task(an, 1 * MS, 910, 0, "0-1");
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	ev_waking(an, 5 * MS, 0, 910, 900, 0);
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 0);
+	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
+	rq_analysis_free(an);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(missed_idle_possible_then_proven_by_idle),
+		cmocka_unit_test(missed_idle_proven_before_delayed_dequeue),
+		cmocka_unit_test(missed_idle_proven_by_migration),
+		cmocka_unit_test(pending_wakeup_hides_idle_cpu),
+		cmocka_unit_test(woken_not_running_makes_cpu_busy),
+		cmocka_unit_test(sched_idle_only_cpu_is_idle_for_fair_wakee),
+		cmocka_unit_test(model_repaired_from_common_pid),
+		cmocka_unit_test(plain_trace_assumptions),
+		cmocka_unit_test(plain_trace_idle_stacking_inferred),
+		cmocka_unit_test(idle_stacking_only_inside_the_llc),
+		cmocka_unit_test(idle_stacking_profile_fixed),
+		cmocka_unit_test(cross_llc_move_is_never_wake_llc),
+		cmocka_unit_test(markers_trusted_from_the_recorder_only),
+		cmocka_unit_test(stopper_moves),
+		cmocka_unit_test(stop_class_wakeup),
+		cmocka_unit_test(percpu_kthread_names),
+		cmocka_unit_test(topology_spec),
+		cmocka_unit_test(asymmetric_capacity_makes_missed_idle_possible),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
