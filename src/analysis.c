@@ -498,8 +498,10 @@ static void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task
 	for (int i = 0; i < c->nqueued; i++)
 		if (c->queued[i] != skip)
 			look_task(c->queued[i], l);
+	/* a blocked task counts as maybe delayed for DELAYED_WINDOW (pruning is lazy) */
 	for (int i = 0; i < c->ndelayed; i++)
-		if (c->delayed[i] != skip && idle_class(c->delayed[i], &ignored) != 1)
+		if (c->delayed[i] != skip && an->last_ts - c->delayed[i]->blocked_ts <= DELAYED_WINDOW &&
+		    idle_class(c->delayed[i], &ignored) != 1)
 			l->delayed_nonidle++;
 	l->idle = !l->ntasks && !l->pending && c->curr == 0;
 }
@@ -1354,6 +1356,7 @@ static void handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	/* pid reuse: forget whatever an earlier task with this pid left behind */
 	rq_remove(an, child);
+	clear_pending(an, child);
 	task_init(child, ev->pid2, ev->ts);
 	note_comm(child, ev->comm2);
 	if (parent) {

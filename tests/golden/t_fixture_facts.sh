@@ -34,7 +34,15 @@ for dat in "$fixtures"/*.dat; do
 	n=$((n + 1))
 	out=$tmp/$n.json
 	"$rqpath" audit --format json "$dat" >"$out" 2>"$tmp/$n.err"
-	echo "$(basename "$dat")	$?	$base.facts.json	$base.workload	$out	$tmp/$n.err" >>"$list"
+	rc=$?
+	# the verdicts, counted apart from rqpath by tests/tools/verdicts.py (once per trace)
+	verdicts=$tmp/$(basename "$base").verdicts.json
+	if [ ! -s "$verdicts" ] &&
+	   ! python3 "$top/tests/tools/verdicts.py" "$base.dat" >"$verdicts" 2>"$tmp/v.err"; then
+		echo "FAIL: tests/tools/verdicts.py on $base.dat: $(tail -n 1 "$tmp/v.err")"
+		exit 1
+	fi
+	echo "$(basename "$dat")	$rc	$base.facts.json	$base.workload	$out	$tmp/$n.err	$verdicts" >>"$list"
 done
 if [ $n -eq 0 ]; then
 	echo "FAIL: no fixtures/*.dat with a .facts.json in $fixtures"
@@ -67,7 +75,7 @@ def is_event(k):
     return k.startswith("sched_") or k.startswith("sys_enter_") or k.startswith("sys_exit_")
 
 for line in open(sys.argv[1]):
-    dat, rc, facts_p, wl_p, out_p, err_p = line.rstrip("\n").split("\t")
+    dat, rc, facts_p, wl_p, out_p, err_p, verdicts_p = line.rstrip("\n").split("\t")
     name = os.path.basename(facts_p)[:-len(".facts.json")]
     err = open(err_p, errors="replace").read().strip()
     if rc not in ("0", "1"):
@@ -127,6 +135,20 @@ for line in open(sys.argv[1]):
         if not isinstance(nu, int) or execs is None or nu < execs:
             fail(dat, 'findings["needless-callback"].unknown %r < workload execs %r'
                  % (nu, execs))
+
+    # the verdicts: proven, possible, not judged and judged, as the independent model
+    # of tests/tools/verdicts.py counts them from trace-cmd report
+    verdicts = json.load(open(verdicts_p))
+    for fid in ("missed-idle", "idle-stacking"):
+        for key in ("count", "possible", "not_judged", "judged"):
+            eq(dat, 'findings["%s"].%s (verdicts.py)' % (fid, key), get(f, fid, key),
+               verdicts[fid][key])
+        exact, inferred = get(f, fid, "exact"), get(f, fid, "inferred")
+        eq(dat, 'findings["%s"]: exact + inferred = count' % fid,
+           (exact or 0) + (inferred or 0), get(f, fid, "count"))
+    got = {str(c["cpu"]): c["repairs"] for c in
+           (get(audit, "trace", "data_quality", "cpus") or []) if c.get("repairs")}
+    eq(dat, "trace.data_quality repairs per CPU (verdicts.py)", got, verdicts["repairs"])
 
     sc = get(f, "idle-stacking", "count")
     if name == "idle-stack":

@@ -15,10 +15,14 @@ import json, sys
 KINDS = {"fork", "exec", "wakeup", "balance", "newidle", "stopper", "affinity", "numa", "unknown"}
 EX = {"ts": float, "pid": int, "comm": str, "cpu": int, "from_cpu": int, "to_cpu": int,
       "path": str, "confidence": str, "why": str}
-FIND = {"needless-callback": {"count", "unknown", "examples", "delay", "delay_others"},
-        "offcpu-fork": {"count", "of", "examples", "delay", "delay_others"},
-        "idle-stacking": {"count", "examples", "delay", "delay_others"},
-        "missed-idle": {"count", "examples", "delay", "delay_others"}}
+VERDICT = {"count", "exact", "inferred", "possible", "not_judged", "judged", "assumptions",
+           "examples", "possible_examples", "delay", "delay_others"}
+ASSUME = {"affinity-all-cpus", "percpu-kthread-pinned", "policy-from-prio", "cpu-state-watched",
+          "llc-assumed", "idle-exits-repaired"}
+FIND = {"needless-callback": VERDICT | {"unknown"},
+        "offcpu-fork": VERDICT | {"of"},
+        "idle-stacking": VERDICT,
+        "missed-idle": VERDICT}
 DELAY = {"n", "p50_ns", "p90_ns", "p99_ns", "max_ns", "total_ns", "exact"}
 def delay_ok(o):
     return isinstance(o, dict) and set(o) == DELAY and isinstance(o["exact"], bool) and \
@@ -37,14 +41,26 @@ for p in sys.argv[1:]:
     need(all(k in KINDS and delay_ok(v) for k, v in dl["by_kind"].items()), "delay.by_kind")
     need(d["schema"] == "rqpath.audit/1", "schema id")
     t = d["trace"]
-    need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts"}, "trace keys")
+    need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts",
+                    "profile", "topology", "data_quality"}, "trace keys")
+    need(set(t["profile"]) == {"exec_callback", "idle_stack", "fork_util", "delay_dequeue",
+                               "source"}, "trace.profile keys")
+    need(set(t["topology"]) == {"source", "llc", "asym_capacity"} and
+         t["topology"]["source"] in ("trace", "option", "assumed") and
+         len(t["topology"]["llc"]) == t["cpus"], "trace.topology")
+    q = t["data_quality"]
+    need(set(q) == {"repairs", "idle_exits_repaired", "switch_mismatches", "markers_ignored",
+                    "mask_violations", "cpus"}, "trace.data_quality keys")
+    need(sum(c["repairs"] for c in q["cpus"]) == q["repairs"], "data_quality repairs add up")
     need(all(isinstance(t[k], int) for k in ("cpus", "events", "lost_events")), "trace ints")
     need(all(isinstance(t[k], (int, float)) for k in ("first_ts", "last_ts")), "trace times")
     need(isinstance(t["source"], str) and isinstance(t["kernel"], str), "trace strings")
     for k in ("sched_wakeup_new", "sched_migrate_task", "sched_process_exec"):
         need(isinstance(d["counts"].get(k), int), "counts.%s" % k)
     for pl in d["placements"]:
-        need(set(pl) == {"kind", "path", "count", "delay"} and pl["kind"] in KINDS and pl["count"] > 0, "placement %r" % pl)
+        need(set(pl) == {"kind", "path", "count", "exact", "inferred", "unknown", "delay"} and
+             pl["kind"] in KINDS and pl["count"] > 0, "placement %r" % pl)
+        need(pl["exact"] + pl["inferred"] + pl["unknown"] == pl["count"], "placement confidence sums %r" % pl)
         need(delay_ok(pl["delay"]), "placement delay %r" % pl)
     need(set(d["findings"]) == set(FIND), "finding ids")
     for fid, keys in FIND.items():
@@ -52,6 +68,10 @@ for p in sys.argv[1:]:
         need(set(f) == keys, "%s keys %s" % (fid, sorted(f)))
         need(delay_ok(f["delay"]) and delay_ok(f["delay_others"]), "%s delay" % fid)
         need(len(f["examples"]) <= f["count"] and len(f["examples"]) <= 8, "%s examples bounded" % fid)
+        need(f["exact"] + f["inferred"] == f["count"], "%s exact + inferred = count" % fid)
+        need(set(f["assumptions"]) <= ASSUME and (f["inferred"] > 0) == bool(f["assumptions"]),
+             "%s assumptions %r" % (fid, f["assumptions"]))
+        need(len(f["possible_examples"]) <= min(f["possible"], 4), "%s possible examples" % fid)
         for ex in f["examples"]:
             need(set(ex) == set(EX), "%s example keys" % fid)
             need(all(isinstance(ex[k], (int, float) if ty is float else ty) for k, ty in EX.items()), "%s example types" % fid)

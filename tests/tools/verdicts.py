@@ -1,0 +1,726 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""verdicts.py - an independent count of the idle-stacking and missed-idle verdicts.
+
+usage: verdicts.py [--trace-cmd PATH] FILE.dat
+
+Reads `trace-cmd report -l -R` (every record, its CPU, its common_flags, raw fields)
+and applies the verdict rules as rqpath-paths(7) states them, with a model of its own,
+written apart from rqpath's C code.  Prints one JSON object:
+
+  {"missed-idle": {"count": N, "possible": N, "not_judged": N, "judged": N},
+   "idle-stacking": {...}, "repairs": {"CPU": N, ...}}
+
+The rules, in short (rqpath-paths(7), VERDICTS):
+  * model: per CPU the running task (from sched_switch, and repaired from the
+    common_pid of every task-context record), the queued tasks (woken or preempted),
+    the blocked fair tasks that may still be delay-dequeued (10 ms, until the CPU goes
+    idle), and the wakeups pending on it (sched_waking seen, sched_wakeup not yet).
+    A CPU is known once seen running the idle task, or after 20 ms of its switches.
+  * truly idle: known, the idle task runs, nothing queued, no wakeup pending.
+  * busy for the kernel: not truly idle and not only SCHED_IDLE work (a task of unknown
+    policy counts as not SCHED_IDLE; a CPU with only a pending wakeup is busy).
+  * proof of selection: kernel without delayed dequeue, an RT/DL task, a migration
+    inside the waking window, or the CPU it blocked on ran the idle task since.
+  * missed-idle: a wakeup of a fair non-SCHED_IDLE task onto a CPU busy for the kernel
+    at the waking and now, while another allowed CPU of its LLC was truly idle at both.
+  * idle-stacking: a wakeup or fork of a SCHED_IDLE task onto a CPU running only
+    SCHED_IDLE work, all known, while another allowed CPU of its LLC was truly idle.
+  * unproven selection (or a maybe-delayed non-idle task on the target) -> possible.
+
+Python 3 standard library only.
+"""
+import json
+import re
+import subprocess
+import sys
+
+MS = 1000000
+DELAYED_WINDOW = 10 * MS
+KNOWN_AFTER = 20 * MS
+WINDOW = 10 * MS          # affinity / NUMA windows
+HARDIRQ, SOFTIRQ, NMI = 0x08, 0x10, 0x40
+
+HDR = re.compile(r"-(\d+)\s+\[?(\d+)\]?-0x([0-9a-f]+)\s+(\d+)\.(\d+):\s+([A-Za-z0-9_]+):\s*(.*)$")
+OURS = {
+    "sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+    "sched_migrate_task", "sched_process_fork", "sched_process_exit", "sched_process_free",
+    "sched_prepare_exec", "sched_process_exec", "sched_move_numa", "sched_swap_numa",
+    "sys_enter_sched_setaffinity", "sys_exit_sched_setaffinity",
+    "sys_enter_sched_setscheduler", "sys_exit_sched_setscheduler",
+    "sys_enter_sched_setattr", "sys_exit_sched_setattr", "cgroup_attach_task",
+}
+PERCPU = ("kworker/", "ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "idle_inject/",
+          "watchdog/", "irq_work/", "ktimers/", "posixcputmr/")
+
+
+def field(body, name, last=False):
+    """The value of name=... in a raw body (values of the last field run to the end)."""
+    if last:
+        m = re.search(r"\b%s=(.*)$" % name, body)
+    else:
+        m = re.search(r"\b%s=(\S+)" % name, body)
+    return m.group(1) if m else None
+
+
+def num(v):
+    v = int(v, 0)
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def parse_cpulist(s, n):
+    out = set()
+    for part in s.split(","):
+        a, _, b = part.partition("-")
+        if not a.isdigit() or (b and not b.isdigit()):
+            return None
+        out.update(c for c in range(int(a), int(b or a) + 1) if c < n)
+    return out
+
+
+def percpu_cpu(comm):
+    for i, p in enumerate(PERCPU):
+        if not comm.startswith(p):
+            continue
+        m = re.match(r"(\d+)(.*)$", comm[len(p):])
+        if not m:
+            return -1
+        rest = m.group(2)
+        if (i == 0 and not rest.startswith(":")) or (i != 0 and rest):
+            return -1
+        return int(m.group(1))
+    return -1
+
+
+class Task:
+    def __init__(self, pid):
+        self.pid = pid
+        self.comm = ""
+        self.policy = -1
+        self.idle_cg = False
+        self.mask = None
+        self.mask_known = False
+        self.mask_changed = False
+        self.prio = None
+        self.cpu = -1
+        self.state = "U"          # U unknown, R running, Q queued, S sleeping, D dead
+        self.rq_cpu = -1
+        self.on_delayed = False
+        self.blocked_ts = 0
+        self.blocked_cpu = -1
+        self.waking = False
+        self.waking_cpu = -1
+        self.wake_migrated = False
+        self.wake_from = -1
+        self.pending = -1
+        self.idle_before = set()
+        self.busy_before = set()
+        self.exited = False
+        self.inflight_target = 0
+        self.inflight_policy = -1
+        self.setaff_inflight = False
+        self.aff_ts = 0
+        self.numa_ts = 0
+
+
+class Cpu:
+    def __init__(self):
+        self.known = False
+        self.watched = 0
+        self.curr = -1
+        self.queued = set()
+        self.delayed = set()
+        self.pending = 0
+        self.llc = 0
+        self.last_idle = 0
+        self.trailing = -1
+        self.repairs = 0
+        self.idle_repairs = 0
+
+
+class Model:
+    def __init__(self, ncpu):
+        self.n = ncpu
+        self.cpus = [Cpu() for _ in range(ncpu)]
+        self.tasks = {}
+        self.has_markers = False
+        self.has_topology = False
+        self.marker_pid = None
+        self.delayed_dequeue = True
+        self.stack_allowed = True
+        self.now = 0
+        self.wakeups_seen = 0
+        self.f = {k: {"count": 0, "possible": 0, "not_judged": 0, "judged": 0}
+                  for k in ("missed-idle", "idle-stacking")}
+
+    # ---- tasks and lists
+    def get(self, pid):
+        if pid <= 0:
+            return None
+        t = self.tasks.get(pid)
+        if t is None:
+            t = self.tasks[pid] = Task(pid)
+        return t
+
+    def rq_remove(self, t):
+        if 0 <= t.rq_cpu < self.n:
+            c = self.cpus[t.rq_cpu]
+            (c.delayed if t.on_delayed else c.queued).discard(t.pid)
+        t.rq_cpu = -1
+        t.on_delayed = False
+
+    def enqueue(self, t, cpu, delayed):
+        self.rq_remove(t)
+        if 0 <= cpu < self.n:
+            (self.cpus[cpu].delayed if delayed else self.cpus[cpu].queued).add(t.pid)
+            t.rq_cpu = cpu
+            t.on_delayed = delayed
+
+    def clear_lists(self, cpu):
+        c = self.cpus[cpu]
+        for pid in c.queued:
+            t = self.tasks[pid]
+            t.rq_cpu, t.state = -1, "U"
+        for pid in c.delayed:
+            t = self.tasks[pid]
+            t.rq_cpu, t.on_delayed = -1, False
+        c.queued, c.delayed = set(), set()
+
+    def clear_pending(self, t):
+        if t.pending >= 0:
+            if 0 <= t.pending < self.n and self.cpus[t.pending].pending > 0:
+                self.cpus[t.pending].pending -= 1
+            t.pending = -1
+
+    def set_pending(self, t, cpu):
+        self.clear_pending(t)
+        if 0 <= cpu < self.n:
+            self.cpus[cpu].pending += 1
+            t.pending = cpu
+
+    def forget_mask(self, t):
+        t.mask_known = False
+        t.mask_changed = True
+
+    def running(self, t, cpu):
+        if t.mask_known and cpu not in t.mask:
+            self.forget_mask(t)
+        t.cpu = cpu
+
+    # ---- attributes
+    @staticmethod
+    def rt(t):
+        return t.policy in (1, 2, 6) or (t.prio is not None and t.prio < 100)
+
+    @staticmethod
+    def idle_cls(t, assume):
+        if t is None:
+            return -1
+        if t.policy == 5 or t.idle_cg:
+            return 1
+        if t.policy != -1:
+            return 0
+        if t.prio is not None and t.prio < 100:
+            assume.add("policy-from-prio")
+            return 0
+        return -1
+
+    def mask_of(self, t, assume):
+        if t.mask_known:
+            return t.mask
+        if t.mask_changed or self.has_markers:
+            return None
+        cpu = percpu_cpu(t.comm)
+        if 0 <= cpu < self.n:
+            assume.add("percpu-kthread-pinned")
+            return {cpu}
+        assume.add("affinity-all-cpus")
+        return set(range(self.n))
+
+    # ---- what the kernel would see
+    def truly_idle(self, cpu):
+        c = self.cpus[cpu]
+        return c.known and c.curr == 0 and not c.queued and not c.delayed and not c.pending
+
+    def look(self, cpu, skip):
+        c = self.cpus[cpu]
+        if not c.known or c.curr < 0:
+            return None
+        lk = {"assume": set(), "n": 0, "nonidle": 0, "unknown": 0, "delayed": 0,
+              "pending": c.pending > 0}
+        if c.watched and not c.last_idle:
+            lk["assume"].add("cpu-state-watched")
+        pids = ([c.curr] if c.curr > 0 and c.curr != skip else []) + \
+            [p for p in c.queued if p != skip]
+        for p in pids:
+            k = self.idle_cls(self.tasks.get(p), lk["assume"])
+            lk["n"] += 1
+            if k == 0:
+                lk["nonidle"] += 1
+            elif k < 0:
+                lk["unknown"] += 1
+        for p in c.delayed:
+            t = self.tasks[p]
+            if p != skip and self.now - t.blocked_ts <= DELAYED_WINDOW and \
+                    self.idle_cls(t, set()) != 1:
+                lk["delayed"] += 1
+        lk["idle"] = lk["n"] == 0 and not lk["pending"] and c.curr == 0
+        return lk
+
+    @staticmethod
+    def busy(lk, assume):
+        if lk["idle"]:
+            return False
+        if lk["nonidle"] or (not lk["n"] and lk["pending"]):
+            return True
+        if lk["unknown"]:
+            assume.add("policy-from-prio")
+            return True
+        return False
+
+    def idle_cpu_for(self, mask, x, before, assume):
+        for cpu in range(self.n):
+            if cpu == x or self.cpus[cpu].llc != self.cpus[x].llc or cpu not in mask or \
+                    not self.truly_idle(cpu):
+                continue
+            if before is not None and cpu not in before:
+                continue
+            if not self.has_topology:
+                assume.add("llc-assumed")
+            if self.cpus[cpu].idle_repairs:
+                assume.add("idle-exits-repaired")
+            return cpu
+        return -1
+
+    def proven(self, t):
+        if not self.delayed_dequeue or self.rt(t) or (t.wake_migrated and t.waking):
+            return True
+        b = t.blocked_cpu
+        return 0 <= b < self.n and self.cpus[b].last_idle and \
+            self.cpus[b].last_idle >= t.blocked_ts
+
+    # ---- the judges
+    def stacking(self, t, x, before, proven):
+        s = self.f["idle-stacking"]
+        if not self.stack_allowed:
+            return
+        assume = set()
+        k = self.idle_cls(t, assume)
+        if k == 0:
+            return
+        mask = self.mask_of(t, assume)
+        lk = self.look(x, t.pid)
+        if k < 0 or mask is None or lk is None or (lk["unknown"] and not lk["nonidle"]):
+            s["not_judged"] += 1
+            return
+        s["judged"] += 1
+        if lk["idle"] or not lk["n"] or lk["nonidle"]:
+            return
+        if self.idle_cpu_for(mask, x, before, assume) < 0:
+            return
+        s["possible" if not proven or lk["delayed"] else "count"] += 1
+
+    def missed(self, t, x, before, busy_before, proven):
+        s = self.f["missed-idle"]
+        assume = set()
+        k = self.idle_cls(t, assume)
+        if k == 1 or self.rt(t) or t.policy == 7:
+            return
+        mask = self.mask_of(t, assume)
+        lk = self.look(x, t.pid)
+        if mask is None or lk is None:
+            s["not_judged"] += 1
+            return
+        s["judged"] += 1
+        possible = not proven
+        if not self.busy(lk, assume):
+            if lk["idle"] or not lk["delayed"]:
+                return
+            possible = True
+        if busy_before is not None and x not in busy_before:
+            return
+        if self.idle_cpu_for(mask, x, before, assume) < 0:
+            return
+        s["possible" if possible else "count"] += 1
+
+    # ---- records
+    def repair(self, ev, cpu, owner, flags):
+        if ev in ("sched_switch", "marker") or owner < 0 or flags & (HARDIRQ | SOFTIRQ | NMI):
+            return
+        c = self.cpus[cpu]
+        if owner == c.curr:
+            c.trailing = -1
+            if owner == 0:
+                c.last_idle = self.now
+            return
+        if owner == c.trailing and ev not in OURS:
+            return
+        c.trailing = -1
+        if c.curr >= 0:
+            c.repairs += 1
+            if c.curr == 0:
+                c.idle_repairs += 1
+            old = self.tasks.get(c.curr)
+            if old is not None and old.state == "R":
+                old.state = "U"
+        c.curr = owner
+        if owner == 0:
+            self.clear_lists(cpu)
+            c.known = True
+            c.last_idle = self.now
+            return
+        t = self.get(owner)
+        self.rq_remove(t)
+        self.clear_pending(t)
+        t.state = "R"
+        self.running(t, cpu)
+
+    def switch(self, ts, cpu, b):
+        c = self.cpus[cpu]
+        prev_pid, next_pid = int(field(b, "prev_pid")), int(field(b, "next_pid"))
+        state = num(field(b, "prev_state"))
+        prev = self.get(prev_pid)
+        if c.curr >= 0 and c.curr != prev_pid:
+            gone = self.tasks.get(c.curr)
+            if gone is not None and gone.state == "R":
+                gone.state = "U"
+        c.trailing = prev_pid
+        if prev_pid == 0:
+            c.last_idle = ts
+        if prev is not None:
+            prev.comm = field(b, "prev_comm") or prev.comm
+            prev.prio = int(field(b, "prev_prio"))
+            if not state & 0xff:
+                prev.state = "Q"
+                self.enqueue(prev, cpu, False)
+            elif state & 0x30 or (prev.exited and state & 0x40):
+                prev.exited, prev.state = True, "D"
+                self.rq_remove(prev)
+            else:
+                prev.state = "S"
+                prev.blocked_ts, prev.blocked_cpu = ts, cpu
+                if not self.rt(prev):
+                    self.enqueue(prev, cpu, True)
+                else:
+                    self.rq_remove(prev)
+            prev.cpu = cpu
+        if not c.known:
+            if not c.watched:
+                c.watched = ts
+            elif ts - c.watched >= KNOWN_AFTER:
+                c.known = True
+        if next_pid == 0:
+            self.clear_lists(cpu)
+            c.curr, c.known, c.last_idle = 0, True, ts
+            return
+        nxt = self.get(next_pid)
+        c.curr = next_pid
+        m = re.search(r"next_comm=(.*) next_pid=", b)
+        if m and m.group(1):
+            nxt.comm = m.group(1)
+        nxt.prio = int(field(b, "next_prio"))
+        self.rq_remove(nxt)
+        self.clear_pending(nxt)
+        nxt.state = "R"
+        self.running(nxt, cpu)
+
+    def snapshot(self, t):
+        idle, busy = set(), set()
+        for cpu in range(self.n):
+            if self.truly_idle(cpu):
+                idle.add(cpu)
+                continue
+            lk = self.look(cpu, t.pid)
+            if lk is not None and self.busy(lk, set()):
+                busy.add(cpu)
+        return idle, busy
+
+    def waking(self, cpu, owner, b):
+        t = self.get(int(field(b, "pid")))
+        t.comm = re.search(r"comm=(.*) pid=\d+ prio=", b).group(1) or t.comm
+        t.prio = int(field(b, "prio"))
+        old = int(field(b, "target_cpu"))
+        t.idle_before, t.busy_before = self.snapshot(t)
+        t.waking, t.waking_cpu, t.wake_migrated = True, cpu, False
+        if t.cpu < 0 and 0 <= old < self.n:
+            t.cpu = old
+        if t.blocked_cpu < 0 and 0 <= old < self.n:
+            t.blocked_cpu = old
+        if t.state != "R" and not (t.state == "Q" and not t.on_delayed):
+            self.set_pending(t, old)
+
+    def placement(self, t, to, cpu):
+        saw = t.waking
+        before = t.idle_before if saw else None
+        busy_before = t.busy_before if saw else None
+        frm = t.wake_from if t.wake_migrated else t.cpu
+        proven = self.proven(t)
+        assume = set()
+        mask = self.mask_of(t, assume)
+        self.clear_pending(t)
+        judge = True
+        if t.state == "R" or (t.state == "Q" and not t.wake_migrated):
+            judge = False                   # ttwu_runnable
+        elif t.comm.startswith("migration/"):
+            judge = False                   # stop class
+        elif (t.mask_known and len(t.mask) == 1) or (mask and assume and len(mask) == 1):
+            pass
+        elif self.rt(t):
+            pass
+        elif frm < 0:
+            judge = False                   # path unknown
+        if judge:
+            self.stacking(t, to, before, proven)
+            self.missed(t, to, before, busy_before, proven)
+        t.waking = t.wake_migrated = False
+        t.cpu = to
+        if self.cpus[to].curr != t.pid:
+            t.state = "Q"
+            self.enqueue(t, to, False)
+
+    def wakeup(self, cpu, b):
+        t = self.get(int(field(b, "pid")))
+        to = int(field(b, "target_cpu"))
+        if not 0 <= to < self.n:
+            return
+        t.prio = int(field(b, "prio"))
+        self.placement(t, to, cpu)
+
+    def wakeup_new(self, cpu, b):
+        t = self.get(int(field(b, "pid")))
+        to = int(field(b, "target_cpu"))
+        if not 0 <= to < self.n:
+            return
+        t.prio = int(field(b, "prio"))
+        self.stacking(t, to, None, True)
+        t.cpu, t.state = to, "Q"
+        self.enqueue(t, to, False)
+
+    def migrate(self, ts, cpu, owner, flags, b):
+        t = self.get(int(field(b, "pid")))
+        frm, to = int(field(b, "orig_cpu")), int(field(b, "dest_cpu"))
+        if not 0 <= to < self.n:
+            return
+        t.prio = int(field(b, "prio"))
+        queued = t.state == "Q" and not t.on_delayed
+        writer = self.tasks.get(owner)
+        if t.waking and cpu == t.waking_cpu:
+            t.wake_migrated, t.wake_from = True, frm
+            self.set_pending(t, to)
+            t.cpu = to
+            return
+        if t.numa_ts and ts - t.numa_ts < WINDOW:
+            t.numa_ts = 0
+        elif writer is not None and writer.comm.startswith("migration/") and frm == cpu:
+            pass
+        elif flags & SOFTIRQ and frm != cpu:
+            pass
+        elif t.setaff_inflight or (writer is not None and writer.inflight_target == t.pid and
+                                   t.aff_ts and ts - t.aff_ts < WINDOW):
+            pass
+        elif self.rt(t):
+            pass
+        elif not flags & (HARDIRQ | SOFTIRQ) and to == cpu and owner != t.pid and queued:
+            pass
+        elif t.state == "S":
+            t.wake_migrated, t.wake_from = True, frm
+            if self.wakeups_seen:
+                t.cpu = to
+                return
+            self.placement(t, to, cpu)
+            return
+        t.cpu = to
+        if queued:
+            self.enqueue(t, to, False)
+        elif t.on_delayed:
+            self.rq_remove(t)
+
+    def fork(self, b):
+        parent = self.get(int(field(b, "parent_pid")))
+        cpid = int(field(b, "child_pid"))
+        old = self.tasks.get(cpid)
+        if old is not None:
+            self.rq_remove(old)
+            self.clear_pending(old)
+        child = self.tasks[cpid] = Task(cpid)
+        m = re.search(r"child_comm=(.*) child_pid=", b)
+        child.comm = m.group(1) if m else ""
+        if parent is not None:
+            child.prio = parent.prio
+            child.policy, child.idle_cg = parent.policy, parent.idle_cg
+            child.mask_known, child.mask_changed = parent.mask_known, parent.mask_changed
+            if parent.mask_known:
+                child.mask = set(parent.mask)
+            if self.rt(parent):
+                child.policy = -1
+
+    def exec_(self, cpu, b):
+        pid, old = int(field(b, "pid")), int(field(b, "old_pid"))
+        t = self.tasks.get(old or pid) or self.get(pid)
+        if old and old != pid:
+            leader = self.get(pid)
+            if leader is not t:
+                leader.policy, leader.idle_cg = t.policy, t.idle_cg
+                leader.mask_known, leader.mask_changed = t.mask_known, t.mask_changed
+                leader.mask = set(t.mask) if t.mask else None
+                leader.prio = t.prio
+                t = leader
+        name = field(b, "filename") or ""
+        t.comm = name.rsplit("/", 1)[-1][:15]
+        t.cpu = cpu
+
+    def syscall(self, ts, ev, owner, b):
+        caller = self.get(owner)
+        if caller is None:
+            return
+        if ev.startswith("sys_enter_"):
+            pid = num(field(b, "pid"))
+            caller.inflight_target = pid if pid > 0 else owner
+            caller.inflight_policy = num(field(b, "policy")) if "setscheduler" in ev else -1
+            t = self.get(pid if pid > 0 else owner)
+            if t is not None and "setaffinity" in ev:
+                t.setaff_inflight, t.aff_ts = True, ts
+            return
+        t = self.tasks.get(caller.inflight_target) if caller.inflight_target else None
+        if t is None:
+            return
+        ret = num(field(b, "ret"))
+        if "setaffinity" in ev:
+            t.setaff_inflight = False
+            if ret == 0:
+                self.forget_mask(t)
+        elif "setscheduler" in ev and ret == 0:
+            p = caller.inflight_policy & ~0x40000000
+            t.policy = p if 0 <= p <= 7 and p != 4 else -1
+        elif "setattr" in ev and ret == 0:
+            t.policy = -1
+        caller.inflight_policy = -1
+
+    def marker(self, owner, text):
+        if self.marker_pid is None:
+            self.marker_pid = owner
+        elif owner != self.marker_pid:
+            return
+        self.has_markers = True
+        kv = dict(re.findall(r"(\w+)=(\S*)", text))
+        if text.startswith("kernel "):
+            m = re.match(r"(\d+)\.(\d+)", kv.get("release", ""))
+            if m:
+                v = int(m.group(1)) * 1000 + int(m.group(2))
+                self.delayed_dequeue = v >= 6012
+                self.stack_allowed = v < 7001
+        elif text.startswith("cpu "):
+            cpu, llc = int(kv["cpu"]), int(kv["llc"])
+            if 0 <= cpu < self.n:
+                self.cpus[cpu].llc = llc if 0 <= llc < self.n else cpu
+                self.has_topology = True
+        elif text.startswith("task "):
+            t = self.get(int(kv["pid"]))
+            if " gone" in text:
+                self.forget_mask(t)
+                return
+            t.policy = int(kv["policy"]) if int(kv["policy"]) >= 0 else -1
+            t.idle_cg = int(kv.get("idle_cg", "0")) > 0
+            m = re.search(r" comm=(.*)$", text)
+            if m:
+                t.comm = m.group(1)[:15]
+            mask = parse_cpulist(kv["cpus"], self.n) if kv["cpus"] != "?" else None
+            if mask:
+                t.mask, t.mask_known, t.mask_changed = mask, True, False
+            else:
+                self.forget_mask(t)
+
+    def feed(self, ev, cpu, owner, flags, ts, body):
+        self.now = max(self.now, ts)
+        if not 0 <= cpu < self.n:
+            return
+        kind = ev
+        if ev == "print":
+            m = re.search(r"buf=rqpath/1 (.*)$", body)
+            if m:
+                kind = "marker"
+        self.repair(kind, cpu, owner, flags)
+        if kind == "marker":
+            self.marker(owner, m.group(1).rstrip())
+        elif ev == "sched_switch":
+            self.switch(ts, cpu, body)
+        elif ev == "sched_waking":
+            self.waking(cpu, owner, body)
+        elif ev == "sched_wakeup":
+            self.wakeup(cpu, body)
+            self.wakeups_seen += 1
+        elif ev == "sched_wakeup_new":
+            self.wakeup_new(cpu, body)
+        elif ev == "sched_migrate_task":
+            self.migrate(ts, cpu, owner, flags, body)
+        elif ev == "sched_process_fork":
+            self.fork(body)
+        elif ev == "sched_process_exit":
+            t = self.tasks.get(int(field(body, "pid")))
+            if t is not None:
+                t.exited = True
+        elif ev == "sched_process_free":
+            t = self.tasks.get(int(field(body, "pid")))
+            if t is not None:
+                t.exited, t.state = True, "D"
+                self.rq_remove(t)
+        elif ev == "sched_process_exec":
+            self.exec_(cpu, body)
+        elif ev in ("sched_move_numa", "sched_swap_numa"):
+            for key in ("pid", "dst_pid"):
+                v = field(body, key)
+                if v is not None and int(v) > 0:
+                    self.get(int(v)).numa_ts = ts
+        elif ev.startswith("sys_") and ev in OURS:
+            self.syscall(ts, ev, owner, body)
+        elif ev == "cgroup_attach_task":
+            t = self.get(int(field(body, "pid")))
+            self.forget_mask(t)
+            if t.idle_cg:
+                t.idle_cg = False
+                if t.policy != 5:
+                    t.policy = -1
+
+
+def main(argv):
+    tc, path = "trace-cmd", None
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--trace-cmd" and args:
+            tc = args.pop(0)
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        else:
+            path = a
+    if path is None:
+        sys.exit("verdicts: which trace.dat?")
+    proc = subprocess.Popen([tc, "report", "-l", "-R", "-t", path], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    model = None
+    for raw in proc.stdout:
+        line = raw.decode("utf-8", "replace").rstrip("\n")
+        if model is None and line.startswith("cpus="):
+            model = Model(int(line[5:]))
+            continue
+        if "EVENTS DROPPED" in line or "LOST EVENTS" in line:
+            sys.exit("verdicts: %s has lost events: not supported" % path)
+        m = HDR.search(line)
+        if not m or model is None:
+            continue
+        owner, cpu, flags = int(m.group(1)), int(m.group(2)), int(m.group(3), 16)
+        ts = int(m.group(4)) * 1000000000 + int(m.group(5).ljust(9, "0")[:9])
+        model.feed(m.group(6), cpu, owner, flags, ts, m.group(7))
+    err = proc.stderr.read().decode("utf-8", "replace")
+    if proc.wait() != 0 or model is None:
+        sys.exit("verdicts: trace-cmd report failed on %s: %s" % (path, err.strip()[-300:]))
+    out = dict(model.f)
+    out["repairs"] = {str(i): c.repairs for i, c in enumerate(model.cpus) if c.repairs}
+    json.dump(out, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
