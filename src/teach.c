@@ -22,7 +22,7 @@
 
 #define FORK_FAIR P(FORK_LOCAL), P(FORK_MOVED)
 #define EXEC_FAIR P(EXEC_LOCAL), P(EXEC_MOVED)
-#define WAKE_FAIR P(WAKE_PREV), P(WAKE_PULLED), P(WAKE_LLC), P(WAKE_CROSS_LLC)
+#define WAKE_FAIR P(WAKE_PREV), P(WAKE_PULLED), P(WAKE_LLC), P(WAKE_CROSS_LLC), P(WAKE_MOVED)
 
 const struct rq_teach_node rq_teach_nodes[] = {
 	{ "callers", 0, "who asks for a CPU: the three callers", "core.c",
@@ -74,8 +74,12 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "If the task has not finished going to sleep, or (v6.12+) it is a fair task kept on "
 	  "its runqueue by delayed dequeue, the wakeup simply marks it runnable again where it "
 	  "is. No CPU is chosen. A wakeup queued to the old CPU's wake list while the task is "
-	  "still switching out is a similar case. The trace cannot always tell these apart "
-	  "from \"the scheduler chose prev_cpu\".",
+	  "still switching out is a similar case. No event says whether a task is delayed, "
+	  "so rqpath asks for proof of selection before it counts a finding on a wakeup: the "
+	  "task moved in that wakeup (set_task_cpu() follows a choice), or the CPU it blocked "
+	  "on ran the idle task since (a CPU only goes idle once the fair pick dequeued every "
+	  "delayed entity), or it is an RT/DL task, or the kernel predates v6.12. A wakeup "
+	  "found without that proof is reported as \"possible\", never counted.",
 	  -1, { P(WAKE_RUNNABLE), END }, NONE },
 
 	{ "core", 0, "core wrapper: select_task_rq()", "core.c:select_task_rq",
@@ -90,8 +94,10 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "migrate_disable() section, the answer is forced, and the wrapper takes "
 	  "cpumask_any(p->cpus_ptr) without calling the class at all. Both tests are needed: "
 	  "migrate_disable() narrows cpus_ptr to one CPU but leaves nr_cpus_allowed alone. "
-	  "This is exactly the check sched_exec() misses (needless-callback).",
-	  RQ_FIND_NEEDLESS_CALLBACK, { P(FORK_AFFINE), P(WAKE_AFFINE), END }, NONE },
+	  "This is exactly the check sched_exec() misses (needless-callback). The stopper "
+	  "threads migration/N (stop class) always take this branch: each is bound to its CPU.",
+	  RQ_FIND_NEEDLESS_CALLBACK, { P(FORK_AFFINE), P(WAKE_AFFINE), P(WAKE_STOP), END },
+	  NONE },
 	{ "core-fallback", 1, "answer not allowed: select_fallback_rq()",
 	  "core.c:select_fallback_rq",
 	  "If the class returned a CPU the task may not use (is_cpu_allowed(): not in its "
@@ -275,7 +281,8 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "sched_migrate_task, but no placement policy of select_task_rq() was involved.",
 	  -1,
 	  { P(LB_PERIODIC), P(LB_NOHZ), P(LB_RT), P(LB_NEWIDLE), P(LB_ACTIVE),
-	    P(AFFINITY_STOPPER), P(AFFINITY_CALLER), P(NUMA_MOVE), P(NUMA_SWAP), END },
+	    P(STOPPER_UNKNOWN), P(AFFINITY_STOPPER), P(AFFINITY_CALLER), P(NUMA_MOVE),
+	    P(NUMA_SWAP), END },
 	  NONE },
 	{ "lb-periodic", 1, "periodic and NOHZ balance: sched_balance_rq()",
 	  "fair.c:sched_balance_rq",
@@ -288,8 +295,11 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  -1, { P(LB_NEWIDLE), END }, NONE },
 	{ "lb-active", 1, "active balance: migration/N pushes a running task",
 	  "fair.c:active_load_balance_cpu_stop",
-	  "When the task to move is running, the stopper thread of its CPU moves it.",
-	  -1, { P(LB_ACTIVE), END }, NONE },
+	  "When the task to move is running, the stopper thread of its CPU moves it. "
+	  "sched_exec() and affinity changes use the same stopper, so rqpath says active "
+	  "balance only when the trace would have shown an exec or an affinity change; "
+	  "otherwise the move stays \"stopper-unknown\".",
+	  -1, { P(LB_ACTIVE), P(STOPPER_UNKNOWN), END }, NONE },
 	{ "lb-rt", 1, "RT / deadline push and pull", "rt.c:push_rt_task",
 	  "RT and deadline tasks are spread by push and pull operations when priorities "
 	  "change on a CPU.",
@@ -307,6 +317,37 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "Moves rqpath could not attribute, usually because the events around them were "
 	  "lost or are missing from the trace.",
 	  -1, { P(UNKNOWN), END }, NONE },
+
+	{ "verdicts", 0, "how rqpath judges: no count without proof", "",
+	  "A finding counts only what the trace proves: exact (every fact is in the trace) or "
+	  "inferred (proven under an assumption the report names). What cannot be proven has "
+	  "its own number: possible (the wakeup may not have selected at all, see "
+	  "ttwu_runnable() above) and not judged (a policy, a mask or a CPU's state was "
+	  "unknown).",
+	  -1, NONE, NONE },
+	{ "repair", 1, "the model repaired from common_pid", "",
+	  "Every record names the task that was running on the CPU that wrote it "
+	  "(common_pid). When a trace lacks a sched_switch (some kernels drop the switches "
+	  "out of an idle task), rqpath sees the next record of the new task and corrects "
+	  "the CPU's running task; the report counts these repairs per CPU. An idle CPU whose "
+	  "exits from idle were repaired may have run a task that wrote nothing, so a verdict "
+	  "resting on it is inferred.",
+	  -1, NONE, NONE },
+	{ "kernel-view", 1, "a CPU as the kernel sees it: idle_cpu(), sched_idle_cpu()",
+	  "core.c:idle_cpu",
+	  "idle_cpu() is true only when the idle task runs, nothing is queued and no wakeup is "
+	  "on its way (rq->ttwu_pending, from sched_waking to sched_wakeup). sched_idle_cpu() "
+	  "is true when everything there is SCHED_IDLE work: for a fair wakee such a CPU is as "
+	  "good as idle, so a wakeup onto it is no miss. A task woken onto a CPU and not yet "
+	  "running already makes it busy.",
+	  -1, NONE, NONE },
+	{ "assumptions", 1, "plain trace-cmd traces: stated assumptions", "",
+	  "Tracepoints carry neither affinity nor policy. Without rqpath's snapshot lines a "
+	  "task whose affinity never changed is taken as allowed everywhere, a per-CPU "
+	  "kthread (kworker/N:*, ksoftirqd/N, migration/N, ...) as bound to N, a prio below "
+	  "100 as RT, and all CPUs as one LLC unless --topology says otherwise. SCHED_IDLE is "
+	  "never assumed: the priority fields cannot show it.",
+	  -1, NONE, NONE },
 };
 
 const int rq_teach_nr_nodes = sizeof(rq_teach_nodes) / sizeof(rq_teach_nodes[0]);
