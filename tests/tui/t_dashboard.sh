@@ -25,7 +25,7 @@ step - "<Esc>"
 step big ":resize 200x50"
 run_script -- replay "$fixture"
 
-has dash 'markers: affinity, policy +LLC: sysfs +profile: from release +no model repairs' \
+has dash 'markers: affinity, policy +LLC: sysfs +profile: from release +repaired: cpu1 1' \
 	"no line of what the trace can and cannot show"
 has dash "fork-local +[0-9]+ of $forks forks" "fork path without 'of $forks forks'"
 has dash "wake-prev +[0-9]+ of $wakeups wakeups" "wakeup path without 'of $wakeups wakeups'"
