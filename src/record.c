@@ -42,31 +42,16 @@
 #define BUSY_POLL_MS		20
 #define MAX_BATCH_PAGES		256	/* per CPU per read round */
 
-/* The events rqpath records, and what is lost without each. */
+/* The events rqpath records, and what is lost without each: events.def. */
 static const struct rec_event {
 	const char *system;
 	const char *name;
 	const char *loses;
 } rec_events[] = {
-	{ "sched", "sched_switch", "runqueue occupancy: idle-stacking, missed-idle" },
-	{ "sched", "sched_waking", "wakeup path classification" },
-	{ "sched", "sched_wakeup", "wakeup placements: idle-stacking, missed-idle" },
-	{ "sched", "sched_wakeup_new", "fork placements: offcpu-fork" },
-	{ "sched", "sched_migrate_task", "exec/balance/affinity path classification" },
-	{ "sched", "sched_process_fork", "affinity and policy inheritance" },
-	{ "sched", "sched_process_exit", "task lifetimes" },
-	{ "sched", "sched_process_free", "task lifetimes" },
-	{ "sched", "sched_process_exec", "exec placements: needless-callback" },
-	{ "sched", "sched_prepare_exec", "exec attribution before de_thread (needless-callback)" },
-	{ "sched", "sched_move_numa", "NUMA placement classification" },
-	{ "sched", "sched_swap_numa", "NUMA placement classification" },
-	{ "syscalls", "sys_enter_sched_setaffinity", "affinity changes during the trace" },
-	{ "syscalls", "sys_exit_sched_setaffinity", "affinity changes during the trace" },
-	{ "syscalls", "sys_enter_sched_setscheduler", "policy changes during the trace" },
-	{ "syscalls", "sys_exit_sched_setscheduler", "policy changes during the trace" },
-	{ "syscalls", "sys_enter_sched_setattr", "policy changes during the trace" },
-	{ "syscalls", "sys_exit_sched_setattr", "policy changes during the trace" },
-	{ "cgroup", "cgroup_attach_task", "cgroup moves (cpuset, cpu.idle) during the trace" },
+#define RQ_EVENT(id, system, name, recorded, loses, ...) \
+	RQ_IF_RECORDED_##recorded({ system, name, loses },)
+#include "events.def"
+#undef RQ_EVENT
 };
 
 #define NR_REC_EVENTS (sizeof(rec_events) / sizeof(rec_events[0]))

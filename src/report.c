@@ -163,26 +163,13 @@ static void write_csv(FILE *f, const struct rq_analysis *an)
 /* Say plainly which findings this trace cannot support, and why. */
 static void text_limits(FILE *f, const struct rq_analysis *an)
 {
-	static const struct {
-		enum rq_finding finding;
-		enum rq_event_type needs[2];
-	} needs[] = {
-		{ RQ_FIND_NEEDLESS_CALLBACK, { RQ_EV_EXEC, RQ_EV_EXEC } },
-		{ RQ_FIND_OFFCPU_FORK, { RQ_EV_WAKEUP_NEW, RQ_EV_WAKEUP_NEW } },
-		{ RQ_FIND_IDLE_STACKING, { RQ_EV_SWITCH, RQ_EV_WAKEUP } },
-		{ RQ_FIND_MISSED_IDLE, { RQ_EV_SWITCH, RQ_EV_WAKEUP } },
-	};
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		enum rq_event_type t = rq_finding_lacks(i, an->counts);
 
-	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
-		for (int k = 0; k < 2; k++) {
-			enum rq_event_type t = needs[i].needs[k];
-
-			if (an->counts[t])
-				continue;
+		if (t != RQ_EV_OTHER)
 			fprintf(f, "  cannot support %s: the trace has no %s events\n",
-				rq_finding_ids[needs[i].finding], rq_event_name(t));
-			break;
-		}
+				rq_finding_ids[i], rq_event_name(t));
+	}
 	if (!an->has_markers && an->counts[RQ_EV_EXEC])
 		fprintf(f, "  needless-callback needs each task's allowed CPUs: without rqpath "
 			   "markers only forks of known tasks carry them\n");
