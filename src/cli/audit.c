@@ -164,7 +164,7 @@ static int cmd_audit(int argc, char **argv)
 	char err[512], tmpfile[4096] = "";
 	const char *file = NULL, *output = NULL;
 	int placements = -1, nfiles = 0;
-	bool jsonl = false, html = false, perfetto = false;
+	bool jsonl = false, html = false, perfetto = false, threads_given = false;
 	struct rq_perfetto pf = { 0 };
 	struct rq_html hp = { 0 };
 	char **files = NULL;
@@ -214,6 +214,7 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			rq_replay_set_threads((int)p.num);
+			threads_given = true;
 			break;
 		case CLI_HELP:
 			cli_print_help(stdout, &cli_audit);
@@ -282,6 +283,9 @@ static int cmd_audit(int argc, char **argv)
 				return RQ_EXIT_ERROR;
 			}
 		}
+		/* the workers use the CPUs already: one reading thread each, unless told */
+		if (nfiles > 1 && !threads_given)
+			rq_replay_set_threads(1);
 		ret = audit_many(files, nfiles, &job, dst);
 		if (dst != stdout && fclose(dst)) {
 			rq_error("audit: cannot write the output: %s", strerror(errno));
