@@ -24,9 +24,12 @@ static bool count_listed(const struct rq_analysis *an, enum rq_event_type t)
 	return an->has_event[t] || an->counts[t];
 }
 
-static const char *release_or_unknown(const struct rq_analysis *an)
+/* The kernel release comes from the file (UNAME option, marker): escaped for text. */
+static const char *release_or_unknown(const struct rq_analysis *an, char *buf, size_t size)
 {
-	return an->profile.release[0] ? an->profile.release : "unknown";
+	if (!an->profile.release[0])
+		return "unknown";
+	return rq_escape_c(an->profile.release, strlen(an->profile.release), buf, size);
 }
 
 static const char *affected(bool yes)
@@ -225,13 +228,13 @@ static void text_examples(FILE *f, const struct rq_analysis *an, int i)
 
 static void write_text(FILE *f, const struct rq_analysis *an)
 {
-	char src[1024];
+	char src[1024], rel[512];
 	uint64_t total = an->nr_placements ? an->nr_placements : 1;
 
 	rq_escape_c(an->source, strlen(an->source), src, sizeof(src));
 	fprintf(f, "rqpath audit of %s\n", src);
 	fprintf(f, "  kernel %s, %d CPUs, %llu events, %llu lost, %.3f s traced\n",
-		release_or_unknown(an), an->nr_cpus, (unsigned long long)an->nr_events,
+		release_or_unknown(an, rel, sizeof(rel)), an->nr_cpus, (unsigned long long)an->nr_events,
 		(unsigned long long)an->lost_events,
 		an->last_ts > an->first_ts ? secs(an->last_ts - an->first_ts) : 0.0);
 	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s (%s)\n",
