@@ -48,7 +48,8 @@ trace-cmd report "$dir/ns.dat" 2>/dev/null >"$dir/ns.txt" || no "ns.dat does not
 wpid=$(sed -n 's/.* pid=\([0-9]*\).*/\1/p' "$dir/ns.out")
 got=$(grep -c 'sched_process_fork: *comm=rqpidns pid=[0-9]* child_comm=rqpidns' "$dir/ns.txt")
 echo "forks: workload says $forks (pid $wpid in its namespace), trace has $got"
-[ "$got" -eq "$forks" ] || no "the namespaced recording lost its workload's forks ($got of $forks)"
+# (at least: the ASan build's leak checker clones once more at exit)
+[ "$got" -ge "$forks" ] || no "the namespaced recording lost its workload's forks ($got of $forks)"
 [ -n "$(stale)" ] && no "instance left: $(stale)"
 
 [ $fail -eq 0 ] && echo "PASS"

@@ -76,6 +76,7 @@ grep -q 'x\\xc2\\x9by' "$tmp/err.txt" || no "the error line does not show the na
 "$RQPATH" audit --format "$evil" x.dat >/dev/null 2>"$tmp/err2.txt" && no "a bad --format exited 0"
 cat "$tmp/err2.txt"
 raw "$tmp/err2.txt" || no "the error line passes C1/bidi characters raw"
-grep -q 'x\\u009by\\u202ez\\u2028' "$tmp/err2.txt" || no "the error line does not show them as \\u escapes"
+grep -q 'x\\u009by\\u202ez\\u2028\|x\\xc2\\x9by\\xe2\\x80\\xaez' "$tmp/err2.txt" ||
+	no "the error line does not show them escaped"
 [ $fail -eq 0 ] && echo "PASS"
 exit $fail
