@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * analysis.c - model, classifier and findings (kernel-paths.md §B.7, §C).
+ * analysis.c - model, classifier and findings (docs/kernel.md §3, §4, §6).
  *
  * Each event updates the per-task and per-CPU model; placement events are classified
  * into a select_task_rq() path and checked against the four findings.  What the trace
@@ -57,7 +57,7 @@ void rq_profile_from_release(struct rq_profile *p, const char *release)
 	if (release && sscanf(release, "%d.%d", &p->major, &p->minor) != 2)
 		p->major = p->minor = 0;
 	v = p->major * 1000 + p->minor;
-	/* No kernel is known to carry the sched_exec() fix yet (kernel-paths.md §D). */
+	/* No kernel is known to carry the sched_exec() fix yet (docs/kernel.md §7). */
 	p->exec_callback_unconditional = true;
 	/* Loehle's fd54d81c2c0e (v7.1) stops preferring SCHED_IDLE-only rqs for IDLE tasks. */
 	p->idle_stack_allowed = !v || v < 7001;
@@ -215,7 +215,7 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 	return 0;
 }
 
-/* ---- per-CPU runqueue model (kernel-paths.md §C.1) ----------------------- */
+/* ---- per-CPU runqueue model (docs/kernel.md §4) ----------------------- */
 
 /*
  * The per-CPU lists hold task pointers and each task knows its index, so that taking
@@ -513,7 +513,7 @@ static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_task *
 }
 
 /*
- * idle-stacking (DESIGN.md): a SCHED_IDLE task put on CPU x that runs only SCHED_IDLE
+ * idle-stacking (docs/design.md §3): a SCHED_IDLE task put on CPU x that runs only SCHED_IDLE
  * work while another allowed CPU was truly idle.  Judged only with every policy known.
  */
 static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
@@ -567,7 +567,7 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 }
 
 /*
- * missed-idle (DESIGN.md): a fair wakeup put on CPU x running a task while another
+ * missed-idle (docs/design.md §3): a fair wakeup put on CPU x running a task while another
  * allowed CPU of x's LLC was truly idle, both when the waking was seen and now.
  */
 static void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,

@@ -949,7 +949,7 @@ static int setup_instance(struct session *s)
 		return -1;
 	}
 	clocks = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
-	/* timestamps comparable across CPUs (kernel-paths.md B.6) */
+	/* timestamps comparable across CPUs (docs/kernel.md §2.3) */
 	if (clocks && strstr(clocks, " mono "))
 		tracefs_instance_file_write(s->inst, "trace_clock", "mono");
 	else if (clocks && strstr(clocks, "global"))

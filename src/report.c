@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report.c - audit output: a text report that reads well at 80 columns and in a
- * mail, JSON with the rqpath.audit/1 schema (DESIGN.md; a contract), and CSV.
+ * mail, JSON with the rqpath.audit/1 schema (docs/design.md §2; a contract), and CSV.
  */
 #include <string.h>
 

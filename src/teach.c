@@ -2,7 +2,7 @@
 /*
  * teach.c - the select_task_rq() decision tree as data, and its text form (rq_teach_write).
  *
- * Facts come from ../shared/kernel-paths.md section A (kernel ~v6.18/6.19, function
+ * Facts come from docs/kernel.md §1 (kernel ~v6.18/6.19, function
  * names after the v6.10 renames); the words are ours, written for a student who knows
  * what a runqueue is but has not read kernel/sched/fair.c yet.
  */
