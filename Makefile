@@ -121,7 +121,6 @@ $(BUILD)/asan/tests/%: tests/unit/%.c $(BUILD)/asan/librqpath.a | $(BUILD)/test-
 	$(Q)$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/librqpath.a \
 		$(LIB_PKG_LIBS) -lcmocka -lm
 
-# Helpers may use the library and libtracecmd (the oracle of tests/golden/t_reader_diff.sh).
 # Unit tests of the command line's pieces (tests/unit/test_cli_*.c) link those too.
 CLI_UNIT_OBJ := $(BUILD)/asan/src/cli/opts.o
 $(BUILD)/asan/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_UNIT_OBJ) $(BUILD)/asan/librqpath.a \
@@ -131,6 +130,7 @@ $(BUILD)/asan/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_UNIT_OBJ) $(BUILD)
 	$(Q)$(CC) $(CLI_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(CLI_UNIT_OBJ) \
 		$(BUILD)/asan/librqpath.a $(LIB_PKG_LIBS) -lcmocka -lm
 
+# Helpers may use the library and libtracecmd (the oracle of tests/golden/t_reader_diff.sh).
 $(BUILD)/tests/%: tests/helpers/%.c $(BUILD)/librqpath.a | $(BUILD)/test-deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"

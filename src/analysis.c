@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * analysis.c - model, classifier and findings (kernel-paths.md §B.7, §C).
+ * analysis.c - model, classifier and findings (docs/kernel.md §3, §4, §6).
  *
  * Each event updates the per-task and per-CPU model; placement events are classified
  * into a select_task_rq() path and checked against the four findings.  What the trace
@@ -57,7 +57,7 @@ void rq_profile_from_release(struct rq_profile *p, const char *release)
 	if (release && sscanf(release, "%d.%d", &p->major, &p->minor) != 2)
 		p->major = p->minor = 0;
 	v = p->major * 1000 + p->minor;
-	/* No kernel is known to carry the sched_exec() fix yet (kernel-paths.md §D). */
+	/* No kernel is known to carry the sched_exec() fix yet (docs/kernel.md §7). */
 	p->exec_callback_unconditional = true;
 	/* Loehle's fd54d81c2c0e (v7.1) stops preferring SCHED_IDLE-only rqs for IDLE tasks. */
 	p->idle_stack_allowed = !v || v < 7001;
@@ -224,7 +224,7 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 	return 0;
 }
 
-/* ---- per-CPU runqueue model (kernel-paths.md §C.1) ----------------------- */
+/* ---- per-CPU runqueue model (docs/kernel.md §4) ----------------------- */
 
 /*
  * The per-CPU lists hold task pointers and each task knows its index, so that taking
@@ -499,10 +499,13 @@ static void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task
 		if (c->queued[i] != skip)
 			look_task(c->queued[i], l);
 	/* a blocked task counts as maybe delayed for DELAYED_WINDOW (pruning is lazy) */
-	for (int i = 0; i < c->ndelayed; i++)
-		if (c->delayed[i] != skip && an->last_ts - c->delayed[i]->blocked_ts <= DELAYED_WINDOW &&
-		    idle_class(c->delayed[i], &ignored) != 1)
+	for (int i = 0; i < c->ndelayed; i++) {
+		const struct rq_task *d = c->delayed[i];
+
+		if (d != skip && an->last_ts - d->blocked_ts <= DELAYED_WINDOW &&
+		    idle_class(d, &ignored) != 1)
 			l->delayed_nonidle++;
+	}
 	l->idle = !l->ntasks && !l->pending && c->curr == 0;
 }
 
@@ -715,7 +718,7 @@ static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumas
 }
 
 /*
- * Proof of selection (DESIGN.md): did select_task_rq() run for this wakeup?  On a
+ * Proof of selection (docs/design.md §3): did select_task_rq() run for this wakeup?  On a
  * kernel with DELAY_DEQUEUE a fair task that blocked may still be enqueued, and
  * ttwu_runnable() then requeues it where it was, with no selection at all.  Proven
  * when it migrated inside the wakeup, when the CPU it blocked on ran the idle task
@@ -734,7 +737,7 @@ static bool selection_proven(const struct rq_analysis *an, const struct rq_task 
 }
 
 /*
- * idle-stacking (DESIGN.md): a select-path placement (wakeup or fork) of a SCHED_IDLE
+ * idle-stacking (docs/design.md §3): a select-path placement (wakeup or fork) of a SCHED_IDLE
  * task onto CPU x running only SCHED_IDLE work, while another allowed CPU of x's LLC
  * was truly idle.  SCHED_IDLE only from evidence; every task on x must be known.
  */
@@ -776,7 +779,7 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 }
 
 /*
- * missed-idle (DESIGN.md): a wakeup of a fair, non-SCHED_IDLE task onto CPU x that
+ * missed-idle (docs/design.md §3): a wakeup of a fair, non-SCHED_IDLE task onto CPU x that
  * was busy for the kernel while another allowed CPU of x's LLC was truly idle, both
  * when the kernel chose (sched_waking) and at sched_wakeup.
  */
@@ -831,7 +834,7 @@ static void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, st
 /* ---- the stopper (migration/N) moves: resolved once we know what followed ---- */
 
 /*
- * A migration/N move (kernel-paths.md §B.7, row 2) is decided by what follows it: an
+ * A migration/N move (docs/kernel.md §3) is decided by what follows it: an
  * exec of the task inside STOPPER_EXEC_WINDOW (sched_exec(): handle_exec() emits it),
  * a change of its name (an exec whose record is missing), a sched_setaffinity on it,
  * or nothing.  Wakeups in between decide nothing: exec may block loading the binary.

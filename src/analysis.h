@@ -265,7 +265,7 @@ struct rq_profile {
 	bool exec_callback_unconditional;	/* sched_exec() calls the class callback directly */
 	bool idle_stack_allowed;		/* pre-v7.1 sched_idle_cpu() preference */
 	bool fork_util_regression;		/* v6.4..v6.13 autogroup stale-util forks */
-	bool delayed_dequeue;			/* v6.12+ DELAY_DEQUEUE: wakeups may skip selection */
+	bool delayed_dequeue;			/* v6.12+ DELAY_DEQUEUE: may skip selection */
 	bool overridden;
 	char note[128];
 };

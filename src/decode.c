@@ -27,48 +27,14 @@ struct event_spec {
 	const char *field[S__COUNT];
 };
 
-/* Which format field fills which rq_event member, per tracepoint (see event.h). */
+/* Which format field fills which rq_event member, per tracepoint: events.def. */
 static const struct event_spec specs[] = {
-	{ "sched", "sched_switch", RQ_EV_SWITCH,
-	  { [S_PID] = "prev_pid", [S_PID2] = "next_pid", [S_PRIO] = "prev_prio",
-	    [S_PRIO2] = "next_prio", [S_STATE] = "prev_state", [S_COMM] = "prev_comm",
-	    [S_COMM2] = "next_comm" } },
-	{ "sched", "sched_waking", RQ_EV_WAKING,
-	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "target_cpu", [S_COMM] = "comm" } },
-	{ "sched", "sched_wakeup", RQ_EV_WAKEUP,
-	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "target_cpu", [S_COMM] = "comm" } },
-	{ "sched", "sched_wakeup_new", RQ_EV_WAKEUP_NEW,
-	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "target_cpu", [S_COMM] = "comm" } },
-	{ "sched", "sched_migrate_task", RQ_EV_MIGRATE,
-	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_CPU_A] = "orig_cpu", [S_CPU_B] = "dest_cpu",
-	    [S_COMM] = "comm" } },
-	{ "sched", "sched_process_fork", RQ_EV_FORK,
-	  { [S_PID] = "parent_pid", [S_PID2] = "child_pid", [S_COMM] = "parent_comm",
-	    [S_COMM2] = "child_comm" } },
-	{ "sched", "sched_process_exit", RQ_EV_EXIT,
-	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_COMM] = "comm" } },
-	{ "sched", "sched_process_free", RQ_EV_FREE,
-	  { [S_PID] = "pid", [S_PRIO] = "prio", [S_COMM] = "comm" } },
-	{ "sched", "sched_prepare_exec", RQ_EV_PREPARE_EXEC,
-	  { [S_PID] = "pid", [S_COMM] = "comm", [S_STR] = "filename" } },
-	{ "sched", "sched_process_exec", RQ_EV_EXEC,
-	  { [S_PID] = "pid", [S_PID2] = "old_pid", [S_STR] = "filename" } },
-	{ "sched", "sched_move_numa", RQ_EV_MOVE_NUMA,
-	  { [S_PID] = "pid", [S_CPU_A] = "src_cpu", [S_CPU_B] = "dst_cpu" } },
-	{ "sched", "sched_swap_numa", RQ_EV_SWAP_NUMA,
-	  { [S_PID] = "src_pid", [S_PID2] = "dst_pid", [S_CPU_A] = "src_cpu",
-	    [S_CPU_B] = "dst_cpu" } },
-	{ "syscalls", "sys_enter_sched_setaffinity", RQ_EV_SETAFFINITY_ENTER,
-	  { [S_PID] = "pid" } },
-	{ "syscalls", "sys_exit_sched_setaffinity", RQ_EV_SETAFFINITY_EXIT, { [S_ARG] = "ret" } },
-	{ "syscalls", "sys_enter_sched_setscheduler", RQ_EV_SETSCHED_ENTER,
-	  { [S_PID] = "pid", [S_ARG] = "policy" } },
-	{ "syscalls", "sys_exit_sched_setscheduler", RQ_EV_SETSCHED_EXIT, { [S_ARG] = "ret" } },
-	{ "syscalls", "sys_enter_sched_setattr", RQ_EV_SETATTR_ENTER, { [S_PID] = "pid" } },
-	{ "syscalls", "sys_exit_sched_setattr", RQ_EV_SETATTR_EXIT, { [S_ARG] = "ret" } },
-	{ "cgroup", "cgroup_attach_task", RQ_EV_CGROUP_ATTACH,
-	  { [S_PID] = "pid", [S_COMM] = "comm" } },
-	{ "ftrace", "print", RQ_EV_MARKER, { [S_STR] = "buf" } },
+#define F(slot, field) [S_##slot] = field
+#define RQ_EVENT(id, system, name, recorded, loses, needed_by, ...) \
+	{ system, name, RQ_EV_##id, { __VA_ARGS__ } },
+#include "events.def"
+#undef RQ_EVENT
+#undef F
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
@@ -143,31 +109,6 @@ struct rq_decoder {
 	bool available[RQ_EV__COUNT];
 };
 
-static const char *const event_names[RQ_EV__COUNT] = {
-	[RQ_EV_OTHER] = "other",
-	[RQ_EV_SWITCH] = "sched_switch",
-	[RQ_EV_WAKING] = "sched_waking",
-	[RQ_EV_WAKEUP] = "sched_wakeup",
-	[RQ_EV_WAKEUP_NEW] = "sched_wakeup_new",
-	[RQ_EV_MIGRATE] = "sched_migrate_task",
-	[RQ_EV_FORK] = "sched_process_fork",
-	[RQ_EV_EXIT] = "sched_process_exit",
-	[RQ_EV_FREE] = "sched_process_free",
-	[RQ_EV_PREPARE_EXEC] = "sched_prepare_exec",
-	[RQ_EV_EXEC] = "sched_process_exec",
-	[RQ_EV_MOVE_NUMA] = "sched_move_numa",
-	[RQ_EV_SWAP_NUMA] = "sched_swap_numa",
-	[RQ_EV_SETAFFINITY_ENTER] = "sys_enter_sched_setaffinity",
-	[RQ_EV_SETAFFINITY_EXIT] = "sys_exit_sched_setaffinity",
-	[RQ_EV_SETSCHED_ENTER] = "sys_enter_sched_setscheduler",
-	[RQ_EV_SETSCHED_EXIT] = "sys_exit_sched_setscheduler",
-	[RQ_EV_SETATTR_ENTER] = "sys_enter_sched_setattr",
-	[RQ_EV_SETATTR_EXIT] = "sys_exit_sched_setattr",
-	[RQ_EV_CGROUP_ATTACH] = "cgroup_attach_task",
-	[RQ_EV_MARKER] = "print",
-	[RQ_EV_LOST] = "lost",
-};
-
 static void describe_field(struct field_desc *fd, struct tep_format_field *f)
 {
 	/*
@@ -189,13 +130,6 @@ bool rq_decode_wants(const char *system, const char *name)
 		if (!strcmp(specs[i].system, system) && (!name || !strcmp(specs[i].name, name)))
 			return true;
 	return false;
-}
-
-const char *rq_event_name(enum rq_event_type type)
-{
-	if (type < 0 || type >= RQ_EV__COUNT)
-		return "?";
-	return event_names[type];
 }
 
 /* Check once what lets rq_decode() read an event's fields without a check each. */

@@ -123,6 +123,27 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return need;
 }
 
+/* The code point of the valid UTF-8 sequence of n bytes at s. */
+static unsigned int utf8_cp(const unsigned char *s, size_t n)
+{
+	unsigned int cp = n == 1 ? s[0] : n == 2 ? s[0] & 0x1f : n == 3 ? s[0] & 0x0f : s[0] & 0x07;
+
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (s[i] & 0x3f);
+	return cp;
+}
+
+bool rq_unsafe_codepoint(unsigned int cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) ||		/* C1 controls (U+009B is CSI) */
+	       cp == 0x061c ||				/* Arabic letter mark */
+	       (cp >= 0x200b && cp <= 0x200f) ||	/* zero width, LRM, RLM */
+	       (cp >= 0x2028 && cp <= 0x202e) ||	/* line/paragraph separators, bidi */
+	       (cp >= 0x2060 && cp <= 0x2069) ||	/* invisible operators, bidi isolates */
+	       cp == 0xfeff ||				/* zero width no-break space */
+	       (cp >= 0xfff9 && cp <= 0xfffb);		/* interlinear annotations */
+}
+
 void rq_json_string(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -153,6 +174,12 @@ void rq_json_string(FILE *f, const char *s, size_t len)
 			/* invalid UTF-8: keep the byte visible, as U+FFFD would lose it */
 			fprintf(f, "\\\\x%02x", c);
 			i++;
+			continue;
+		}
+		if (n > 1 && rq_unsafe_codepoint(utf8_cp(u + i, n))) {
+			/* the same character for a JSON parser, inert on a terminal */
+			fprintf(f, "\\u%04x", utf8_cp(u + i, n));
+			i += n;
 			continue;
 		}
 		fwrite(u + i, 1, n, f);
@@ -195,6 +222,13 @@ char *rq_escape_controls(const char *s, char *buf, size_t size)
 	for (size_t i = 0; i < len;) {
 		size_t n = (u[i] < 0x20 || u[i] == 0x7f) ? 0 : utf8_len(u + i, len - i);
 
+		if (n > 1 && rq_unsafe_codepoint(utf8_cp(u + i, n))) {
+			if (o + 6 >= size)
+				break;
+			o += (size_t)snprintf(buf + o, size - o, "\\u%04x", utf8_cp(u + i, n));
+			i += n;
+			continue;
+		}
 		if (n) {
 			if (o + n >= size)
 				break;

@@ -6,6 +6,7 @@
 #ifndef RQPATH_ESCAPE_H
 #define RQPATH_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,16 +17,25 @@
  */
 char *rq_escape_c(const char *s, size_t len, char *buf, size_t size);
 /*
- * Lighter: only control bytes, DEL and bytes that are not valid UTF-8 become \xHH;
- * text that is already escaped passes unchanged.  For messages to a terminal.
+ * Lighter: control bytes, DEL and bytes that are not valid UTF-8 become \xHH, and
+ * the characters that are controls or reorder text in UTF-8 (C1 U+0080-U+009F,
+ * bidi and line separators, see rq_unsafe_codepoint()) become \uXXXX; other text,
+ * and text already escaped, passes unchanged.  For messages to a terminal.
  */
 char *rq_escape_controls(const char *s, char *buf, size_t size);
+/*
+ * A character that must not reach a terminal or a reader raw even as valid UTF-8:
+ * C1 controls, the Arabic letter mark, zero-width and direction marks, line and
+ * paragraph separators, bidi embeddings/overrides/isolates, BOM, annotations.
+ */
+bool rq_unsafe_codepoint(unsigned int cp);
 /* Reverse of rq_escape_c(); returns the number of bytes written (NUL-terminated). */
 size_t rq_unescape_c(const char *s, char *buf, size_t size);
 /*
  * Print s (len bytes) as a JSON string literal with quotes; always valid UTF-8.  The
  * decoded value is s with each backslash doubled and each byte that is not part of
  * valid UTF-8 written as \xHH: unambiguous, and valid UTF-8 names stay readable.
+ * Control characters, C1 controls and bidi/line separators are \u escapes.
  */
 void rq_json_string(FILE *f, const char *s, size_t len);
 /*

@@ -9,32 +9,17 @@
 #ifndef RQPATH_EVENT_H
 #define RQPATH_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define RQ_COMM_LEN 16
 
+/* One type per row of events.def, in its order; OTHER and LOST are not tracepoints. */
 enum rq_event_type {
 	RQ_EV_OTHER = 0,	/* a record rqpath does not analyse (still counted) */
-	RQ_EV_SWITCH,		/* sched_switch */
-	RQ_EV_WAKING,		/* sched_waking */
-	RQ_EV_WAKEUP,		/* sched_wakeup */
-	RQ_EV_WAKEUP_NEW,	/* sched_wakeup_new */
-	RQ_EV_MIGRATE,		/* sched_migrate_task */
-	RQ_EV_FORK,		/* sched_process_fork */
-	RQ_EV_EXIT,		/* sched_process_exit */
-	RQ_EV_FREE,		/* sched_process_free */
-	RQ_EV_PREPARE_EXEC,	/* sched_prepare_exec (v6.10+) */
-	RQ_EV_EXEC,		/* sched_process_exec */
-	RQ_EV_MOVE_NUMA,	/* sched_move_numa */
-	RQ_EV_SWAP_NUMA,	/* sched_swap_numa */
-	RQ_EV_SETAFFINITY_ENTER,	/* syscalls:sys_enter_sched_setaffinity */
-	RQ_EV_SETAFFINITY_EXIT,
-	RQ_EV_SETSCHED_ENTER,	/* syscalls:sys_enter_sched_setscheduler */
-	RQ_EV_SETSCHED_EXIT,
-	RQ_EV_SETATTR_ENTER,	/* syscalls:sys_enter_sched_setattr */
-	RQ_EV_SETATTR_EXIT,
-	RQ_EV_CGROUP_ATTACH,	/* cgroup:cgroup_attach_task (cpuset and cpu.idle may change) */
-	RQ_EV_MARKER,		/* ftrace:print carrying an "rqpath/1 " line (markers.h) */
+#define RQ_EVENT(id, ...) RQ_EV_##id,
+#include "events.def"
+#undef RQ_EVENT
 	RQ_EV_LOST,		/* the ring buffer of .cpu lost .lost events before this point */
 	RQ_EV__COUNT
 };
@@ -83,6 +68,26 @@ struct rq_event {
 	int str_len;
 };
 
+/* One row of events.def, for code that walks the table at run time (events.c). */
+struct rq_event_info {
+	const char *system;
+	const char *name;
+	enum rq_event_type type;
+	bool recorded;		/* rqpath record enables it */
+	const char *loses;	/* what a trace without it cannot show */
+	unsigned int needed_by;	/* bit (1 << finding): cannot be judged without it */
+};
+
+extern const struct rq_event_info rq_event_table[];
+extern const int rq_event_table_len;
+
+/* "sched_switch", "print"; "other" and "lost" for the two types that are no tracepoint. */
 const char *rq_event_name(enum rq_event_type type);
+/* The first event (table order) finding needs that counts[] has none of, else RQ_EV_OTHER. */
+enum rq_event_type rq_finding_lacks(int finding, const uint64_t counts[RQ_EV__COUNT]);
+
+/* For includers of events.def: keep a row only when it is recorded. */
+#define RQ_IF_RECORDED_1(...) __VA_ARGS__
+#define RQ_IF_RECORDED_0(...)
 
 #endif

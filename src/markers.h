@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * markers.h - what the recorder writes into the trace so that a replay knows what
- * the live run knew (DESIGN.md, "Where task attributes come from", item 4).
+ * the live run knew (docs/design.md §4, item 4).
  *
  * Each marker is one line written to the instance's trace_marker; trace-cmd report
  * and KernelShark show it as an ftrace "print" event.  Every line starts with

@@ -14,10 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -42,31 +46,16 @@
 #define BUSY_POLL_MS		20
 #define MAX_BATCH_PAGES		256	/* per CPU per read round */
 
-/* The events rqpath records, and what is lost without each. */
+/* The events rqpath records, and what is lost without each: events.def. */
 static const struct rec_event {
 	const char *system;
 	const char *name;
 	const char *loses;
 } rec_events[] = {
-	{ "sched", "sched_switch", "runqueue occupancy: idle-stacking, missed-idle" },
-	{ "sched", "sched_waking", "wakeup path classification" },
-	{ "sched", "sched_wakeup", "wakeup placements: idle-stacking, missed-idle" },
-	{ "sched", "sched_wakeup_new", "fork placements: offcpu-fork" },
-	{ "sched", "sched_migrate_task", "exec/balance/affinity path classification" },
-	{ "sched", "sched_process_fork", "affinity and policy inheritance" },
-	{ "sched", "sched_process_exit", "task lifetimes" },
-	{ "sched", "sched_process_free", "task lifetimes" },
-	{ "sched", "sched_process_exec", "exec placements: needless-callback" },
-	{ "sched", "sched_prepare_exec", "exec attribution before de_thread (needless-callback)" },
-	{ "sched", "sched_move_numa", "NUMA placement classification" },
-	{ "sched", "sched_swap_numa", "NUMA placement classification" },
-	{ "syscalls", "sys_enter_sched_setaffinity", "affinity changes during the trace" },
-	{ "syscalls", "sys_exit_sched_setaffinity", "affinity changes during the trace" },
-	{ "syscalls", "sys_enter_sched_setscheduler", "policy changes during the trace" },
-	{ "syscalls", "sys_exit_sched_setscheduler", "policy changes during the trace" },
-	{ "syscalls", "sys_enter_sched_setattr", "policy changes during the trace" },
-	{ "syscalls", "sys_exit_sched_setattr", "policy changes during the trace" },
-	{ "cgroup", "cgroup_attach_task", "cgroup moves (cpuset, cpu.idle) during the trace" },
+#define RQ_EVENT(id, system, name, recorded, loses, ...) \
+	RQ_IF_RECORDED_##recorded({ system, name, loses },)
+#include "events.def"
+#undef RQ_EVENT
 };
 
 #define NR_REC_EVENTS (sizeof(rec_events) / sizeof(rec_events[0]))
@@ -123,10 +112,20 @@ struct session {
 
 	pid_t child;
 	bool child_done;
+	bool tty_given;		/* the terminal's foreground group is the command's */
 	struct timespec t0;
 	double last_progress;
 	bool progress;
 };
+
+/* The output's name for messages, escaped. */
+static void out_name(const struct rq_record_opts *o, char *buf, size_t size)
+{
+	if (o->output && *o->output)
+		rq_escape_c(o->output, strlen(o->output), buf, size);
+	else
+		snprintf(buf, size, "the temporary trace file");
+}
 
 static double elapsed(const struct session *s)
 {
@@ -191,39 +190,95 @@ static char *tracing_path(const char *rel)
 }
 
 /*
- * Remove rqpath-<pid> instances whose process is gone; touch nothing else.
+ * The pid namespace rqpath runs in: a pid is only meaningful inside it.  Instances of
+ * the initial namespace are "rqpath-<pid>"; any other namespace puts its inode in the
+ * name ("rqpath-ns<inode>-<pid>"), so two recordings never share a name and a pid is
+ * only ever checked in the namespace it belongs to.
+ */
+#define INIT_PIDNS_INO	0xEFFFFFFCULL	/* PROC_PID_INIT_INO */
+
+static unsigned long long pidns_ino(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) < 0)
+		return INIT_PIDNS_INO;
+	return (unsigned long long)st.st_ino;
+}
+
+static void instance_name(char *buf, size_t size)
+{
+	unsigned long long ns = pidns_ino();
+
+	if (ns == INIT_PIDNS_INO)
+		snprintf(buf, size, "rqpath-%d", (int)getpid());
+	else
+		snprintf(buf, size, "rqpath-ns%llu-%d", ns, (int)getpid());
+}
+
+/* "rqpath-<pid>" or "rqpath-ns<ino>-<pid>"; 0, or -1 for any other name. */
+static int parse_instance_name(const char *name, unsigned long long *ns, long *pid)
+{
+	const char *p = name + 7;
+	char *end;
+
+	if (strncmp(name, "rqpath-", 7))
+		return -1;
+	*ns = INIT_PIDNS_INO;
+	if (!strncmp(p, "ns", 2) && isdigit((unsigned char)p[2])) {
+		*ns = strtoull(p + 2, &end, 10);
+		if (*end != '-')
+			return -1;
+		p = end + 1;
+	}
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	*pid = strtol(p, &end, 10);
+	return *end || *pid <= 0 ? -1 : 0;
+}
+
+/*
+ * Remove instances left by rqpath runs that were killed outright; never touch a live
+ * one.  An instance is only judged by its pid in our own pid namespace (the pid is
+ * gone); whatever the judgement, the only action is rmdir, which the kernel refuses
+ * (EBUSY) while any process holds a file of the instance open, and every recording
+ * holds its trace_marker open from the moment it creates its instance.  Nothing is
+ * turned off or disabled first: a busy instance stays exactly as it was.
  * (Listed with readdir: tracefs_instances() leaks its regex in libtracefs 1.6.)
  */
-static void remove_stale_instances(void)
+static void remove_stale_instances(bool quiet)
 {
+	unsigned long long myns = pidns_ino(), ns;
 	char *dir = tracing_path("instances");
 	struct dirent *de;
 	DIR *d = dir ? opendir(dir) : NULL;
+	char mine[64];
+	long pid;
 
-	free(dir);
-	if (!d)
+	instance_name(mine, sizeof(mine));
+	if (!d) {
+		free(dir);
 		return;
+	}
 	while ((de = readdir(d))) {
-		struct tracefs_instance *inst;
-		char *end;
-		long pid;
+		char path[PATH_MAX];
 
-		if (strncmp(de->d_name, "rqpath-", 7) || !isdigit((unsigned char)de->d_name[7]))
+		if (parse_instance_name(de->d_name, &ns, &pid) < 0 || !strcmp(de->d_name, mine))
 			continue;
-		pid = strtol(de->d_name + 7, &end, 10);
-		if (*end || pid <= 0 || pid == getpid())
+		if (ns == myns && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;	/* its owner still runs here */
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (rmdir(path) == 0 || errno == ENOENT || quiet)
 			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;	/* still running (or not ours to judge) */
-		inst = tracefs_instance_alloc(NULL, de->d_name);
-		if (!inst)
-			continue;
-		tracefs_trace_off(inst);
-		tracefs_event_disable(inst, NULL, NULL);
-		tracefs_instance_destroy(inst);
-		tracefs_instance_free(inst);
+		if (errno == EBUSY && ns != myns)
+			rq_warn("tracefs instance %s belongs to a recording in another pid "
+				"namespace and is in use; left alone", de->d_name);
+		else
+			rq_warn("could not remove the stale tracefs instance %s: %s; remove it "
+				"with: rmdir %s", de->d_name, strerror(errno), path);
 	}
 	closedir(d);
+	free(dir);
 }
 
 static void free_formats(struct rq_tdw_format *f, int n)
@@ -474,7 +529,7 @@ static int read_round(struct session *s, bool *any)
 			if (rq_tdw_add_page(s->w, cpu, page, s->page_size) < 0) {
 				char name[512];
 
-				rq_escape_c(s->o->output, strlen(s->o->output), name, sizeof(name));
+				out_name(s->o, name, sizeof(name));
 				if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG) {
 					/* reported once the file is closed and readable */
 					s->full_errno = errno;
@@ -569,6 +624,74 @@ static int subbuf_size(void)
 	return getpagesize();
 }
 
+/* The terminal back to rqpath's process group, once the command has ended. */
+static void take_tty_back(struct session *s)
+{
+	sigset_t ttou, old;
+
+	if (!s->tty_given)
+		return;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	tcsetpgrp(STDIN_FILENO, getpgrp());
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	s->tty_given = false;
+}
+
+/* Every signal whose default action ends the process: rqpath cleans up on each. */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM,
+	SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
+};
+#define NR_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+/* In the child, between fork and exec: report why it failed through fd and exit. */
+static void child_fail(int fd, int e)
+{
+	ssize_t r = write(fd, &e, sizeof(e));
+
+	(void)r;
+	_exit(127);
+}
+
+static void child_exec(struct session *s, int errfd)
+{
+	const struct rq_record_opts *o = s->o;
+	sigset_t none;
+
+	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
+		signal(stop_signals[i], SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
+	signal(SIGTTOU, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	/*
+	 * Nothing of rqpath's reaches the command: every descriptor above stderr is closed
+	 * on exec (the ring-buffer fds of libtracefs are not O_CLOEXEC), except errfd,
+	 * which is already close-on-exec and reports a failed exec.
+	 */
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
+		long max = sysconf(_SC_OPEN_MAX);
+
+		for (int fd = 3; fd < (max > 0 ? max : 1024); fd++)
+			if (fd != errfd)
+				close(fd);
+	}
+	if (o->run_uid > 0) {
+		if (o->run_user ? initgroups(o->run_user, (gid_t)o->run_gid) < 0 :
+				  setgroups(0, NULL) < 0)
+			child_fail(errfd, errno);
+		if (setgid((gid_t)o->run_gid) < 0 || setuid((uid_t)o->run_uid) < 0)
+			child_fail(errfd, errno);
+		if (setuid(0) == 0)	/* root must be gone for good */
+			child_fail(errfd, EPERM);
+	}
+	execvp(o->cmd[0], o->cmd);
+	child_fail(errfd, errno);
+}
+
 static void start_child(struct session *s)
 {
 	int pfd[2];
@@ -589,23 +712,25 @@ static void start_child(struct session *s)
 		return;
 	}
 	if (pid == 0) {
-		sigset_t none;
-
 		close(pfd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGXFSZ, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		setpgid(0, 0);
-		execvp(s->o->cmd[0], s->o->cmd);
-		child_errno = errno;
-		r = write(pfd[1], &child_errno, sizeof(child_errno));
-		(void)r;
-		_exit(127);
+		child_exec(s, pfd[1]);
 	}
 	setpgid(pid, pid);
+	/*
+	 * A command on a terminal gets the terminal: its own process group in the
+	 * foreground, so that it can read it (a background group gets EIO or SIGTTIN).
+	 * Given back in stop_child()/poll_child() once it ends.
+	 */
+	if (s->o->foreground && isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
+		sigset_t ttou, old;
+
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		sigprocmask(SIG_BLOCK, &ttou, &old);
+		if (tcsetpgrp(STDIN_FILENO, pid) == 0)
+			s->tty_given = true;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
 	close(pfd[1]);
 	do {
 		r = read(pfd[0], &child_errno, sizeof(child_errno));
@@ -616,6 +741,7 @@ static void start_child(struct session *s)
 		char name[256];
 
 		waitpid(pid, &s->st->cmd_status, 0);
+		take_tty_back(s);
 		s->child = 0;
 		s->child_done = true;
 		rq_escape_c(s->o->cmd[0], strlen(s->o->cmd[0]), name, sizeof(name));
@@ -629,6 +755,8 @@ static void stop_child(struct session *s)
 
 	if (!s->child || s->child_done)
 		return;
+	/* rqpath ends it (duration, signal, error): its exit status is not its own verdict */
+	s->st->cmd_stopped = true;
 	kill(-s->child, SIGTERM);
 	kill(s->child, SIGTERM);
 	for (int i = 0; i < 40; i++) {
@@ -648,6 +776,7 @@ static void stop_child(struct session *s)
 	}
 	/* the rest of its process group gets no grace either */
 	kill(-s->child, SIGKILL);
+	take_tty_back(s);
 }
 
 static void poll_child(struct session *s)
@@ -659,6 +788,7 @@ static void poll_child(struct session *s)
 	if (waitpid(s->child, &status, WNOHANG) == s->child) {
 		s->st->cmd_status = status;
 		s->child_done = true;
+		take_tty_back(s);
 	}
 }
 
@@ -780,17 +910,35 @@ static int setup_instance(struct session *s)
 	unsigned long kb = s->o->buffer_kb > 0 ? (unsigned long)s->o->buffer_kb : DEFAULT_BUFFER_KB;
 	char *clocks;
 
-	snprintf(s->inst_name, sizeof(s->inst_name), "rqpath-%d", (int)getpid());
+	instance_name(s->inst_name, sizeof(s->inst_name));
 	s->inst = tracefs_instance_create(s->inst_name);
 	if (s->inst && !tracefs_instance_is_new(s->inst)) {
-		/* left over by an earlier run in this same process: start clean */
-		tracefs_event_disable(s->inst, NULL, NULL);
-		tracefs_instance_destroy(s->inst);
+		/*
+		 * Our own name (same namespace, same pid) exists: left over by an earlier run
+		 * in this same process.  Removed only if nobody holds it open.
+		 */
+		if (tracefs_instance_destroy(s->inst) < 0) {
+			snprintf(s->err, s->errlen, "tracefs instance %s exists and is in use: %s",
+				 s->inst_name, strerror(errno));
+			tracefs_instance_free(s->inst);
+			s->inst = NULL;
+			return -1;
+		}
 		tracefs_instance_free(s->inst);
 		s->inst = tracefs_instance_create(s->inst_name);
 	}
 	if (!s->inst) {
 		snprintf(s->err, s->errlen, "cannot create tracefs instance %s: %s", s->inst_name,
+			 strerror(errno));
+		return -1;
+	}
+	/*
+	 * Hold a file of the instance open from now on: the kernel then refuses to remove
+	 * it (EBUSY), so another rqpath's stale-instance cleanup cannot take it from us.
+	 */
+	s->marker_fd = tracefs_instance_file_open(s->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
+	if (s->marker_fd < 0) {
+		snprintf(s->err, s->errlen, "cannot open trace_marker of %s: %s", s->inst_name,
 			 strerror(errno));
 		return -1;
 	}
@@ -801,7 +949,7 @@ static int setup_instance(struct session *s)
 		return -1;
 	}
 	clocks = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
-	/* timestamps comparable across CPUs (kernel-paths.md B.6) */
+	/* timestamps comparable across CPUs (docs/kernel.md §2.3) */
 	if (clocks && strstr(clocks, " mono "))
 		tracefs_instance_file_write(s->inst, "trace_clock", "mono");
 	else if (clocks && strstr(clocks, "global"))
@@ -938,15 +1086,13 @@ static int record_loop(struct session *s)
 	return 0;
 }
 
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-
 static int record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
-		      size_t errlen)
+		      size_t errlen, char **mounted)
 {
 	struct session *s;
 	const char *mnt = NULL;
 	int version = opts->file_version ? opts->file_version : 6;
-	int ret = -1, wret;
+	int ret = -1, wret, mret;
 
 	memset(st, 0, sizeof(*st));
 	st->cmd_status = -1;
@@ -956,18 +1102,22 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 			 "run it with sudo");
 		return -1;
 	}
-	if (!opts->output || !*opts->output) {
+	if ((!opts->output || !*opts->output) && !opts->output_fd) {
 		snprintf(err, errlen, "record needs an output file: -o FILE");
 		return -1;
 	}
-	/* mounts tracefs when it is not; mnt is a copy the caller frees */
-	if (tracefs_tracing_dir_is_mounted(true, &mnt) < 0 || !tracefs_tracing_dir()) {
+	/* mounts tracefs when it is not (0: mounted now); mnt is a copy the caller frees */
+	mret = tracefs_tracing_dir_is_mounted(true, &mnt);
+	if (mret < 0 || !tracefs_tracing_dir()) {
 		free((char *)mnt);
 		snprintf(err, errlen, "tracefs is not mounted and could not be mounted; run: "
 			 "mount -t tracefs nodev /sys/kernel/tracing");
 		return -1;
 	}
-	free((char *)mnt);
+	if (mret == 0 && mnt)
+		*mounted = (char *)mnt;	/* ours: unmounted again at the end */
+	else
+		free((char *)mnt);
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -987,13 +1137,16 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 		goto out_free;
 
 	/* The output first: a bad path must fail before tracefs is touched. */
-	s->w = rq_tdw_open(opts->output, opts->force, version, s->ncpus, s->page_size, err,
-			   errlen);
+	if (opts->output && *opts->output)
+		s->w = rq_tdw_open(opts->output, opts->force, version, s->ncpus, s->page_size,
+				   err, errlen);
+	else
+		s->w = rq_tdw_open_anon(version, s->ncpus, s->page_size, err, errlen);
 	if (!s->w)
 		goto out_free;
 
 
-	remove_stale_instances();
+	remove_stale_instances(opts->quiet);
 	if (read_header_formats(s) < 0 || load_ftrace_formats(s) < 0)
 		goto out;
 	if (setup_instance(s) < 0)
@@ -1007,9 +1160,7 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 	s->dec = rq_decoder_new(s->tep);
 	if (open_readers(s) < 0)
 		goto out;
-	s->marker_fd = tracefs_instance_file_open(s->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
-	if (s->marker_fd >= 0)
-		s->snap = rq_snapshot_new(s->marker_fd);
+	s->snap = rq_snapshot_new(s->marker_fd);
 	if (tracefs_trace_on(s->inst) < 0) {
 		snprintf(err, errlen, "cannot turn tracing on in %s: %s", s->inst_name,
 			 strerror(errno));
@@ -1034,11 +1185,13 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 		char name[512];
 
 		/* a file cut short is still an error: exit 2, but it stays readable */
-		rq_escape_c(opts->output, strlen(opts->output), name, sizeof(name));
+		out_name(opts, name, sizeof(name));
 		snprintf(err, errlen, "%s: %s: the recording stopped early; the file keeps "
 			 "what was recorded before", name, strerror(s->full_errno));
 		goto out;
 	}
+	if (opts->output_fd && (!opts->output || !*opts->output))
+		*opts->output_fd = rq_tdw_take_fd(s->w);
 	ret = 0;
 out:
 	if (ret < 0 && s->child)
@@ -1058,21 +1211,107 @@ out_free:
 int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
 		  size_t errlen)
 {
-	struct sigaction sa, old[3], old_xfsz;
+	struct sigaction sa, old[NR_STOP_SIGNALS], old_xfsz;
+	char *mounted = NULL;
 	int ret;
 
+	if (opts->duration < 0 || !isfinite(opts->duration)) {
+		memset(st, 0, sizeof(*st));
+		st->cmd_status = -1;
+		snprintf(err, errlen, "the duration must be a finite number of seconds > 0");
+		return -1;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
 	stop_signal = 0;
-	for (int i = 0; i < 3; i++)
+	/* every signal that would kill rqpath ends the recording the way SIGINT does */
+	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &sa, &old[i]);
 	/* a file size limit is a full disk for us, not a reason to die with the instance up */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, &old_xfsz);
-	ret = record_run(opts, st, err, errlen);
-	for (int i = 0; i < 3; i++)
+	ret = record_run(opts, st, err, errlen, &mounted);
+	/*
+	 * A tracefs rqpath mounted itself is unmounted again (not lazily: while another
+	 * tracer uses it, umount fails with EBUSY and it stays).
+	 */
+	if (mounted) {
+		umount2(mounted, UMOUNT_NOFOLLOW);
+		free(mounted);
+	}
+	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &old[i], NULL);
 	sigaction(SIGXFSZ, &old_xfsz, NULL);
 	return ret;
+}
+
+int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen)
+{
+	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+	struct passwd *pw = NULL;
+	char esc[256];
+
+	opts->run_uid = 0;
+	opts->run_gid = 0;
+	opts->run_user = NULL;
+	if (user) {
+		char *end;
+		long id;
+
+		rq_escape_c(user, strlen(user), esc, sizeof(esc));
+		errno = 0;
+		id = strtol(user, &end, 10);
+		pw = *user && !*end ? getpwuid((uid_t)id) : getpwnam(user);
+		if (!pw) {
+			snprintf(err, errlen, "--user %s: no such user", esc);
+			return -1;
+		}
+		if (pw->pw_uid != 0 && geteuid() != 0) {
+			snprintf(err, errlen, "--user needs root");
+			return -1;
+		}
+		opts->run_uid = pw->pw_uid;
+		opts->run_gid = pw->pw_gid;
+		opts->run_user = pw->pw_name;	/* static storage: used before exec */
+		return 0;
+	}
+	if (geteuid() != 0 || !su || !sg)
+		return 0;
+	{
+		char *e1, *e2;
+		long uid = strtol(su, &e1, 10), gid = strtol(sg, &e2, 10);
+
+		if (!*su || *e1 || !*sg || *e2 || uid < 0 || gid < 0) {
+			snprintf(err, errlen, "SUDO_UID/SUDO_GID are not numbers; use --user NAME");
+			return -1;
+		}
+		opts->run_uid = uid;
+		opts->run_gid = gid;
+		pw = getpwuid((uid_t)uid);
+		opts->run_user = pw ? pw->pw_name : NULL;
+	}
+	return 0;
+}
+
+int rq_record_cmd_failed(const struct rq_record_opts *opts, const struct rq_record_stats *st,
+			 char *msg, size_t size)
+{
+	char name[256];
+	int ws = st->cmd_status;
+
+	if (!opts->cmd || !opts->cmd[0] || ws < 0 || st->cmd_stopped)
+		return 0;
+	rq_escape_c(opts->cmd[0], strlen(opts->cmd[0]), name, sizeof(name));
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
+		return 0;
+	if (WIFEXITED(ws))
+		snprintf(msg, size, "%s exited with status %d", name, WEXITSTATUS(ws));
+	else if (WIFSIGNALED(ws))
+		snprintf(msg, size, "%s was killed by SIG%s%s", name,
+			 sigabbrev_np(WTERMSIG(ws)) ? sigabbrev_np(WTERMSIG(ws)) : "?",
+			 WCOREDUMP(ws) ? " (core dumped)" : "");
+	else
+		snprintf(msg, size, "%s ended with wait status %#x", name, ws);
+	return 1;
 }

@@ -14,12 +14,27 @@
 
 struct rq_record_opts {
 	const char *output;	/* trace.dat path */
+	/*
+	 * Instead of output (NULL): write into a file that never has a name ($TMPDIR or
+	 * /tmp, O_TMPFILE) and, on success, return its descriptor here (read it through
+	 * /proc/self/fd/N; close it when done).  No signal can leave it behind.
+	 */
+	int *output_fd;
 	double duration;	/* seconds, <= 0: until cmd exits or a signal */
 	int buffer_kb;		/* per-CPU buffer, 0 = default */
 	char **cmd;		/* NULL-terminated argv of a command to run, or NULL */
 	bool force;		/* overwrite an existing output file */
 	bool quiet;		/* no progress or summary on stderr */
 	int file_version;	/* 6 or 7 (0 = default) */
+	/*
+	 * Who runs cmd: run_uid > 0 drops root to that uid and run_gid before exec (uid,
+	 * gid and groups; run_user, when set, names the user for initgroups()); 0 keeps
+	 * rqpath's own.  rq_record_cmd_user() fills them from --user or sudo.
+	 */
+	long run_uid, run_gid;
+	const char *run_user;
+	/* cmd gets the terminal (foreground process group) when stdin is a terminal */
+	bool foreground;
 	/*
 	 * Optional: every record, merged across CPUs in timestamp order, as it is read,
 	 * already decoded (the recorder decodes each record once, for itself too);
@@ -37,6 +52,7 @@ struct rq_record_stats {
 	uint64_t lost_events;
 	uint64_t bytes;
 	int cmd_status;		/* wait status of cmd, -1 none */
+	bool cmd_stopped;	/* rqpath ended cmd (duration, signal, error) */
 	/* Records per decoded type (RQ_EV_OTHER: everything else, e.g. non-rqpath prints). */
 	uint64_t by_type[RQ_EV__COUNT];
 };
@@ -44,5 +60,20 @@ struct rq_record_stats {
 /* Record until done.  0, or -1 with one clear line in err (errno-style cause). */
 int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
 		  size_t errlen);
+
+/*
+ * Fill opts->run_uid/run_gid/run_user: the user NAME (or numeric uid) when user is
+ * given, else the invoking user of sudo (SUDO_UID/SUDO_GID, SUDO_USER) when rqpath runs
+ * as root through sudo, else 0 (unchanged).  0, or -1 with one line in err.
+ */
+int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen);
+
+/*
+ * After a run with a command: 1 and one line in msg ("CMD exited with status N",
+ * "CMD was killed by SIGSEGV") when the command failed on its own, 0 when it succeeded
+ * or was ended by rqpath itself.
+ */
+int rq_record_cmd_failed(const struct rq_record_opts *opts, const struct rq_record_stats *st,
+			 char *msg, size_t size);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report.c - audit output: a text report that reads well at 80 columns and in a
- * mail, JSON with the rqpath.audit/1 schema (DESIGN.md; a contract), and CSV.
+ * mail, JSON with the rqpath.audit/1 schema (docs/design.md §2; a contract), and CSV.
  */
 #include <string.h>
 
@@ -24,9 +24,12 @@ static bool count_listed(const struct rq_analysis *an, enum rq_event_type t)
 	return an->has_event[t] || an->counts[t];
 }
 
-static const char *release_or_unknown(const struct rq_analysis *an)
+/* The kernel release comes from the file (UNAME option, marker): escaped for text. */
+static const char *release_or_unknown(const struct rq_analysis *an, char *buf, size_t size)
 {
-	return an->profile.release[0] ? an->profile.release : "unknown";
+	if (!an->profile.release[0])
+		return "unknown";
+	return rq_escape_c(an->profile.release, strlen(an->profile.release), buf, size);
 }
 
 static const char *affected(bool yes)
@@ -308,26 +311,13 @@ static void write_csv(FILE *f, const struct rq_analysis *an)
 /* Say plainly which findings this trace cannot support, and why. */
 static void text_limits(FILE *f, const struct rq_analysis *an)
 {
-	static const struct {
-		enum rq_finding finding;
-		enum rq_event_type needs[2];
-	} needs[] = {
-		{ RQ_FIND_NEEDLESS_CALLBACK, { RQ_EV_EXEC, RQ_EV_EXEC } },
-		{ RQ_FIND_OFFCPU_FORK, { RQ_EV_WAKEUP_NEW, RQ_EV_WAKEUP_NEW } },
-		{ RQ_FIND_IDLE_STACKING, { RQ_EV_SWITCH, RQ_EV_WAKEUP } },
-		{ RQ_FIND_MISSED_IDLE, { RQ_EV_SWITCH, RQ_EV_WAKEUP } },
-	};
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		enum rq_event_type t = rq_finding_lacks(i, an->counts);
 
-	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
-		for (int k = 0; k < 2; k++) {
-			enum rq_event_type t = needs[i].needs[k];
-
-			if (an->counts[t])
-				continue;
+		if (t != RQ_EV_OTHER)
 			fprintf(f, "  cannot support %s: the trace has no %s events\n",
-				rq_finding_ids[needs[i].finding], rq_event_name(t));
-			break;
-		}
+				rq_finding_ids[i], rq_event_name(t));
+	}
 	if (!an->has_markers && an->counts[RQ_EV_EXEC])
 		fprintf(f, "  needless-callback needs each task's allowed CPUs: without rqpath "
 			   "markers only forks of known tasks carry them\n");
@@ -364,12 +354,13 @@ static void text_finding_notes(FILE *f, const struct rq_analysis *an)
 		fprintf(f, "  idle-stacking: the profile says the kernel has the v7.1 fix "
 			   "(fd54d81c2c0e): nothing counted\n");
 	if (possible)
-		fprintf(f, "  possible: the trace cannot prove select_task_rq() ran (a task that\n"
-			   "    blocked on a CPU that never went idle since may have been requeued,\n"
-			   "    still delay-dequeued, by ttwu_runnable()); never in the count\n");
+		fprintf(f, "  possible: the trace cannot prove select_task_rq() ran (a task "
+			   "that\n    blocked on a CPU that never went idle since may have been "
+			   "requeued,\n    still delay-dequeued, by ttwu_runnable()); never in the "
+			   "count\n");
 	if (an->asym_capacity && an->findings[RQ_FIND_MISSED_IDLE].possible)
-		fprintf(f, "  missed-idle: CPUs of different capacity: EAS may choose a busy CPU on\n"
-			   "    purpose, so every candidate is possible\n");
+		fprintf(f, "  missed-idle: CPUs of different capacity: EAS may choose a busy "
+			   "CPU on\n    purpose, so every candidate is possible\n");
 }
 
 /* Print text at indent, broken at spaces so that no line passes width columns. */
@@ -443,7 +434,8 @@ static void text_quality(FILE *f, const struct rq_analysis *an)
 			fprintf(f, ",\n    repaired from record owners");
 		if (cpu->switch_mismatches)
 			fprintf(f, "%s%llu switch(es) whose prev was not the running task",
-				cpu->repairs ? "; " : "", (unsigned long long)cpu->switch_mismatches);
+				cpu->repairs ? "; " : "",
+				(unsigned long long)cpu->switch_mismatches);
 		fputc('\n', f);
 	}
 	if (an->markers_ignored)
@@ -456,13 +448,13 @@ static void text_quality(FILE *f, const struct rq_analysis *an)
 
 static void write_text(FILE *f, const struct rq_analysis *an)
 {
-	char src[1024];
+	char src[1024], rel[512];
 	uint64_t total = an->nr_placements ? an->nr_placements : 1;
 
 	rq_escape_c(an->source, strlen(an->source), src, sizeof(src));
 	fprintf(f, "rqpath audit of %s\n", src);
 	fprintf(f, "  kernel %s, %d CPUs, %llu events, %llu lost, %.3f s traced\n",
-		release_or_unknown(an), an->nr_cpus, (unsigned long long)an->nr_events,
+		release_or_unknown(an, rel, sizeof(rel)), an->nr_cpus, (unsigned long long)an->nr_events,
 		(unsigned long long)an->lost_events,
 		an->last_ts > an->first_ts ? secs(an->last_ts - an->first_ts) : 0.0);
 	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s, delay-dequeue %s\n"
@@ -509,7 +501,8 @@ static void write_text(FILE *f, const struct rq_analysis *an)
 		(unsigned long long)an->conf_counts[RQ_CONF_UNKNOWN]);
 
 	/* count = exact + inferred: proven; possible and not judged are apart */
-	fprintf(f, "\nFindings                 count   exact inferred possible not judged  judged\n");
+	fprintf(f, "\nFindings                 count   exact inferred possible not judged  "
+		   "judged\n");
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
 		const struct rq_finding_store *s = &an->findings[i];
 		char count[24];

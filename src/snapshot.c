@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * snapshot.c - read the task and CPU attributes tracepoints do not carry and write
- * them into the trace as "rqpath/1 ..." marker lines (markers.h; kernel-paths.md C.0).
+ * them into the trace as "rqpath/1 ..." marker lines (markers.h; docs/kernel.md §5).
  *
  *   affinity  /proc/PID/task/TID/status  Cpus_allowed_list
  *   policy    /proc/PID/task/TID/stat    field 41

@@ -2,7 +2,7 @@
 /*
  * teach.c - the select_task_rq() decision tree as data, and its text form (rq_teach_write).
  *
- * Facts come from ../shared/kernel-paths.md section A (kernel ~v6.18/6.19, function
+ * Facts come from docs/kernel.md §1 (kernel ~v6.18/6.19, function
  * names after the v6.10 renames); the words are ours, written for a student who knows
  * what a runqueue is but has not read kernel/sched/fair.c yet.
  */
@@ -577,14 +577,16 @@ static const char finding_letter[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
 
 void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief)
 {
-	char pre[128], src[1024];
+	char pre[128], src[1024], rel[512];
 
 	fprintf(f, "select_task_rq(): how Linux chooses a CPU for a task\n");
 	if (an) {
 		rq_escape_c(an->source, strlen(an->source), src, sizeof(src));
+		/* the release is the file's (UNAME option or marker): escaped like the source */
+		rq_escape_c(an->profile.release, strlen(an->profile.release), rel, sizeof(rel));
 		fprintf(f, "counts from %s: %llu placements, kernel %s, %d CPUs\n", src,
-			(unsigned long long)an->nr_placements,
-			an->profile.release[0] ? an->profile.release : "unknown", an->nr_cpus);
+			(unsigned long long)an->nr_placements, rel[0] ? rel : "unknown",
+			an->nr_cpus);
 		fprintf(f, "through: placements that went through the step; maybe: more that "
 			   "may have\n(the trace cannot tell); finding: the one related to the "
 			   "step, and its count.\n");

@@ -75,8 +75,8 @@ static int parse_groups(const char *key, char *rest, int nr_cpus, int *group, ch
 			if (!rq_cpumask_test(&m, cpu))
 				continue;
 			if (cpu >= nr_cpus) {
-				snprintf(err, errlen, "%s: CPU %d, but the trace has %d CPUs", key, cpu,
-					 nr_cpus);
+				snprintf(err, errlen, "%s: CPU %d, but the trace has %d CPUs",
+					 key, cpu, nr_cpus);
 				goto bad;
 			}
 			if (group[cpu] != cpu && group[cpu] >= 0) {

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,7 +61,12 @@ struct rq_tdw {
 	uint64_t **page_ts;	/* per CPU: each stored page's header timestamp */
 	uint64_t *ts_cap;
 	char *page;
-	bool finished;
+	bool finished;		/* complete (or cut) and readable */
+	char *tmpname;		/* the named temporary output, when O_TMPFILE is not there */
+	bool replaces;		/* a regular file was at path when the recording began */
+	dev_t old_dev;		/* ... this one */
+	ino_t old_ino;
+	mode_t umask;
 };
 
 /* A growing output buffer for everything before the CPU data. */
@@ -173,15 +179,78 @@ static int tmpfile_near(const char *path)
 	return fd;
 }
 
-struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
-			   int page_size, char *err, size_t errlen)
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* The directory part of path ("." when there is none). */
+static void dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash) {
+		snprintf(dir, size, ".");
+		return;
+	}
+	n = slash == path ? 1 : (size_t)(slash - path);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+}
+
+/*
+ * The recording is written into a file without a name in the output's directory
+ * (O_TMPFILE), or, where the file system has no O_TMPFILE, into a named temporary
+ * file there; it gets the output's name only once it is complete (publish()).
+ */
+static int open_temp_output(struct rq_tdw *w, const char *dir)
+{
+	w->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	if (w->fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return w->fd;
+	if (asprintf(&w->tmpname, "%s/.rqpath-XXXXXX", dir) < 0) {
+		w->tmpname = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	w->fd = mkostemp(w->tmpname, O_CLOEXEC);
+	if (w->fd < 0) {
+		free(w->tmpname);
+		w->tmpname = NULL;
+	} else {
+		fchmod(w->fd, 0644 & ~w->umask);
+	}
+	return w->fd;
+}
+
+static struct rq_tdw *tdw_open(const char *path, bool force, int version, int nr_cpus,
+			       int page_size, char *err, size_t errlen)
 {
 	struct rq_tdw *w;
 	struct stat st;
-	char ename[512];
+	char ename[512], dir[PATH_MAX];
+	const char *tmp;
 	int i;
 
-	rq_escape_c(path, strlen(path), ename, sizeof(ename));
+	if (path)
+		rq_escape_c(path, strlen(path), ename, sizeof(ename));
+	else
+		snprintf(ename, sizeof(ename), "a temporary file");
 
 	if (version != 6 && version != 7) {
 		snprintf(err, errlen, "file version %d is not supported; use 6 or 7", version);
@@ -192,26 +261,6 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 			 nr_cpus, page_size);
 		return NULL;
 	}
-	if (lstat(path, &st) == 0) {
-		if (!force && S_ISLNK(st.st_mode)) {
-			snprintf(err, errlen, "%s is a symbolic link; it is not followed: give "
-				 "another name (--force replaces the link itself)", ename);
-			return NULL;
-		}
-		if (!force) {
-			snprintf(err, errlen, "%s exists; use --force to replace it", ename);
-			return NULL;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s is a directory; give a file name", ename);
-			return NULL;
-		}
-		/* Replace the entry itself (a symlink is removed, never followed). */
-		if (unlink(path) < 0) {
-			snprintf(err, errlen, "cannot replace %s: %s", ename, strerror(errno));
-			return NULL;
-		}
-	}
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		goto nomem;
@@ -219,28 +268,56 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 	w->version = version;
 	w->nr_cpus = nr_cpus;
 	w->page_size = page_size;
-	w->path = strdup(path);
+	w->umask = umask(0);
+	umask(w->umask);
+	if (path && lstat(path, &st) == 0) {
+		/*
+		 * Only a regular file is ever replaced, --force or not: a device, a FIFO,
+		 * a socket, a directory or a symlink at the path is not a recording.
+		 */
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%s is %s; rqpath writes only regular files "
+				 "(not replaced, even with --force)", ename, file_kind(st.st_mode));
+			goto fail;
+		}
+		if (!force) {
+			snprintf(err, errlen, "%s exists; use --force to replace it", ename);
+			goto fail;
+		}
+		w->replaces = true;
+		w->old_dev = st.st_dev;
+		w->old_ino = st.st_ino;
+	}
+	w->path = path ? strdup(path) : NULL;
 	w->ename = strdup(ename);
 	w->tmp_fd = calloc(nr_cpus, sizeof(*w->tmp_fd));
 	w->tmp_pages = calloc(nr_cpus, sizeof(*w->tmp_pages));
 	w->page_ts = calloc(nr_cpus, sizeof(*w->page_ts));
 	w->ts_cap = calloc(nr_cpus, sizeof(*w->ts_cap));
 	w->page = calloc(1, page_size);
-	if (!w->path || !w->ename || !w->page_ts || !w->ts_cap || !w->tmp_fd || !w->tmp_pages || !w->page) {
+	if ((path && !w->path) || !w->ename || !w->page_ts || !w->ts_cap || !w->tmp_fd ||
+	    !w->tmp_pages || !w->page) {
 		rq_tdw_close(w);
 		goto nomem;
 	}
 	for (i = 0; i < nr_cpus; i++)
 		w->tmp_fd[i] = -1;
+	tmp = getenv("TMPDIR");
+	if (path)
+		dir_of(path, dir, sizeof(dir));
+	else
+		snprintf(dir, sizeof(dir), "%s", tmp && *tmp ? tmp : "/tmp");
 	/* read-write: a file cut by a full disk is repaired by moving pages inside it */
-	w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		if (errno == EEXIST || errno == ELOOP)
-			snprintf(err, errlen, "%s exists (or is a symlink); not overwritten, "
-				 "use --force or another name", ename);
+	if (open_temp_output(w, dir) < 0) {
+		char edir[512];
+
+		rq_escape_c(dir, strlen(dir), edir, sizeof(edir));
+		if (path)
+			snprintf(err, errlen, "cannot create %s: %s (in %s)", ename,
+				 strerror(errno), edir);
 		else
-			snprintf(err, errlen, "cannot create %s: %s", ename, strerror(errno));
-		w->finished = true;	/* not ours: never unlink it */
+			snprintf(err, errlen, "cannot create a temporary trace file in %s: %s",
+				 edir, strerror(errno));
 		rq_tdw_close(w);
 		return NULL;
 	}
@@ -253,8 +330,14 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 		rq_tdw_close(w);
 		return NULL;
 	}
+	if (!path) {
+		size_t n = strlen(dir);
+
+		/* tmpfile_near() wants a file in the directory */
+		snprintf(dir + n, sizeof(dir) - n, "/x");
+	}
 	for (i = 0; i < nr_cpus; i++) {
-		w->tmp_fd[i] = tmpfile_near(path);
+		w->tmp_fd[i] = tmpfile_near(path ? path : dir);
 		if (w->tmp_fd[i] < 0) {
 			snprintf(err, errlen, "cannot create a temporary file next to %s: %s",
 				 ename, strerror(errno));
@@ -263,9 +346,41 @@ struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpu
 		}
 	}
 	return w;
+fail:
+	free(w);
+	return NULL;
 nomem:
 	snprintf(err, errlen, "out of memory");
 	return NULL;
+}
+
+struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
+			   int page_size, char *err, size_t errlen)
+{
+	if (!path || !*path) {
+		snprintf(err, errlen, "no output file name");
+		return NULL;
+	}
+	return tdw_open(path, force, version, nr_cpus, page_size, err, errlen);
+}
+
+struct rq_tdw *rq_tdw_open_anon(int version, int nr_cpus, int page_size, char *err,
+				size_t errlen)
+{
+	return tdw_open(NULL, false, version, nr_cpus, page_size, err, errlen);
+}
+
+int rq_tdw_take_fd(struct rq_tdw *w)
+{
+	int fd;
+
+	if (!w->finished || w->path || w->fd < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = w->fd;
+	w->fd = -1;
+	return fd;
 }
 
 int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
@@ -696,6 +811,95 @@ static uint64_t fill_cpu_table(struct rq_tdw *w, struct obuf *b, const struct la
 	return off;
 }
 
+/*
+ * Give the nameless output a temporary name next to the output, "<path>.XXXXXX"
+ * (the fallback output has one already): w->tmpname.
+ */
+static int name_temp(struct rq_tdw *w)
+{
+	char proc[64], *name;
+	size_t n = strlen(w->path) + 8;
+
+	if (w->tmpname)
+		return 0;
+	name = malloc(n);
+	if (!name)
+		return -1;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned int r;
+
+		if (getentropy(&r, sizeof(r)) < 0)
+			r = (unsigned int)rand();
+		snprintf(name, n, "%s.%06x", w->path, r & 0xffffff);
+		if (linkat(w->fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0 ||
+		    (errno != EEXIST &&
+		     linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)) {
+			w->tmpname = name;
+			return 0;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	free(name);
+	return -1;
+}
+
+/*
+ * Put the finished recording at its path in one step (rename), and only over what
+ * was there when the recording began: nothing, or the regular file --force named.
+ * If another writer put something there meanwhile, that stays and this recording
+ * keeps its temporary name, which the error gives.  0, or -1 with err set.
+ */
+static int publish(struct rq_tdw *w, char *err, size_t errlen)
+{
+	char ekept[512];
+	struct stat st;
+	bool taken = false;
+	int r;
+
+	if (!w->path)
+		return 0;
+	if (name_temp(w) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", w->ename, strerror(errno));
+		return -1;
+	}
+	if (lstat(w->path, &st) == 0) {
+		/* only the very file that was there at the start may be replaced */
+		taken = !w->replaces || !S_ISREG(st.st_mode) || st.st_dev != w->old_dev ||
+			st.st_ino != w->old_ino;
+		if (!taken && rename(w->tmpname, w->path) < 0)
+			goto fail;
+	} else if (errno != ENOENT) {
+		goto fail;
+	} else {
+		r = renameat2(AT_FDCWD, w->tmpname, AT_FDCWD, w->path, RENAME_NOREPLACE);
+		if (r < 0 && errno == EINVAL) {
+			/* no RENAME_NOREPLACE here: link() refuses an existing name as well */
+			r = link(w->tmpname, w->path);
+			if (r == 0)
+				unlink(w->tmpname);
+		}
+		if (r < 0 && errno != EEXIST)
+			goto fail;
+		taken = r < 0;
+	}
+	if (taken) {
+		rq_escape_c(w->tmpname, strlen(w->tmpname), ekept, sizeof(ekept));
+		snprintf(err, errlen, "%s was created or replaced by someone else while "
+			 "recording; it is left as it is, and this recording is in %s",
+			 w->ename, ekept);
+		return -1;	/* w->finished: the temporary name stays */
+	}
+	free(w->tmpname);
+	w->tmpname = NULL;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot create %s: %s", w->ename, strerror(errno));
+	w->finished = false;	/* rq_tdw_close() removes the temporary name */
+	return -1;
+}
+
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes, char *err,
 		  size_t errlen)
 {
@@ -777,6 +981,8 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	if (ret >= 0) {
 		w->finished = true;
 		*bytes = end;
+		if (publish(w, err, errlen) < 0)
+			ret = -1;	/* kept under its temporary name, or removed by close */
 	}
 	return ret;
 }
@@ -785,11 +991,14 @@ void rq_tdw_close(struct rq_tdw *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0) {
+	/*
+	 * Never the output path: until publish() it is whatever was there before (or
+	 * nothing).  An unfinished O_TMPFILE output vanishes with its descriptor.
+	 */
+	if (w->fd >= 0)
 		close(w->fd);
-		if (!w->finished)
-			unlink(w->path);
-	}
+	if (w->tmpname && !w->finished)
+		unlink(w->tmpname);
 	for (int i = 0; w->tmp_fd && i < w->nr_cpus; i++)
 		if (w->tmp_fd[i] >= 0)
 			close(w->tmp_fd[i]);
@@ -802,5 +1011,6 @@ void rq_tdw_close(struct rq_tdw *w)
 	free(w->page);
 	free(w->path);
 	free(w->ename);
+	free(w->tmpname);
 	free(w);
 }

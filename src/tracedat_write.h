@@ -51,23 +51,35 @@ struct rq_tdw_meta {
 struct rq_tdw;
 
 /*
- * Create path (O_CREAT|O_EXCL|O_NOFOLLOW; with force an existing regular file is
- * replaced, a symlink never followed).  NULL with one line in err.
+ * Start a recording for path.  Only nothing or (with force) a regular file may be at
+ * path; anything else (a device, FIFO, socket, directory, symlink) is refused even
+ * with force.  The file is written without a name (O_TMPFILE) in path's directory
+ * and renamed to path by rq_tdw_finish() once readable, so that a failure leaves
+ * whatever was at path untouched.  NULL with one line in err.
  */
 struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
 			   int page_size, char *err, size_t errlen);
+/*
+ * The same into a file that never gets a name ($TMPDIR or /tmp): nothing is left
+ * behind whatever ends the process.  After rq_tdw_finish(), rq_tdw_take_fd().
+ */
+struct rq_tdw *rq_tdw_open_anon(int version, int nr_cpus, int page_size, char *err,
+				size_t errlen);
+/* The finished anonymous file's descriptor, now the caller's (-1 if none). */
+int rq_tdw_take_fd(struct rq_tdw *w);
 /* Append one ring-buffer page (len <= page_size, padded).  0, or -1 with errno set. */
 int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len);
 /* Pages stored so far, all CPUs. */
 uint64_t rq_tdw_pages(const struct rq_tdw *w);
 /*
- * Write the file.  Returns 0 (complete), 1 (the disk filled: cut at the last complete
- * page, still readable, err says so) or -1 (nothing usable, err says why).
- * *bytes gets the final file size.
+ * Write the file and put it in place.  Returns 0 (complete), 1 (the disk filled: cut
+ * at the last complete page, still readable and in place, err says so) or -1 (err
+ * says why: nothing usable, or path was taken by another writer meanwhile and this
+ * recording kept under the temporary name err gives).  *bytes gets the file size.
  */
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *meta, uint64_t *bytes,
 		  char *err, size_t errlen);
-/* Close; if the file was never finished, it is removed. */
+/* Close; an unfinished recording is removed (what was at path stays). */
 void rq_tdw_close(struct rq_tdw *w);
 
 #endif

@@ -1030,11 +1030,10 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	struct rq_record_stats st = { 0 };
 	struct live_ctx lc = { 0 };
 	struct utsname un;
-	char path[] = "/tmp/rqpath-live-XXXXXX.dat";
 	const char *keep = o->output;	/* -o FILE: keep the recording there */
 	char rerr[512];
 	struct tui *t;
-	int fd, rc;
+	int fd = -1, rc;
 
 	opts.buffer_kb = o->buffer_kb;
 	t = calloc(1, sizeof(*t));
@@ -1057,20 +1056,8 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	lc.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (lc.nr_cpus < 1)
 		lc.nr_cpus = 1;
-	fd = keep ? 0 : mkstemps(path, 4);
-	if (fd < 0) {
-		snprintf(err, errlen, "live: cannot create a temporary trace file in /tmp: %s",
-			 strerror(errno));
-		rq_analysis_free(t->an);
-		free(t);
-		return -1;
-	}
-	if (!keep)
-		close(fd);
 	if (term_start(t, rerr, sizeof(rerr))) {
 		snprintf(err, errlen, "live: %s", rerr);
-		if (!keep)
-			unlink(path);
 		rq_analysis_free(t->an);
 		free(t);
 		return -1;
@@ -1078,9 +1065,10 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	t->started = t->rate_at = wall_now();
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	draw(t);
-	/* our own mkstemps() file may be replaced; a user's file only with --force */
-	opts.output = keep ? keep : path;
-	opts.force = keep ? o->force : true;
+	/* without -o the recording goes to a file that never has a name (nothing left) */
+	opts.output = keep;
+	opts.output_fd = keep ? NULL : &fd;
+	opts.force = o->force;
 	opts.quiet = true;
 	opts.on_event = live_event;
 	opts.on_lost = live_lost;
@@ -1090,8 +1078,8 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	rc = rq_record_run(&opts, &st, rerr, sizeof(rerr));
 	term_end();
 	tui_script_close(t);
-	if (!keep)
-		unlink(path);
+	if (fd >= 0)
+		close(fd);
 	tui_free(t);
 	free(t);
 	if (rc) {

@@ -88,28 +88,27 @@ static int check_rules(const struct rq_analysis *an, void *ctx)
 	return tripped;
 }
 
-/* Record a live run into a private temporary file that is replayed, then removed. */
-static int record_live(double duration, char **cmd, char *path, size_t pathlen, char *err,
-		       size_t errlen)
+/*
+ * Record a live run into a file that never has a name (O_TMPFILE): no signal can
+ * leave it behind.  *fd is its descriptor, replayed through /proc/self/fd/N.
+ * *cmd_failed: 1 and msg when the command failed on its own.
+ */
+static int record_live(double duration, char **cmd, const char *user, int *fd, int *cmd_failed,
+		       char *msg, size_t msglen, char *err, size_t errlen)
 {
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
-	const char *tmp = getenv("TMPDIR");
-	int fd, saved_stdout, ret;
+	int saved_stdout, ret;
 
-	snprintf(path, pathlen, "%s/rqpath-audit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a temporary trace file in %s: %s",
-			 tmp && *tmp ? tmp : "/tmp", strerror(errno));
-		return -1;
-	}
-	close(fd);
-	ro.output = path;
+	*fd = -1;
+	*cmd_failed = 0;
+	ro.output_fd = fd;
 	ro.duration = duration;
 	ro.cmd = cmd;
-	ro.force = true;	/* the file is our own mkstemp() result */
 	ro.quiet = !isatty(STDERR_FILENO);
+	ro.foreground = true;
+	if (rq_record_cmd_user(&ro, user, err, errlen) < 0)
+		return -1;
 	/* stdout carries the report: what the command prints goes to stderr meanwhile */
 	fflush(stdout);
 	saved_stdout = dup(STDOUT_FILENO);
@@ -120,20 +119,26 @@ static int record_live(double duration, char **cmd, char *path, size_t pathlen, 
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
 	}
-	if (ret)
-		unlink(path);
+	if (ret == 0 && *fd < 0) {
+		snprintf(err, errlen, "the recording has no file");
+		ret = -1;
+	}
+	*cmd_failed = ret == 0 && rq_record_cmd_failed(&ro, &st, msg, msglen);
 	return ret ? -1 : 0;
 }
 
 static int cmd_audit(int argc, char **argv);
 
-enum { OPT_FAIL_ON = 256, OPT_PROFILE, OPT_LIVE, OPT_PLACEMENTS, OPT_THREADS, OPT_TOPOLOGY };
+enum { OPT_FAIL_ON = 256, OPT_PROFILE, OPT_LIVE, OPT_PLACEMENTS, OPT_THREADS, OPT_USER,
+       OPT_TOPOLOGY };
 
 static const struct cli_option audit_options[] = {
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "record this system first (root), then audit the recording" },
 	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, CLI_IN_LEAD,
 	  "with --live: record S seconds (else until CMD exits)" },
+	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, CLI_IN_LEAD,
+	  "with --live: run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
@@ -174,10 +179,11 @@ static int cmd_audit(int argc, char **argv)
 	bool live = false;
 	double duration = 0;
 	char **cmd = NULL;
-	char err[512], tmpfile[4096] = "";
-	const char *file = NULL, *output = NULL;
+	char err[512], tmpfile[64] = "", cmd_msg[512] = "";
+	const char *file = NULL, *output = NULL, *user = NULL;
+	int live_fd = -1, cmd_failed = 0;
 	int placements = -1, nfiles = 0;
-	bool jsonl = false, html = false, perfetto = false;
+	bool jsonl = false, html = false, perfetto = false, threads_given = false;
 	struct rq_perfetto pf = { 0 };
 	struct rq_html hp = { 0 };
 	char **files = NULL;
@@ -203,9 +209,9 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
-				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one of "
-					 "needless-callback, offcpu-fork, idle-stacking, missed-idle "
-					 "(add :possible for the unproven ones)", p.arg);
+				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one "
+					 "of needless-callback, offcpu-fork, idle-stacking, "
+					 "missed-idle (add :possible for the unproven ones)", p.arg);
 				return RQ_EXIT_ERROR;
 			}
 			nrules++;
@@ -230,6 +236,10 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			rq_replay_set_threads((int)p.num);
+			threads_given = true;
+			break;
+		case OPT_USER:
+			user = p.arg;
 			break;
 		case CLI_HELP:
 			cli_print_help(stdout, &cli_audit);
@@ -299,6 +309,9 @@ static int cmd_audit(int argc, char **argv)
 				return RQ_EXIT_ERROR;
 			}
 		}
+		/* the workers use the CPUs already: one reading thread each, unless told */
+		if (nfiles > 1 && !threads_given)
+			rq_replay_set_threads(1);
 		ret = audit_many(files, nfiles, &job, dst);
 		if (dst != stdout && fclose(dst)) {
 			rq_error("audit: cannot write the output: %s", strerror(errno));
@@ -307,10 +320,12 @@ static int cmd_audit(int argc, char **argv)
 		return ret;
 	}
 	if (live) {
-		if (record_live(duration, cmd, tmpfile, sizeof(tmpfile), err, sizeof(err))) {
+		if (record_live(duration, cmd, user, &live_fd, &cmd_failed, cmd_msg,
+				sizeof(cmd_msg), err, sizeof(err))) {
 			rq_error("audit: %s", err);
 			return RQ_EXIT_ERROR;
 		}
+		snprintf(tmpfile, sizeof(tmpfile), "/proc/self/fd/%d", live_fd);
 		file = tmpfile;
 	}
 
@@ -363,6 +378,11 @@ static int cmd_audit(int argc, char **argv)
 		if (check_rules(an, &rc))
 			ret = RQ_EXIT_TRIPPED;
 	}
+	/* the report is written, but a command that failed on its own fails the run */
+	if (cmd_failed) {
+		rq_error("audit: %s", cmd_msg);
+		ret = RQ_EXIT_ERROR;
+	}
 out:
 	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {
 		rq_error("audit: cannot write the output: %s", strerror(errno));
@@ -371,7 +391,7 @@ out:
 	rq_html_free(&hp);
 	rq_runs_free(&pf.runs);
 	rq_analysis_free(an);
-	if (tmpfile[0])
-		unlink(tmpfile);
+	if (live_fd >= 0)
+		close(live_fd);
 	return ret;
 }

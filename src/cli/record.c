@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "record.h"
 
-enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION };
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -27,6 +27,8 @@ static const struct cli_option record_options[] = {
 	  "trace.dat version to write (default 6)" },
 	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
 	  "no progress line, no warnings, no summary on stderr (errors still)" },
+	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
+	  "run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ NULL },
 };
 
@@ -40,7 +42,8 @@ const struct cli_command cli_record = {
 	.description =
 		"Record the scheduler events, and each task's affinity and policy, into FILE (a\n"
 		"trace.dat for rqpath audit or replay, or trace-cmd report), through a private\n"
-		"tracefs instance (root).  With CMD: run it and stop when it exits.",
+		"tracefs instance (root).  With CMD: run it and stop when it exits; CMD's\n"
+		"failure (non-zero exit, killed by a signal) makes rqpath exit 2.",
 	.options = record_options,
 	.flags = CLI_IN_ORDER,
 };
@@ -51,6 +54,7 @@ static int cmd_record(int argc, char **argv)
 	struct rq_record_stats st;
 	struct cli_parser p;
 	char err[1024], name[PATH_MAX * 4];
+	const char *user = NULL;
 	int opt, ret;
 
 	cli_parser_init(&p, &cli_record, argc, argv);
@@ -74,6 +78,9 @@ static int cmd_record(int argc, char **argv)
 		case OPT_FILE_VERSION:
 			o.file_version = p.num ? 7 : 6;
 			break;
+		case OPT_USER:
+			user = p.arg;
+			break;
 		case CLI_HELP:
 			cli_print_help(stdout, &cli_record);
 			return RQ_EXIT_OK;
@@ -95,6 +102,12 @@ static int cmd_record(int argc, char **argv)
 		rq_error("record needs an output file: rqpath record -o FILE [-- CMD ...]");
 		return RQ_EXIT_ERROR;
 	}
+	/* the command runs as the user who ran sudo (or --user), on the terminal */
+	if (rq_record_cmd_user(&o, user, err, sizeof(err)) < 0) {
+		rq_error("record: %s", err);
+		return RQ_EXIT_ERROR;
+	}
+	o.foreground = true;
 	if (!o.cmd && o.duration <= 0 && !isatty(STDIN_FILENO) && !o.quiet)
 		fprintf(stderr, "rqpath: recording until SIGINT/SIGTERM (no --duration, no CMD)\n");
 
@@ -114,6 +127,11 @@ static int cmd_record(int argc, char **argv)
 				fprintf(stderr, " %s=%llu", rq_event_name(t),
 					(unsigned long long)st.by_type[t]);
 		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
+	}
+	/* the recording is fine, but a command that failed fails the run (a CI gate) */
+	if (rq_record_cmd_failed(&o, &st, err, sizeof(err))) {
+		rq_error("%s", err);
+		return RQ_EXIT_ERROR;
 	}
 	return RQ_EXIT_OK;
 }

@@ -115,6 +115,10 @@ else
 	echo "note: chromium not installed, the diff HTML was not opened"
 fi
 
+# different kernels (the fixtures were recorded on two kernel builds) are stated at the top
+"$rqpath" diff "$top/fixtures/spawn.dat" "$fx/spawn-idle1.dat" >"$tmp/k.txt" || bad "diff of two kernels"
+sed -n '1,8p' "$tmp/k.txt" | grep -q '^  note: kernels differ' || bad "differing kernels not stated at the top"
+
 "$rqpath" diff "$top/fixtures/spawn.dat" "$tmp/missing.dat" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "a missing file is not exit 2 with one line"
 "$rqpath" diff "$top/fixtures/spawn.dat" >/dev/null 2>&1

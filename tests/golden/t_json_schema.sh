@@ -1,5 +1,5 @@
 #!/bin/sh
-# The JSON of `rqpath audit` is a contract (DESIGN.md, rqpath.audit/1): exactly these
+# The JSON of `rqpath audit` is a contract (docs/design.md §2, rqpath.audit/1): exactly these
 # keys with these types, for every fixture and the foreign traces.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }

@@ -9,8 +9,17 @@ for v6 in "$top"/fixtures/*.v6.dat; do
 	v7=${v6%.v6.dat}.dat
 	[ -f "$v7" ] || continue
 	for fmt in json csv text; do
-		"$RQPATH" audit --format $fmt "$v7" | sed "s|$v7|TRACE|g" >"$tmp/7" || fail=1
-		"$RQPATH" audit --format $fmt "$v6" | sed "s|$v6|TRACE|g" >"$tmp/6" || fail=1
+		# rqpath's own exit status, not sed's: an audit that fails must fail here
+		for v in 7 6; do
+			[ $v = 7 ] && f=$v7 || f=$v6
+			if ! "$RQPATH" audit --format $fmt "$f" >"$tmp/raw$v" 2>"$tmp/err$v"; then
+				echo "FAIL: audit --format $fmt $(basename "$f") exited $?:"
+				head -3 "$tmp/err$v"
+				fail=1
+			fi
+			[ -s "$tmp/raw$v" ] || { echo "FAIL: audit --format $fmt $(basename "$f"): no output"; fail=1; }
+			sed "s|$f|TRACE|g" "$tmp/raw$v" >"$tmp/$v"
+		done
 		if ! cmp -s "$tmp/6" "$tmp/7"; then
 			echo "FAIL: $(basename "$v7") v6 and v7 differ ($fmt):"; diff "$tmp/6" "$tmp/7" | head -5
 			fail=1

@@ -2,10 +2,9 @@
 # root with tracefs; fail/no() to collect failures; stale() lists rqpath-<pid> instances
 # whose process is gone (other live rqpath runs may be going on at the same time).
 : "${RQPATH:?RQPATH must name the rqpath binary to test}"
-T=/sys/kernel/tracing
+. "$(dirname "$0")/tracefs.sh"
 if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "skip: tracefs is not available at $T"; exit 77; fi
+tracefs_ready || exit 77
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 need() {

@@ -1,8 +1,11 @@
 #!/bin/sh
-# Output safety and error lines: an existing output needs --force (exit 2); a symlink is
-# never followed (not even with --force, which replaces the link itself); a missing
-# directory, a non-root user and a file size limit each give one clear line; a file cut
-# by a full disk stays readable.
+# Output safety and error lines: an existing output needs --force (exit 2); only a
+# regular file is ever replaced: a symlink, a character device, a FIFO, a socket or a
+# directory at the path is refused even with --force and stays as it was; a failed run
+# (a command that cannot start) leaves the old file intact; two runs racing for one
+# --force output never lose a recording silently; a missing directory, a non-root user
+# and a file size limit each give one clear line; a file cut by a full disk stays
+# readable.
 . "$(dirname "$0")/lib.sh"
 need trace-cmd
 
@@ -31,11 +34,51 @@ expect2 'symbolic link' "$RQPATH" record -o "$dir/link.dat" --duration 0.2
 ln -s "$dir/nothere" "$dir/dangling.dat"
 expect2 'symbolic link' "$RQPATH" record -o "$dir/dangling.dat" --duration 0.2
 [ -e "$dir/nothere" ] && no "a dangling symlink was followed"
-"$RQPATH" record -o "$dir/link.dat" --force --duration 0.3 2>/dev/null ||
-	no "--force over a symlink failed"
+expect2 'symbolic link' "$RQPATH" record -o "$dir/link.dat" --force --duration 0.3
 [ "$(cat "$dir/target")" = secret ] || no "--force wrote through the symlink"
-[ -L "$dir/link.dat" ] && no "--force left the symlink in place"
-trace-cmd report "$dir/link.dat" >/dev/null 2>&1 || no "--force output does not open"
+[ -L "$dir/link.dat" ] || no "--force removed the symlink"
+
+# nothing but a regular file is replaced, --force or not
+mknod "$dir/devnull" c 1 3 || no "mknod failed"
+expect2 'character device' "$RQPATH" record -o "$dir/devnull" --force --duration 0.2
+[ -c "$dir/devnull" ] || no "--force replaced a character device"
+mkfifo "$dir/fifo"
+expect2 'FIFO' "$RQPATH" record -o "$dir/fifo" --force --duration 0.2
+[ -p "$dir/fifo" ] || no "--force replaced a FIFO"
+python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$dir/sock"
+expect2 'socket' "$RQPATH" record -o "$dir/sock" --force --duration 0.2
+[ -S "$dir/sock" ] || no "--force replaced a socket"
+mkdir "$dir/adir"
+expect2 'directory' "$RQPATH" record -o "$dir/adir" --force --duration 0.2
+[ -d "$dir/adir" ] || no "--force replaced a directory"
+
+# a run that fails keeps the old file, byte for byte, and leaves no temporary file
+echo precious >"$dir/precious.dat"
+expect2 'cannot run' "$RQPATH" record -o "$dir/precious.dat" --force -- /nonexistent/cmd
+[ "$(cat "$dir/precious.dat")" = precious ] || no "a failed --force run destroyed the old file"
+"$RQPATH" record -o "$dir/precious.dat" --force --duration 0.3 2>/dev/null ||
+	no "--force over a regular file failed"
+trace-cmd report "$dir/precious.dat" >/dev/null 2>&1 || no "--force output does not open"
+left=$(ls -A "$dir" | grep -v -x -e exists.dat -e target -e link.dat -e dangling.dat \
+	-e devnull -e fifo -e sock -e adir -e precious.dat -e o -e e)
+[ -z "$left" ] && echo "no temporary file left" || no "left in the directory: $left"
+
+# two recordings racing for the same --force output: one gets the name, the other says
+# where its recording is; neither is lost and neither reports success falsely
+echo old >"$dir/same.dat"
+"$RQPATH" record -o "$dir/same.dat" --force --duration 1.5 2>"$dir/r1.err" &
+p1=$!
+"$RQPATH" record -o "$dir/same.dat" --force --duration 1 2>"$dir/r2.err" &
+p2=$!
+wait $p1; rc1=$?
+wait $p2; rc2=$?
+cat "$dir/r1.err" "$dir/r2.err" | grep -v counts
+[ "$rc1$rc2" = 20 ] || [ "$rc1$rc2" = 02 ] || no "racing runs: exit $rc1 and $rc2, want one 0 and one 2"
+kept=$(cat "$dir/r1.err" "$dir/r2.err" | sed -n 's/.*this recording is in //p' | head -1)
+[ -n "$kept" ] && [ -f "$kept" ] || no "the losing run does not say where its recording is"
+[ -n "$kept" ] && { trace-cmd report "$kept" >/dev/null 2>&1 || no "the kept recording does not open"; }
+trace-cmd report "$dir/same.dat" >/dev/null 2>&1 || no "same.dat does not open"
+[ -n "$kept" ] && rm -f "$kept"
 
 expect2 'cannot create' "$RQPATH" record -o "$dir/no/such/dir/x.dat" --duration 0.2
 expect2 'needs an output file' "$RQPATH" record --duration 0.2

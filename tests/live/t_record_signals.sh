@@ -1,5 +1,6 @@
 #!/bin/sh
-# No residue: after a normal end, SIGINT, SIGTERM and SIGHUP mid-run the rqpath
+# No residue: after a normal end and after every signal that kills by default (INT,
+# TERM, HUP, QUIT, USR1, USR2, ALRM, PIPE, VTALRM, PROF, XCPU, IO, PWR) mid-run the rqpath
 # instance is gone, the command is stopped and the file is readable; after kill -9 the
 # instance stays, and the next `rqpath record` removes it.  A foreign instance made
 # here (other-test) survives all of it untouched.
@@ -40,11 +41,11 @@ wait $p || no "normal run exited $?"
 [ -d "$T/instances/rqpath-$p" ] && no "instance rqpath-$p left after a normal run"
 trace-cmd report "$dir/normal.dat" >/dev/null 2>&1 || no "normal.dat does not open"
 
-for sig in INT TERM HUP; do
+for sig in INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM PROF XCPU IO PWR; do
 	"$RQPATH" record -o "$dir/$sig.dat" -- sleep 60 2>"$dir/$sig.err" &
 	p=$!
 	wait_instance $p || no "$sig: rqpath-$p never appeared"
-	sleep 1
+	sleep 0.5
 	child=$(pgrep -P $p -x sleep)
 	kill -$sig $p
 	wait $p

@@ -9,8 +9,8 @@ set -u
 if [ "$(id -u)" -ne 0 ]; then
 	echo "not root: mounting a small tmpfs and recording need root"; exit 77
 fi
-T=/sys/kernel/tracing
-[ -d $T/instances ] || { echo "tracefs not mounted at $T"; exit 77; }
+. "$(dirname "$0")/../live/tracefs.sh"
+tracefs_ready || exit 77
 mnt=$(mktemp -d /tmp/rqpath-full.XXXXXX) || exit 1
 tmp=$(mktemp -d) || exit 1
 cleanup() {

@@ -79,9 +79,10 @@ if [ "$(id -u)" -ne 0 ]; then
 	[ $fail -eq 0 ] || exit 1
 	echo "not root: the live part (rqpath record of hostile task names) needs root"; exit 77
 fi
-if [ ! -d /sys/kernel/tracing/events/sched ]; then
+. "$(dirname "$0")/../live/tracefs.sh"
+if ! tracefs_ready; then
 	[ $fail -eq 0 ] || exit 1
-	echo "tracefs not mounted at /sys/kernel/tracing: live part skipped"; exit 77
+	echo "live part skipped"; exit 77
 fi
 if [ ! -x "$helper" ]; then
 	echo "FAIL helper $helper not built (make check builds tests/helpers/*.c)"; exit 1
@@ -177,7 +178,8 @@ if "comm" in hdr:
     csv_seen = {r[ci] for r in rows[1:] if len(r) == width and r[ci]}
     for c in csv_seen:
         if c[:1] in ("=", "+", "-", "@"):
-            print("note: CSV comm %r starts with a spreadsheet formula character" % c)
+            print("FAIL CSV comm %r starts with a spreadsheet formula character" % c)
+            ok = False
 sys.exit(0 if ok else 1)
 PY
 

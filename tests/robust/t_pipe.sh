@@ -8,8 +8,10 @@ set -u
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+n=0
 for f in "$RQPATH_TOP"/fixtures/spawn.dat "$RQPATH_TOP"/../shared/traces/lisa-juno-sched_load.dat; do
 	[ -f "$f" ] || continue
+	n=$((n + 1))
 	for fmt in json csv text; do
 		for bytes in 10 0; do
 			# the exit status of rqpath, not of head
@@ -27,4 +29,5 @@ for f in "$RQPATH_TOP"/fixtures/spawn.dat "$RQPATH_TOP"/../shared/traces/lisa-ju
 		done
 	done
 done
+[ $n -gt 0 ] || { echo "FAIL no input: fixtures/spawn.dat is missing, nothing was tested"; fail=1; }
 exit $fail

@@ -11,8 +11,10 @@ command -v valgrind >/dev/null 2>&1 || { echo "valgrind not installed (apt-get i
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+n=0
 for f in "$RQPATH_TOP"/fixtures/spawn.dat "$RQPATH_TOP"/fixtures/spawn.v6.dat; do
 	[ -f "$f" ] || continue
+	n=$((n + 1))
 	# --trace-children=no: the probe child that opens the file first is not followed
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		--show-leak-kinds=definite --suppressions="$RQPATH_TOP/tests/robust/valgrind.supp" \
@@ -24,4 +26,5 @@ for f in "$RQPATH_TOP"/fixtures/spawn.dat "$RQPATH_TOP"/fixtures/spawn.v6.dat; d
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" ||
 		{ echo "FAIL $(basename "$f"): output not JSON"; fail=1; }
 done
+[ $n -gt 0 ] || { echo "FAIL no input: no fixture to run under valgrind, nothing was tested"; fail=1; }
 exit $fail

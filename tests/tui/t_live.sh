@@ -14,10 +14,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "not root: live TUI not tested"
 	exit 77
 fi
-if ! [ -d /sys/kernel/tracing/events/sched ] && ! mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
-	echo "tracefs not available: live TUI not tested"
-	exit 77
-fi
+. "$(dirname "$0")/../live/tracefs.sh"
+tracefs_ready || exit 77
 tui_start 80 24 -- live
 wait_for 'recording' 20 || { fail "live did not start"; finish; }
 sleep 1
@@ -41,7 +39,9 @@ keys y
 wait_for 'RQPATH-EXIT=' 10 || fail "did not exit on q y"
 cap | grep -q 'RQPATH-EXIT=0' || fail "exit status not 0"
 sleep 0.5
-left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^rqpath' || true)
-# other tests may be recording at the same time: only complain about our own pid's
-[ -z "$left" ] || echo "note: tracefs instances present after quit: $left"
+# other tests may be recording at the same time: an instance whose owner (the pid that
+# ends its name) is gone was left behind
+left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^rqpath-' | while read -r i; do
+	kill -0 "${i##*-}" 2>/dev/null || echo "$i"; done)
+[ -z "$left" ] || fail "tracefs instances left after quit: $left"
 finish

@@ -46,7 +46,8 @@ static inline void ev_switch(struct rq_analysis *an, uint64_t ts, int cpu, int p
 			       .prio2 = 120 };
 
 	snprintf(ev.comm2, sizeof(ev.comm2), "%s", next_comm ? next_comm : "task");
-	snprintf(ev.comm, sizeof(ev.comm), "%s", prev ? "prev" : "swapper");
+	/* the prev comm is left empty: a made-up name would look like a rename */
+	snprintf(ev.comm, sizeof(ev.comm), "%s", prev ? "" : "swapper");
 	feed(an, ev);
 }
 

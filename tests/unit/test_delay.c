@@ -109,12 +109,54 @@ static void placement_delay(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * A migration/N move is classified only later (no exec followed: active balance); the
+ * task ran in between.  Its delay is still the time to its first run after the move.
+ */
+static void late_placement_delay(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	struct rq_sketch *s;
+
+	assert_non_null(an);
+	ev_switch(an, 5, 0, 0, 0, 20, "t");		/* t runs on CPU 0 */
+	ev_switch(an, 8, 0, 20, 0, 50, "migration/0");	/* preempted by the stopper */
+	ev_migrate(an, 1000, 0, 50, 0, 20, 120, 0, 1);	/* the stopper moves it to CPU 1 */
+	ev_switch(an, 3000, 1, 0, 0, 20, "t");		/* it runs there 2000 ns later */
+	ev_switch(an, 4000, 1, 20, 1, 0, NULL);
+	rq_analysis_finish(an);				/* now classified: lb-active */
+	s = &an->delay->path[RQ_PATH_LB_ACTIVE];
+	assert_int_equal(s->n, 1);
+	assert_int_equal(s->max, 2000);
+	rq_analysis_free(an);
+}
+
+/* Events lost on the CPU a task waits on: its delay is not measured, only counted. */
+static void lost_events_unmeasured(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+
+	assert_non_null(an);
+	ev_switch(an, 100, 0, 0, 0, 10, "a");
+	ev_switch(an, 200, 1, 0, 0, 30, "c");		/* CPU 1 busy with c */
+	ev_wakeup_new(an, 300, 0, 10, 20, 1);		/* child 20 put on CPU 1 */
+	feed(an, (struct rq_event){ .ts = 400, .type = RQ_EV_LOST, .cpu = 1, .arg = 5 });
+	ev_switch(an, 900, 1, 30, 1, 20, "child");
+	rq_analysis_finish(an);
+	assert_int_equal(an->delay->unmeasured, 1);
+	assert_int_equal(rq_delay_kind(an->delay, RQ_KIND_FORK, true)->n +
+			 rq_delay_kind(an->delay, RQ_KIND_FORK, false)->n, 0);
+	rq_analysis_free(an);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exact_when_small),
 		cmocka_unit_test(within_two_percent),
 		cmocka_unit_test(placement_delay),
+		cmocka_unit_test(late_placement_delay),
+		cmocka_unit_test(lost_events_unmeasured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,6 +47,12 @@ static void escape_controls_keeps_text_and_utf8(void **state)
 	assert_string_equal(rq_escape_controls("a\033[2J\x07 \xc3\xa9 \\x1b \xff", buf, sizeof(buf)),
 			    "a\\x1b[2J\\x07 \xc3\xa9 \\x1b \\xff");
 	assert_string_equal(rq_escape_controls("plain", buf, 4), "pla");
+	/* C1 CSI, RLO, line separator, LRI: valid UTF-8 but never raw on a terminal */
+	assert_string_equal(rq_escape_controls("a\xc2\x9b" "2Jb\xe2\x80\xae" "c\xe2\x80\xa8" "d\xe2\x81\xa6",
+					       buf, sizeof(buf)),
+			    "a\\u009b2Jb\\u202ec\\u2028d\\u2066");
+	assert_string_equal(rq_escape_controls("\xc2\xa0\xe2\x82\xac", buf, sizeof(buf)),
+			    "\xc2\xa0\xe2\x82\xac");	/* NBSP, euro: ordinary text */
 }
 
 static void json_strings_are_valid(void **state)
@@ -55,6 +61,10 @@ static void json_strings_are_valid(void **state)
 
 	/* backslash doubled, invalid byte as \\xHH: decodes to a\"b\\\\c\\n\\x01é\\xff */
 	assert_string_equal(out, "\"a\\\"b\\\\\\\\c\\u000a\\u0001\xc3\xa9\\\\xff\"");
+	free(out);
+	/* C1 controls and bidi/line separators leave as \u escapes, nothing raw */
+	out = capture(rq_json_string, "\xc2\x9b\xc2\x85\xe2\x80\xae\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf", 17);
+	assert_string_equal(out, "\"\\u009b\\u0085\\u202e\\u2028\\u2029\\ufeff\"");
 	free(out);
 }
 
@@ -114,6 +124,39 @@ static void marker_roundtrip_with_hostile_comm(void **state)
 	assert_int_equal(back.kind, RQ_MARK_TASK_GONE);
 }
 
+static int parse_str(const char *s, struct rq_marker *m)
+{
+	return rq_marker_parse(s, strlen(s), m);
+}
+
+/* Numbers out of range are errors, never wrapped into range (cpu=2^32+1 is not CPU 1). */
+static void marker_fields_are_range_checked(void **state)
+{
+	struct rq_marker m;
+
+	assert_int_equal(parse_str("cpu cpu=1 core=1 llc=0 node=0", &m), 0);
+	assert_int_equal(m.cpu, 1);
+	assert_int_equal(parse_str("cpu cpu=4294967297 core=1 llc=0", &m), -1);
+	assert_int_equal(parse_str("cpu cpu=-1 llc=0", &m), -1);
+	assert_int_equal(parse_str("cpu cpu=0 llc=4096", &m), -1);
+	assert_int_equal(parse_str("cpu cpu=0 llc=0 core=99999999999", &m), -1);
+	assert_int_equal(parse_str("cpu cpu=0 llc=0 node=-3", &m), -1);
+	assert_int_equal(parse_str("kernel release=6.1 cpus=4294967298", &m), -1);
+	assert_int_equal(parse_str("kernel release=6.1 cpus=0", &m), -1);
+	assert_int_equal(parse_str("task pid=4294967303 tgid=7 policy=0 cpus=0", &m), -1);
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=4294967296 cpus=0", &m), -1);
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=9 cpus=0", &m), -1);
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=1 idle_cg=2 cpus=0", &m), -1);
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=1 cpus=4294967297", &m), -1);
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=1 cpus=0-1,x", &m), -1);
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=1 cpus=1-0", &m), -1);
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=1 cpus=0-1,3 comm=a", &m), 0);
+	assert_string_equal(m.cpulist, "0-1,3");
+	assert_int_equal(parse_str("task pid=7 tgid=7 policy=-1 cpus=? comm=a", &m), 0);
+	assert_int_equal(parse_str("task pid=0 gone", &m), -1);
+	assert_int_equal(parse_str("snapshot done tasks=-5", &m), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +166,7 @@ int main(void)
 		cmocka_unit_test(csv_fields_follow_rfc4180),
 		cmocka_unit_test(cpumask_list_syntax),
 		cmocka_unit_test(marker_roundtrip_with_hostile_comm),
+		cmocka_unit_test(marker_fields_are_range_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

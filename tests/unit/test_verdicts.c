@@ -332,7 +332,9 @@ static void idle_stacking_profile_fixed(void **state)
 	const char *rel[] = { "6.18", "7.1.0" };
 
 	for (int i = 0; i < 2; i++) {
-		struct rq_analysis_opts opts = { .profile_override = i ? NULL : "idle-stack=fixed" };
+		struct rq_analysis_opts opts = {
+			.profile_override = i ? NULL : "idle-stack=fixed"
+		};
 		struct rq_analysis *an = rq_analysis_new(&opts);
 		struct rq_analysis *ctl = marked(2, "6.18");
 		struct rq_analysis *both[2] = { an, ctl };
@@ -480,7 +482,8 @@ static void percpu_kthread_names(void **state)
 /* --topology: what it accepts, and a clear error for what it does not. */
 static void topology_spec(void **state)
 {
-	struct rq_analysis *an = an_with(4, "6.18", "llc 0-1 2-3; smt 0,1 2,3\ncapacity 1024 1024 446 446");
+	struct rq_analysis *an = an_with(4, "6.18",
+					  "llc 0-1 2-3; smt 0,1 2,3\ncapacity 1024 1024 446 446");
 	struct rq_analysis_opts bad = { .topology = "llc 0-5" };
 	struct rq_analysis *b = rq_analysis_new(&bad);
 

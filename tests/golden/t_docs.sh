@@ -1,0 +1,51 @@
+#!/bin/sh
+# The documentation in the repository stays true to the tree:
+# - every citation of a docs/ file (and section, "§N") in the code, tests and pages names
+#   a file and a section that exist, and no comment points at the design notes outside
+#   the repository;
+# - docs/HACKING.md's module map names every .c file (and events.def) of src/, src/cli/
+#   and views/, and every file it names exists.
+top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+cd "$top" || exit 1
+fail=0 n=0
+
+grep -rnoE 'docs/[A-Za-z]+\.md( §[0-9]+(\.[0-9]+)?)?' src views tests man README docs Makefile \
+	>"${TMPDIR:-/tmp}/rqpath-docs.$$" 2>/dev/null
+while IFS= read -r hit; do
+	ref=${hit#*:*:}
+	where=${hit%:"$ref"}
+	file=${ref%% *}
+	[ -f "$file" ] || { echo "FAIL: $where cites $file, which does not exist"; fail=1; continue; }
+	case "$ref" in
+	*§*)
+		sec=${ref#*§}
+		grep -qE "^#{2,3} $(echo "$sec" | sed 's/\./\\./g')\.? " "$file" ||
+			{ echo "FAIL: $where cites $ref: no section $sec in $file"; fail=1; }
+		;;
+	esac
+	n=$((n + 1))
+done <"${TMPDIR:-/tmp}/rqpath-docs.$$"
+rm -f "${TMPDIR:-/tmp}/rqpath-docs.$$"
+[ $n -ge 10 ] || { echo "FAIL: only $n citations of docs/ found"; fail=1; }
+
+if grep -rnE 'DESIGN\.md|kernel-paths\.md|\.\./shared/[a-z-]+\.md' src views tests/*/*.sh \
+	tests/unit man README Makefile; then
+	echo "FAIL: the lines above cite documents outside the repository"; fail=1
+fi
+
+# the module map: names in bold (**a.c, b.h**) in docs/HACKING.md, per directory section
+map=docs/HACKING.md
+for f in src/*.c src/*.def src/cli/*.c views/*.c; do
+	base=${f##*/}
+	grep -qE "^- \*\*([^*]*[ ,])?$(echo "$base" | sed 's/\./\\./g')[,*]" "$map" ||
+		{ echo "FAIL: $map's module map does not name $f"; fail=1; }
+done
+grep -oE '^- \*\*[^*]+\*\*' "$map" | sed -e 's/^- \*\*//' -e 's/\*\*$//' -e 's/, /\n/g' |
+while IFS= read -r name; do
+	case "$name" in *.c|*.h|*.def) ;; *) continue ;; esac
+	[ -e src/"$name" ] || [ -e src/cli/"$name" ] || [ -e views/"$name" ] ||
+		{ echo "FAIL: $map names $name, which is in none of src/ src/cli/ views/"; exit 1; }
+done || fail=1
+
+[ $fail -eq 0 ] && echo "docs: $n citations resolve; the module map names every source file"
+exit $fail
