@@ -145,6 +145,28 @@ uint64_t rq_sketch_quantile(struct rq_sketch *s, double q)
 	return s->max;
 }
 
+static int hist_bin(uint64_t v, int lo, int per, int nbins)
+{
+	double x = v ? (log10((double)v) - lo) * per : -1;
+	int b = x < 0 ? 0 : (int)floor(x);
+
+	return b >= nbins ? nbins - 1 : b;
+}
+
+void rq_sketch_histogram(const struct rq_sketch *s, int lo, int per, int nbins,
+			 uint64_t *counts)
+{
+	memset(counts, 0, (size_t)nbins * sizeof(*counts));
+	if (!s->buckets) {
+		for (uint32_t i = 0; i < s->nexact; i++)
+			counts[hist_bin(s->exact[i], lo, per, nbins)]++;
+		return;
+	}
+	for (unsigned int b = 0; b < RQ_SKETCH_BUCKETS; b++)
+		if (s->buckets[b])
+			counts[hist_bin(bucket_value(b), lo, per, nbins)] += s->buckets[b];
+}
+
 void rq_sketch_free(struct rq_sketch *s)
 {
 	free(s->exact);

@@ -45,6 +45,12 @@ uint64_t rq_sketch_quantile(struct rq_sketch *s, double q);
 /* Whether the quantiles are exact (n <= RQ_SKETCH_EXACT). */
 bool rq_sketch_is_exact(const struct rq_sketch *s);
 void rq_sketch_free(struct rq_sketch *s);
+/*
+ * Counts per bin of a log-scale histogram: bin i holds values in [10^(lo + i/per),
+ * 10^(lo + (i+1)/per)) ns, the first also everything below, the last everything above.
+ */
+void rq_sketch_histogram(const struct rq_sketch *s, int lo, int per, int nbins,
+			 uint64_t *counts);
 
 /* Per task, inside struct rq_task: zero means nothing pending (task_init memsets it). */
 #define RQ_DELAY_RUNS 4

@@ -451,12 +451,47 @@ static void delay_row(FILE *f, const char *label, struct rq_sketch *s)
 			  (lmax - 2)));
 }
 
+/* A histogram of queue delays, 100 ns to 10 s, two bins a decade, as an SVG. */
+static void delay_histogram(FILE *f, const char *label, const struct rq_sketch *s,
+			    const char *colour)
+{
+	enum { LO = 2, PER = 2, N = 16 };
+	static const char *const ticks[] = { "100ns", "1us", "10us", "100us", "1ms", "10ms",
+					     "100ms", "1s", "10s" };
+	uint64_t c[N], max = 1;
+
+	if (!s->n)
+		return;
+	rq_sketch_histogram(s, LO, PER, N, c);
+	for (int i = 0; i < N; i++)
+		max = c[i] > max ? c[i] : max;
+	fprintf(f, "<figure style=\"display:inline-block;margin:0 1.5em 1em 0\"><svg width=\"%d\" "
+		   "height=\"90\" role=\"img\" aria-label=\"queue delay histogram, %s\">",
+		N * 16 + 34, label);
+	for (int i = 0; i < N; i++)
+		if (c[i])
+			fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"%.1f\" "
+				   "fill=\"%s\"><title>%llu</title></rect>", 17 + i * 16,
+				70 - 68.0 * (double)c[i] / (double)max,
+				68.0 * (double)c[i] / (double)max, colour,
+				(unsigned long long)c[i]);
+	for (int t = 0; t <= N / PER; t++)
+		fprintf(f, "<text x=\"%d\" y=\"84\" font-size=\"8\" text-anchor=\"middle\">%s"
+			   "</text>", 17 + t * PER * 16, ticks[t]);
+	fprintf(f, "</svg><figcaption>%s (%llu)</figcaption></figure>\n", label,
+		(unsigned long long)s->n);
+}
+
 static void write_delays(FILE *f, struct rq_analysis *an)
 {
 	struct rq_delay *d = an->delay;
 
 	if (!d)
 		return;
+	delay_histogram(f, "not flagged", &d->all[0], "#56B4E9");
+	delay_histogram(f, "flagged (any finding)", &d->all[1], "#D55E00");
+	for (int i = 0; i < RQ_FIND__COUNT; i++)
+		delay_histogram(f, rq_finding_ids[i], &d->finding[i], finding_colour[i]);
 	fputs("<table><tr><th></th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
 	      "<th>p50 (log scale, 100 ns to 10 s)</th></tr>\n", f);
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {

@@ -106,6 +106,12 @@ struct session {
 
 	struct setter setters[SETTERS];
 
+	/* attribute re-reads without the syscall events (want_reread()) */
+	struct attr_slot *attrs;	/* ATTR_SLOTS, direct-mapped by pid */
+	bool *cur_stopper;		/* per CPU: a migration/N stopper is running */
+	double tokens;			/* global re-read budget */
+	double tokens_at;
+
 	bool disk_full;		/* the output's file system filled: stop storing pages */
 	int full_errno;		/* ENOSPC, EDQUOT or EFBIG */
 	bool *cpu_full;		/* per CPU: its pages no longer fit */
@@ -371,20 +377,131 @@ static int build_tep(struct session *s)
 	return 0;
 }
 
+/*
+ * What the recorder last read of a task: when, and its affinity (CPUs below 64; a
+ * wider mask is not judged).  Direct-mapped: a slot holding another pid is unknown.
+ */
+#define ATTR_SLOTS	8192
+#define REREAD_GAP	0.010	/* seconds between two re-reads of one task */
+#define REFRESH_AGE	0.250	/* a task woken this long after its last read is read again */
+#define REREAD_RATE	1000.0	/* re-reads a second, all tasks together */
+#define REREAD_BURST	200.0
+
+struct attr_slot {
+	int pid;
+	bool mask_known;
+	uint64_t mask;
+	double at;		/* elapsed() of the last read */
+};
+
+static void note_attrs(const struct rq_marker *m, void *data)
+{
+	struct session *s = data;
+	struct attr_slot *a;
+	const char *p;
+
+	if (!s->attrs || m->pid <= 0)
+		return;
+	a = &s->attrs[(unsigned int)m->pid % ATTR_SLOTS];
+	a->pid = m->pid;
+	a->at = elapsed(s);
+	a->mask = 0;
+	a->mask_known = m->kind == RQ_MARK_TASK && strcmp(m->cpulist, "?");
+	for (p = m->cpulist; a->mask_known && *p;) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p)
+			break;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (hi >= 64) {
+			a->mask_known = false;
+			break;
+		}
+		for (long c = lo; c <= hi; c++)
+			a->mask |= 1ull << c;
+		p = *end == ',' ? end + 1 : end;
+		if (end == p && *p)
+			break;
+	}
+}
+
+/* Read a task's attributes now and write them into the trace (note_attrs() sees them). */
+static void snapshot(struct session *s, int pid)
+{
+	rq_snapshot_task(s->snap, pid);
+}
+
+/*
+ * Without the syscall events an affinity or policy change shows only indirectly; the
+ * task is read again (rate-limited, per task and overall) when the trace shows one may
+ * have happened: a migration done by a migration/N stopper (set_cpus_allowed_ptr()
+ * moves a running task that way), or a placement on a CPU outside the mask read last;
+ * and a task that is woken more than REFRESH_AGE after its last read is read again, so
+ * that a change that moves nothing (a policy change, a mask that still holds the task's
+ * CPU) is seen within that time.  Blind spot, stated in rqpath(1): between a change and
+ * the re-read the trace has the old attributes.
+ */
+static bool want_reread(struct session *s, const struct rq_event *ev, int *pid)
+{
+	struct attr_slot *a;
+	int cpu = -1;
+	double now;
+
+	switch (ev->type) {
+	case RQ_EV_SWITCH:
+		if (ev->cpu >= 0 && ev->cpu < s->ncpus)
+			s->cur_stopper[ev->cpu] = !strncmp(ev->comm2, "migration/", 10);
+		return false;
+	case RQ_EV_MIGRATE:
+		cpu = ev->cpu_b;
+		break;
+	case RQ_EV_WAKEUP:
+	case RQ_EV_WAKEUP_NEW:
+		cpu = ev->cpu_a;
+		break;
+	default:
+		return false;
+	}
+	*pid = ev->pid;
+	if (ev->pid <= 0 || !s->attrs)
+		return false;
+	a = &s->attrs[(unsigned int)ev->pid % ATTR_SLOTS];
+	now = elapsed(s);
+	if (!(ev->type == RQ_EV_MIGRATE && ev->cpu >= 0 && ev->cpu < s->ncpus &&
+	      s->cur_stopper[ev->cpu]) &&
+	    !(a->pid == ev->pid && a->mask_known && cpu >= 0 &&
+	      (cpu >= 64 || !(a->mask & (1ull << cpu)))) &&
+	    !(ev->type != RQ_EV_MIGRATE && (a->pid != ev->pid || now - a->at > REFRESH_AGE)))
+		return false;
+	if (a->pid == ev->pid && now - a->at < REREAD_GAP)
+		return false;
+	s->tokens += (now - s->tokens_at) * REREAD_RATE;
+	s->tokens_at = now;
+	if (s->tokens > REREAD_BURST)
+		s->tokens = REREAD_BURST;
+	if (s->tokens < 1.0)
+		return false;
+	s->tokens -= 1.0;
+	return true;
+}
+
 /* Fork, exec and scheduler syscalls: read the task's attributes now, while it exists. */
 static void capture_attributes(struct session *s, const struct rq_event *ev)
 {
 	struct setter *st;
+	int pid;
 
 	if (!s->snap)
 		return;
 	switch (ev->type) {
 	case RQ_EV_FORK:
-		rq_snapshot_task(s->snap, ev->pid2);
+		snapshot(s, ev->pid2);
 		break;
 	case RQ_EV_EXEC:
 	case RQ_EV_CGROUP_ATTACH:
-		rq_snapshot_task(s->snap, ev->pid);
+		snapshot(s, ev->pid);
 		break;
 	case RQ_EV_SETAFFINITY_ENTER:
 	case RQ_EV_SETSCHED_ENTER:
@@ -398,15 +515,17 @@ static void capture_attributes(struct session *s, const struct rq_event *ev)
 	case RQ_EV_SETATTR_EXIT:
 		st = &s->setters[(unsigned int)ev->common_pid % SETTERS];
 		if (st->caller == ev->common_pid && st->target > 0) {
-			rq_snapshot_task(s->snap, st->target);
+			snapshot(s, st->target);
 		} else {
 			/* the enter was before the trace: the caller itself is the best guess */
-			rq_snapshot_task(s->snap, ev->common_pid);
+			snapshot(s, ev->common_pid);
 		}
 		st->caller = 0;
 		st->target = 0;
 		break;
 	default:
+		if (want_reread(s, ev, &pid))
+			snapshot(s, pid);
 		break;
 	}
 }
@@ -561,6 +680,8 @@ static int enable_events(struct session *s)
 		size_t len;
 		char *buf;
 
+		if (!strcmp(e->system, "syscalls") && !s->o->syscalls)
+			continue;	/* off unless asked for: see rec_events[] */
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", e->system, e->name);
 		path = tracefs_instance_get_file(s->inst, rel);
 		buf = path ? slurp(path, &len) : NULL;
@@ -966,7 +1087,11 @@ static int open_readers(struct session *s)
 	s->batch_n = calloc(s->ncpus, sizeof(*s->batch_n));
 	s->missed = calloc(s->ncpus, sizeof(*s->missed));
 	s->cpu_full = calloc(s->ncpus, sizeof(*s->cpu_full));
-	if (!s->tcpu || !s->kb || !s->batch || !s->batch_n || !s->missed || !s->cpu_full)
+	s->cur_stopper = calloc(s->ncpus, sizeof(*s->cur_stopper));
+	s->attrs = calloc(ATTR_SLOTS, sizeof(*s->attrs));
+	s->tokens = REREAD_BURST;
+	if (!s->tcpu || !s->kb || !s->batch || !s->batch_n || !s->missed || !s->cpu_full ||
+	    !s->cur_stopper || !s->attrs)
 		goto nomem;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		s->tcpu[cpu] = tracefs_cpu_open(s->inst, cpu, true);
@@ -1021,6 +1146,8 @@ static void teardown(struct session *s)
 	free(s->batch_n);
 	free(s->missed);
 	free(s->cpu_full);
+	free(s->cur_stopper);
+	free(s->attrs);
 	free(s->enabled);
 	rq_snapshot_free(s->snap);
 	if (s->dec)
@@ -1161,6 +1288,8 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 	if (open_readers(s) < 0)
 		goto out;
 	s->snap = rq_snapshot_new(s->marker_fd);
+	if (s->snap)
+		rq_snapshot_on_task(s->snap, note_attrs, s);
 	if (tracefs_trace_on(s->inst) < 0) {
 		snprintf(err, errlen, "cannot turn tracing on in %s: %s", s->inst_name,
 			 strerror(errno));

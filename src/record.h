@@ -27,6 +27,13 @@ struct rq_record_opts {
 	bool quiet;		/* no progress or summary on stderr */
 	int file_version;	/* 6 or 7 (0 = default) */
 	/*
+	 * Also record the sys_enter/exit events of sched_setaffinity, sched_setscheduler
+	 * and sched_setattr (exact attribute changes; every task's syscalls get slower
+	 * while any syscall event is on).  Without them attributes are re-read from /proc
+	 * when the trace shows they may have changed.
+	 */
+	bool syscalls;
+	/*
 	 * Who runs cmd: run_uid > 0 drops root to that uid and run_gid before exec (uid,
 	 * gid and groups; run_user, when set, names the user for initgroups()); 0 keeps
 	 * rqpath's own.  rq_record_cmd_user() fills them from --user or sudo.

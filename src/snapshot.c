@@ -29,6 +29,8 @@ struct cg_idle {
 
 struct rq_snapshot {
 	int fd;
+	void (*on_task)(const struct rq_marker *m, void *data);
+	void *on_task_data;
 	unsigned long lines;
 	char cg_root[PATH_MAX];	/* cgroup v2 mount point, "" if none */
 	struct cg_idle *cache;
@@ -115,7 +117,16 @@ static int emit(struct rq_snapshot *s, const struct rq_marker *m)
 	if (w < 0)
 		return -1;
 	s->lines++;
+	if (s->on_task && (m->kind == RQ_MARK_TASK || m->kind == RQ_MARK_TASK_GONE))
+		s->on_task(m, s->on_task_data);
 	return 0;
+}
+
+void rq_snapshot_on_task(struct rq_snapshot *s, void (*fn)(const struct rq_marker *m, void *data),
+			 void *data)
+{
+	s->on_task = fn;
+	s->on_task_data = data;
 }
 
 /* cpu.idle of one cgroup directory (relative to the v2 root): 1, 0, or -1 unknown. */

@@ -23,6 +23,9 @@ void rq_snapshot_free(struct rq_snapshot *s);
 int rq_snapshot_all(struct rq_snapshot *s);
 /* One task (thread id) at once: a task line, or "task pid=N gone".  0 or -1. */
 int rq_snapshot_task(struct rq_snapshot *s, int pid);
+/* Called with every task line written (RQ_MARK_TASK or RQ_MARK_TASK_GONE). */
+void rq_snapshot_on_task(struct rq_snapshot *s, void (*fn)(const struct rq_marker *m, void *data),
+			 void *data);
 /* Fill a task marker from /proc (tid, tgid-relative path).  0, or -1 if it is gone. */
 int rq_snapshot_read_task(struct rq_snapshot *s, int tgid, int tid, struct rq_marker *m);
 /* This machine's topology of one CPU (sysfs) as a cpu marker: core, LLC, node. */

@@ -173,6 +173,11 @@ static enum view_key detail_key(struct view *v, enum tui_action act)
 	/* ACT_ENTER is taken here so that it does nothing instead of reaching the list keys */
 	if (act == ACT_ENTER)
 		return VK_NONE;
+	/* 6 from a placement: the timeline at that placement */
+	if (act == ACT_VIEW_TIMELINE) {
+		tui_push(v->t, VIEW_TIMELINE, &s->p);
+		return VK_REDRAW;
+	}
 	return tui_pager_key(v, act, s->n) ? VK_REDRAW : VK_UNHANDLED;
 }
 

@@ -21,6 +21,7 @@ static const char *const part_utf8[8] = {
 static const char *const part_ascii[8] = { " ", " ", " ", " ", "#", "#", "#", "#" };
 
 struct tui_glyphs tui_g;
+static bool have_colors;
 static int attrs[C__COUNT];
 
 void tui_draw_init(struct tui *t)
@@ -28,10 +29,10 @@ void tui_draw_init(struct tui *t)
 	if (t->utf8) {
 		tui_g = (struct tui_glyphs){ "\u2500", "\u2502", "\u251c\u2500", "\u2514\u2500",
 					     "\u2192", "\u2588", "\u25b6", "\u2016", "\u25ba",
-					     "\u2026", spark_utf8, part_utf8 };
+					     "\u2026", "\u00b7", "\u25bc", spark_utf8, part_utf8 };
 	} else {
 		tui_g = (struct tui_glyphs){ "-", "|", "+-", "`-", "->", "#", ">", "||", ">",
-					     "~", spark_ascii, part_ascii };
+					     "~", ".", "v", spark_ascii, part_ascii };
 	}
 	/* monochrome first; colors override where the terminal has them */
 	attrs[C_NORMAL] = A_NORMAL;
@@ -61,11 +62,26 @@ void tui_draw_init(struct tui *t)
 	attrs[C_TAKEN] = COLOR_PAIR(5) | A_BOLD;
 	attrs[C_MAYBE] = COLOR_PAIR(6);
 	attrs[C_BAR] = COLOR_PAIR(7);
+	/* task colours of the timeline */
+	init_pair(8, COLOR_GREEN, -1);
+	init_pair(9, COLOR_CYAN, -1);
+	init_pair(10, COLOR_MAGENTA, -1);
+	init_pair(11, COLOR_YELLOW, -1);
+	init_pair(12, COLOR_BLUE, -1);
+	init_pair(13, COLOR_WHITE, -1);
+	have_colors = true;
 }
 
 int tui_attr(enum tui_color c)
 {
 	return attrs[c];
+}
+
+int tui_task_attr(int pid)
+{
+	if (!have_colors)
+		return pid % 2 ? A_BOLD : A_NORMAL;
+	return COLOR_PAIR(8 + (unsigned int)pid % 6);
 }
 
 int tui_width(const char *s)

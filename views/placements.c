@@ -392,6 +392,12 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 		pl_filter_format(&s->filter, f, sizeof(f));
 		tui_prompt(v->t, "filter: ", f, filter_done, v);
 		return VK_REDRAW;
+	case ACT_VIEW_TIMELINE:
+		/* the timeline at the selected placement; Esc comes back */
+		if (!s->nrows)
+			return VK_UNHANDLED;
+		tui_push(v->t, VIEW_TIMELINE, s->rows[v->sel]);
+		return VK_REDRAW;
 	case ACT_FILTER_CLEAR:
 		pl_filter_clear(&s->filter);
 		s->follow = true;

@@ -30,6 +30,7 @@
 #include "escape.h"
 #include "record.h"
 #include "replay.h"
+#include "tlindex.h"
 #include "tui.h"
 #include "tui_main.h"
 
@@ -39,6 +40,7 @@ static const struct view_ops *const view_table[VIEW__COUNT] = {
 	[VIEW_TASKS] = &tasks_ops,
 	[VIEW_FINDINGS] = &findings_ops,
 	[VIEW_TEACH] = &teach_ops,
+	[VIEW_TIMELINE] = &timeline_ops,
 	[VIEW_DETAIL] = &detail_ops,
 	[VIEW_HELP] = &help_ops,
 };
@@ -417,6 +419,9 @@ static int replay_reopen(struct tui *t)
 		return -1;
 	}
 	t->rp = rq_replay_open(t->path, err, sizeof(err));
+	/* the index of the whole trace is built by the first pass that reaches the end */
+	if (t->idx && !t->idx->complete)
+		tl_index_attach(t->idx, t->an);
 	if (!t->rp || rq_replay_begin(t->rp, t->an)) {
 		tui_message(t, "%s", t->rp ? "cannot read the trace" : err);
 		return -1;
@@ -468,6 +473,10 @@ static bool replay_feed(struct tui *t, double budget)
 		if (n == 0) {
 			t->at_end = true;
 			t->trace_last = t->an->last_ts;
+			if (t->idx && !t->idx->complete) {
+				tl_index_complete(t->idx);
+				tl_index_detach(t->idx, t->an);
+			}
 			break;
 		}
 		if (load_until_placement && t->an->nr_placements != placements) {
@@ -719,7 +728,8 @@ static void draw(struct tui *t)
 static void handle_key(struct tui *t, int ch)
 {
 	static const enum tui_view_id cycle[] = { VIEW_DASHBOARD, VIEW_PLACEMENTS, VIEW_TASKS,
-						  VIEW_FINDINGS, VIEW_TEACH };
+						  VIEW_FINDINGS, VIEW_TEACH, VIEW_TIMELINE };
+	const int ncycle = sizeof(cycle) / sizeof(cycle[0]);
 	struct view *v = tui_top(t);
 	enum tui_action act;
 
@@ -793,13 +803,16 @@ static void handle_key(struct tui *t, int ch)
 	case ACT_VIEW_TEACH:
 		tui_switch(t, VIEW_TEACH, NULL);
 		break;
+	case ACT_VIEW_TIMELINE:
+		tui_switch(t, VIEW_TIMELINE, NULL);
+		break;
 	case ACT_NEXT_VIEW: {
 		int cur = 0;
 
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < ncycle; i++)
 			if (t->depth && t->stack[0] == &t->views[cycle[i]])
 				cur = i;
-		tui_switch(t, cycle[(cur + 1) % 5], NULL);
+		tui_switch(t, cycle[(cur + 1) % ncycle], NULL);
 		break;
 	}
 	case ACT_REDRAW:
@@ -837,6 +850,8 @@ static void handle_key(struct tui *t, int ch)
 
 static void tui_free(struct tui *t)
 {
+	tl_index_free(t->idx);
+	t->idx = NULL;
 	for (int i = 0; i < VIEW__COUNT; i++) {
 		if (t->views[i].priv && t->views[i].ops && t->views[i].ops->done)
 			t->views[i].ops->done(&t->views[i]);
@@ -926,6 +941,7 @@ int tui_replay(const char *path, char *err, size_t errlen)
 	}
 	t->path = path;
 	t->speed = SPEED_1X;
+	t->idx = tl_index_new();
 	/* open once before touching the terminal: a bad file is one line on stderr */
 	if (replay_reopen(t)) {
 		char name[1024];
@@ -1045,7 +1061,10 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	t->output = o->output;
 	t->speed = SPEED_1X;
 	t->an = rq_analysis_new(NULL);
-	if (!t->an) {
+	t->idx = tl_index_new();
+	if (!t->an || !t->idx) {
+		rq_analysis_free(t->an);
+		tl_index_free(t->idx);
 		free(t);
 		snprintf(err, errlen, "live: out of memory");
 		return -1;
@@ -1058,11 +1077,12 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 		lc.nr_cpus = 1;
 	if (term_start(t, rerr, sizeof(rerr))) {
 		snprintf(err, errlen, "live: %s", rerr);
-		rq_analysis_free(t->an);
+		tui_free(t);
 		free(t);
 		return -1;
 	}
 	t->started = t->rate_at = wall_now();
+	tl_index_attach(t->idx, t->an);
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	draw(t);
 	/* without -o the recording goes to a file that never has a name (nothing left) */

@@ -26,6 +26,13 @@ enum tui_action {
 	ACT_VIEW_TASKS,
 	ACT_VIEW_FINDINGS,
 	ACT_VIEW_TEACH,
+	ACT_VIEW_TIMELINE,
+	ACT_ZOOM_IN,
+	ACT_ZOOM_OUT,
+	ACT_PAN_LEFT,
+	ACT_PAN_RIGHT,
+	ACT_PREV_PLACEMENT,
+	ACT_NEXT_PLACEMENT,
 	ACT_NEXT_VIEW,
 	ACT_UP,
 	ACT_DOWN,
@@ -114,13 +121,14 @@ enum tui_view_id {
 	VIEW_TASKS,
 	VIEW_FINDINGS,
 	VIEW_TEACH,
+	VIEW_TIMELINE,
 	VIEW_DETAIL,
 	VIEW_HELP,
 	VIEW__COUNT
 };
 
 extern const struct view_ops dashboard_ops, placements_ops, tasks_ops, findings_ops,
-	teach_ops, detail_ops, help_ops;
+	teach_ops, timeline_ops, detail_ops, help_ops;
 
 /* Rate history of each finding over trace time, for the sparkline. */
 #define TUI_HIST 128
@@ -154,8 +162,11 @@ struct prompt_hist {
 	int n;
 };
 
+struct tl_index;
+
 struct tui {
 	struct rq_analysis *an;
+	struct tl_index *idx;	/* runs and placements of the whole trace (tlindex.h) */
 	bool live;
 	bool abs_time;		/* T: absolute timestamps as trace-cmd report prints them */
 	bool test_mode;		/* RQPATH_TUI_TEST=1 or a script: no wall clock on screen */
@@ -257,6 +268,7 @@ enum tui_color {
 struct tui_glyphs {
 	const char *hline, *vline, *tee, *ell, *arrow, *bar_full, *play, *pause, *mark;
 	const char *cut;	/* ends text cut to fit: an ellipsis, or ~ in ASCII */
+	const char *idle, *down;	/* timeline: an idle CPU; the selected column */
 	const char *const *spark;	/* 8 levels */
 	const char *const *bar_part;	/* 8 levels, [0] = empty */
 };
@@ -264,6 +276,8 @@ extern struct tui_glyphs tui_g;
 
 void tui_draw_init(struct tui *t);
 int tui_attr(enum tui_color c);
+/* A colour per task (by pid), for the timeline lanes; bold/normal without colours. */
+int tui_task_attr(int pid);
 /*
  * Print trusted (program) text at y,x clipped to w columns (text that does not fit ends
  * in tui_g.cut); returns columns used.

@@ -93,8 +93,8 @@ static int check_rules(const struct rq_analysis *an, void *ctx)
  * leave it behind.  *fd is its descriptor, replayed through /proc/self/fd/N.
  * *cmd_failed: 1 and msg when the command failed on its own.
  */
-static int record_live(double duration, char **cmd, const char *user, int *fd, int *cmd_failed,
-		       char *msg, size_t msglen, char *err, size_t errlen)
+static int record_live(double duration, char **cmd, const char *user, bool syscalls, int *fd,
+		       int *cmd_failed, char *msg, size_t msglen, char *err, size_t errlen)
 {
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
@@ -107,6 +107,7 @@ static int record_live(double duration, char **cmd, const char *user, int *fd, i
 	ro.cmd = cmd;
 	ro.quiet = !isatty(STDERR_FILENO);
 	ro.foreground = true;
+	ro.syscalls = syscalls;
 	if (rq_record_cmd_user(&ro, user, err, errlen) < 0)
 		return -1;
 	/* stdout carries the report: what the command prints goes to stderr meanwhile */
@@ -130,7 +131,7 @@ static int record_live(double duration, char **cmd, const char *user, int *fd, i
 static int cmd_audit(int argc, char **argv);
 
 enum { OPT_FAIL_ON = 256, OPT_PROFILE, OPT_LIVE, OPT_PLACEMENTS, OPT_THREADS, OPT_USER,
-       OPT_TOPOLOGY };
+	OPT_SYSCALLS, OPT_TOPOLOGY };
 
 static const struct cli_option audit_options[] = {
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
@@ -139,6 +140,8 @@ static const struct cli_option audit_options[] = {
 	  "with --live: record S seconds (else until CMD exits)" },
 	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, CLI_IN_LEAD,
 	  "with --live: run CMD as NAME (default: the user who ran sudo, else root)" },
+	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
+	  "with --live: also record the sched_set* syscalls (exact, slower syscalls)" },
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
@@ -182,6 +185,7 @@ static int cmd_audit(int argc, char **argv)
 	char err[512], tmpfile[64] = "", cmd_msg[512] = "";
 	const char *file = NULL, *output = NULL, *user = NULL;
 	int live_fd = -1, cmd_failed = 0;
+	bool syscalls = false;
 	int placements = -1, nfiles = 0;
 	bool jsonl = false, html = false, perfetto = false, threads_given = false;
 	struct rq_perfetto pf = { 0 };
@@ -240,6 +244,9 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case OPT_USER:
 			user = p.arg;
+			break;
+		case OPT_SYSCALLS:
+			syscalls = true;
 			break;
 		case CLI_HELP:
 			cli_print_help(stdout, &cli_audit);
@@ -320,7 +327,7 @@ static int cmd_audit(int argc, char **argv)
 		return ret;
 	}
 	if (live) {
-		if (record_live(duration, cmd, user, &live_fd, &cmd_failed, cmd_msg,
+		if (record_live(duration, cmd, user, syscalls, &live_fd, &cmd_failed, cmd_msg,
 				sizeof(cmd_msg), err, sizeof(err))) {
 			rq_error("audit: %s", err);
 			return RQ_EXIT_ERROR;

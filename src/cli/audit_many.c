@@ -230,7 +230,10 @@ int audit_many(char **files, int nfiles, const struct audit_many_job *job, FILE 
 			printed++;
 		}
 	}
-	fflush(out);
+	if (fflush(out) || ferror(out)) {
+		rq_error("audit: cannot write the output: %s", strerror(errno ? errno : EIO));
+		worst = RQ_EXIT_ERROR;
+	}
 	free(w);
 	free(pfd);
 	return worst;

@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "record.h"
 
-enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER };
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -29,6 +29,8 @@ static const struct cli_option record_options[] = {
 	  "no progress line, no warnings, no summary on stderr (errors still)" },
 	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
 	  "run CMD as NAME (default: the user who ran sudo, else root)" },
+	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, 0,
+	  "also record the sched_set* syscalls: exact attribute changes, slower syscalls" },
 	{ NULL },
 };
 
@@ -80,6 +82,9 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case OPT_USER:
 			user = p.arg;
+			break;
+		case OPT_SYSCALLS:
+			o.syscalls = true;
 			break;
 		case CLI_HELP:
 			cli_print_help(stdout, &cli_record);

@@ -20,8 +20,16 @@ check() { # LABEL CMD...
 		echo "FAIL $label > /dev/full: want one line saying no space:"; cat "$tmp/err"; fail=1
 	fi
 }
-for fmt in text json csv; do
+for fmt in text json csv jsonl html perfetto; do
 	check "audit --format $fmt" "$RQPATH" audit --format $fmt "$f"
+	check "audit --format $fmt -o /dev/full" "$RQPATH" audit --format $fmt "$f" -o /dev/full
+done
+for p in csv jsonl; do
+	check "audit --placements $p" "$RQPATH" audit --placements $p "$f"
+done
+check "audit of two files --format jsonl" "$RQPATH" audit --format jsonl "$f" "$f"
+for fmt in text json csv html; do
+	check "diff --format $fmt" "$RQPATH" diff --format $fmt "$f" "$f"
 done
 [ -f "$f" ] || { echo "FAIL no input: $f is missing"; exit 1; }
 check "explain FILE" "$RQPATH" explain "$f"

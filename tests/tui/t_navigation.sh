@@ -18,7 +18,7 @@ n_offcpu=$1 n_total=$2 n_slow=$3
 
 step tab1 "<Tab>"
 step tab2 "<Tab>"
-step tab5 "<Tab><Tab><Tab>"
+step tab5 "<Tab><Tab><Tab><Tab>"
 step fnd-enter "4<Down><Down><Enter>"
 step fnd-detail "<Enter>"
 step fnd-back1 "<Esc>"

@@ -109,6 +109,29 @@ static void placement_delay(void **state)
 	rq_analysis_free(an);
 }
 
+/* The histogram puts each value in its log-scale bin, exact and folded alike. */
+static void histogram_bins(void **state)
+{
+	for (int fold = 0; fold < 2; fold++) {
+		struct rq_sketch s = { 0 };
+		uint64_t c[16];
+
+		rq_sketch_add(&s, 50);		/* below 100 ns: the first bin */
+		rq_sketch_add(&s, 150);		/* [100, 316) ns: bin 0 */
+		rq_sketch_add(&s, 1100);	/* [1000, 3162) ns: bin 2 */
+		rq_sketch_add(&s, 5000000000ULL);	/* [3.16 s, 10 s): bin 15 */
+		for (int i = 0; fold && i < RQ_SKETCH_EXACT; i++)
+			rq_sketch_add(&s, 40000);	/* [31.6, 100) us: bin 5 */
+		assert_int_equal(rq_sketch_is_exact(&s), !fold);
+		rq_sketch_histogram(&s, 2, 2, 16, c);
+		assert_int_equal(c[0], 2);
+		assert_int_equal(c[2], 1);
+		assert_int_equal(c[15], 1);
+		assert_int_equal(c[5], fold ? RQ_SKETCH_EXACT : 0);
+		rq_sketch_free(&s);
+	}
+}
+
 /*
  * A migration/N move is classified only later (no exec followed: active balance); the
  * task ran in between.  Its delay is still the time to its first run after the move.
@@ -156,6 +179,7 @@ int main(void)
 		cmocka_unit_test(within_two_percent),
 		cmocka_unit_test(placement_delay),
 		cmocka_unit_test(late_placement_delay),
+		cmocka_unit_test(histogram_bins),
 		cmocka_unit_test(lost_events_unmeasured),
 	};
 

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlindex.c - the whole-trace index of runs, lost events and placements (tlindex.h).
+ *
+ * Runs follow sched_switch, and the writer of any other record where the trace lacks a
+ * CPU's switch (the same repair as the engine's and the Perfetto writer's).  Memory: 24
+ * bytes a run, 32 a placement; a growth that fails stops the index (x->full) instead of
+ * the program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "delay.h"
+#include "tlindex.h"
+
+#define TL_MAX_CPUS 4096
+
+struct tl_index *tl_index_new(void)
+{
+	return calloc(1, sizeof(struct tl_index));
+}
+
+static void reset(struct tl_index *x)
+{
+	for (int c = 0; c < x->nr_cpus; c++)
+		free(x->cpu[c].runs);
+	free(x->cpu);
+	free(x->pl);
+	free(x->lost);
+	free(x->comms);
+	free(x->hash);
+	memset(x, 0, sizeof(*x));
+}
+
+void tl_index_free(struct tl_index *x)
+{
+	if (!x)
+		return;
+	reset(x);
+	free(x);
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 256;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+static uint32_t hash_comm(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (int i = 0; i < RQ_COMM_LEN && s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* The id of a comm, interned; 0 ("?") when out of memory. */
+static uint32_t intern(struct tl_index *x, const char *comm)
+{
+	uint32_t h, i;
+
+	if (!x->hash) {
+		x->hashcap = 1024;
+		x->hash = calloc(x->hashcap, sizeof(*x->hash));
+		x->comms = calloc(512, RQ_COMM_LEN);
+		x->commcap = 512;
+		if (!x->hash || !x->comms)
+			return 0;
+		strcpy(x->comms[0], "?");
+		x->ncomms = 1;
+	}
+	h = hash_comm(comm);
+	for (i = h & (x->hashcap - 1); x->hash[i]; i = (i + 1) & (x->hashcap - 1))
+		if (!strncmp(x->comms[x->hash[i] - 1], comm, RQ_COMM_LEN))
+			return x->hash[i] - 1;
+	if (x->ncomms * 2 >= x->hashcap) {
+		uint32_t *nh = calloc(x->hashcap * 2, sizeof(*nh));
+
+		if (!nh)
+			return 0;
+		for (uint32_t k = 0; k < x->hashcap; k++) {
+			uint32_t j;
+
+			if (!x->hash[k])
+				continue;
+			j = hash_comm(x->comms[x->hash[k] - 1]) & (x->hashcap * 2 - 1);
+			while (nh[j])
+				j = (j + 1) & (x->hashcap * 2 - 1);
+			nh[j] = x->hash[k];
+		}
+		free(x->hash);
+		x->hash = nh;
+		x->hashcap *= 2;
+		return intern(x, comm);
+	}
+	if (x->ncomms == x->commcap) {
+		void *p = realloc(x->comms, (size_t)x->commcap * 2 * RQ_COMM_LEN);
+
+		if (!p)
+			return 0;
+		x->comms = p;
+		x->commcap *= 2;
+	}
+	memset(x->comms[x->ncomms], 0, RQ_COMM_LEN);
+	strncpy(x->comms[x->ncomms], comm, RQ_COMM_LEN - 1);
+	x->hash[i] = x->ncomms + 1;
+	return x->ncomms++;
+}
+
+const char *tl_comm(const struct tl_index *x, uint32_t id)
+{
+	return id < x->ncomms ? x->comms[id] : "?";
+}
+
+static bool want_cpu(struct tl_index *x, int cpu)
+{
+	struct tl_cpu *c;
+	int n;
+
+	if (cpu < 0 || cpu >= TL_MAX_CPUS)
+		return false;
+	if (cpu < x->nr_cpus)
+		return true;
+	n = cpu + 1;
+	if (x->an && x->an->nr_cpus > n && x->an->nr_cpus <= TL_MAX_CPUS)
+		n = x->an->nr_cpus;
+	c = realloc(x->cpu, n * sizeof(*c));
+	if (!c)
+		return false;
+	memset(c + x->nr_cpus, 0, (n - x->nr_cpus) * sizeof(*c));
+	x->cpu = c;
+	x->nr_cpus = n;
+	return true;
+}
+
+static void end_run(struct tl_index *x, int cpu, uint64_t ts)
+{
+	struct tl_cpu *c = &x->cpu[cpu];
+
+	if (!c->open)
+		return;
+	c->open = false;
+	if (ts < c->cur.start)
+		return;
+	if (!grow((void **)&c->runs, &c->cap, c->n + 1, sizeof(*c->runs))) {
+		x->full = true;
+		return;
+	}
+	c->cur.end = ts;
+	c->runs[c->n++] = c->cur;
+}
+
+static void begin_run(struct tl_index *x, int cpu, int pid, const char *comm, uint64_t ts)
+{
+	struct tl_cpu *c = &x->cpu[cpu];
+
+	end_run(x, cpu, ts);
+	c->cur.start = ts;
+	c->cur.pid = pid;
+	c->cur.comm = pid ? intern(x, comm) : 0;
+	c->open = true;
+}
+
+static void on_event(const struct rq_event *ev, void *ctx)
+{
+	struct tl_index *x = ctx;
+	struct tl_cpu *c;
+
+	if (x->full || !want_cpu(x, ev->cpu))
+		return;
+	if (!x->first_ts || ev->ts < x->first_ts)
+		x->first_ts = ev->ts;
+	if (ev->ts > x->last_ts)
+		x->last_ts = ev->ts;
+	c = &x->cpu[ev->cpu];
+	if (ev->type == RQ_EV_LOST) {
+		end_run(x, ev->cpu, ev->ts);
+		if (!grow((void **)&x->lost, &x->lostcap, x->nlost + 1, sizeof(*x->lost))) {
+			x->full = true;
+			return;
+		}
+		x->lost[x->nlost++] = (struct tl_lost){ ev->ts, ev->cpu,
+							(uint32_t)(ev->arg > 0 ? ev->arg : 0) };
+		return;
+	}
+	if (ev->type == RQ_EV_SWITCH) {
+		begin_run(x, ev->cpu, ev->pid2, ev->comm2, ev->ts);
+		return;
+	}
+	/* the writer runs there: its switch in may be missing */
+	if (ev->common_pid > 0 && (!c->open || ev->common_pid != c->cur.pid)) {
+		const struct rq_task *t = x->an ? rq_task_find(x->an, ev->common_pid) : NULL;
+
+		begin_run(x, ev->cpu, ev->common_pid, t && t->comm[0] ? t->comm : "?", ev->ts);
+	}
+}
+
+static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *ctx)
+{
+	struct tl_index *x = ctx;
+
+	if (x->full)
+		return;
+	if (!grow((void **)&x->pl, &x->plcap, x->npl + 1, sizeof(*x->pl))) {
+		x->full = true;
+		return;
+	}
+	x->pl[x->npl++] = (struct tl_pl){
+		.ts = p->ts, .seq = (uint32_t)p->seq, .pid = p->pid,
+		.from = (int16_t)(p->from_cpu >= -1 && p->from_cpu < 32767 ? p->from_cpu : -1),
+		.to = (int16_t)(p->to_cpu < 32767 ? p->to_cpu : -1),
+		.path = (uint8_t)p->path, .findings = (uint8_t)p->findings,
+		.conf = (uint8_t)p->conf, .notes = p->notes, .comm = intern(x, p->comm),
+		.delay_us = delay_ns < 0 ? -1 : delay_ns / 1000 > INT32_MAX ? INT32_MAX :
+						  (int32_t)(delay_ns / 1000),
+	};
+}
+
+void tl_index_attach(struct tl_index *x, struct rq_analysis *an)
+{
+	reset(x);
+	x->an = an;
+	if (!an->delay)
+		return;
+	an->delay->event_sink = on_event;
+	an->delay->event_ctx = x;
+	rq_delay_set_sink(an->delay, on_placement, x);
+}
+
+void tl_index_detach(struct tl_index *x, struct rq_analysis *an)
+{
+	if (!an || !an->delay || an->delay->event_ctx != x)
+		return;
+	an->delay->event_sink = NULL;
+	an->delay->event_ctx = NULL;
+	rq_delay_set_sink(an->delay, NULL, NULL);
+	x->an = NULL;
+}
+
+static int cmp_pl(const void *a, const void *b)
+{
+	const struct tl_pl *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+void tl_index_sort(struct tl_index *x)
+{
+	if (x->sorted == x->npl)
+		return;
+	qsort(x->pl, x->npl, sizeof(*x->pl), cmp_pl);
+	x->sorted = x->npl;
+}
+
+void tl_index_complete(struct tl_index *x)
+{
+	for (int c = 0; c < x->nr_cpus; c++)
+		end_run(x, c, x->last_ts);
+	tl_index_sort(x);
+	x->complete = true;
+}
+
+const struct tl_run *tl_run_at(const struct tl_index *x, int cpu, uint64_t ts, size_t *idx)
+{
+	const struct tl_cpu *c;
+	size_t lo = 0, hi;
+
+	if (cpu < 0 || cpu >= x->nr_cpus) {
+		*idx = 0;
+		return NULL;
+	}
+	c = &x->cpu[cpu];
+	hi = c->n;
+	/* the first run ending after ts */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->runs[mid].end <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*idx = lo;
+	if (lo < c->n && c->runs[lo].start <= ts)
+		return &c->runs[lo];
+	if (c->open && c->cur.start <= ts)
+		return &c->cur;
+	return NULL;
+}
+
+size_t tl_pl_at(const struct tl_index *x, uint64_t ts)
+{
+	size_t lo = 0, hi = x->sorted;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->pl[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void tl_pl_expand(const struct tl_index *x, const struct tl_pl *c, struct rq_placement *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->ts = c->ts;
+	p->seq = c->seq;
+	p->pid = c->pid;
+	strncpy(p->comm, tl_comm(x, c->comm), RQ_COMM_LEN - 1);
+	p->cpu = c->to;
+	p->from_cpu = c->from;
+	p->to_cpu = c->to;
+	p->writer_pid = -1;
+	p->path = c->path < RQ_PATH__COUNT ? (enum rq_path)c->path : RQ_PATH_UNKNOWN;
+	p->conf = c->conf <= RQ_CONF_UNKNOWN ? (enum rq_confidence)c->conf : RQ_CONF_UNKNOWN;
+	p->findings = c->findings;
+	p->notes = c->notes;
+	p->parent_cpu_idled = -1;
+	p->child_lifetime_ns = -1;
+}

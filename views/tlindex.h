@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tlindex.h - the TUI's index of the whole trace, built once while it loads: what ran on
+ * each CPU and when (for the timeline view), the lost-event gaps, and every placement in
+ * 32 bytes (for the timeline and the drill-down past the engine's ring of recent ones).
+ *
+ * Fed through the engine's two sinks (src/delay.h): every event after the engine handled
+ * it, and every placement once settled.  No curses here.
+ */
+#ifndef RQPATH_TLINDEX_H
+#define RQPATH_TLINDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+
+/* One stretch of a CPU: pid 0 the idle task; the time between runs is unknown. */
+struct tl_run {
+	uint64_t start, end;
+	int32_t pid;
+	uint32_t comm;		/* tl_comm() id */
+};
+
+struct tl_pl {
+	uint64_t ts;
+	uint32_t seq;		/* the engine's seq (low 32 bits) */
+	int32_t pid;
+	int16_t from, to;	/* from -1: unknown */
+	uint8_t path, findings, conf, notes;
+	uint32_t comm;
+	int32_t delay_us;	/* queue delay, -1 unknown or did not run */
+};
+
+struct tl_lost {
+	uint64_t ts;
+	int32_t cpu;
+	uint32_t n;		/* events lost, 0 unknown */
+};
+
+struct tl_cpu {
+	struct tl_run *runs;
+	size_t n, cap;
+	bool open;		/* runs[n] is being written: pid and start set */
+	struct tl_run cur;
+};
+
+struct tl_index {
+	const struct rq_analysis *an;
+	int nr_cpus;
+	struct tl_cpu *cpu;
+	struct tl_pl *pl;
+	size_t npl, plcap, sorted;	/* pl[0..sorted) is in time order */
+	struct tl_lost *lost;
+	size_t nlost, lostcap;
+	char (*comms)[RQ_COMM_LEN];
+	uint32_t ncomms, commcap;
+	uint32_t *hash;		/* comm id + 1, 0 empty */
+	uint32_t hashcap;
+	uint64_t first_ts, last_ts;
+	bool complete;		/* the trace was read to its end */
+	bool full;		/* out of memory: stopped growing */
+};
+
+struct tl_index *tl_index_new(void);
+void tl_index_free(struct tl_index *x);
+/* Start over for a new analysis and attach to its sinks. */
+void tl_index_attach(struct tl_index *x, struct rq_analysis *an);
+/* Detach from an analysis (its sinks no longer call us). */
+void tl_index_detach(struct tl_index *x, struct rq_analysis *an);
+/* The trace's end was reached: close the runs, sort the placements. */
+void tl_index_complete(struct tl_index *x);
+/* Placements in time order (sorts what arrived since the last call). */
+void tl_index_sort(struct tl_index *x);
+const char *tl_comm(const struct tl_index *x, uint32_t id);
+
+/* The run of cpu covering ts, NULL if none; *i gets its index (or where it would be). */
+const struct tl_run *tl_run_at(const struct tl_index *x, int cpu, uint64_t ts, size_t *i);
+/* The first placement at or after ts (in pl[0..sorted)). */
+size_t tl_pl_at(const struct tl_index *x, uint64_t ts);
+/* A full placement from a compact one (no why text: see detail.c). */
+void tl_pl_expand(const struct tl_index *x, const struct tl_pl *c, struct rq_placement *p);
+
+#endif
