@@ -27,10 +27,10 @@ static const struct cli_option record_options[] = {
 	  "trace.dat version to write (default 6)" },
 	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
 	  "no progress line, no warnings, no summary on stderr (errors still)" },
-	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
-	  "run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, 0,
 	  "also record the sched_set* syscalls: exact attribute changes, slower syscalls" },
+	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
+	  "run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ NULL },
 };
 
