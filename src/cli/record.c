@@ -86,12 +86,8 @@ static int cmd_record(int argc, char **argv)
 		case OPT_SYSCALLS:
 			o.syscalls = true;
 			break;
-		case CLI_HELP:
-			cli_print_help(stdout, &cli_record);
-			return RQ_EXIT_OK;
 		default:
-			rq_error("%s", p.err);
-			return RQ_EXIT_ERROR;
+			return cli_stop(&p, opt);
 		}
 	}
 	if (p.optind < argc) {
