@@ -130,6 +130,14 @@ $(BUILD)/asan/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_UNIT_OBJ) $(BUILD)
 	$(Q)$(CC) $(CLI_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(CLI_UNIT_OBJ) \
 		$(BUILD)/asan/librqpath.a $(LIB_PKG_LIBS) -lcmocka -lm
 
+# Unit tests of the TUI's pieces (tests/unit/test_views_*.c) link the views' archive.
+$(BUILD)/asan/tests/test_views_%: tests/unit/test_views_%.c $(BUILD)/asan/librqpath-views.a \
+		$(BUILD)/asan/librqpath.a | $(BUILD)/test-deps.stamp
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(VIEW_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/librqpath-views.a \
+		$(BUILD)/asan/librqpath.a $(PKG_LIBS) -lcmocka -lm
+
 # Helpers may use the library and libtracecmd (the oracle of tests/golden/t_reader_diff.sh).
 $(BUILD)/tests/%: tests/helpers/%.c $(BUILD)/librqpath.a | $(BUILD)/test-deps.stamp
 	@mkdir -p $(dir $@)

@@ -493,6 +493,10 @@ static void text_row(FILE *f, const char *label, struct rq_sketch *s)
 {
 	char a[24], b[24], c[24], m[24], t[24];
 
+	if (!s->n) {
+		fprintf(f, "  %-25s %6d %8s %8s %8s %8s %8s\n", label, 0, "-", "-", "-", "-", "-");
+		return;
+	}
 	fprintf(f, "  %-25s %6llu %8s %8s %8s %8s %8s\n", label, (unsigned long long)s->n,
 		rq_delay_fmt(rq_sketch_quantile(s, 0.50), a, sizeof(a)),
 		rq_delay_fmt(rq_sketch_quantile(s, 0.90), b, sizeof(b)),
@@ -508,6 +512,10 @@ void rq_delay_text(FILE *f, const struct rq_analysis *an)
 	if (!d)
 		return;
 	fprintf(f, "\nQueue delay (placement until the task runs)\n");
+	if (!d->all[0].n && !d->all[1].n && !d->not_run && !d->unmeasured) {
+		fprintf(f, "  (no placement)\n");
+		return;
+	}
 	fprintf(f, "  %-25s %6s %8s %8s %8s %8s %8s\n", "", "n", "p50", "p90", "p99", "max",
 		"total");
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {

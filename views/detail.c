@@ -92,8 +92,14 @@ static void build(struct view *v)
 		rq_cpumask_format(&tk->mask, mask, sizeof(mask));
 	add(s, C_NORMAL, " task       %d %s  (policy %s, allowed CPUs %s)", p->pid, comm,
 	    tk ? rq_policy_name(tk->policy) : "?", mask);
-	add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (record written on CPU %d by pid %d)",
-	    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu, p->cpu, p->writer_pid);
+	if (p->writer_pid >= 0)
+		add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (record written on CPU %d by pid %d)",
+		    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu, p->cpu, p->writer_pid);
+	else
+		add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (from the index of the whole trace: "
+		    "the engine keeps the full record of the last %u placements)",
+		    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu,
+		    an ? an->recent_cap : 0);
 	add(s, C_NORMAL, " path       %s: %s", pi->id, pi->summary);
 	add(s, C_NORMAL, " kernel     %s()", pi->kernel_fn);
 	add(s, p->conf == RQ_CONF_EXACT ? C_NORMAL : C_MAYBE, " confidence %s",
@@ -134,6 +140,33 @@ static void build(struct view *v)
 		    m != RQ_TEACH_OFF && n->kernel_fn[0] ? "  " : "",
 		    m != RQ_TEACH_OFF ? n->kernel_fn : "");
 	}
+}
+
+/*
+ * Open the detail of p: the engine's own copy when the ring of recent placements or a
+ * finding's examples hold it (it carries the explanation), else p as given (an index
+ * entry: its path, CPUs, confidence and findings).
+ */
+void tui_open_placement(struct tui *t, const struct rq_placement *p)
+{
+	const struct rq_analysis *an = t->an;
+
+	for (unsigned int i = 0; an && i < an->recent_len; i++) {
+		const struct rq_placement *r = rq_recent(an, i);
+
+		if (r && (uint32_t)r->seq == (uint32_t)p->seq && r->ts == p->ts) {
+			tui_push(t, VIEW_DETAIL, r);
+			return;
+		}
+	}
+	for (int f = 0; an && f < RQ_FIND__COUNT; f++)
+		for (int e = 0; e < an->findings[f].nexamples; e++)
+			if ((uint32_t)an->findings[f].examples[e].seq == (uint32_t)p->seq &&
+			    an->findings[f].examples[e].ts == p->ts) {
+				tui_push(t, VIEW_DETAIL, &an->findings[f].examples[e]);
+				return;
+			}
+	tui_push(t, VIEW_DETAIL, p);
 }
 
 static int detail_open(struct view *v, const void *arg)

@@ -10,11 +10,21 @@
 
 #include "escape.h"
 #include "teach.h"
+#include "tlindex.h"
 #include "tui.h"
 
+/*
+ * Rows come from the whole-trace index once the trace has been read to its end (every
+ * placement reachable, up to the replay position), else from the engine's ring of the
+ * most recent ones (while loading, and live).
+ */
 struct pl_state {
 	struct pl_filter filter;
-	const struct rq_placement **rows;
+	const struct rq_placement **rows;	/* ring rows */
+	uint32_t *irows;			/* index rows: positions in idx->pl */
+	bool indexed;
+	struct rq_placement scratch[4];		/* index rows expanded, briefly */
+	int next_scratch;
 	int nrows, cap;
 	uint64_t generation;
 	bool built;
@@ -194,21 +204,84 @@ static int cmp_ts(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-static void rebuild(struct view *v)
+/* Row i as a placement: the ring's, or an index entry expanded into a scratch slot. */
+static const struct rq_placement *row_pl(struct view *v, int i)
+{
+	struct pl_state *s = v->priv;
+	struct rq_placement *p;
+
+	if (!s->indexed)
+		return s->rows[i];
+	p = &s->scratch[s->next_scratch++ % 4];
+	tl_pl_expand(v->t->idx, &v->t->idx->pl[s->irows[i]], p);
+	return p;
+}
+
+static uint32_t row_seq(struct view *v, int i)
+{
+	struct pl_state *s = v->priv;
+
+	return s->indexed ? v->t->idx->pl[s->irows[i]].seq : (uint32_t)s->rows[i]->seq;
+}
+
+/* pl_filter_match() on an index entry, without expanding it. */
+static bool match_compact(const struct pl_filter *f, const struct tl_index *x,
+			  const struct tl_pl *c)
+{
+	int path = c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN;
+
+	if (f->pid >= 0 && c->pid != f->pid)
+		return false;
+	if (f->cpu >= 0 && c->from != f->cpu && c->to != f->cpu)
+		return false;
+	if (f->kind >= 0 && (int)rq_paths[path].kind != f->kind)
+		return false;
+	if (f->path >= 0 && path != f->path)
+		return false;
+	if (f->finding >= 0 && !(c->findings & (1u << f->finding)))
+		return false;
+	if (f->node >= 0 && rq_teach_node_mark(f->node, path) !=
+	    (f->node_maybe ? RQ_TEACH_MAYBE : RQ_TEACH_TAKEN))
+		return false;
+	if (f->comm[0] && !comm_has(tl_comm(x, c->comm), f->comm))
+		return false;
+	return true;
+}
+
+static int rebuild_index(struct view *v)
+{
+	struct pl_state *s = v->priv;
+	struct tl_index *x = v->t->idx;
+	uint64_t until = v->t->an ? v->t->an->last_ts : 0;
+
+	tl_index_sort(x);
+	if (x->sorted > (size_t)s->cap) {
+		uint32_t *r = realloc(s->irows, x->sorted * sizeof(*r));
+
+		if (!r)
+			return -1;
+		s->irows = r;
+		s->cap = (int)x->sorted;
+	}
+	s->nrows = 0;
+	/* up to the replay position: what has happened so far */
+	for (size_t i = 0; i < x->sorted && x->pl[i].ts <= until; i++)
+		if (match_compact(&s->filter, x, &x->pl[i]))
+			s->irows[s->nrows++] = (uint32_t)i;
+	return 0;
+}
+
+static int rebuild_ring(struct view *v)
 {
 	struct pl_state *s = v->priv;
 	const struct rq_analysis *an = v->t->an;
 	unsigned int n = an ? an->recent_len : 0;
-	int keep = -1;
 
-	if (s->built && !v->stale && s->generation == v->t->generation)
-		return;
-	v->stale = false;
 	if ((int)n > s->cap) {
 		const struct rq_placement **r = realloc(s->rows, n * sizeof(*r));
 
 		if (!r)
-			return;
+			return -1;
 		s->rows = r;
 		s->cap = n;
 	}
@@ -219,18 +292,40 @@ static void rebuild(struct view *v)
 		if (p && pl_filter_match(&s->filter, p))
 			s->rows[s->nrows++] = p;
 	}
-	s->generation = v->t->generation;
-	s->built = true;
 	/* the ring is in classification order; show trace time order */
 	if (s->nrows > 1)
 		qsort(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ts);
+	return 0;
+}
+
+static void rebuild(struct view *v)
+{
+	struct pl_state *s = v->priv;
+	bool indexed = v->t->idx && v->t->idx->complete && !v->t->live;
+	int keep = -1;
+
+	if (s->built && !v->stale && s->generation == v->t->generation && s->indexed == indexed)
+		return;
+	v->stale = false;
+	if (indexed != s->indexed) {
+		s->cap = 0;
+		free(s->rows);
+		free(s->irows);
+		s->rows = NULL;
+		s->irows = NULL;
+		s->indexed = indexed;
+	}
+	if (indexed ? rebuild_index(v) : rebuild_ring(v)) {
+		s->nrows = 0;
+		return;
+	}
+	s->generation = v->t->generation;
+	s->built = true;
 	/* keep the selection on the same placement, or on the newest when following */
-	if (s->follow || !s->sel_seq) {
-		keep = s->nrows - 1;
-	} else {
-		keep = s->nrows - 1;
+	keep = s->nrows - 1;
+	if (!s->follow && s->sel_seq) {
 		for (int i = 0; i < s->nrows; i++) {
-			if (s->rows[i]->seq == s->sel_seq) {
+			if (row_seq(v, i) == (uint32_t)s->sel_seq) {
 				keep = i;
 				break;
 			}
@@ -245,7 +340,7 @@ static void remember(struct view *v)
 	struct pl_state *s = v->priv;
 
 	s->follow = s->nrows && v->sel >= s->nrows - 1;
-	s->sel_seq = s->nrows ? s->rows[v->sel]->seq : 0;
+	s->sel_seq = s->nrows ? row_seq(v, v->sel) : 0;
 }
 
 static int placements_open(struct view *v, const void *arg)
@@ -319,7 +414,7 @@ static void placements_draw(struct view *v, int y0, int h)
 	pl_filter_format(&s->filter, f, sizeof(f));
 	snprintf(buf, sizeof(buf), " %d placement%s%s%s%s", s->nrows, s->nrows == 1 ? "" : "s",
 		 f[0] ? " matching " : "",
-		 f, t->an && t->an->nr_placements > t->an->recent_len ?
+		 f, !s->indexed && t->an && t->an->nr_placements > t->an->recent_len ?
 		 " (the most recent ones; the rest are counted, not kept)" : "");
 	/* the filter and the search are typed by the user: printable ASCII only */
 	tui_puts(y0, 0, -1, buf);
@@ -334,7 +429,7 @@ static void placements_draw(struct view *v, int y0, int h)
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	for (int i = 0; i < list_h && v->top + i < s->nrows; i++)
-		draw_row(v, y0 + 2 + i, s->rows[v->top + i], v->top + i == v->sel);
+		draw_row(v, y0 + 2 + i, row_pl(v, v->top + i), v->top + i == v->sel);
 	if (!s->nrows)
 		tui_puts(y0 + 3, 2, -1, f[0] ? "nothing matches the filter (F clears it)" :
 			 "no placements yet");
@@ -350,7 +445,7 @@ static int placements_rows(struct view *v)
 
 static bool placements_match(struct view *v, int row, const char *needle, bool icase)
 {
-	const struct rq_placement *p = ((struct pl_state *)v->priv)->rows[row];
+	const struct rq_placement *p = row_pl(v, row);
 	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
 
 	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), esc, sizeof(esc));
@@ -386,7 +481,7 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 	switch (act) {
 	case ACT_ENTER:
 		if (s->nrows)
-			tui_push(v->t, VIEW_DETAIL, s->rows[v->sel]);
+			tui_open_placement(v->t, row_pl(v, v->sel));
 		return VK_REDRAW;
 	case ACT_FILTER:
 		pl_filter_format(&s->filter, f, sizeof(f));
@@ -396,7 +491,7 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 		/* the timeline at the selected placement; Esc comes back */
 		if (!s->nrows)
 			return VK_UNHANDLED;
-		tui_push(v->t, VIEW_TIMELINE, s->rows[v->sel]);
+		tui_push(v->t, VIEW_TIMELINE, row_pl(v, v->sel));
 		return VK_REDRAW;
 	case ACT_FILTER_CLEAR:
 		pl_filter_clear(&s->filter);
@@ -410,6 +505,7 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 static void placements_done(struct view *v)
 {
 	free(((struct pl_state *)v->priv)->rows);
+	free(((struct pl_state *)v->priv)->irows);
 }
 
 const struct view_ops placements_ops = {

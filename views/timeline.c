@@ -500,29 +500,10 @@ static size_t next_flagged(const struct tl_index *x, size_t cur, int dir, bool *
 static void open_detail(struct view *v)
 {
 	struct tl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
-	const struct rq_analysis *an = v->t->an;
-	const struct tl_pl *c = &x->pl[s->cur];
 	struct rq_placement p;
 
-	/* the engine's own copy carries the explanation: the ring, or a finding's examples */
-	for (unsigned int i = 0; an && i < an->recent_len; i++) {
-		const struct rq_placement *r = rq_recent(an, i);
-
-		if (r && (uint32_t)r->seq == c->seq && r->ts == c->ts) {
-			tui_push(v->t, VIEW_DETAIL, r);
-			return;
-		}
-	}
-	for (int f = 0; an && f < RQ_FIND__COUNT; f++)
-		for (int e = 0; e < an->findings[f].nexamples; e++)
-			if ((uint32_t)an->findings[f].examples[e].seq == c->seq &&
-			    an->findings[f].examples[e].ts == c->ts) {
-				tui_push(v->t, VIEW_DETAIL, &an->findings[f].examples[e]);
-				return;
-			}
-	tl_pl_expand(x, c, &p);
-	tui_push(v->t, VIEW_DETAIL, &p);
+	tl_pl_expand(v->t->idx, &v->t->idx->pl[s->cur], &p);
+	tui_open_placement(v->t, &p);
 }
 
 static enum view_key timeline_key(struct view *v, enum tui_action act)

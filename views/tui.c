@@ -404,6 +404,17 @@ static void sample(struct tui *t)
 
 /* ---- replay source ---------------------------------------------------------------- */
 
+/* RQPATH_TUI_RING=N: how many placements the engine keeps whole (tests make it small). */
+static struct rq_analysis *new_analysis(void)
+{
+	struct rq_analysis_opts o = { 0 };
+	const char *e = getenv("RQPATH_TUI_RING");
+
+	if (e && *e && atoi(e) > 0)
+		o.recent_capacity = atoi(e);
+	return rq_analysis_new(&o);
+}
+
 static int replay_reopen(struct tui *t)
 {
 	char err[512];
@@ -413,7 +424,7 @@ static int replay_reopen(struct tui *t)
 	t->rp = NULL;
 	if (t->an)
 		rq_analysis_free(t->an);
-	t->an = rq_analysis_new(NULL);
+	t->an = new_analysis();
 	if (!t->an) {
 		tui_message(t, "out of memory");
 		return -1;
@@ -1060,7 +1071,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	t->live = true;
 	t->output = o->output;
 	t->speed = SPEED_1X;
-	t->an = rq_analysis_new(NULL);
+	t->an = new_analysis();
 	t->idx = tl_index_new();
 	if (!t->an || !t->idx) {
 		rq_analysis_free(t->an);

@@ -323,6 +323,9 @@ enum tui_action tui_key_action(const struct tui *t, int key);
 /* The bottom help line for a view. */
 void tui_help_line(const struct tui *t, char *buf, size_t size);
 
+/* detail.c: the detail of a placement, from the engine's copy when it still has it */
+void tui_open_placement(struct tui *t, const struct rq_placement *p);
+
 /* placements.c: a filter from "pid=1 comm=x cpu=0 kind=fork path=fork-moved finding=…" */
 int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t errlen);
 void pl_filter_clear(struct pl_filter *f);

@@ -248,12 +248,8 @@ static int cmd_audit(int argc, char **argv)
 		case OPT_SYSCALLS:
 			syscalls = true;
 			break;
-		case CLI_HELP:
-			cli_print_help(stdout, &cli_audit);
-			return RQ_EXIT_OK;
 		default:
-			rq_error("%s", p.err);
-			return RQ_EXIT_ERROR;
+			return cli_stop(&p, opt);
 		}
 	}
 	first = p.optind;
@@ -308,14 +304,9 @@ static int cmd_audit(int argc, char **argv)
 		struct rules_ctx rc = { rules, nrules };
 
 		job.ctx = &rc;
-		if (output) {
-			dst = fopen(output, "w");
-			if (!dst) {
-				rq_escape_c(output, strlen(output), err, sizeof(err));
-				rq_error("audit: cannot write %s: %s", err, strerror(errno));
-				return RQ_EXIT_ERROR;
-			}
-		}
+		dst = rq_open_output("audit", output);
+		if (!dst)
+			return RQ_EXIT_ERROR;
 		/* the workers use the CPUs already: one reading thread each, unless told */
 		if (nfiles > 1 && !threads_given)
 			rq_replay_set_threads(1);
@@ -342,15 +333,11 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (output) {
-		dst = fopen(output, "w");
-		if (!dst) {
-			rq_escape_c(output, strlen(output), err, sizeof(err));
-			rq_error("audit: cannot write %s: %s", err, strerror(errno));
-			dst = stdout;
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
+	dst = rq_open_output("audit", output);
+	if (!dst) {
+		dst = stdout;
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	/* --placements: the output is every placement, streamed as the trace is read */
 	if (placements >= 0)

@@ -6,6 +6,8 @@
 #ifndef RQPATH_COMMANDS_H
 #define RQPATH_COMMANDS_H
 
+#include <stdio.h>
+
 #include "opts.h"
 
 enum rq_exit {
@@ -24,6 +26,14 @@ extern const struct cli_command cli_live;	/* cli/interactive.c */
 extern const struct cli_command cli_replay;	/* cli/interactive.c */
 /* Not on the tables yet: parses its own options (main.c describes them). */
 int cmd_diff(int argc, char **argv);	/* cli/diff.c */
+
+/*
+ * A key the command's option loop does not handle itself: CLI_HELP prints its help and
+ * gives exit status 0, CLI_ERROR says p->err and gives 2.
+ */
+int cli_stop(const struct cli_parser *p, int key);
+/* -o FILE opened for writing (stdout when path is NULL), or NULL after one error line. */
+FILE *rq_open_output(const char *cmd, const char *path);
 
 /* Print "rqpath: <msg>" on stderr (one line, the user-facing error format). */
 void rq_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

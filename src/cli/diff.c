@@ -216,15 +216,11 @@ int cmd_diff(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (output) {
-		dst = fopen(output, "w");
-		if (!dst) {
-			rq_escape_c(output, strlen(output), err, sizeof(err));
-			rq_error("diff: cannot write %s: %s", err, strerror(errno));
-			dst = stdout;
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
+	dst = rq_open_output("diff", output);
+	if (!dst) {
+		dst = stdout;
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if (rq_diff_write(dst, &d, fmt)) {
 		rq_error("diff: cannot write the output: %s", strerror(errno));

@@ -66,12 +66,8 @@ static int cmd_explain(int argc, char **argv)
 		case 256:	/* --topology */
 			aopts.topology = p.arg;
 			break;
-		case CLI_HELP:
-			cli_print_help(stdout, &cli_explain);
-			return RQ_EXIT_OK;
 		default:
-			rq_error("%s", p.err);
-			return RQ_EXIT_ERROR;
+			return cli_stop(&p, opt);
 		}
 	}
 	if (argc - p.optind > 1) {

@@ -55,12 +55,7 @@ static int cmd_replay(int argc, char **argv)
 
 	cli_parser_init(&p, &cli_replay, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
-		if (opt == CLI_HELP) {
-			cli_print_help(stdout, &cli_replay);
-			return RQ_EXIT_OK;
-		}
-		rq_error("%s", p.err);
-		return RQ_EXIT_ERROR;
+		return cli_stop(&p, opt);
 	}
 	if (argc - p.optind != 1) {
 		rq_error("replay: needs one FILE.dat; try 'rqpath help replay'");
@@ -92,12 +87,8 @@ static int cmd_live(int argc, char **argv)
 		case 'f':
 			opts.force = true;
 			break;
-		case CLI_HELP:
-			cli_print_help(stdout, &cli_live);
-			return RQ_EXIT_OK;
 		default:
-			rq_error("%s", p.err);
-			return RQ_EXIT_ERROR;
+			return cli_stop(&p, opt);
 		}
 	}
 	if (p.optind < argc) {

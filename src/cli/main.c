@@ -71,6 +71,31 @@ void rq_error(const char *fmt, ...)
 	fprintf(stderr, "rqpath: %s\n", rq_escape_controls(msg, safe, sizeof(safe)));
 }
 
+int cli_stop(const struct cli_parser *p, int key)
+{
+	if (key == CLI_HELP) {
+		cli_print_help(stdout, p->cmd);
+		return RQ_EXIT_OK;
+	}
+	rq_error("%s", p->err);
+	return RQ_EXIT_ERROR;
+}
+
+FILE *rq_open_output(const char *cmd, const char *path)
+{
+	char esc[1024];
+	FILE *f;
+
+	if (!path)
+		return stdout;
+	f = fopen(path, "w");
+	if (!f) {
+		rq_escape_c(path, strlen(path), esc, sizeof(esc));
+		rq_error("%s: cannot write %s: %s", cmd, esc, strerror(errno));
+	}
+	return f;
+}
+
 /* The library's warnings and progress lines: stderr, in the same escaped form. */
 static void print_message(enum rq_msg_kind kind, const char *text, void *data)
 {

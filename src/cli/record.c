@@ -27,10 +27,10 @@ static const struct cli_option record_options[] = {
 	  "trace.dat version to write (default 6)" },
 	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
 	  "no progress line, no warnings, no summary on stderr (errors still)" },
-	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
-	  "run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, 0,
 	  "also record the sched_set* syscalls: exact attribute changes, slower syscalls" },
+	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
+	  "run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ NULL },
 };
 
@@ -86,12 +86,8 @@ static int cmd_record(int argc, char **argv)
 		case OPT_SYSCALLS:
 			o.syscalls = true;
 			break;
-		case CLI_HELP:
-			cli_print_help(stdout, &cli_record);
-			return RQ_EXIT_OK;
 		default:
-			rq_error("%s", p.err);
-			return RQ_EXIT_ERROR;
+			return cli_stop(&p, opt);
 		}
 	}
 	if (p.optind < argc) {

@@ -30,14 +30,8 @@ static int cmd_topology(int argc, char **argv)
 	int opt;
 
 	cli_parser_init(&p, &cli_topology, argc, argv);
-	while ((opt = cli_next(&p)) != CLI_END) {
-		if (opt == CLI_HELP) {
-			cli_print_help(stdout, &cli_topology);
-			return RQ_EXIT_OK;
-		}
-		rq_error("%s", p.err);
-		return RQ_EXIT_ERROR;
-	}
+	while ((opt = cli_next(&p)) != CLI_END)
+		return cli_stop(&p, opt);	/* --help, or a bad option */
 	if (p.optind < argc) {
 		rq_error("topology: takes no arguments; try 'rqpath topology --help'");
 		return RQ_EXIT_ERROR;

@@ -213,12 +213,8 @@ static int wl_next(struct cli_parser *p, int *ret)
 
 	switch (opt) {
 	case CLI_HELP:
-		cli_print_help(stdout, p->cmd);
-		*ret = RQ_EXIT_OK;
-		return CLI_ERROR;
 	case CLI_ERROR:
-		rq_error("%s", p->err);
-		*ret = RQ_EXIT_ERROR;
+		*ret = cli_stop(p, opt);
 		return CLI_ERROR;
 	case CLI_END:
 		if (p->optind >= p->argc)

@@ -39,7 +39,8 @@ i=0
 while [ $i -lt 100 ] && ! grep -q sched_switch "$T/instances/rqpath-$p/set_event" 2>/dev/null; do
 	sleep 0.1; i=$((i + 1))
 done
-child=$(pgrep -P $p -x sleep)
+i=0
+while [ $i -lt 100 ] && ! child=$(pgrep -P $p -x sleep); do sleep 0.1; i=$((i + 1)); done
 [ -n "$child" ] || no "no command under rqpath $p"
 kill -9 $p; wait $p 2>/dev/null
 if [ -d "$T/instances/rqpath-$p" ]; then

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Whole-trace drill-down (issue: Enter on a finding listed only what was left in the
+# engine's ring of the last 65,536 placements): with the ring cut to 100 placements
+# (RQPATH_TUI_RING), Enter on offcpu-fork still lists every one of them, counted
+# independently from trace-cmd report (a sched_wakeup_new naming a CPU other than the
+# one whose buffer holds it), and the audit's examples are among them; the detail of a
+# placement the ring no longer holds says it comes from the index.
+. "$(dirname "$0")/golden/script.sh"
+
+command -v trace-cmd >/dev/null 2>&1 || { echo "trace-cmd not installed"; exit 77; }
+n_off=$(trace-cmd report "$top/$fixture" 2>/dev/null | awk '$5 == "sched_wakeup_new:" {
+	buf = substr($3, 2, 3) + 0; split($NF, a, ":"); if (a[2] + 0 != buf) n++ }
+	END { print n + 0 }')
+set -- $("$RQPATH" audit --format json "$top/$fixture" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join(str(e["pid"]) for e in d["findings"]["offcpu-fork"]["examples"]))')
+examples="$*"
+[ "$n_off" -gt 100 ] || { echo "FAIL: the fixture has only $n_off offcpu forks"; exit 1; }
+
+step list "4<Down><Down><Enter>"
+step first "<Home>"
+step first-detail "<Enter>"
+step middle-detail "<Esc><Home><PgDn><PgDn><Enter>"
+for p in $examples; do
+	step "ex-$p" "<Esc><Home>/$p<Enter>"
+done
+run_script RQPATH_TUI_RING=100 -- replay "$fixture"
+
+has list "^ $n_off placements matching finding=offcpu-fork" \
+	"with a ring of 100: not all $n_off offcpu-fork placements (trace-cmd report's count)"
+hasnt list 'the most recent ones' "says only the recent ones are kept"
+has first-detail 'flagged: offcpu-fork' "first one's detail"
+has middle-detail 'from the index of the whole trace' "an index-only placement's detail"
+has middle-detail 'flagged: offcpu-fork' "an index-only placement's finding"
+for p in $examples; do
+	has "ex-$p" "match [0-9]+ of [0-9]+ for /$p" "the audit's example pid $p is not in the list"
+done
+[ "$rc" -eq 0 ] || fail "exit status $rc"
+finish
