@@ -1541,6 +1541,18 @@ const char *rq_td_buffer(const struct rq_td *td) { return td->buf ? td->buf->nam
 const char *rq_td_compression(const struct rq_td *td) { return comp_names[td->comp]; }
 const char *rq_td_error(const struct rq_td *td) { return td->err; }
 
+int rq_td_cpu_region(const struct rq_td *td, int cpu, uint64_t *off, uint64_t *size,
+		     uint32_t *page_size, bool *compressed)
+{
+	if (cpu < 0 || cpu >= td->ncpus || !td->cpu[cpu].present)
+		return -1;
+	*off = td->cpu[cpu].off;
+	*size = td->cpu[cpu].size;
+	*page_size = td->bpage;
+	*compressed = td->compressed;
+	return 0;
+}
+
 static int pick_next(struct rq_td *td)
 {
 	int best = -1;
