@@ -921,7 +921,10 @@ static bool load_block(struct rq_td *td, struct td_cpu *c)
 
 		if (c->next >= end)
 			return false;
-		n = end - c->next < TD_WINDOW ? (size_t)(end - c->next) : TD_WINDOW;
+		/* whole pages: the window, or one page when pages are larger */
+		n = TD_WINDOW > td->bpage ? TD_WINDOW - TD_WINDOW % td->bpage : td->bpage;
+		if (end - c->next < n)
+			n = (size_t)(end - c->next);
 		if (!grow(td, &c->buf, &c->cap, n) ||
 		    !td_pread(td, c->buf, n, c->next, "CPU data"))
 			return false;
@@ -1376,7 +1379,8 @@ static bool pick_buffer(struct rq_td *td)
 	const struct td_buffer *first = NULL;
 
 	if (td->has_top && !td->top.latency && td->top.listed) {
-		first = &td->top;
+		if (td->top.ncpu)
+			first = &td->top;
 		if (!open_buffer(td, &td->top))
 			return false;
 		if (any_record(td))
@@ -1389,13 +1393,15 @@ static bool pick_buffer(struct rq_td *td)
 			return false;
 		if (b->latency)
 			continue;
-		if (!first)
+		if (!first && b->ncpu)
 			first = b;
 		if (!open_buffer(td, b))
 			return false;
 		if (any_record(td))
 			return true;
 	}
+	if (!first && td->has_top && !td->top.latency && td->top.listed)
+		first = &td->top;	/* no CPU anywhere: the top buffer's error below */
 	if (!first)
 		return td_fail(td, td->has_top && td->top.latency ?
 			       "unsupported trace.dat: a latency-tracer text trace, no ring-buffer "
