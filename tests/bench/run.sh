@@ -96,9 +96,10 @@ calc() { awk "BEGIN { v = $1; printf \"%s\n\", v }"; }
 fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "" || v == "nan") print "n/a"; else printf f "\n", v }'; }
 # timed FILE CMD...: run CMD (output discarded), append its wall seconds to FILE
 timed() {
-	f=$1; shift
+	tf=$1; shift
 	s=$(now); "$@" >/dev/null 2>&1; rc=$?; e=$(now)
-	secs "$s" "$e" >>"$f"
+	secs "$s" "$e" >>"$tf"
+	[ $rc -le 1 ] || say "warning: exit $rc from $*"
 	return $rc
 }
 # sched events in a trace.dat, from the floor program
@@ -234,12 +235,12 @@ say "replay: $BENCH_RUNS alternating rounds of audit / audit --threads 1 / libtr
 i=0
 while [ $i -lt "$BENCH_RUNS" ]; do
 	i=$((i + 1))
-	for f in $FILES; do
-		t=$(tag "$f")
-		timed "$OUT/audit-$t.t" "$RQPATH" audit --format json "$f"
-		timed "$OUT/audit1-$t.t" "$RQPATH" audit --threads 1 --format json "$f"
-		timed "$OUT/iter-$t.t" "$FLOOR" --iterate "$f"
-		timed "$OUT/own-$t.t" "$FLOOR" --own "$f"
+	for trc in $FILES; do	# not $f: timed() uses it
+		t=$(tag "$trc")
+		timed "$OUT/audit-$t.t" "$RQPATH" audit --format json "$trc"
+		timed "$OUT/audit1-$t.t" "$RQPATH" audit --threads 1 --format json "$trc"
+		timed "$OUT/iter-$t.t" "$FLOOR" --iterate "$trc"
+		timed "$OUT/own-$t.t" "$FLOOR" --own "$trc"
 	done
 	[ $tc_ok = 1 ] && timed "$OUT/tcreport.t" trace-cmd report "$H1"
 	[ $perf_ok = 1 ] && timed "$OUT/timehist.t" perf sched timehist -i "$OUT/perf.data"
