@@ -12,19 +12,25 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 [ -x "$helper" ] || { echo "FAIL: $helper not built"; exit 1; }
-# files with data past the first read window of a CPU (256 KiB) or chunk
-set -- "$RQPATH_TOP/fixtures/spawn.dat" "$RQPATH_TOP/../shared/traces/lisa-juno-rtapp.dat"
-[ -f "$2" ] || { echo "no ../shared/traces/lisa-juno-rtapp.dat"; exit 77; }
-for f in "$@"; do
-	for t in 1 2; do
-		cp "$f" "$tmp/s.dat"
-		if out=$("$helper" "$tmp/s.dat" $t); then
-			echo "ok   $(basename "$f"), $t thread(s): $out"
-		else
-			echo "FAIL $(basename "$f"), $t thread(s): $out"; fail=1
-		fi
-	done
+# files with data past what is read ahead when the file is cut: one block per CPU in
+# use and, with 2 threads, one more (v7 zstd chunks are ~10 pages, v6 windows 256 KiB)
+lisa=$RQPATH_TOP/../shared/traces/lisa-juno-rtapp.dat
+[ -f "$lisa" ] || { echo "no ../shared/traces/lisa-juno-rtapp.dat"; exit 77; }
+zlisa=$tmp/lisa-zstd.dat
+command -v trace-cmd >/dev/null &&
+	trace-cmd convert -i "$lisa" --file-version 7 --compression zstd -o "$zlisa" >/dev/null 2>&1 ||
+	zlisa=""
+for run in "$RQPATH_TOP/fixtures/spawn.dat 1" "$RQPATH_TOP/fixtures/spawn.dat 2" "$lisa 1" \
+	   ${zlisa:+"$zlisa 1" "$zlisa 2"}; do
+	f=${run% *} t=${run##* }
+	cp "$f" "$tmp/s.dat"
+	if out=$("$helper" "$tmp/s.dat" $t); then
+		echo "ok   $(basename "$f"), $t thread(s): $out"
+	else
+		echo "FAIL $(basename "$f"), $t thread(s): $out"; fail=1
+	fi
 done
+set -- "$RQPATH_TOP/fixtures/spawn.dat" "$lisa"
 big=$2
 i=0
 while [ $i -lt 13 ]; do
