@@ -20,7 +20,7 @@ zlisa=$tmp/lisa-zstd.dat
 command -v trace-cmd >/dev/null &&
 	trace-cmd convert -i "$lisa" --file-version 7 --compression zstd -o "$zlisa" >/dev/null 2>&1 ||
 	zlisa=""
-for run in "$RQPATH_TOP/fixtures/spawn.dat 1" "$RQPATH_TOP/fixtures/spawn.dat 2" "$lisa 1" \
+for run in "$RQPATH_TOP/fixtures/spawn.dat 1" "$lisa 1" \
 	   ${zlisa:+"$zlisa 1" "$zlisa 2"}; do
 	f=${run% *} t=${run##* }
 	cp "$f" "$tmp/s.dat"
