@@ -342,7 +342,7 @@ static void idle_stacking_needs_known_policy_and_cpu(void **state)
 	ev_waking(an, 12 * MS, 0, 800, 802, 0);
 	ev_wakeup(an, 12 * MS, 0, 800, 802, 0);
 	assert_int_equal(finding(an, RQ_FIND_IDLE_STACKING), 0);
-	assert_true(an->not_judged[RQ_FIND_IDLE_STACKING] >= 1);
+	assert_true(an->findings[RQ_FIND_IDLE_STACKING].not_judged >= 1);
 	rq_analysis_free(an);
 }
 
