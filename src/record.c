@@ -745,6 +745,19 @@ static int subbuf_size(void)
 	return getpagesize();
 }
 
+/* The terminal to the command's process group (SIGTTOU blocked: we may be asked). */
+static void give_tty(struct session *s, pid_t pgrp)
+{
+	sigset_t ttou, old;
+
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	if (tcsetpgrp(STDIN_FILENO, pgrp) == 0)
+		s->tty_given = true;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* The terminal back to rqpath's process group, once the command has ended. */
 static void take_tty_back(struct session *s)
 {
@@ -842,16 +855,8 @@ static void start_child(struct session *s)
 	 * foreground, so that it can read it (a background group gets EIO or SIGTTIN).
 	 * Given back in stop_child()/poll_child() once it ends.
 	 */
-	if (s->o->foreground && isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
-		sigset_t ttou, old;
-
-		sigemptyset(&ttou);
-		sigaddset(&ttou, SIGTTOU);
-		sigprocmask(SIG_BLOCK, &ttou, &old);
-		if (tcsetpgrp(STDIN_FILENO, pid) == 0)
-			s->tty_given = true;
-		sigprocmask(SIG_SETMASK, &old, NULL);
-	}
+	if (s->o->foreground && isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
+		give_tty(s, pid);
 	close(pfd[1]);
 	do {
 		r = read(pfd[0], &child_errno, sizeof(child_errno));
@@ -906,11 +911,24 @@ static void poll_child(struct session *s)
 
 	if (!s->child || s->child_done)
 		return;
-	if (waitpid(s->child, &status, WNOHANG) == s->child) {
-		s->st->cmd_status = status;
-		s->child_done = true;
+	if (waitpid(s->child, &status, WNOHANG | WUNTRACED) != s->child)
+		return;
+	if (WIFSTOPPED(status)) {
+		/*
+		 * ^Z on the command's terminal: stop as a job does, with the terminal given
+		 * back, and on SIGCONT (fg) hand it to the command again and resume it.
+		 */
+		if (!s->tty_given)
+			return;
 		take_tty_back(s);
+		raise(SIGSTOP);
+		give_tty(s, s->child);
+		kill(-s->child, SIGCONT);
+		return;
 	}
+	s->st->cmd_status = status;
+	s->child_done = true;
+	take_tty_back(s);
 }
 
 static void show_progress(struct session *s, bool final)

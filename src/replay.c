@@ -51,6 +51,7 @@ struct rq_replay {
 	bool finished;
 	bool failed;
 	unsigned long long stats_overrun;
+	struct tep_record rec;	/* what the decoder is handed, reused */
 	char err[384];
 };
 
@@ -132,7 +133,7 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 		return -1;
 	while (max_events <= 0 || fed < max_events) {
 		struct rq_td_rec rec;
-		struct tep_record tr;
+		struct tep_record *tr = &r->rec;
 		int got = rq_td_next(r->td, &rec);
 
 		if (got < 0) {
@@ -159,12 +160,12 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 
 			rq_analysis_feed(an, &lost);
 		}
-		memset(&tr, 0, sizeof(tr));
-		tr.ts = rec.ts;
-		tr.cpu = rec.cpu;
-		tr.data = (void *)rec.data;
-		tr.size = (int)rec.size;
-		rq_decode(r->dec, &tr, rec.cpu, &ev);
+		/* the decoder reads ts, data and size; the rest stays zero from the open */
+		tr->ts = rec.ts;
+		tr->cpu = rec.cpu;
+		tr->data = (void *)rec.data;
+		tr->size = (int)rec.size;
+		rq_decode(r->dec, tr, rec.cpu, &ev);
 		rq_analysis_feed(an, &ev);
 		fed++;
 	}

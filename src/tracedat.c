@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,9 @@ struct rq_td {
 	struct td_cpu *cpu;
 	uint64_t total;
 	int next_cpu;		/* CPU of the next record, -1 at the end, -2 to compute */
+	int *live, nlive;	/* the CPUs with data, in CPU order */
+	uint64_t limit_ts;	/* the earliest record of the CPUs but next_cpu */
+	int limit_cpu;
 	bool failed;
 	char err[320];
 	/* read-ahead workers (rq_td_start_workers()): each fills the next block of its CPUs */
@@ -906,8 +910,10 @@ static void free_cpus(struct rq_td *td)
 	for (int i = 0; td->cpu && i < td->ncpus; i++)
 		free(td->cpu[i].buf);
 	free(td->cpu);
+	free(td->live);
 	td->cpu = NULL;
-	td->ncpus = 0;
+	td->live = NULL;
+	td->ncpus = td->nlive = 0;
 }
 
 /* Fill c->buf with the next window (uncompressed) or chunk; false at the end or error. */
@@ -921,7 +927,10 @@ static bool load_block(struct rq_td *td, struct td_cpu *c)
 
 		if (c->next >= end)
 			return false;
-		n = end - c->next < TD_WINDOW ? (size_t)(end - c->next) : TD_WINDOW;
+		/* whole pages: the window, or one page when pages are larger */
+		n = TD_WINDOW > td->bpage ? TD_WINDOW - TD_WINDOW % td->bpage : td->bpage;
+		if (end - c->next < n)
+			n = (size_t)(end - c->next);
 		if (!grow(td, &c->buf, &c->cap, n) ||
 		    !td_pread(td, c->buf, n, c->next, "CPU data"))
 			return false;
@@ -1203,6 +1212,15 @@ static bool cpu_advance(struct rq_td *td, struct td_cpu *c)
 		w = get32(c->data + c->pos);
 		type = w & 31;
 		delta = w >> 5;
+		/* the common case first: a small event, its length in type_len */
+		if (__builtin_expect(type - 1 < 28, 1)) {
+			len = type * 4;
+			if (len > left - 4)
+				return td_fail(td, "corrupt trace.dat: CPU %d: an event of %u bytes "
+					       "runs past the end of its page", c->cpu, len);
+			hdr = 4;
+			goto emit;
+		}
 		switch (type) {
 		case RB_PADDING:
 			c->ts += delta;
@@ -1251,6 +1269,7 @@ static bool cpu_advance(struct rq_td *td, struct td_cpu *c)
 			hdr = 4;
 			break;
 		}
+emit:
 		c->ts += delta;
 		c->rec.cpu = c->cpu;
 		c->rec.data = c->data + c->pos + hdr;
@@ -1350,10 +1369,16 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 				       (unsigned long long)d->size, td->bpage);
 		}
 	}
+	td->live = calloc(ncpus ? (size_t)ncpus : 1, sizeof(*td->live));
+	if (!td->live)
+		return td_fail(td, "out of memory");
 	for (int i = 0; i < ncpus; i++) {
 		struct td_cpu *c = &td->cpu[i];
 
-		if (c->present && !cpu_advance(td, c) && td->failed)
+		if (!c->present)
+			continue;
+		td->live[td->nlive++] = i;
+		if (!cpu_advance(td, c) && td->failed)
 			return false;
 	}
 	return true;
@@ -1376,7 +1401,8 @@ static bool pick_buffer(struct rq_td *td)
 	const struct td_buffer *first = NULL;
 
 	if (td->has_top && !td->top.latency && td->top.listed) {
-		first = &td->top;
+		if (td->top.ncpu)
+			first = &td->top;
 		if (!open_buffer(td, &td->top))
 			return false;
 		if (any_record(td))
@@ -1389,13 +1415,15 @@ static bool pick_buffer(struct rq_td *td)
 			return false;
 		if (b->latency)
 			continue;
-		if (!first)
+		if (!first && b->ncpu)
 			first = b;
 		if (!open_buffer(td, b))
 			return false;
 		if (any_record(td))
 			return true;
 	}
+	if (!first && td->has_top && !td->top.latency && td->top.listed)
+		first = &td->top;	/* no CPU anywhere: the top buffer's error below */
 	if (!first)
 		return td_fail(td, td->has_top && td->top.latency ?
 			       "unsupported trace.dat: a latency-tracer text trace, no ring-buffer "
@@ -1541,14 +1569,46 @@ const char *rq_td_buffer(const struct rq_td *td) { return td->buf ? td->buf->nam
 const char *rq_td_compression(const struct rq_td *td) { return comp_names[td->comp]; }
 const char *rq_td_error(const struct rq_td *td) { return td->err; }
 
+int rq_td_cpu_region(const struct rq_td *td, int cpu, uint64_t *off, uint64_t *size,
+		     uint32_t *page_size, bool *compressed)
+{
+	if (cpu < 0 || cpu >= td->ncpus || !td->cpu[cpu].present)
+		return -1;
+	*off = td->cpu[cpu].off;
+	*size = td->cpu[cpu].size;
+	*page_size = td->bpage;
+	*compressed = td->compressed;
+	return 0;
+}
+
+/*
+ * The CPU with the earliest next record (the lower CPU on a tie), among those with data;
+ * and the earliest of the others (limit_ts, limit_cpu): until the chosen CPU's records
+ * reach it, they come next without looking at the other CPUs again.
+ */
 static int pick_next(struct rq_td *td)
 {
-	int best = -1;
+	int best = -1, second = -1;
+	uint64_t ts = UINT64_MAX, ts2 = UINT64_MAX;
 
-	for (int i = 0; i < td->ncpus; i++)
-		if (td->cpu[i].has && (best < 0 || td->cpu[i].rec.ts < td->cpu[best].rec.ts))
-			best = i;
+	for (int k = 0; k < td->nlive; k++) {
+		const struct td_cpu *c = &td->cpu[td->live[k]];
+
+		if (!c->has)
+			continue;
+		if (best < 0 || c->rec.ts < ts) {
+			second = best;
+			ts2 = ts;
+			best = td->live[k];
+			ts = c->rec.ts;
+		} else if (second < 0 || c->rec.ts < ts2) {
+			second = td->live[k];
+			ts2 = c->rec.ts;
+		}
+	}
 	td->next_cpu = best;
+	td->limit_ts = ts2;
+	td->limit_cpu = second < 0 ? INT32_MAX : second;
 	return best;
 }
 
@@ -1560,10 +1620,17 @@ static int pick_next(struct rq_td *td)
 static bool settle(struct rq_td *td)
 {
 	if (td->next_cpu <= -3) {
-		struct td_cpu *c = &td->cpu[-3 - td->next_cpu];
+		int cpu = -3 - td->next_cpu;
+		struct td_cpu *c = &td->cpu[cpu];
 
 		if (!cpu_advance(td, c) && td->failed)
 			return false;
+		/* still before every other CPU: no need to look at them */
+		if (c->has && (c->rec.ts < td->limit_ts ||
+			       (c->rec.ts == td->limit_ts && cpu < td->limit_cpu))) {
+			td->next_cpu = cpu;
+			return true;
+		}
 		td->next_cpu = -2;
 	}
 	if (td->next_cpu == -2)

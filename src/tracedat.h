@@ -54,6 +54,12 @@ const char *rq_td_uname(const struct rq_td *td);
 unsigned long long rq_td_stats_overrun(const struct rq_td *td);
 /* Name of the buffer read: "" for the top one. */
 const char *rq_td_buffer(const struct rq_td *td);
+/*
+ * Where CPU cpu of the buffer read keeps its data in the file (for tests that damage
+ * it on purpose): 0 with *off, *size, *page_size and *compressed, -1 if it has none.
+ */
+int rq_td_cpu_region(const struct rq_td *td, int cpu, uint64_t *off, uint64_t *size,
+		     uint32_t *page_size, bool *compressed);
 /* "none", "zstd" or "zlib". */
 const char *rq_td_compression(const struct rq_td *td);
 

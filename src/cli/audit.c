@@ -130,8 +130,10 @@ static int record_live(double duration, char **cmd, const char *user, bool sysca
 
 static int cmd_audit(int argc, char **argv);
 
-enum { OPT_FAIL_ON = 256, OPT_PROFILE, OPT_LIVE, OPT_PLACEMENTS, OPT_THREADS, OPT_USER,
-	OPT_SYSCALLS, OPT_TOPOLOGY };
+/* -F -P -l -p -T: the short forms audit has always accepted */
+enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
+	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
+	OPT_TOPOLOGY };
 
 static const struct cli_option audit_options[] = {
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,

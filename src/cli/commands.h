@@ -24,8 +24,7 @@ extern const struct cli_command cli_topology;	/* cli/topology.c */
 extern const struct cli_command cli_workload;	/* cli/workload.c */
 extern const struct cli_command cli_live;	/* cli/interactive.c */
 extern const struct cli_command cli_replay;	/* cli/interactive.c */
-/* Not on the tables yet: parses its own options (main.c describes them). */
-int cmd_diff(int argc, char **argv);	/* cli/diff.c */
+extern const struct cli_command cli_diff;	/* cli/diff.c */
 
 /*
  * A key the command's option loop does not handle itself: CLI_HELP prints its help and

@@ -5,7 +5,6 @@
  * side's increase.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,17 +25,6 @@ struct diff_rule {
 	double max;		/* the increase allowed */
 	bool pct;		/* max is a percentage of the base median */
 };
-
-static void diff_usage(void)
-{
-	fprintf(stderr,
-		"usage: rqpath diff BASE.dat NEW.dat [--format text|json|csv|html] [-o FILE]\n"
-		"                   [--fail-on RULE[=N[%%]]]... [--profile KEY=VAL,...]\n"
-		"       rqpath diff [OPTIONS] BASE1.dat BASE2.dat ... -- NEW1.dat NEW2.dat ...\n"
-		"RULE is a finding or path id: exit 1 when its rate per second on the NEW side\n"
-		"grew by more than N per second (or N %% of the base), default 0, and the change\n"
-		"is outside the noise.\n");
-}
 
 static int parse_rule(const char *arg, struct diff_rule *r)
 {
@@ -94,18 +82,44 @@ static int audit_one(const char *file, const char *profile, struct rq_diff_run *
 	return 0;
 }
 
-int cmd_diff(int argc, char **argv)
+static int cmd_diff(int argc, char **argv);
+
+/* the short forms diff has always accepted */
+enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P' };
+
+static const struct cli_option diff_options[] = {
+	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
+	  "output format (default text)" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
+	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N[%]]", 0, 0, CLI_REPEAT,
+	  "exit 1 when RULE's rate grew by more than N/s (or N % of the base)" },
+	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
+	  "override the kernel profile of every trace" },
+	{ NULL },
+};
+
+const struct cli_command cli_diff = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.lead = "BASE.dat NEW.dat | BASE.dat... -- NEW.dat...",
+	.summary = "before and after: per path and finding rates, delays, the change of each",
+	.description =
+		"Audit each trace and compare the NEW side with the BASE side, per path and\n"
+		"finding: rates, shares, counts, queue delay, min/median/max per side.  RULE is\n"
+		"a finding or path id (or all): exit 1 when its rate per second on the NEW\n"
+		"side grew by more than N per second (or N % of the base), default 0, and the\n"
+		"change is outside the noise.",
+	.options = diff_options,
+};
+
+static int cmd_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "fail-on", required_argument, NULL, 'F' },
-		{ "profile", required_argument, NULL, 'P' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const enum rq_diff_format formats[] = {
+		RQ_DIFF_TEXT, RQ_DIFF_JSON, RQ_DIFF_CSV, RQ_DIFF_HTML,
 	};
+	struct cli_parser p;
 	struct diff_rule rules[MAX_RULES];
-	int nrules = 0, opt, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
+	int nrules = 0, opt, first, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
 	enum rq_diff_format fmt = RQ_DIFF_TEXT;
 	const char *profile = NULL, *output = NULL;
 	struct rq_diff_run *runs = NULL;
@@ -124,70 +138,52 @@ int cmd_diff(int argc, char **argv)
 			argv[i] = SEP;
 			break;
 		}
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "f:F:P:o:h", longopts, NULL)) != -1) {
+	cli_parser_init(&p, &cli_diff, argc, argv);
+	while ((opt = cli_next(&p)) != CLI_END) {
 		switch (opt) {
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = RQ_DIFF_TEXT;
-			else if (!strcmp(optarg, "json"))
-				fmt = RQ_DIFF_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = RQ_DIFF_CSV;
-			else if (!strcmp(optarg, "html"))
-				fmt = RQ_DIFF_HTML;
-			else {
-				rq_error("diff: unknown format '%s' (text, json, csv or html)", optarg);
-				return RQ_EXIT_ERROR;
-			}
+			fmt = formats[p.num];
 			break;
-		case 'F':
-			if (nrules == MAX_RULES || parse_rule(optarg, &rules[nrules])) {
+		case OPT_FAIL_ON:
+			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
 				rq_error("diff: bad --fail-on '%s': RULE[=N[%%]] with RULE a finding "
-					 "or path id (offcpu-fork, missed-idle, fork-moved, ...)", optarg);
+					 "or path id (offcpu-fork, missed-idle, fork-moved, ...)", p.arg);
 				return RQ_EXIT_ERROR;
 			}
 			nrules++;
 			break;
-		case 'P':
-			profile = optarg;
+		case OPT_PROFILE:
+			profile = p.arg;
 			break;
 		case 'o':
-			output = optarg;
+			output = p.arg;
 			break;
-		case 'h':
-			diff_usage();
-			return RQ_EXIT_OK;
 		default:
-			rq_error("diff: unknown or incomplete option '%s'; see 'rqpath help diff'",
-				 argv[optind - 1]);
-			return RQ_EXIT_ERROR;
+			return cli_stop(&p, opt);
 		}
 	}
-	for (int i = optind; i < argc; i++)
+	first = p.optind;
+	for (int i = first; i < argc; i++)
 		if (argv[i] == SEP) {
 			sep = i;
 			break;
 		}
 	if (sep >= 0) {
-		base = &argv[optind];
-		nbase = sep - optind;
+		base = &argv[first];
+		nbase = sep - first;
 		new = &argv[sep + 1];
 		nnew = argc - sep - 1;
 	} else {
 		nbase = nnew = 1;
-		if (argc - optind != 2) {
-			diff_usage();
+		if (argc - first != 2) {
 			rq_error("diff: give BASE.dat NEW.dat, or BASE... -- NEW... (%d file%s given)",
-				 argc - optind, argc - optind == 1 ? "" : "s");
+				 argc - first, argc - first == 1 ? "" : "s");
 			return RQ_EXIT_ERROR;
 		}
-		base = &argv[optind];
-		new = &argv[optind + 1];
+		base = &argv[first];
+		new = &argv[first + 1];
 	}
 	if (nbase < 1 || nnew < 1 || nbase > MAX_RUNS || nnew > MAX_RUNS) {
-		diff_usage();
 		rq_error("diff: each side needs 1 to %d trace files (base %d, new %d)", MAX_RUNS,
 			 nbase, nnew);
 		return RQ_EXIT_ERROR;

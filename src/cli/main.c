@@ -15,28 +15,6 @@
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
-enum { OPT_FORMAT = 256, OPT_FAIL_ON, OPT_PROFILE };
-
-/* diff.c parses its options itself; this is how the usage line shows them. */
-static const struct cli_option diff_options[] = {
-	{ "format", OPT_FORMAT, CLI_CHOICE, "text|json|csv|html", 0, 0, 0, "output format" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE" },
-	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N[%]]", 0, 0, CLI_REPEAT,
-	  "exit 1 when RULE's rate grew by more than N/s (or N %)" },
-	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
-	  "override the kernel profile" },
-	{ NULL },
-};
-
-static const struct cli_command cli_diff = {
-	.name = "diff",
-	.fn = cmd_diff,
-	.lead = "BASE.dat NEW.dat | BASE.dat... -- NEW.dat...",
-	.summary = "before and after: per path and finding rates, delays, the change of each",
-	.options = diff_options,
-	.flags = CLI_OWN_PARSER,
-};
-
 static const struct cli_command cli_help = {
 	.name = "help",
 	.fn = cmd_help,
@@ -164,11 +142,6 @@ static int cmd_help(int argc, char **argv)
 		rq_escape_c(argv[1], strlen(argv[1]), esc, sizeof(esc));
 		rq_error("no command '%s'; try 'rqpath help'", esc);
 		return RQ_EXIT_ERROR;
-	}
-	if (c->flags & CLI_OWN_PARSER) {
-		char *hargv[] = { (char *)c->name, "--help", NULL };
-
-		return c->fn(2, hargv);
 	}
 	cli_print_help(stdout, c);
 	return RQ_EXIT_OK;

@@ -244,6 +244,9 @@ const struct cli_command *cli_find_sub(const struct cli_command *c, const char *
 	return NULL;
 }
 
+/* Options longer than this get their help on a line of its own. */
+#define HELP_COLUMN 22
+
 void cli_print_help(FILE *f, const struct cli_command *c)
 {
 	char line[1024];
@@ -263,7 +266,7 @@ void cli_print_help(FILE *f, const struct cli_command *c)
 		if (o->flags & CLI_HIDDEN)
 			continue;
 		put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		if ((int)b.len > width)
+		if ((int)b.len > width && b.len <= HELP_COLUMN)
 			width = (int)b.len;
 	}
 	fprintf(f, "\noptions:\n");
@@ -274,9 +277,13 @@ void cli_print_help(FILE *f, const struct cli_command *c)
 			continue;
 		put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		if (o->key > 0 && o->key < 256)
-			fprintf(f, "  -%c, %-*s  %s\n", o->key, width, line, o->help);
+			fprintf(f, "  -%c, %-*s", o->key, width, line);
 		else
-			fprintf(f, "      %-*s  %s\n", width, line, o->help);
+			fprintf(f, "      %-*s", width, line);
+		/* a long option and value: its help on the next line */
+		if ((int)b.len > width)
+			fprintf(f, "\n      %-*s", width, "");
+		fprintf(f, "  %s\n", o->help);
 	}
 	fprintf(f, "  -h, %-*s  %s\n", width, "--help", "this text");
 	if (c->subcommands) {

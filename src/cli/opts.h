@@ -42,8 +42,6 @@ struct cli_option {
 /* cli_command.flags */
 #define CLI_IN_ORDER	0x01	/* the first operand ends the options (a command follows) */
 #define CLI_DEFAULT	0x02	/* what `rqpath` alone runs: "[name]" in the synopsis */
-#define CLI_OWN_PARSER	0x04	/* fn parses (and explains) its options itself: the table
-				 * gives only the usage line */
 
 struct cli_command {
 	const char *name;	/* "record", "workload spawn", "--version" */

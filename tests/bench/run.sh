@@ -1,15 +1,19 @@
 #!/bin/sh
-# Benchmarks for `make bench` (issue: performance).  Needs root and a 2+ CPU machine.
+# Benchmarks for `make bench`.  Needs root and a 2+ CPU machine.
 #
-#   replay   rqpath audit --format json on a >= 1M-event trace of a heavy workload,
-#            side by side with the libtracecmd floor (tests/helpers/bench_floor.c),
-#            trace-cmd report, and perf sched timehist on perf's own recording of the
-#            same workload: events/s, median and min-max of BENCH_RUNS alternating runs
-#   memory   peak RSS of the audit on that trace and on one recorded 4x longer
+#   replay   a >= 1M-event trace of a heavy workload recorded by `rqpath record` as
+#            trace.dat v6, the same converted to v7 zstd by `trace-cmd convert`, and a
+#            4x longer recording (v6 and v7 zstd): in BENCH_RUNS alternating rounds,
+#            `rqpath audit` (default threads and --threads 1), libtracecmd's own
+#            iterator reading one field per event (tests/helpers/bench_floor.c
+#            --iterate) and rqpath's reader alone reading the same field (bench_floor
+#            --own: headers, page walk, zstd, no decoder, no engine); ratios from the
+#            same rounds; trace-cmd report and perf sched timehist for scale
+#   memory   peak RSS of the audit on the 1x and the 4x files
 #   live     the workload bare, under rqpath record (default buffer) and under
 #            perf sched record: slowdown (median of BENCH_LIVE_RUNS), rqpath's lost events
 #   tui      rqpath replay under tmux: time from tmux send-keys to a changed screen
-#   profile  callgrind instructions per event, rqpath audit vs the floor, medium trace
+#   profile  callgrind instructions per event, rqpath audit vs rqpath's reader alone
 #
 # Prints PASS/FAIL per target and a markdown table, also written to
 # $RQPATH_BUILD/bench/results.md.  Exit 0 when every target passes or is skipped, 1 when
@@ -17,7 +21,7 @@
 #
 # Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
 # the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (5),
-# BENCH_SKIP="live tui profile rss" (any of them), BENCH_KEEP=1 keeps the large files.
+# BENCH_SKIP="live tui profile rss 4x" (any of them), BENCH_KEEP=1 keeps the large files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RQPATH_BUILD:=$top/build}"
@@ -68,7 +72,7 @@ cleanup() {
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCK"
 	if [ "$BENCH_KEEP" != 1 ]; then
-		rm -f "$OUT/trace4x.dat" "$OUT/perf.data" "$OUT/perf.data.old" "$OUT/live.dat" \
+		rm -f "$OUT/trace4x.dat" "$OUT/trace4x-zstd.dat" "$OUT/perf.data" "$OUT/perf.data.old" "$OUT/live.dat" \
 			"$OUT/perf-check.data"
 	fi
 }
@@ -92,9 +96,10 @@ calc() { awk "BEGIN { v = $1; printf \"%s\n\", v }"; }
 fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "" || v == "nan") print "n/a"; else printf f "\n", v }'; }
 # timed FILE CMD...: run CMD (output discarded), append its wall seconds to FILE
 timed() {
-	f=$1; shift
+	tf=$1; shift
 	s=$(now); "$@" >/dev/null 2>&1; rc=$?; e=$(now)
-	secs "$s" "$e" >>"$f"
+	secs "$s" "$e" >>"$tf"
+	[ $rc -le 1 ] || say "warning: exit $rc from $*"
 	return $rc
 }
 # sched events in a trace.dat, from the floor program
@@ -166,17 +171,50 @@ fi
 
 # ---- the traces ------------------------------------------------------------------------
 record_trace() {	# record_trace FILE LOOPS
-	"$RQPATH" record -o "$1" --force --buffer-kb "$BENCH_BUFFER_KB" -- $WORKLOAD "$2" \
-		>"$1.log" 2>&1 || { tail -n 5 "$1.log" >&2; die "rqpath record $1 failed"; }
+	"$RQPATH" record -o "$1" --force --file-version 6 --buffer-kb "$BENCH_BUFFER_KB" \
+		-- $WORKLOAD "$2" >"$1.log" 2>&1 || { tail -n 5 "$1.log" >&2; die "rqpath record $1 failed"; }
 	sed -n 's/.*recorded \([0-9]*\) events, \([0-9]*\) lost events.*/\2/p' "$1.log"
 }
+to_zstd() {	# to_zstd IN OUT
+	trace-cmd convert -i "$1" --file-version 7 --compression zstd -o "$2" >"$2.log" 2>&1 ||
+		{ tail -n 3 "$2.log" >&2; die "trace-cmd convert $1 to v7 zstd failed"; }
+	# the conversion must be what it says: version 7, zstd
+	[ "$(head -c 11 "$2" | tail -c 1)" = 7 ] && head -c 64 "$2" | grep -aq zstd ||
+		die "trace-cmd convert did not write a v7 zstd file"
+}
+[ $tc_ok = 1 ] || die "trace-cmd is needed to convert the trace to v7 zstd"
 H1=$OUT/trace.dat
-say "recording the 1x trace ($WORKLOAD $BENCH_LOOPS, --buffer-kb $BENCH_BUFFER_KB)"
+H1Z=$OUT/trace-zstd.dat
+say "recording the 1x trace ($WORKLOAD $BENCH_LOOPS, --buffer-kb $BENCH_BUFFER_KB, v6)"
 lost1=$(record_trace "$H1" "$BENCH_LOOPS")
+to_zstd "$H1" "$H1Z"
 ev1=$(floor_count "$H1")
 size1=$(stat -c %s "$H1")
-say "  $ev1 sched events, $lost1 lost, $size1 bytes"
+say "  $ev1 sched events, $lost1 lost, $size1 bytes; v7 zstd $(stat -c %s "$H1Z") bytes"
 [ "$ev1" -ge 1000000 ] 2>/dev/null || say "  warning: fewer than 1M sched events; raise BENCH_LOOPS"
+FILES="$H1 $H1Z"
+ev4=""
+if ! skipped 4x; then
+	H4=$OUT/trace4x.dat
+	H4Z=$OUT/trace4x-zstd.dat
+	say "recording the 4x trace ($WORKLOAD $((BENCH_LOOPS * 4)))"
+	lost4=$(record_trace "$H4" $((BENCH_LOOPS * 4)))
+	to_zstd "$H4" "$H4Z"
+	ev4=$(floor_count "$H4")
+	say "  $ev4 sched events, $lost4 lost, $(stat -c %s "$H4") bytes; v7 zstd $(stat -c %s "$H4Z") bytes"
+	FILES="$FILES $H4 $H4Z"
+fi
+# every reader must agree before anything is timed
+for f in $FILES; do
+	a=$("$FLOOR" --iterate "$f") b=$("$FLOOR" --own "$f")
+	[ "$(echo "$a" | cut -d' ' -f1-2)" = "$(echo "$b" | cut -d' ' -f1-2)" ] ||
+		die "$(basename "$f"): libtracecmd reads '$a', rqpath's reader '$b'"
+	"$RQPATH" audit --format json "$f" >"$OUT/audit.json" 2>"$OUT/audit.err"
+	arc=$?
+	[ $arc -le 1 ] || { cat "$OUT/audit.err" >&2; die "rqpath audit $f failed ($arc)"; }
+	"$RQPATH" audit --threads 1 --format json "$f" | cmp -s - "$OUT/audit.json" ||
+		die "$(basename "$f"): audit --threads 1 differs from the default"
+done
 
 # perf's own recording of the same workload (the last live run's, or a fresh one)
 perf_ev="" perf_lost=""
@@ -191,60 +229,38 @@ if [ $perf_ok = 1 ]; then
 fi
 
 # ---- replay throughput, alternating ----------------------------------------------------
-say "replay: $BENCH_RUNS alternating runs of audit / floor / floor --iterate / trace-cmd report / perf timehist"
-"$RQPATH" audit --format json "$H1" >"$OUT/audit.json" 2>"$OUT/audit.err"
-arc=$?
-[ $arc -le 1 ] || { cat "$OUT/audit.err" >&2; die "rqpath audit failed ($arc)"; }
+# tag of a file: 1x-v6 1x-zstd 4x-v6 4x-zstd
+tag() { case $1 in *4x-zstd.dat) echo 4x-zstd ;; *4x.dat) echo 4x-v6 ;; *zstd.dat) echo 1x-zstd ;; *) echo 1x-v6 ;; esac; }
+say "replay: $BENCH_RUNS alternating rounds of audit / audit --threads 1 / libtracecmd iterator / own reader on $(for f in $FILES; do printf '%s ' "$(tag "$f")"; done)"
 i=0
 while [ $i -lt "$BENCH_RUNS" ]; do
 	i=$((i + 1))
-	timed "$OUT/audit.t" "$RQPATH" audit --format json "$H1"
-	timed "$OUT/floor.t" "$FLOOR" "$H1"
-	timed "$OUT/floor-iter.t" "$FLOOR" --iterate "$H1"
+	for trc in $FILES; do	# not $f: timed() uses it
+		t=$(tag "$trc")
+		timed "$OUT/audit-$t.t" "$RQPATH" audit --format json "$trc"
+		timed "$OUT/audit1-$t.t" "$RQPATH" audit --threads 1 --format json "$trc"
+		timed "$OUT/iter-$t.t" "$FLOOR" --iterate "$trc"
+		timed "$OUT/own-$t.t" "$FLOOR" --own "$trc"
+	done
 	[ $tc_ok = 1 ] && timed "$OUT/tcreport.t" trace-cmd report "$H1"
 	[ $perf_ok = 1 ] && timed "$OUT/timehist.t" perf sched timehist -i "$OUT/perf.data"
 done
-t_audit=$(med "$OUT/audit.t")
-t_floor_rd=$(med "$OUT/floor.t")
-t_floor_it=$(med "$OUT/floor-iter.t")
-# the floor is the faster of the two ways libtracecmd offers
-if awk "BEGIN { exit !($t_floor_it < $t_floor_rd) }"; then
-	t_floor=$t_floor_it floor_file=$OUT/floor-iter.t floor_how="tracecmd_iterate_events"
-else
-	t_floor=$t_floor_rd floor_file=$OUT/floor.t floor_how="per-CPU tracecmd_read_data merge"
-fi
 eps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0 && n > 0) printf "%.0f\n", n / t; else print "" }'; }
+t_audit=$(med "$OUT/audit-1x-v6.t")
 eps_audit=$(eps "$ev1" "$t_audit")
-eps_floor=$(eps "$ev1" "$t_floor")
 eps_tc="" eps_perf=""
 [ $tc_ok = 1 ] && t_tc=$(med "$OUT/tcreport.t") && eps_tc=$(eps "$ev1" "$t_tc")
 [ $perf_ok = 1 ] && t_perf=$(med "$OUT/timehist.t") && eps_perf=$(eps "$perf_ev" "$t_perf")
 
 # ---- memory ----------------------------------------------------------------------------
-rss1="" rss4="" ev4=""
 if ! skipped rss; then
-	H4=$OUT/trace4x.dat
-	say "recording the 4x trace ($WORKLOAD $((BENCH_LOOPS * 4)))"
-	lost4=$(record_trace "$H4" $((BENCH_LOOPS * 4)))
-	ev4=$(floor_count "$H4")
-	say "  $ev4 sched events, $lost4 lost, $(stat -c %s "$H4") bytes"
-	# the floor's peak RSS too: libtracecmd keeps the trace's CPU data mmapped (16 MiB
-	# windows, file-backed), so part of any reader's peak RSS grows with the file; the
-	# audit's RSS minus the floor's is the engine's own memory
 	for i in 1 2 3; do
-		for f in "$H1" "$H4"; do
-			b=$(basename "$f" .dat)
+		for f in $FILES; do
+			t=$(tag "$f")
 			/usr/bin/time -f %M -o "$OUT/rss.tmp" "$RQPATH" audit --format json "$f" >/dev/null 2>&1
-			tail -n 1 "$OUT/rss.tmp" >>"$OUT/rss-audit-$b.t"
-			/usr/bin/time -f %M -o "$OUT/rss.tmp" "$FLOOR" "$f" >/dev/null 2>&1
-			tail -n 1 "$OUT/rss.tmp" >>"$OUT/rss-floor-$b.t"
+			tail -n 1 "$OUT/rss.tmp" >>"$OUT/rss-$t.t"
 		done
 	done
-	rss1=$(med "$OUT/rss-audit-trace.t")
-	rss4=$(med "$OUT/rss-audit-trace4x.t")
-	frss1=$(med "$OUT/rss-floor-trace.t")
-	frss4=$(med "$OUT/rss-floor-trace4x.t")
-	timed "$OUT/audit4x.t" "$RQPATH" audit --format json "$H4"
 fi
 
 # ---- TUI responsiveness ----------------------------------------------------------------
@@ -313,14 +329,14 @@ if ! skipped profile && command -v valgrind >/dev/null; then
 	record_trace "$HM" $((BENCH_LOOPS / 12)) >/dev/null
 	ev_med=$(floor_count "$HM")
 	valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.audit.out" \
-		"$RQPATH" audit --format json "$HM" >/dev/null 2>"$OUT/callgrind.audit.log"
+		"$RQPATH" audit --threads 1 --format json "$HM" >/dev/null 2>"$OUT/callgrind.audit.log"
 	valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.floor.out" \
-		"$FLOOR" "$HM" >/dev/null 2>"$OUT/callgrind.floor.log"
+		"$FLOOR" --own "$HM" >/dev/null 2>"$OUT/callgrind.floor.log"
 	ir() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
 	cg_audit=$(ir "$OUT/callgrind.audit.out")
 	cg_floor=$(ir "$OUT/callgrind.floor.out")
-	# the one-off tracecmd_open (headers, saved cmdlines) apart from the per-event cost
-	open_ir() { awk '/ \?\?\?:tracecmd_open \[/ { gsub(",", "", $1); print $1; exit }' "$1"; }
+	# the one-off rq_td_open (headers, formats) apart from the per-event cost
+	open_ir() { awk '/:rq_td_open \[/ { gsub(",", "", $1); print $1; exit }' "$1"; }
 	callgrind_annotate --inclusive=yes "$OUT/callgrind.audit.out" >"$OUT/callgrind.audit.incl.txt" 2>/dev/null
 	callgrind_annotate "$OUT/callgrind.audit.out" >"$OUT/callgrind.audit.self.txt" 2>/dev/null
 	callgrind_annotate --inclusive=yes "$OUT/callgrind.floor.out" >"$OUT/callgrind.floor.incl.txt" 2>/dev/null
@@ -340,8 +356,17 @@ t_total=$(secs "$t_start" "$(now)")
 # ---- targets ---------------------------------------------------------------------------
 echo
 echo "== rqpath bench, $(uname -r), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ), ${t_total}s =="
-r=$(calc "$eps_audit / $eps_floor")
-target "audit vs floor events/s" "$(fmt "$r" %.2f)x" ">= 0.90x" "$(ok "$r >= 0.9")"
+ratio() { calc "$(med "$OUT/$1-$3.t") / $(med "$OUT/$2-$3.t")"; }
+for f in $FILES; do
+	t=$(tag "$f")
+	case $t in *zstd) goal=0.50 ;; *) goal=0.60 ;; esac
+	r=$(ratio audit iter "$t")
+	target "$t: audit time / libtracecmd iterator" "$(fmt "$r" %.2f)x" "<= ${goal}x" "$(ok "$r <= $goal")"
+	r=$(ratio audit own "$t")
+	target "$t: audit time / own reader alone" "$(fmt "$r" %.2f)x" "<= 3.00x" "$(ok "$r <= 3")"
+done
+r=$(ratio audit iter 1x-zstd)
+target "1x-zstd: audit (two threads) / libtracecmd iterator, goal" "$(fmt "$r" %.2f)x" "<= 0.35x" "$(ok "$r <= 0.35")"
 if [ $perf_ok = 1 ]; then
 	r_perf=$(calc "$eps_audit / $eps_perf")
 	target "audit vs perf sched timehist events/s" "$(fmt "$r_perf" %.2f)x" ">= 1.50x" \
@@ -349,15 +374,15 @@ if [ $perf_ok = 1 ]; then
 else
 	target "audit vs perf sched timehist events/s" "n/a" ">= 1.50x" SKIP
 fi
-if [ -n "$rss4" ]; then
-	r=$(calc "$rss4 / $rss1")
-	target "peak RSS 4x trace / 1x trace" "$(fmt "$r" %.2f)x ($rss4 / $rss1 KiB)" "<= 1.20x" \
-		"$(ok "$r <= 1.2")"
-	r=$(calc "($rss4 - $frss4) / ($rss1 - $frss1)")
-	echo "info  engine's own peak RSS (audit - floor) 4x / 1x: $(fmt "$r" %.2f)x" \
-		"($((rss4 - frss4)) / $((rss1 - frss1)) KiB); floor 4x / 1x: $(fmt "$(calc "$frss4 / $frss1")" %.2f)x"
+if ! skipped rss && ! skipped 4x; then
+	for k in v6 zstd; do
+		a=$(med "$OUT/rss-1x-$k.t") b=$(med "$OUT/rss-4x-$k.t")
+		r=$(calc "$b / $a")
+		target "$k: peak RSS 4x trace / 1x trace" "$(fmt "$r" %.2f)x ($b / $a KiB)" "<= 1.30x" \
+			"$(ok "$r <= 1.3")"
+	done
 else
-	target "peak RSS 4x trace / 1x trace" "n/a" "<= 1.20x" SKIP
+	target "peak RSS 4x trace / 1x trace" "n/a" "<= 1.30x" SKIP
 fi
 if ! skipped live; then
 	maxlost=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$OUT/live-rqpath-lost.t")
@@ -397,37 +422,52 @@ row() {	# row NAME EVENTS FILE
 }
 {
 	echo "Measured by \`make bench\` on $(uname -r), $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(date -u +%Y-%m-%d)."
-	echo "Workload: \`$WORKLOAD $BENCH_LOOPS\` recorded with \`rqpath record --buffer-kb $BENCH_BUFFER_KB\`:"
-	echo "$ev1 sched events ($lost1 lost), $((size1 / 1048576)) MiB. Times: median and min–max of $BENCH_RUNS alternating runs."
+	echo "Workload: \`$WORKLOAD $BENCH_LOOPS\` recorded with \`rqpath record --file-version 6 --buffer-kb $BENCH_BUFFER_KB\`:"
+	echo "$ev1 sched events ($lost1 lost), $((size1 / 1048576)) MiB as v6, $(($(stat -c %s "$H1Z") / 1048576)) MiB as v7 zstd (\`trace-cmd convert --file-version 7 --compression zstd\`)${ev4:+; 4×: $ev4 events}."
+	echo "Each round runs every reader on every file in turn; the ratios are of the medians."
 	echo
-	echo "| Replay | sched events | median s | min–max s | events/s |"
+	echo "| Replay (median, min–max s of $BENCH_RUNS rounds) | 1× v6 | 1× v7 zstd | 4× v6 | 4× v7 zstd |"
 	echo "|---|---:|---:|---:|---:|"
-	row "\`rqpath audit --format json\`" "$ev1" "$OUT/audit.t"
-	row "floor: libtracecmd read + 1 field ($floor_how)" "$ev1" "$floor_file"
-	[ $tc_ok = 1 ] && row "\`trace-cmd report\`" "$ev1" "$OUT/tcreport.t"
-	if [ $perf_ok = 1 ]; then
-		row "\`perf sched timehist\` (perf's own file)" "$perf_ev" "$OUT/timehist.t"
-	else
-		echo "| \`perf sched timehist\` | SKIP: $perf_why | | | |"
+	cell() { [ -s "$OUT/$1-$2.t" ] || { printf ' – |'; return; }
+		 set -- $(stats "$OUT/$1-$2.t"); printf ' %s (%s–%s) |' "$(fmt "$1" %.3f)" "$(fmt "$2" %.3f)" "$(fmt "$3" %.3f)"; }
+	rcell() { [ -s "$OUT/$1-$3.t" ] && printf ' %s× |' "$(fmt "$(ratio "$1" "$2" "$3")" %.2f)" || printf ' – |'; }
+	for w in "audit:\`rqpath audit --format json\` (default threads: $(nproc))" \
+		 "audit1:\`rqpath audit --threads 1\`" \
+		 "iter:libtracecmd \`tracecmd_iterate_events\`, one field (bench_floor --iterate)" \
+		 "own:rqpath's reader alone, same field (bench_floor --own)"; do
+		printf '| %s |' "${w#*:}"
+		for t in 1x-v6 1x-zstd 4x-v6 4x-zstd; do cell "${w%%:*}" $t; done
+		echo
+	done
+	printf '| **audit / iterator** |'; for t in 1x-v6 1x-zstd 4x-v6 4x-zstd; do rcell audit iter $t; done; echo
+	printf '| audit --threads 1 / iterator |'; for t in 1x-v6 1x-zstd 4x-v6 4x-zstd; do rcell audit1 iter $t; done; echo
+	printf '| audit / own reader |'; for t in 1x-v6 1x-zstd 4x-v6 4x-zstd; do rcell audit own $t; done; echo
+	printf '| own reader / iterator |'; for t in 1x-v6 1x-zstd 4x-v6 4x-zstd; do rcell own iter $t; done; echo
+	if ! skipped rss; then
+		printf '| audit peak RSS, KiB |'
+		for t in 1x-v6 1x-zstd 4x-v6 4x-zstd; do
+			[ -s "$OUT/rss-$t.t" ] && printf ' %s |' "$(med "$OUT/rss-$t.t")" || printf ' – |'
+		done
+		echo
 	fi
 	echo
-	echo "| Ratio | value |"
-	echo "|---|---:|"
-	echo "| rqpath / floor events/s | $(fmt "$(calc "$eps_audit / $eps_floor")" %.2f)× |"
-	[ $perf_ok = 1 ] && echo "| rqpath / perf sched timehist events/s | $(fmt "$(calc "$eps_audit / $eps_perf")" %.2f)× |"
-	[ $tc_ok = 1 ] && echo "| rqpath / trace-cmd report events/s | $(fmt "$(calc "$eps_audit / $eps_tc")" %.2f)× |"
-	if [ -n "$rss4" ]; then
-		echo "| audit peak RSS, 1× trace ($ev1 events) | $rss1 KiB (floor $frss1 KiB) |"
-		echo "| audit peak RSS, 4× workload trace ($ev4 events) | $rss4 KiB, $(fmt "$(calc "$rss4 / $rss1")" %.2f)× (floor $frss4 KiB, $(fmt "$(calc "$frss4 / $frss1")" %.2f)×) |"
-		echo "| engine's own peak RSS (audit − floor), 1× → 4× | $((rss1 - frss1)) → $((rss4 - frss4)) KiB, $(fmt "$(calc "($rss4 - $frss4) / ($rss1 - $frss1)")" %.2f)× |"
-		echo "| audit time, 4× trace | $(fmt "$(med "$OUT/audit4x.t")" %.2f) s ($(fmt "$(eps "$ev4" "$(med "$OUT/audit4x.t")")" %.0f) events/s) |"
+	echo "| Other tools on the 1× trace | events | median s | events/s |"
+	echo "|---|---:|---:|---:|"
+	[ $tc_ok = 1 ] && echo "| \`trace-cmd report\` | $ev1 | $(fmt "$t_tc" %.3f) | $(fmt "$eps_tc" %.0f) |"
+	if [ $perf_ok = 1 ]; then
+		echo "| \`perf sched timehist\` (perf's own file) | $perf_ev | $(fmt "$t_perf" %.3f) | $(fmt "$eps_perf" %.0f) |"
+	else
+		echo "| \`perf sched timehist\` | SKIP: $perf_why | | |"
 	fi
+	echo
+	echo "| Other | value |"
+	echo "|---|---:|"
 	[ -s "$OUT/tui-keys.log" ] &&
 		echo "| TUI ms per key (\`rqpath replay\`, 1× trace, after loading) | $(awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }' "$OUT/tui-keys.log") |"
 	if [ -n "$cg_audit" ]; then
-		echo "| callgrind instructions/event, audit vs floor ($ev_med events) | $(fmt "$(calc "$cg_audit / $ev_med")" %.0f) vs $(fmt "$(calc "$cg_floor / $ev_med")" %.0f) |"
+		echo "| callgrind instructions/event, audit --threads 1 vs own reader alone ($ev_med events) | $(fmt "$(calc "$cg_audit / $ev_med")" %.0f) vs $(fmt "$(calc "$cg_floor / $ev_med")" %.0f) |"
 		[ -n "$cg_audit_open" ] && [ -n "$cg_floor_open" ] &&
-			echo "| the same without the one-off tracecmd_open | $(fmt "$(calc "($cg_audit - $cg_audit_open) / $ev_med")" %.0f) vs $(fmt "$(calc "($cg_floor - $cg_floor_open) / $ev_med")" %.0f) |"
+			echo "| the same without the one-off rq_td_open | $(fmt "$(calc "($cg_audit - $cg_audit_open) / $ev_med")" %.0f) vs $(fmt "$(calc "($cg_floor - $cg_floor_open) / $ev_med")" %.0f) |"
 	fi
 	if ! skipped live; then
 		echo

@@ -4,8 +4,8 @@
  * anonymous file (memfd), replayed with rq_replay_file() into a fresh analysis, and
  * all three report formats are written to /dev/null.  Built by tests/fuzz/run.sh.
  *
- * Anything a hostile trace.dat can make the engine (or the libraries under it) do
- * wrong shows up here as an ASan/UBSan report or a leak.
+ * Anything a hostile trace.dat can make the reader (src/tracedat.c), the decoder or the
+ * engine do wrong shows up here as an ASan/UBSan report or a leak.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 
-	an = rq_analysis_new(NULL);
+	/* a small placements ring: the default one is megabytes, allocated per input */
+	an = rq_analysis_new(&(struct rq_analysis_opts){ .recent_capacity = 256 });
 	if (!an)
 		abort();
 	if (!rq_replay_file(path, an, 0, err, sizeof(err))) {

@@ -5,7 +5,9 @@
 #
 #   FUZZ_SECONDS=N   how long to fuzz (default 300)
 #   FUZZ_JOBS=N      parallel libFuzzer workers (-fork=N; default: number of CPUs)
-#   FUZZ_TARGET=T    replay (default: fuzz_replay.c, whole trace.dat files) or events
+#   FUZZ_TARGET=T    replay (default: fuzz_replay.c, whole trace.dat files), pages
+#                    (fuzz_pages.c: structure-aware edits of page headers, commits,
+#                    event headers and v7 chunks of valid files) or events
 #                    (fuzz_events.c: hostile rq_event streams straight into the engine)
 #   RQPATH_BUILD     build directory (default <repo>/build); everything goes in
 #                    $RQPATH_BUILD/fuzz: the harness, corpus/, artifacts/
@@ -27,15 +29,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${FUZZ_TARGET:=replay}"
 case $FUZZ_TARGET in
 replay) out=$RQPATH_BUILD/fuzz ;;
+pages) out=$RQPATH_BUILD/fuzz-pages ;;
 events) out=$RQPATH_BUILD/fuzz-events ;;
-*) echo "fuzz: FUZZ_TARGET is replay or events" >&2; exit 2 ;;
+*) echo "fuzz: FUZZ_TARGET is replay, pages or events" >&2; exit 2 ;;
 esac
 harness=fuzz_$FUZZ_TARGET
 corpus=$out/corpus
 art=$out/artifacts
 crashers=$top/fixtures/crashers
-# events crashers are not trace.dat files: kept apart (replay them with the harness)
+# events and pages crashers are not trace.dat files: kept apart (replay them with the
+# harness; pages inputs are edits of the bases below)
 [ "$FUZZ_TARGET" = events ] && crashers=$crashers/events
+[ "$FUZZ_TARGET" = pages ] && crashers=$crashers/pages
 
 command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG not found (apt-get install clang)" >&2; exit 2; }
 mkdir -p "$out" "$corpus" "$art" "$crashers" || exit 2
@@ -45,7 +50,7 @@ files=$(ls "$top"/src/*.c)
 pkgs="libtracefs libtraceevent libbsd libzstd zlib"
 echo "fuzz: building $out/$harness"
 # shellcheck disable=SC2086
-"$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+"$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -DRQPATH_VERSION=\"fuzz\" -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$top/src" $(pkg-config --cflags $pkgs) \
 	-o "$out/$harness" "$top/tests/fuzz/$harness.c" $files \
@@ -65,7 +70,19 @@ done
 		2>/dev/null || true
 done
 
-# libtracecmd prints nothing (log level NONE); leaks inside the libraries are
+# pages: the valid files its edits start from (v6, v7 zstd, v7 uncompressed)
+if [ "$FUZZ_TARGET" = pages ]; then
+	bases="$top/fixtures/spawn.v6.dat:$top/fixtures/spawn.dat"
+	if command -v trace-cmd >/dev/null &&
+	   trace-cmd convert -i "$top/fixtures/spawn.v6.dat" --file-version 7 --compression none \
+		-o "$out/base-none.dat" >/dev/null 2>&1; then
+		bases="$bases:$out/base-none.dat"
+	fi
+	export RQPATH_FUZZ_BASES="$bases"
+	[ -n "$(ls "$corpus")" ] || printf '\000\001\000\000\000\000\000\000\000\000' >"$corpus/seed-empty"
+fi
+
+# leaks inside libtraceevent are
 # suppressed by src/replay.c, ours are reported.  Sizes read from a hostile file make
 # the libraries ask for absurd amounts of memory: let malloc() fail (NULL) as it does
 # without ASan, instead of calling that a crash (and cap one allocation at 2 GiB).

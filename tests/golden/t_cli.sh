@@ -27,7 +27,7 @@ else
 fi
 
 # 2. help CMD = CMD --help; every option of the usage line is explained
-for cmd in live replay record audit explain workload "workload spawn" "workload execl" \
+for cmd in live replay record audit diff explain workload "workload spawn" "workload execl" \
 	   "workload idle-stack" "workload wake-llc" help; do
 	# shellcheck disable=SC2086
 	"$rq" help $cmd >"$tmp/h1" 2>&1; rc1=$?
@@ -70,6 +70,8 @@ audit: --placements wants csv|jsonl, not 'tsv'@audit --placements tsv x.dat
 audit: --threads wants an integer in 1..1024, not '0'@audit --threads 0 x.dat
 audit: --duration wants a number of seconds > 0, not '-1'@audit --live --duration -1
 audit: unknown option '--bogus'; see 'rqpath audit --help'@audit --bogus
+diff: --format wants text|json|csv|html, not 'xml'@diff --format xml a.dat b.dat
+diff: give BASE.dat NEW.dat, or BASE... -- NEW... (1 file given)@diff a.dat
 explain: unknown option '--verbose'@explain --verbose
 explain: one FILE at most@explain a.dat b.dat
 replay: needs one FILE.dat@replay

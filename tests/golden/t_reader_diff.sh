@@ -4,9 +4,10 @@
 # marks, decoded field checksums per event type) on every fixture, every trace in
 # ../shared/traces, and a generated set of odd files: v6 <-> v7 and zstd / none by
 # `trace-cmd convert`, zlib chunks, TSC2NSEC/OFFSET/DATE options, missed-event marks and
-# a page whose clock goes backwards (tests/tools/mkodd.py).  Then rqpath itself on the
-# odd files: the zlib copy audits like its source, a backwards page is reported as a
-# gap, and a buffer whose page size contradicts the header page is refused.
+# a page whose clock goes backwards, a format id of 2^31-1 (tests/tools/mkodd.py).
+# Then rqpath itself on the odd files: the zlib copy audits like its source, missed
+# marks are counted, the id of 2^31-1 allocates nothing by its value, and a buffer whose
+# page size contradicts the header page is refused.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${RQPATH_BUILD:-$top/build}
 diff=$build/tests/reader_diff
@@ -53,12 +54,12 @@ done
 src=$top/fixtures/spawn.v6.dat
 trace-cmd convert -i "$src" --file-version 7 --compression none -o "$tmp/base.dat" \
 	>/dev/null 2>&1 || { echo "FAIL: trace-cmd convert spawn to v7 none"; exit 1; }
-for kind in zlib options missed backwards pagesize; do
+for kind in zlib options missed backwards pagesize bigid; do
 	python3 "$top/tests/tools/mkodd.py" $kind "$tmp/base.dat" "$tmp/$kind.dat" ||
 		{ echo "FAIL: mkodd.py $kind"; fail=1; }
 done
 check "$tmp/zlib.dat" "$tmp/base.dat"
-for kind in options missed backwards; do
+for kind in options missed backwards bigid; do
 	check "$tmp/$kind.dat"
 done
 # the marks are there (the oracle agreeing on "none" would prove nothing)
@@ -87,6 +88,19 @@ rc=$?
 if [ $rc -ne 2 ] || ! grep -q 'page size 8192 contradicts' "$tmp/err"; then
 	echo "FAIL: a contradicting page size: exit $rc, $(cat "$tmp/err")"; fail=1
 fi
+
+# an event id of 2^31-1 in a format: nothing allocated by its value (4 GB of address
+# space is plenty), the records that do not carry it are not that event
+plain=${RQPATH_PLAIN:-$RQPATH}
+(ulimit -v 4000000; "$plain" audit --format json "$tmp/bigid.dat") >"$tmp/big.json" 2>"$tmp/err" ||
+	{ echo "FAIL: an event id of 2^31-1: exit $?, $(cat "$tmp/err")"; fail=1; }
+python3 - "$tmp/big.json" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+if j["trace"]["events"] != 1790 or j["counts"]["sched_switch"] != 0:
+    print("FAIL: bigid.dat: %d events, %d sched_switch (want 1790, 0)" %
+          (j["trace"]["events"], j["counts"]["sched_switch"])); sys.exit(1)
+PY
 
 [ $n -gt 10 ] || { echo "FAIL: only $n files compared"; exit 1; }
 [ $fail -eq 0 ] && echo "$n files read alike by rqpath and libtracecmd"

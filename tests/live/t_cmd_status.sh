@@ -66,6 +66,22 @@ if command -v script >/dev/null; then
 	printf 'hello\n' | timeout 20 script -qec "$RQPATH record -o $dir/t.dat -- sh -c 'read l; echo got=\$l'" \
 		/dev/null >"$dir/tty.out" 2>&1
 	grep -q 'got=hello' "$dir/tty.out" || no "the command could not read the terminal: $(cat "$dir/tty.out")"
+	# ^Z: the command stops, rqpath stops with it (the terminal back to the shell); on
+	# SIGCONT it hands the terminal over again and resumes the command
+	timeout 30 script -qec "$RQPATH record -o $dir/z.dat -- sh -c 'kill -STOP \$\$; echo resumed'; echo rc=\$?" \
+		/dev/null >"$dir/z.out" 2>&1 </dev/null &
+	z=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		r=$(pgrep -f "^$RQPATH record -o $dir/z.dat" | head -1)
+		[ -n "$r" ] && [ "$(ps -o stat= -p "$r" | cut -c1)" = T ] && break
+		sleep 0.1; i=$((i + 1))
+	done
+	[ -n "$r" ] && [ "$(ps -o stat= -p "$r" | cut -c1)" = T ] || no "rqpath did not stop with its stopped command"
+	[ -n "$r" ] && kill -CONT "$r"
+	wait $z
+	grep -q resumed "$dir/z.out" && grep -q 'rc=0' "$dir/z.out" ||
+		no "the command was not resumed after SIGCONT: $(cat "$dir/z.out")"
 fi
 
 # audit --live: no named temporary trace while it records

@@ -13,6 +13,8 @@ KIND:
              every CPU, an unknown count on the 3rd
   backwards  the 3rd page of the busiest CPU starts 1 s before the trace
   pagesize   the BUFFER option's page size doubled (must be refused)
+  bigid      sched_switch's format says ID 2147483647 (its records keep their real id):
+             a new event formats section appended, the option pointing to it
 Written from trace-cmd.dat.v7(5) and the kernel's ring-buffer page layout.
 """
 import struct
@@ -33,6 +35,8 @@ def parse(d):
     _, p = cstr(d, p)
     (opt,) = struct.unpack_from("<Q", d, p)
     sections, buffers, dones = [], [], []
+    global evopt
+    evopt = []
     while opt:
         sid, flags, _, size = struct.unpack_from("<HHIQ", d, opt)
         assert sid == 0 and not flags & 1, "options section compressed"
@@ -44,6 +48,8 @@ def parse(d):
             if oid == 0:
                 (nxt,) = struct.unpack_from("<Q", d, data)
                 dones.append(data)
+            elif oid == 18:
+                evopt.append(data)
             elif oid == 3:
                 r = data + 8
                 _, r = cstr(d, r)
@@ -126,6 +132,26 @@ def main():
     elif kind == "pagesize":
         for r, ps, cpus, boff in buffers:
             struct.pack_into("<I", d, r, ps * 2)
+    elif kind == "bigid":
+        (off,) = struct.unpack_from("<Q", d, evopt[0])
+        sid, flags, desc, size = struct.unpack_from("<HHIQ", d, off)
+        assert sid == 18 and not flags & 1, "event formats section compressed"
+        body = bytes(d[off + 16:off + 16 + size])
+        i = body.index(b"name: sched_switch\n")
+        j = body.index(b"ID: ", i) + 4
+        k = body.index(b"\n", j)
+        # the format's own size is the u64 right before its text
+        start = i
+        (fsz,) = struct.unpack_from("<Q", body, start - 8)
+        new = b"2147483647"
+        grow = len(new) - (k - j)
+        body = (body[:start - 8] + struct.pack("<Q", fsz + grow) + body[start:j] + new +
+                body[k:])
+        while len(d) % 8:
+            d.append(0)
+        noff = len(d)
+        d += struct.pack("<HHIQ", 18, 0, desc, len(body)) + body
+        struct.pack_into("<Q", d, evopt[0], noff)
     else:
         sys.exit("mkodd.py: unknown KIND " + kind)
     open(dst, "wb").write(d)
