@@ -319,8 +319,8 @@ static void text_limits(FILE *f, const struct rq_analysis *an)
 				rq_finding_ids[i], rq_event_name(t));
 	}
 	if (!an->has_markers && an->counts[RQ_EV_EXEC])
-		fprintf(f, "  needless-callback needs each task's allowed CPUs: without rqpath "
-			   "markers only forks of known tasks carry them\n");
+		fprintf(f, "  needless-callback needs each task's allowed CPUs: without rqpath\n"
+			   "    markers only forks of known tasks carry them\n");
 }
 
 /* The lines under the findings table: what each number rests on. */
@@ -335,7 +335,7 @@ static void text_finding_notes(FILE *f, const struct rq_analysis *an)
 		if (s->assumptions) {
 			const char *sep = "";
 
-			fprintf(f, "  %s: %llu inferred, resting on: ", rq_finding_ids[i],
+			fprintf(f, "  %s: %llu inferred, resting on:\n    ", rq_finding_ids[i],
 				(unsigned long long)s->inferred);
 			for (int a = 0; a < RQ_ASSUME__COUNT; a++)
 				if (s->assumptions & (1u << a)) {
@@ -398,8 +398,9 @@ static void text_examples(FILE *f, const struct rq_analysis *an, int i, bool pos
 	else
 		fprintf(f, "\n%s: first %d of %llu\n", rq_finding_ids[i], n,
 			(unsigned long long)s->count);
-	fprintf(f, "  %-14s %7s %-16s %5s  %-14s %s\n", "time (s)", "pid", "comm", "cpu",
-		"from->to", "path");
+	/* 80 columns: 52 before the path, whose id and confidence take at most 26 */
+	fprintf(f, "  %-12s %7s %-16s %3s %-8s %s\n", "time (s)", "pid", "comm", "cpu",
+		"from->to", "path (confidence)");
 	for (int e = 0; e < n; e++) {
 		const struct rq_placement *p = possible ? &s->possible_examples[e] :
 							  &s->examples[e];
@@ -409,7 +410,7 @@ static void text_examples(FILE *f, const struct rq_analysis *an, int i, bool pos
 		rq_placement_describe(p, why, sizeof(why));
 		rq_escape_c(why, strlen(why), esc, sizeof(esc));
 		snprintf(move, sizeof(move), "%d->%d", p->from_cpu, p->to_cpu);
-		fprintf(f, "  %-14.6f %7d %-16s %5d  %-14s %s (%s)\n", secs(p->ts), p->pid, comm,
+		fprintf(f, "  %-12.6f %7d %-16s %3d %-8s %s (%s)\n", secs(p->ts), p->pid, comm,
 			p->cpu, move, rq_paths[p->path].id, rq_confidence_names[p->conf]);
 		text_wrapped(f, esc, 6, 80);
 	}
@@ -425,18 +426,16 @@ static void text_quality(FILE *f, const struct rq_analysis *an)
 			continue;
 		fprintf(f, "  data quality: CPU %d: ", c);
 		if (cpu->idle_repairs)
-			fprintf(f, "%llu switch(es) out of idle missing",
-				(unsigned long long)cpu->idle_repairs);
+			fprintf(f, "%llu switch(es) out of idle missing,\n    repaired from "
+				   "record owners\n", (unsigned long long)cpu->idle_repairs);
 		if (cpu->repairs > cpu->idle_repairs)
-			fprintf(f, "%s%llu other switch(es) missing", cpu->idle_repairs ? ", " : "",
+			fprintf(f, "%s%llu other switch(es) missing, repaired from record "
+				   "owners\n", cpu->idle_repairs ? "    " : "",
 				(unsigned long long)(cpu->repairs - cpu->idle_repairs));
-		if (cpu->repairs)
-			fprintf(f, ",\n    repaired from record owners");
 		if (cpu->switch_mismatches)
-			fprintf(f, "%s%llu switch(es) whose prev was not the running task",
-				cpu->repairs ? "; " : "",
+			fprintf(f, "%s%llu switch(es) whose prev was not the running task\n",
+				cpu->repairs ? "    " : "",
 				(unsigned long long)cpu->switch_mismatches);
-		fputc('\n', f);
 	}
 	if (an->markers_ignored)
 		fprintf(f, "  data quality: %llu marker line(s) not written by the recorder: "
@@ -457,15 +456,15 @@ static void write_text(FILE *f, const struct rq_analysis *an)
 		release_or_unknown(an, rel, sizeof(rel)), an->nr_cpus, (unsigned long long)an->nr_events,
 		(unsigned long long)an->lost_events,
 		an->last_ts > an->first_ts ? secs(an->last_ts - an->first_ts) : 0.0);
-	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s, delay-dequeue %s\n"
-		   "    (%s)\n",
+	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s,\n"
+		   "    delay-dequeue %s (%s)\n",
 		affected(an->profile.exec_callback_unconditional),
 		affected(an->profile.idle_stack_allowed),
 		affected(an->profile.fork_util_regression),
 		an->profile.delayed_dequeue ? "on" : "off", an->profile.note);
 	fprintf(f, "  attributes: %s\n", an->has_markers ?
-		"rqpath markers (affinity and policy snapshot) + fork/syscall events" :
-		"no rqpath markers: affinity/policy only from fork and syscall events");
+		"rqpath markers (affinity, policy) + fork/syscall events" :
+		"no rqpath markers: affinity/policy from fork and syscall events");
 	fprintf(f, "  topology: %s%s\n",
 		an->llc_source == RQ_LLC_OPTION ? "from --topology" :
 		an->llc_source == RQ_LLC_CACHE ? "LLC groups from sysfs cache information" :

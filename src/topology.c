@@ -138,12 +138,17 @@ int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_
 		goto out;
 	for (int cpu = 0; cpu < n; cpu++)
 		llc[cpu] = smt[cpu] = node[cpu] = cpu;
+	/* '#' comments run to the end of their line, whatever they hold (';' too) */
+	for (char *c = strchr(text, '#'); c; c = strchr(c, '#')) {
+		while (*c && *c != '\n')
+			*c++ = ' ';
+	}
 	for (char *line = strtok_r(text, ";\n", &save); line; line = strtok_r(NULL, ";\n", &save)) {
 		char *key, *rest;
 
 		while (isspace((unsigned char)*line))
 			line++;
-		if (!*line || *line == '#')
+		if (!*line)
 			continue;
 		key = line;
 		rest = key + strcspn(key, " \t");

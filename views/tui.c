@@ -405,9 +405,9 @@ static void sample(struct tui *t)
 /* ---- replay source ---------------------------------------------------------------- */
 
 /* RQPATH_TUI_RING=N: how many placements the engine keeps whole (tests make it small). */
-static struct rq_analysis *new_analysis(void)
+static struct rq_analysis *new_analysis(const struct tui *t)
 {
-	struct rq_analysis_opts o = { 0 };
+	struct rq_analysis_opts o = { .topology = t->topology };
 	const char *e = getenv("RQPATH_TUI_RING");
 
 	if (e && *e && atoi(e) > 0)
@@ -424,7 +424,7 @@ static int replay_reopen(struct tui *t)
 	t->rp = NULL;
 	if (t->an)
 		rq_analysis_free(t->an);
-	t->an = new_analysis();
+	t->an = new_analysis(t);
 	if (!t->an) {
 		tui_message(t, "out of memory");
 		return -1;
@@ -434,7 +434,8 @@ static int replay_reopen(struct tui *t)
 	if (t->idx && !t->idx->complete)
 		tl_index_attach(t->idx, t->an);
 	if (!t->rp || rq_replay_begin(t->rp, t->an)) {
-		tui_message(t, "%s", t->rp ? "cannot read the trace" : err);
+		tui_message(t, "%s", !t->rp ? err : t->an->error[0] ? t->an->error :
+			    "cannot read the trace");
 		return -1;
 	}
 	t->trace_first = rq_replay_next_ts(t->rp);
@@ -939,7 +940,7 @@ static int replay_loop(struct tui *t)
 	return 0;
 }
 
-int tui_replay(const char *path, char *err, size_t errlen)
+int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
 {
 	struct tui *t;
 	char terr[512];
@@ -951,6 +952,7 @@ int tui_replay(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	t->path = path;
+	t->topology = topology;
 	t->speed = SPEED_1X;
 	t->idx = tl_index_new();
 	/* open once before touching the terminal: a bad file is one line on stderr */
@@ -1071,7 +1073,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	t->live = true;
 	t->output = o->output;
 	t->speed = SPEED_1X;
-	t->an = new_analysis();
+	t->an = new_analysis(t);
 	t->idx = tl_index_new();
 	if (!t->an || !t->idx) {
 		rq_analysis_free(t->an);

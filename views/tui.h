@@ -177,6 +177,7 @@ struct tui {
 
 	/* replay */
 	const char *path;
+	const char *topology;	/* --topology of replay, or NULL */
 	struct rq_replay *rp;
 	bool loading;		/* the initial load to the end, with progress */
 	bool playing;

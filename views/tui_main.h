@@ -13,7 +13,7 @@
  * Open FILE.dat and browse it until the user quits.  0, or -1 with one line in err
  * (the file name already escaped) when the file or the terminal cannot be opened.
  */
-int tui_replay(const char *path, char *err, size_t errlen);
+int tui_replay(const char *path, const char *topology, char *err, size_t errlen);
 
 struct tui_live_opts {
 	int buffer_kb;		/* per-CPU buffer, 0 = default */

@@ -61,9 +61,10 @@ static int parse_rule(const char *arg, struct diff_rule *r)
 	return 0;
 }
 
-static int audit_one(const char *file, const char *profile, struct rq_diff_run *run)
+static int audit_one(const char *file, const char *profile, const char *topology,
+		     struct rq_diff_run *run)
 {
-	struct rq_analysis_opts aopts = { .profile_override = profile };
+	struct rq_analysis_opts aopts = { .profile_override = profile, .topology = topology };
 	struct rq_analysis *an = rq_analysis_new(&aopts);
 	char err[512], esc[1024];
 
@@ -73,6 +74,8 @@ static int audit_one(const char *file, const char *profile, struct rq_diff_run *
 	}
 	if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
 		rq_escape_c(file, strlen(file), esc, sizeof(esc));
+		if (an->error[0])
+			rq_escape_c(an->error, strlen(an->error), err, sizeof(err));
 		rq_error("%s: %s", esc, err);
 		rq_analysis_free(an);
 		return -1;
@@ -85,7 +88,7 @@ static int audit_one(const char *file, const char *profile, struct rq_diff_run *
 static int cmd_diff(int argc, char **argv);
 
 /* the short forms diff has always accepted */
-enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P' };
+enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256 };
 
 static const struct cli_option diff_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
@@ -95,6 +98,8 @@ static const struct cli_option diff_options[] = {
 	  "exit 1 when RULE's rate grew by more than N/s (or N % of the base)" },
 	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
 	  "override the kernel profile of every trace" },
+	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
+	  "the LLC/SMT/node groups and CPU capacities, for every trace" },
 	{ NULL },
 };
 
@@ -121,7 +126,7 @@ static int cmd_diff(int argc, char **argv)
 	struct diff_rule rules[MAX_RULES];
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
 	enum rq_diff_format fmt = RQ_DIFF_TEXT;
-	const char *profile = NULL, *output = NULL;
+	const char *profile = NULL, *output = NULL, *topology = NULL;
 	struct rq_diff_run *runs = NULL;
 	struct rq_diff d = { 0 };
 	char **base, **new;
@@ -154,6 +159,9 @@ static int cmd_diff(int argc, char **argv)
 			break;
 		case OPT_PROFILE:
 			profile = p.arg;
+			break;
+		case OPT_TOPOLOGY:
+			topology = p.arg;
 			break;
 		case 'o':
 			output = p.arg;
@@ -203,7 +211,7 @@ static int cmd_diff(int argc, char **argv)
 		return RQ_EXIT_ERROR;
 	}
 	for (int i = 0; i < nbase + nnew; i++)
-		if (audit_one(i < nbase ? base[i] : new[i - nbase], profile, &runs[i])) {
+		if (audit_one(i < nbase ? base[i] : new[i - nbase], profile, topology, &runs[i])) {
 			ret = RQ_EXIT_ERROR;
 			goto out;
 		}

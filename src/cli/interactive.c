@@ -16,12 +16,21 @@
 static int cmd_replay(int argc, char **argv);
 static int cmd_live(int argc, char **argv);
 
+enum { OPT_TOPOLOGY = 257 };
+
+static const struct cli_option replay_options[] = {
+	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
+	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
+	{ NULL },
+};
+
 const struct cli_command cli_replay = {
 	.name = "replay",
 	.fn = cmd_replay,
 	.operands = "FILE.dat",
 	.summary = "open a trace.dat (rqpath record, trace-cmd record/extract) in the TUI",
 	.description = "Open a trace.dat in the TUI; press ? inside for the keys.",
+	.options = replay_options,
 };
 
 enum { OPT_BUFFER_KB = 256 };
@@ -49,19 +58,22 @@ const struct cli_command cli_live = {
 
 static int cmd_replay(int argc, char **argv)
 {
+	const char *topology = NULL;
 	struct cli_parser p;
 	char err[2048];
 	int opt;
 
 	cli_parser_init(&p, &cli_replay, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
-		return cli_stop(&p, opt);
+		if (opt != OPT_TOPOLOGY)
+			return cli_stop(&p, opt);
+		topology = p.arg;
 	}
 	if (argc - p.optind != 1) {
 		rq_error("replay: needs one FILE.dat; try 'rqpath help replay'");
 		return RQ_EXIT_ERROR;
 	}
-	if (tui_replay(argv[p.optind], err, sizeof(err))) {
+	if (tui_replay(argv[p.optind], topology, err, sizeof(err))) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}
