@@ -100,6 +100,16 @@ static double m_all_rate(const struct rq_diff_run *r, int arg)
 	return rate(r->placements, r);
 }
 
+static double m_kind_rate(const struct rq_diff_run *r, int k)
+{
+	uint64_t n = 0;
+
+	for (int p = 0; p < RQ_PATH__COUNT; p++)
+		if ((int)rq_paths[p].kind == k)
+			n += r->path_counts[p];
+	return rate(n, r);
+}
+
 static double m_path_rate(const struct rq_diff_run *r, int p)
 {
 	return rate(r->path_counts[p], r);
@@ -246,7 +256,7 @@ static void compare_traces(struct rq_diff *d)
 int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
 		    const struct rq_diff_run *new, int nnew)
 {
-	int cap = 1 + 2 * RQ_PATH__COUNT + 5 * RQ_FIND__COUNT + 2;
+	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 5 * RQ_FIND__COUNT + 2;
 	char name[48];
 
 	memset(d, 0, sizeof(*d));
@@ -260,6 +270,18 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 	if (!d->rows)
 		return -1;
 	compare_traces(d);
+	/* per kind (all its paths), for the kinds some trace has */
+	for (int k = 0; k < RQ_KIND__COUNT; k++) {
+		bool seen = false;
+
+		for (int p = 0; p < RQ_PATH__COUNT; p++)
+			seen |= (int)rq_paths[p].kind == k && path_seen(d, p);
+		if (!seen)
+			continue;
+		snprintf(name, sizeof(name), "%s", rq_kind_names[k]);
+		if (add_row(d, "kind", name, rq_kind_names[k], "per_s", "1/s", m_kind_rate, k))
+			return -1;
+	}
 	if (add_row(d, "placements", "all", "all", "per_s", "1/s", m_all_rate, 0))
 		return -1;
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
@@ -379,8 +401,10 @@ static void text_run(FILE *f, const char *side, int i, int n, const struct rq_di
 
 static const char *section_title(const struct rq_diff_row *r)
 {
+	if (!strcmp(r->section, "kind"))
+		return "Placements per second by kind";
 	if (!strcmp(r->section, "placements"))
-		return "Placements per second";
+		return "Placements per second by path";
 	if (!strcmp(r->section, "share"))
 		return "Share of placements";
 	if (!strcmp(r->section, "finding"))

@@ -42,7 +42,7 @@ struct rq_diff_stat {
 };
 
 struct rq_diff_row {
-	const char *section;	/* "placements", "share", "finding", "delay" */
+	const char *section;	/* "kind", "placements", "share", "finding", "delay" */
 	char name[48];		/* "all", "fork fork-local", "offcpu-fork", ... */
 	char key[40];		/* the path or finding id ("all", "flagged", ...) */
 	const char *metric;	/* "per_s", "share_pct", "count", "possible", "p50_ns", ... */

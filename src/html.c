@@ -222,7 +222,7 @@ static const char css[] =
 	".bar{display:inline-block;height:.9em;background:#56B4E9;vertical-align:middle}"
 	"table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;text-align:right}"
 	"td:first-child,th:first-child{text-align:left}"
-	"#timeline{width:100%;height:auto;border:1px solid #bbb;background:#fafafa;cursor:grab}"
+	"#timeline{flex:1;min-width:0;border:1px solid #bbb;background:#fafafa;cursor:grab}"
 	".legend span{display:inline-block;margin-right:1.2em}"
 	".sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}"
 	".controls button{margin-right:.4em}"
@@ -265,7 +265,7 @@ static double secs(uint64_t ns)
 /* The per-CPU timeline: ncols columns, a row per CPU, marks from CPU to CPU. */
 static void write_timeline(FILE *f, struct rq_html *h)
 {
-	int ncols, group, rowh = 28, top = 14, H;
+	int ncols, group, rowh = 28, top = 14, H, px;
 	uint64_t span;
 
 	if (!h->cols) {
@@ -288,10 +288,17 @@ static void write_timeline(FILE *f, struct rq_html *h)
 		   "<button id=\"zout\">zoom out</button><button id=\"zreset\">reset</button> "
 		   "<span id=\"zoom\">1.0x</span> (wheel zooms, drag pans; hover a mark for "
 		   "its explanation)</p>\n");
-	fprintf(f, "<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
-		   "preserveAspectRatio=\"none\" data-w=\"%d\" data-h=\"%d\" height=\"%d\" "
-		   "role=\"img\" aria-label=\"per-CPU timeline\">\n", ncols, H, ncols, H,
-		H * 2 > 160 ? H * 2 : 160);
+	/* the CPU names beside the drawing, which stretches when zoomed */
+	px = H * 2 > 160 ? H * 2 : 160;
+	fprintf(f, "<div style=\"display:flex\"><div style=\"position:relative;width:4em;"
+		   "height:%dpx;font-size:12px\">", px);
+	for (int cpu = 0; cpu < h->nr_cpus; cpu++)
+		fprintf(f, "<span style=\"position:absolute;top:%.1f%%;transform:translateY(-50%%)\">"
+			   "CPU %d</span>", 100.0 * (top + cpu * rowh + rowh / 2) / H, cpu);
+	fprintf(f, "</div>\n<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" "
+		   "viewBox=\"0 0 %d %d\" preserveAspectRatio=\"none\" data-w=\"%d\" data-h=\"%d\" "
+		   "style=\"height:%dpx\" role=\"img\" aria-label=\"per-CPU timeline\">\n", ncols, H,
+		ncols, H, px);
 	for (int cpu = 0; cpu < h->nr_cpus; cpu++) {
 		int y = top + cpu * rowh;
 
@@ -329,7 +336,6 @@ static void write_timeline(FILE *f, struct rq_html *h)
 			}
 			c += run;
 		}
-		fprintf(f, "<text x=\"2\" y=\"%d\" font-size=\"10\">CPU %d</text>\n", y, cpu);
 	}
 	/* marks: unflagged first, flagged on top */
 	for (int pass = 0; pass < 2; pass++)
@@ -366,7 +372,7 @@ static void write_timeline(FILE *f, struct rq_html *h)
 			html_text(f, m->why, strlen(m->why));
 			fputs("</title></line>\n", f);
 		}
-	fputs("</svg>\n<p class=\"legend\">", f);
+	fputs("</svg></div>\n<p class=\"legend\">", f);
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
 		fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>%s</span>",
 			finding_colour[fi], rq_finding_ids[fi]);

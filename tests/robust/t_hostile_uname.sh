@@ -3,7 +3,8 @@
 # t_hostile_uname.sh - the kernel release in a file's UNAME option is the file's, not
 # the machine's: a release made of terminal controls (ESC ] title, BEL, the C1 CSI
 # U+009B, the bidi override U+202E, the line separator U+2028) must reach no output raw:
-# audit text, JSON (as \u escapes, decoding to the same characters), CSV and explain;
+# audit text, JSON (as \u escapes, decoding to the same characters), CSV, explain and
+# the TUI's dashboard;
 # error lines likewise for a hostile file name.  Checked byte by byte.
 set -u
 : "${RQPATH:?}" "${RQPATH_TOP:?}"
@@ -63,6 +64,12 @@ PY
 	"$RQPATH" explain "$tmp/$b.dat" >"$tmp/$b.explain" 2>&1 || no "$b: explain exited $?"
 	raw "$tmp/$b.explain" || no "$b: explain passes the release raw"
 	grep -q 'kernel \\x1b' "$tmp/$b.explain" || no "$b: explain does not show the release escaped"
+	# the TUI's dashboard, drawn into its virtual screen (RQPATH_TUI_SCRIPT)
+	printf ':dump\n' >"$tmp/keys"
+	RQPATH_TUI_SCRIPT="$tmp/keys" "$RQPATH" replay "$tmp/$b.dat" >"$tmp/$b.tui" 2>&1 ||
+		no "$b: the TUI exited $?"
+	raw "$tmp/$b.tui" || no "$b: the TUI passes the release raw"
+	grep -q 'kernel \\x1b' "$tmp/$b.tui" || no "$b: the TUI does not show the release escaped"
 done
 [ $n -gt 0 ] || no "no fixture"
 
