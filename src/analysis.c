@@ -1447,7 +1447,7 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	} else if (!t->mask_known) {
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
-		why(&p, "; allowed CPUs unknown at this exec: not judged");
+		p.notes |= RQ_NOTE_MASK_UNKNOWN;
 		t->unknown_execs++;
 	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
 		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
@@ -1659,10 +1659,7 @@ static void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	if (rq_cpumask_weight(&t->mask) != 1)
 		return;
 	if (an->profile.exec_callback_unconditional) {
-		char *cut = strstr(p->why, "; allowed CPUs unknown");
-
-		if (cut)
-			*cut = '\0';
+		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
 		why(p, "; allowed on CPU %d only (from the recorder's next marker for it), yet "
 		    "sched_exec() called the class callback", rq_cpumask_first(&t->mask));
 		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
@@ -1950,6 +1947,8 @@ void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 	else if (p->notes & RQ_NOTE_MAYBE_DELAYED)
 		append(buf, size, "; selection not proven: its CPU was not seen idle since it "
 		       "blocked, so ttwu_runnable() may have requeued a delay-dequeued task");
+	if (p->notes & RQ_NOTE_MASK_UNKNOWN)
+		append(buf, size, "; allowed CPUs unknown at this exec: not judged");
 	if (p->notes & RQ_NOTE_ASYM)
 		append(buf, size, "; CPUs of different capacity: EAS or select_idle_capacity() "
 		       "may have chosen this CPU on purpose");

@@ -124,6 +124,7 @@ struct rq_placement {
 #define RQ_NOTE_AFTER_LOSS 0x08		/* events were lost on a CPU involved: model reset */
 #define RQ_NOTE_POSSIBLE 0x10		/* a finding's selection is not proven (see possible) */
 #define RQ_NOTE_ASYM 0x20		/* asymmetric capacities: EAS/select_idle_capacity */
+#define RQ_NOTE_MASK_UNKNOWN 0x40	/* exec: allowed CPUs unknown, needless not judged */
 
 enum rq_level { RQ_LEVEL_NONE, RQ_LEVEL_UNKNOWN, RQ_LEVEL_SMT, RQ_LEVEL_LLC, RQ_LEVEL_PKG,
 		RQ_LEVEL_NUMA };
