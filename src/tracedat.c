@@ -421,6 +421,250 @@ static uint8_t *read_section(struct rq_td *td, uint64_t off, uint16_t id, uint64
 
 /* ---- header page and formats ---------------------------------------------------- */
 
+/*
+ * libtraceevent's format parser does not survive every hostile text (the fuzzer found
+ * NULL dereferences in it, from field declarations and print formats), so it is never
+ * handed the file's text: each format is parsed here, line by line, every field
+ * checked (a declaration of plain words, '*' and one [N] or [], an offset, size and
+ * sign of sane values), and libtraceevent parses a canonical text rebuilt from those
+ * fields, with an empty print format (rqpath never prints events).  The header page
+ * is not given to libtraceevent at all.
+ */
+struct fline {
+	char decl[128];		/* "unsigned short common_type", "__data_loc char[] comm" */
+	char name[64];
+	long offset, size, sign;
+};
+
+static bool ident(const char *p, size_t n)
+{
+	if (!n || !(p[0] == '_' || (p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z')))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(p[i] == '_' || (p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+		      (p[i] >= '0' && p[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* A word of a declaration: an identifier with an optional [] or [digits], or stars. */
+static bool decl_word(const char *p, size_t n, bool *array)
+{
+	const char *b = memchr(p, '[', n);
+
+	if (n && p[0] == '*') {
+		for (size_t i = 0; i < n; i++)
+			if (p[i] != '*')
+				return false;
+		return n <= 3;
+	}
+	if (!b)
+		return ident(p, n);
+	if (*array || p[n - 1] != ']' || !ident(p, (size_t)(b - p)))
+		return false;
+	for (const char *d = b + 1; d < p + n - 1; d++)
+		if (*d < '0' || *d > '9')
+			return false;
+	*array = true;
+	return p + n - 1 - b <= 6;
+}
+
+static long num_after(const char *line, size_t n, const char *key, long dflt)
+{
+	const char *p = memmem(line, n, key, strlen(key));
+	long v = 0;
+	int digits = 0;
+
+	if (!p)
+		return dflt;
+	p += strlen(key);
+	while (p < line + n && *p >= '0' && *p <= '9' && digits < 9) {
+		v = v * 10 + (*p++ - '0');
+		digits++;
+	}
+	return digits ? v : -1;
+}
+
+/* "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" -> f; false if anything is odd. */
+static bool parse_field(const char *line, size_t n, struct fline *f)
+{
+	const char *d = memmem(line, n, "field:", 6), *semi, *w, *end;
+	bool array = false;
+	size_t k = 0, words = 0;
+
+	if (!d)
+		return false;
+	d += 6;
+	semi = memchr(d, ';', n - (size_t)(d - line));
+	if (!semi || semi - d >= (long)sizeof(f->decl))
+		return false;
+	/* the words, separated by single spaces in the copy */
+	for (w = d; w < semi; ) {
+		while (w < semi && (*w == ' ' || *w == '\t'))
+			w++;
+		if (w >= semi)
+			break;
+		end = w;
+		while (end < semi && *end != ' ' && *end != '\t')
+			end++;
+		if (!decl_word(w, (size_t)(end - w), &array))
+			return false;
+		if (k)
+			f->decl[k++] = ' ';
+		memcpy(f->decl + k, w, (size_t)(end - w));
+		k += (size_t)(end - w);
+		words++;
+		w = end;
+	}
+	f->decl[k] = '\0';
+	if (words < 2 || words > 6)
+		return false;
+	/* the name: the last word, without its [N] */
+	w = strrchr(f->decl, ' ') + 1;
+	end = strchr(w, '[');
+	k = end ? (size_t)(end - w) : strlen(w);
+	if (!ident(w, k) || k >= sizeof(f->name))
+		return false;
+	memcpy(f->name, w, k);
+	f->name[k] = '\0';
+	f->offset = num_after(semi, n - (size_t)(semi - line), "offset:", -1);
+	f->size = num_after(semi, n - (size_t)(semi - line), "size:", -1);
+	f->sign = num_after(semi, n - (size_t)(semi - line), "signed:", 0);
+	return f->offset >= 0 && f->offset <= 65535 && f->size >= 0 && f->size <= 65535 &&
+	       (f->sign == 0 || f->sign == 1);
+}
+
+/* The value of "key: " at the start of a line of text, up to the end of the line. */
+static bool line_value(const char *text, size_t n, const char *key, char *out, size_t max)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; p && p < text + n; ) {
+		const char *nl = memchr(p, '\n', (size_t)(text + n - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(text + n - p);
+
+		if (len >= kl && !memcmp(p, key, kl)) {
+			len -= kl;
+			if (len >= max)
+				return false;
+			memcpy(out, p + kl, len);
+			out[len] = '\0';
+			return true;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+/*
+ * The canonical text of a format, or NULL when the format is not one to trust: a name,
+ * an ID, the common fields, a blank line, the event's fields (at most 64 in all).
+ */
+static char *canonical_format(const char *text, size_t n, char *name, size_t namelen)
+{
+	char idtext[16], *out, *o;
+	const char *p, *fmt;
+	bool common = true, blank_done = false;
+	long id = 0;
+	int nfields = 0;
+	size_t cap = 4096;
+
+	if (!line_value(text, n, "name: ", name, namelen) || !ident(name, strlen(name)) ||
+	    !line_value(text, n, "ID: ", idtext, sizeof(idtext)) || !idtext[0])
+		return NULL;
+	for (const char *d = idtext; *d; d++) {
+		if (*d < '0' || *d > '9' || id > INT32_MAX / 10)
+			return NULL;
+		id = id * 10 + (*d - '0');
+	}
+	if (id > INT32_MAX)
+		return NULL;
+	fmt = memmem(text, n, "format:\n", 8);
+	if (!fmt)
+		return NULL;
+	out = malloc(cap);
+	if (!out)
+		return NULL;
+	o = out + snprintf(out, cap, "name: %s\nID: %ld\nformat:\n", name, id);
+	for (p = fmt + 8; p < text + n; ) {
+		const char *nl = memchr(p, '\n', (size_t)(text + n - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(text + n - p);
+		struct fline f;
+		bool empty = true;
+
+		for (size_t i = 0; i < len; i++)
+			if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+				empty = false;
+		if (empty) {
+			/* the blank line between the common fields and the event's */
+			if (common && nfields) {
+				common = false;
+				o += snprintf(o, (size_t)(out + cap - o), "\n");
+				blank_done = true;
+			}
+		} else if (!memcmp(p, "print fmt:", len < 10 ? len : 10)) {
+			break;
+		} else if (!parse_field(p, len, &f) || ++nfields > 64 ||
+			   (size_t)(out + cap - o) < 256) {
+			free(out);
+			return NULL;
+		} else {
+			o += snprintf(o, (size_t)(out + cap - o),
+				      "\tfield:%s;\toffset:%ld;\tsize:%ld;\tsigned:%ld;\n",
+				      f.decl, f.offset, f.size, f.sign);
+		}
+		p = nl ? nl + 1 : text + n;
+	}
+	if (!blank_done)
+		o += snprintf(o, (size_t)(out + cap - o), "\n");
+	snprintf(o, (size_t)(out + cap - o), "\nprint fmt: \"\"\n");
+	return out;
+}
+
+/*
+ * The header page format: the timestamp (8 bytes at 0), the commit word (the kernel's
+ * long) and where the data starts and how much of it a page holds.
+ */
+static bool parse_header_page(struct rq_td *td, const char *text, size_t n)
+{
+	long ts_size = 8, commit_off = 8, commit_size = td->long_size, data_off = -1,
+	     data_size = -1;
+
+	for (const char *p = text; p && p < text + n; ) {
+		const char *nl = memchr(p, '\n', (size_t)(text + n - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(text + n - p);
+		struct fline f;
+
+		if (memmem(p, len, "field:", 6)) {
+			if (!parse_field(p, len, &f))
+				return td_fail(td, "corrupt trace.dat: the header page format has a "
+					       "field rqpath cannot read");
+			if (!strcmp(f.name, "timestamp"))
+				ts_size = f.size;
+			else if (!strcmp(f.name, "commit")) {
+				commit_off = f.offset;
+				commit_size = f.size;
+			} else if (!strcmp(f.name, "data")) {
+				data_off = f.offset;
+				data_size = f.size;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (ts_size != 8)
+		return td_fail(td, "unsupported trace.dat: page timestamps are not 64-bit");
+	if ((commit_size != 4 && commit_size != 8) || commit_off != 8)
+		return td_fail(td, "corrupt trace.dat: the page header's commit field is %ld "
+			       "bytes at %ld (4 or 8 at 8 expected)", commit_size, commit_off);
+	if (data_off >= 0 && data_off != 8 + commit_size)
+		return td_fail(td, "unsupported trace.dat: page data at offset %ld", data_off);
+	td->commit_size = (int)commit_size;
+	td->page_hdr = 8 + (uint32_t)commit_size;
+	if (data_size > 0)
+		td->sub_buffer = (uint32_t)(data_size + (long)td->page_hdr);
+	return true;
+}
+
 static bool read_header_info(struct rq_td *td, struct cur *c)
 {
 	char tag[13];
@@ -434,24 +678,16 @@ static bool read_header_info(struct rq_td *td, struct cur *c)
 	text = c_alloc(c, size);
 	if (!text)
 		return false;
-	tep_parse_header_page(td->tep, text, (unsigned long)size, td->long_size);
+	/* the event header text (type_len/time_delta widths) is fixed by the kernel */
+	if (!parse_header_page(td, text, (size_t)size)) {
+		free(text);
+		return false;
+	}
 	free(text);
 	if (!c_read(c, tag, 13) || memcmp(tag, "header_event", 13))
 		return td->failed ? false : td_fail(td, "corrupt trace.dat: no header_event");
 	if (!c_u64(c, &size) || !c_skip(c, size))
 		return false;
-	if (tep_get_header_timestamp_size(td->tep) != 8)
-		return td_fail(td, "unsupported trace.dat: page timestamps are not 64-bit");
-	td->commit_size = tep_get_header_page_size(td->tep);
-	if (td->commit_size != 4 && td->commit_size != 8)
-		return td_fail(td, "corrupt trace.dat: the page header's commit field has %d "
-			       "bytes (4 or 8 expected)", td->commit_size);
-	if (tep_is_old_format(td->tep))
-		return td_fail(td, "unsupported trace.dat: ring-buffer format of kernels "
-			       "before 2.6.31");
-	td->page_hdr = 8 + (uint32_t)td->commit_size;
-	if (tep_get_sub_buffer_size(td->tep) > 0)
-		td->sub_buffer = (uint32_t)tep_get_sub_buffer_size(td->tep);
 	td->have_header = true;
 	return true;
 }
@@ -459,23 +695,15 @@ static bool read_header_info(struct rq_td *td, struct cur *c)
 /* One format text of system sys: parsed when its event is one the reader wants. */
 static void take_format(struct rq_td *td, const char *sys, const char *text, size_t n)
 {
-	const char *p = memmem(text, n, "name: ", 6), *e;
-	char name[128];
-	size_t k;
+	char name[64], *canon;
 
-	if (!p)
+	/* a format rqpath cannot trust leaves the event absent: not fatal */
+	canon = canonical_format(text, n, name, sizeof(name));
+	if (!canon)
 		return;
-	p += 6;
-	e = memchr(p, '\n', n - (size_t)(p - text));
-	k = e ? (size_t)(e - p) : n - (size_t)(p - text);
-	if (k >= sizeof(name))
-		return;
-	memcpy(name, p, k);
-	name[k] = '\0';
-	if (td->wanted && !td->wanted(sys, name))
-		return;
-	/* a format libtraceevent cannot parse leaves the event absent: not fatal */
-	tep_parse_event(td->tep, text, n, sys);
+	if (!td->wanted || td->wanted(sys, name))
+		tep_parse_event(td->tep, canon, strlen(canon), sys);
+	free(canon);
 }
 
 /* count, then count times (u64 size, text): the formats of system sys */

@@ -35,10 +35,14 @@ fi
 
 # the module map: names in bold (**a.c, b.h**) in docs/HACKING.md, per directory section
 map=docs/HACKING.md
+# each directory's files in that directory's section ("### src/cli/ — ...")
+section() {
+	awk -v h="### $1 " 'index($0, h) == 1 { on = 1; next } /^##/ { on = 0 } on' "$map"
+}
 for f in src/*.c src/*.def src/cli/*.c views/*.c; do
-	base=${f##*/}
-	grep -qE "^- \*\*([^*]*[ ,])?$(echo "$base" | sed 's/\./\\./g')[,*]" "$map" ||
-		{ echo "FAIL: $map's module map does not name $f"; fail=1; }
+	dir=${f%/*}/ base=${f##*/}
+	section "$dir" | grep -qE "^- \*\*([^*]*[ ,])?$(echo "$base" | sed 's/\./\\./g')[,*]" ||
+		{ echo "FAIL: $map's module map does not name $f under ### $dir"; fail=1; }
 done
 grep -oE '^- \*\*[^*]+\*\*' "$map" | sed -e 's/^- \*\*//' -e 's/\*\*$//' -e 's/, /\n/g' |
 while IFS= read -r name; do

