@@ -383,7 +383,7 @@ static int build_tep(struct session *s)
  */
 #define ATTR_SLOTS	8192
 #define REREAD_GAP	0.010	/* seconds between two re-reads of one task */
-#define REFRESH_AGE	0.250	/* a task woken this long after its last read is read again */
+#define REFRESH_AGE	0.250	/* a task woken this long after its last read: read again */
 #define REREAD_RATE	1000.0	/* re-reads a second, all tasks together */
 #define REREAD_BURST	200.0
 
