@@ -8,10 +8,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "not root: live not tested"
 	exit 77
 fi
-if ! [ -d /sys/kernel/tracing/events/sched ] && ! mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
-	echo "tracefs not available: live not tested"
-	exit 77
-fi
+. "$(dirname "$0")/../live/tracefs.sh"
+tracefs_ready || exit 77
 
 step start ":dump"
 step ask "q"
