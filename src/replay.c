@@ -72,7 +72,8 @@ int rq_replay_threads(void)
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 1;
 	n = CPU_COUNT(&set);
-	return n < 1 ? 1 : n;
+	/* one read-ahead thread keeps up with several CPUs' data: more only compete */
+	return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
 struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)

@@ -142,8 +142,11 @@ static size_t edit(const struct base *b, uint8_t *f, size_t len, const uint8_t *
 			put64(f + u + 8, (val % (b->page + 256)) | (uint64_t)(e[0] >> 6) << 30);
 		break;
 	case 1:	/* the page timestamp: moved either way, or zero */
-		if (!b->compressed)
-			put64(f + u, val ? get64(f + u) + (uint64_t)(int64_t)(int32_t)(val << 8) : 0);
+		if (!b->compressed) {
+			int64_t by = (int32_t)(val << 8);
+
+			put64(f + u, val ? get64(f + u) + (uint64_t)by : 0);
+		}
 		break;
 	case 2:	/* an event header word (type_len, delta) inside the commit */
 		if (!b->compressed && commit) {
