@@ -51,6 +51,12 @@ struct rq_replay {
 	bool finished;
 	bool failed;
 	unsigned long long stats_overrun;
+	/*
+	 * Lost events, per CPU: the overrun statistic and the page marks describe the
+	 * same losses, so the total counts the larger of the two, never their sum.
+	 * counted[] is what the engine was told so far, marks[] the marks seen so far.
+	 */
+	unsigned long long *counted, *marks;
 	struct tep_record rec;	/* what the decoder is handed, reused */
 	char err[384];
 };
@@ -101,6 +107,14 @@ struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r->stats_overrun = rq_td_stats_overrun(r->td);
+	r->counted = calloc((size_t)r->nr_cpus, sizeof(*r->counted));
+	r->marks = calloc((size_t)r->nr_cpus, sizeof(*r->marks));
+	if (!r->counted || !r->marks) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+		r->counted[cpu] = rq_td_stats_overrun_cpu(r->td, cpu);
 	/* this thread decodes and runs the engine; the others read and decompress ahead */
 	rq_td_start_workers(r->td, rq_replay_threads() - 1);
 	return r;
@@ -145,9 +159,6 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 		if (!got) {
 			r->finished = true;
 			rq_analysis_finish(an);
-			/* the stats and the per-page marks can both count the same loss */
-			if (r->stats_overrun > an->lost_events)
-				an->lost_events = r->stats_overrun;
 			break;
 		}
 		/*
@@ -156,9 +167,16 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 		 * its runqueue and marks what follows as after a loss.
 		 */
 		if (rec.missed || rec.backwards) {
-			struct rq_event lost = { .ts = rec.ts, .type = RQ_EV_LOST, .cpu = rec.cpu,
-						 .arg = rec.missed > 0 ? rec.missed : 0 };
+			struct rq_event lost = { .ts = rec.ts, .type = RQ_EV_LOST, .cpu = rec.cpu };
 
+			/* the total grows only where the marks pass the CPU's statistic */
+			if (rec.missed > 0 && rec.cpu < r->nr_cpus) {
+				r->marks[rec.cpu] += (unsigned long long)rec.missed;
+				if (r->marks[rec.cpu] > r->counted[rec.cpu]) {
+					lost.arg = (long long)(r->marks[rec.cpu] - r->counted[rec.cpu]);
+					r->counted[rec.cpu] = r->marks[rec.cpu];
+				}
+			}
 			rq_analysis_feed(an, &lost);
 		}
 		/* the decoder reads ts, data and size; the rest stays zero from the open */
@@ -204,6 +222,8 @@ void rq_replay_close(struct rq_replay *r)
 		return;
 	rq_decoder_free(r->dec);
 	rq_td_close(r->td);
+	free(r->counted);
+	free(r->marks);
 	free(r);
 }
 

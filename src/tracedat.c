@@ -110,6 +110,8 @@ struct rq_td {
 	uint32_t sub_buffer;	/* page size the header page format gives, 0 unknown */
 	char uname[256];
 	unsigned long long overrun;
+	unsigned long long *cpu_overrun;	/* per CPU, from the CPUSTAT options */
+	int ncpu_overrun, nstats;
 	long long ts_offset;
 	uint32_t tsc_mult, tsc_shift;
 	bool time_shift;
@@ -873,8 +875,32 @@ static bool handle_option(struct rq_td *td, uint16_t id, uint8_t *data, uint32_t
 		return true;
 	case OPT_CPUSTAT:
 		if (size) {
+			const char *c;
+			long cpu = td->nstats;
+			unsigned long long n;
+
 			data[size - 1] = '\0';
-			td->overrun += sum_overruns((char *)data);
+			n = sum_overruns((char *)data);
+			td->overrun += n;
+			/* "CPU: N" first; else the options' order is the CPUs' */
+			c = strstr((char *)data, "CPU:");
+			if (c)
+				cpu = strtol(c + 4, NULL, 10);
+			td->nstats++;
+			if (cpu >= 0 && cpu < TD_MAX_CPUS) {
+				if (cpu >= td->ncpu_overrun) {
+					unsigned long long *m = realloc(td->cpu_overrun,
+									sizeof(*m) * (size_t)(cpu + 1));
+
+					if (!m)
+						return td_fail(td, "out of memory");
+					memset(m + td->ncpu_overrun, 0,
+					       sizeof(*m) * (size_t)(cpu + 1 - td->ncpu_overrun));
+					td->cpu_overrun = m;
+					td->ncpu_overrun = (int)cpu + 1;
+				}
+				td->cpu_overrun[cpu] += n;
+			}
 		}
 		return true;
 	case OPT_UNAME:
@@ -1032,6 +1058,7 @@ static bool list_v6_instance(struct rq_td *td, struct td_buffer *b)
 		if (!read_options(td, &c, NULL) || !c_read(&c, kind, 10))
 			return false;
 		td->overrun = overrun;	/* an instance's stats are not the file's */
+		td->ncpu_overrun = 0;
 	}
 	b->page_size = td->page_size;
 	b->listed = true;
@@ -1762,6 +1789,8 @@ struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, co
 		goto fail;
 	if (td->buf != &td->top)
 		td->overrun = 0;	/* the CPUSTAT options describe the top buffer */
+	if (td->buf != &td->top)
+		td->ncpu_overrun = 0;
 	return td;
 fail:
 	snprintf(err, errlen, "%s", td->err);
@@ -1779,6 +1808,7 @@ void rq_td_close(struct rq_td *td)
 	for (int i = 0; i < td->ninst; i++)
 		free(td->inst[i].cpus);
 	free(td->inst);
+	free(td->cpu_overrun);
 	if (td->tep)
 		tep_free(td->tep);
 	ZSTD_freeDCtx(td->zctx);
@@ -1793,6 +1823,11 @@ int rq_td_version(const struct rq_td *td) { return td->version; }
 int rq_td_cpus(const struct rq_td *td) { return td->ncpus; }
 const char *rq_td_uname(const struct rq_td *td) { return td->uname; }
 unsigned long long rq_td_stats_overrun(const struct rq_td *td) { return td->overrun; }
+
+unsigned long long rq_td_stats_overrun_cpu(const struct rq_td *td, int cpu)
+{
+	return cpu >= 0 && cpu < td->ncpu_overrun ? td->cpu_overrun[cpu] : 0;
+}
 const char *rq_td_buffer(const struct rq_td *td) { return td->buf ? td->buf->name : ""; }
 const char *rq_td_compression(const struct rq_td *td) { return comp_names[td->comp]; }
 const char *rq_td_error(const struct rq_td *td) { return td->err; }

@@ -52,6 +52,8 @@ int rq_td_cpus(const struct rq_td *td);
 const char *rq_td_uname(const struct rq_td *td);
 /* Sum of the "overrun:" counts of the CPUSTAT options (top buffer only). */
 unsigned long long rq_td_stats_overrun(const struct rq_td *td);
+/* The same for one CPU (0 when the file has no statistics for it). */
+unsigned long long rq_td_stats_overrun_cpu(const struct rq_td *td, int cpu);
 /* Name of the buffer read: "" for the top one. */
 const char *rq_td_buffer(const struct rq_td *td);
 /*
