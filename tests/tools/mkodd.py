@@ -13,6 +13,9 @@ KIND:
              every CPU, an unknown count on the 3rd
   backwards  the 3rd page of the busiest CPU starts 1 s before the trace
   pagesize   the BUFFER option's page size doubled (must be refused)
+  timeshift  an options section appended with a TIME_SHIFT option (a guest trace's
+             host clock synchronisation: must be refused, not ignored)
+  bigendian  the file header says big-endian (must be refused on a little-endian host)
   bigid      sched_switch's format says ID 2147483647 (its records keep their real id):
              a new event formats section appended, the option pointing to it
 Written from trace-cmd.dat.v7(5) and the kernel's ring-buffer page layout.
@@ -129,6 +132,17 @@ def main():
             assert sz >= 3 * ps, "the busiest CPU has fewer than 3 pages"
             (first,) = struct.unpack_from("<Q", d, off)
             struct.pack_into("<Q", d, off + 2 * ps, first - 1000000000)
+    elif kind == "timeshift":
+        # peer trace id, flags, 1 CPU with 1 sample: time, offset, scaling
+        ts = struct.pack("<QII", 1, 0, 1) + struct.pack("<I", 1) + struct.pack("<QqQ", 0, 1000, 1)
+        opts = struct.pack("<HI", 12, len(ts)) + ts + struct.pack("<HIQ", 0, 8, 0)
+        while len(d) % 8:
+            d.append(0)
+        noff = len(d)
+        d += struct.pack("<HHIQ", 0, 0, 0, len(opts)) + opts
+        struct.pack_into("<Q", d, dones[-1], noff)
+    elif kind == "bigendian":
+        d[12] = 1
     elif kind == "pagesize":
         for r, ps, cpus, boff in buffers:
             struct.pack_into("<I", d, r, ps * 2)
