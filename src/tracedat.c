@@ -1440,7 +1440,7 @@ static bool next_page(struct rq_td *td, struct td_cpu *c)
 	}
 }
 
-static uint64_t convert_ts(const struct rq_td *td, uint64_t ts)
+static inline uint64_t convert_ts(const struct rq_td *td, uint64_t ts)
 {
 	if (td->tsc_mult)
 		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >> td->tsc_shift);
@@ -1880,13 +1880,41 @@ static int pick_next(struct rq_td *td)
  * record of CPU (-3 - next_cpu) was handed out and that CPU is still to be advanced
  * (its record points into the CPU's buffer, which advancing may overwrite).
  */
-static bool settle(struct rq_td *td)
+/*
+ * cpu_advance()'s common case, inline: the next event of the page is a small data
+ * event that fits.  false (nothing changed) for everything else.
+ */
+static inline bool fast_advance(struct rq_td *td, struct td_cpu *c)
+{
+	uint32_t w, type, len, left;
+
+	if (!c->in_page || c->commit - c->pos < 4)
+		return false;
+	left = c->commit - c->pos;
+	w = get32(c->data + c->pos);
+	type = w & 31;
+	len = type * 4;
+	if (type - 1 >= 28 || len > left - 4)
+		return false;
+	c->ts += w >> 5;
+	c->rec.data = c->data + c->pos + 4;
+	c->rec.size = len;
+	c->rec.ts = convert_ts(td, c->ts);
+	c->rec.missed = c->missed;
+	c->missed = 0;
+	c->rec.backwards = c->seen && c->rec.ts < c->last_ts;
+	c->pos += 4 + len;
+	c->has = true;
+	return true;
+}
+
+static inline bool settle(struct rq_td *td)
 {
 	if (td->next_cpu <= -3) {
 		int cpu = -3 - td->next_cpu;
 		struct td_cpu *c = &td->cpu[cpu];
 
-		if (!cpu_advance(td, c) && td->failed)
+		if (!fast_advance(td, c) && !cpu_advance(td, c) && td->failed)
 			return false;
 		/* still before every other CPU: no need to look at them */
 		if (c->has && (c->rec.ts < td->limit_ts ||
