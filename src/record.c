@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <pwd.h>
 #include <grp.h>
 #include <signal.h>
@@ -1207,7 +1208,14 @@ static int record_loop(struct session *s)
 		 * Not a busy loop: sleep between rounds, shorter while events flow so that
 		 * the /proc reads for fork/exec/setaffinity happen while the task still lives.
 		 */
-		usleep((any ? BUSY_POLL_MS : POLL_MS) * 1000);
+		if (s->o->wake_on_fd) {
+			/* a key (the live TUI's terminal) ends the wait: on_tick runs at once */
+			struct pollfd pfd = { .fd = s->o->wake_fd, .events = POLLIN };
+
+			poll(&pfd, 1, any ? BUSY_POLL_MS : POLL_MS);
+		} else {
+			usleep((any ? BUSY_POLL_MS : POLL_MS) * 1000);
+		}
 	}
 	stop_child(s);
 	/*

@@ -51,6 +51,9 @@ struct rq_record_opts {
 	void (*on_lost)(int cpu, unsigned long long lost, void *data);
 	/* Optional: called at least 4 times a second while recording; non-zero stops. */
 	int (*on_tick)(void *data);
+	/* Optional: wake_fd readable (a terminal) ends the wait between rounds at once. */
+	bool wake_on_fd;
+	int wake_fd;
 	void *data;
 };
 

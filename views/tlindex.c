@@ -145,6 +145,12 @@ static bool want_cpu(struct tl_index *x, int cpu)
 	return true;
 }
 
+void tl_index_window(struct tl_index *x, size_t max_pl, size_t max_runs)
+{
+	x->max_pl = max_pl;
+	x->max_runs = max_runs;
+}
+
 static void end_run(struct tl_index *x, int cpu, uint64_t ts)
 {
 	struct tl_cpu *c = &x->cpu[cpu];
@@ -154,6 +160,15 @@ static void end_run(struct tl_index *x, int cpu, uint64_t ts)
 	c->open = false;
 	if (ts < c->cur.start)
 		return;
+	/* a window (live): the oldest half goes */
+	if (x->max_runs && c->n >= x->max_runs / (size_t)(x->nr_cpus ? x->nr_cpus : 1)) {
+		size_t keep = c->n / 2;
+
+		memmove(c->runs, c->runs + (c->n - keep), keep * sizeof(*c->runs));
+		c->n = keep;
+		if (keep && c->runs[0].start > x->first_ts)
+			x->first_ts = c->runs[0].start;
+	}
 	if (!grow((void **)&c->runs, &c->cap, c->n + 1, sizeof(*c->runs))) {
 		x->full = true;
 		return;
@@ -213,6 +228,18 @@ static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *c
 
 	if (x->full)
 		return;
+	if (x->max_pl && x->npl >= x->max_pl) {
+		size_t keep = x->npl / 2;
+
+		tl_index_sort(x);
+		memmove(x->pl, x->pl + (x->npl - keep), keep * sizeof(*x->pl));
+		x->npl = x->sorted = keep;
+		if (x->nlost > 1024) {
+			memmove(x->lost, x->lost + x->nlost / 2,
+				(x->nlost - x->nlost / 2) * sizeof(*x->lost));
+			x->nlost -= x->nlost / 2;
+		}
+	}
 	if (!grow((void **)&x->pl, &x->plcap, x->npl + 1, sizeof(*x->pl))) {
 		x->full = true;
 		return;
@@ -230,7 +257,11 @@ static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *c
 
 void tl_index_attach(struct tl_index *x, struct rq_analysis *an)
 {
+	size_t max_pl = x->max_pl, max_runs = x->max_runs;
+
 	reset(x);
+	x->max_pl = max_pl;
+	x->max_runs = max_runs;
 	x->an = an;
 	if (!an->delay)
 		return;

@@ -60,6 +60,7 @@ struct tl_index {
 	uint32_t hashcap;
 	uint64_t first_ts, last_ts;
 	bool complete;		/* the trace was read to its end */
+	size_t max_pl, max_runs;	/* live: a window, the oldest half dropped; 0 no limit */
 	bool full;		/* out of memory: stopped growing */
 };
 
@@ -67,6 +68,8 @@ struct tl_index *tl_index_new(void);
 void tl_index_free(struct tl_index *x);
 /* Start over for a new analysis and attach to its sinks. */
 void tl_index_attach(struct tl_index *x, struct rq_analysis *an);
+/* Live: keep the most recent placements and runs only (bounded memory). */
+void tl_index_window(struct tl_index *x, size_t max_pl, size_t max_runs);
 /* Detach from an analysis (its sinks no longer call us). */
 void tl_index_detach(struct tl_index *x, struct rq_analysis *an);
 /* The trace's end was reached: close the runs, sort the placements. */

@@ -1095,6 +1095,8 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 		return -1;
 	}
 	t->started = t->rate_at = wall_now();
+	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
+	tl_index_window(t->idx, 1 << 20, 2 << 20);
 	tl_index_attach(t->idx, t->an);
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	draw(t);
@@ -1106,6 +1108,9 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	opts.on_event = live_event;
 	opts.on_lost = live_lost;
 	opts.on_tick = live_tick;
+	/* keys are answered as they come, not at the next 20-100 ms round */
+	opts.wake_on_fd = !t->script;
+	opts.wake_fd = STDIN_FILENO;
 	opts.data = &lc;
 	rerr[0] = '\0';
 	rc = rq_record_run(&opts, &st, rerr, sizeof(rerr));
