@@ -60,13 +60,14 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		if (r->finding == RQ_FIND_OFFCPU_FORK)
 			snprintf(extra, sizeof(extra), " of %llu forks",
 				 (unsigned long long)fs->of);
-		if (fs->unknown)
+		/* the proven count first; what the trace cannot prove has its own number */
+		if (fs->possible)
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
-				 " (%llu could not be judged)", (unsigned long long)fs->unknown);
-		if (an->findings[r->finding].not_judged)
+				 " (+%llu possible)", (unsigned long long)fs->possible);
+		if (fs->not_judged || fs->unknown)
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
-				 " (%llu not judged)",
-				 (unsigned long long)an->findings[r->finding].not_judged);
+				 " (%llu not judged)", (unsigned long long)(fs->not_judged > fs->unknown ?
+							       fs->not_judged : fs->unknown));
 		if (!sel)
 			attron(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
 		snprintf(buf, sizeof(buf), "%s %-18s %llu%s", tui_g.mark,
