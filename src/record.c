@@ -681,8 +681,13 @@ static int enable_events(struct session *s)
 		size_t len;
 		char *buf;
 
+		/*
+		 * Syscall events only with --syscalls: any enabled syscall event puts every
+		 * task's syscalls on the slow path; without them attributes are re-read from
+		 * /proc when the trace shows they may have changed (want_reread()).
+		 */
 		if (!strcmp(e->system, "syscalls") && !s->o->syscalls)
-			continue;	/* off unless asked for: see rec_events[] */
+			continue;
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", e->system, e->name);
 		path = tracefs_instance_get_file(s->inst, rel);
 		buf = path ? slurp(path, &len) : NULL;

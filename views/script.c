@@ -13,13 +13,15 @@
  * A step line is keys: printable characters stand for themselves, <Name> for the others
  * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 lt C-x), and
  * ":resize WxH" resizes the screen, ":dump" only dumps.  Lines starting with # and empty
- * lines are skipped.  The end of the file quits, as q would.
+ * lines are skipped.  The end of the file quits, as q would.  RQPATH_TUI_STEP_MS=1 adds
+ * each step's time, from its first key to its screen at rest, to its header (make bench).
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <wchar.h>
 #include <curses.h>
 
@@ -34,7 +36,17 @@ struct tui_script {
 	int step;		/* steps read so far; 0 = none yet */
 	char line[1024];
 	bool pending;		/* a step whose screen is not dumped yet */
+	bool timed;		/* RQPATH_TUI_STEP_MS: each step's time in its header */
+	double started;		/* when the step's first key was handled */
 };
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 static const struct {
 	const char *name;
@@ -69,6 +81,7 @@ int tui_script_open(struct tui *t, const char *path, char *err, size_t errlen)
 		free(s);
 		return -1;
 	}
+	s->timed = getenv("RQPATH_TUI_STEP_MS") && *getenv("RQPATH_TUI_STEP_MS");
 	t->script = s;
 	return 0;
 }
@@ -109,7 +122,10 @@ static void dump(struct tui_script *s)
 {
 	char row[8192];
 
-	fprintf(s->out, "=== %d: %s\n", s->step, s->line);
+	if (s->timed)
+		fprintf(s->out, "=== %d: %s [%.1f ms]\n", s->step, s->line, now_ms() - s->started);
+	else
+		fprintf(s->out, "=== %d: %s\n", s->step, s->line);
 	for (int y = 0; y < LINES; y++) {
 		size_t len = 0, keep = 0;
 
@@ -177,6 +193,7 @@ static bool next_step(struct tui *t, struct tui_script *s)
 		s->step++;
 		s->nkeys = s->pos = 0;
 		s->pending = true;
+		s->started = now_ms();
 		if (sscanf(s->line, ":resize %dx%d", &w, &h) == 2) {
 			resizeterm(h, w);
 			t->dirty = true;

@@ -4,6 +4,7 @@
  * the report; --fail-on turns findings into an exit status for CI.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +113,7 @@ static int record_live(double duration, char **cmd, const char *user, bool sysca
 		return -1;
 	/* stdout carries the report: what the command prints goes to stderr meanwhile */
 	fflush(stdout);
-	saved_stdout = dup(STDOUT_FILENO);
+	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	ret = rq_record_run(&ro, &st, err, errlen);

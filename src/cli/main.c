@@ -66,7 +66,7 @@ FILE *rq_open_output(const char *cmd, const char *path)
 
 	if (!path)
 		return stdout;
-	f = fopen(path, "w");
+	f = fopen(path, "we");
 	if (!f) {
 		rq_escape_c(path, strlen(path), esc, sizeof(esc));
 		rq_error("%s: cannot write %s: %s", cmd, esc, strerror(errno));

@@ -674,7 +674,7 @@ static int wl_wake_llc(int argc, char **argv)
 		rq_error("workload wake-llc: mmap: %s", strerror(errno));
 		return RQ_EXIT_ERROR;
 	}
-	if (pipe(ping) || pipe(pong)) {
+	if (pipe2(ping, O_CLOEXEC) || pipe2(pong, O_CLOEXEC)) {
 		rq_error("workload wake-llc: pipe: %s", strerror(errno));
 		munmap((void *)trips, sizeof(long));
 		return RQ_EXIT_ERROR;

@@ -321,6 +321,31 @@ else
 	T kill-server 2>/dev/null
 fi
 
+# ---- TUI keys in-process (timeline, drill-down, g/G) and live keys on a pty --------------
+# RQPATH_TUI_SCRIPT runs the keys without a terminal; RQPATH_TUI_STEP_MS puts each step's
+# time, from its first key to the screen at rest, in the dump.  tests/tools/keylat.py
+# times live mode's answer to a key on a pseudo-terminal.
+tuis_why="" live_keys_why=""
+if skipped tui; then
+	tuis_why="skipped by BENCH_SKIP" live_keys_why=$tuis_why
+else
+	say "tui: keys in-process on the 1x trace (timeline, drill-down, g/G)"
+	printf '%s\n' ':dump' 6 n N z Z ']' '<End>' '<Enter>' '<Esc>4<Down><Down><Enter>' \
+		'<Home><Enter>' '<Esc>g' G >"$OUT/keys.script"
+	RQPATH_TUI_STEP_MS=1 RQPATH_TUI_SCRIPT="$OUT/keys.script" RQPATH_TUI_DUMP="$OUT/keys.dump" \
+		"$RQPATH" replay "$H1" >/dev/null 2>&1 || tuis_why="the scripted TUI failed"
+	sed -n 's/^=== [0-9]*: \(.*\) \[\([0-9.]*\) ms\]$/\1 \2/p' "$OUT/keys.dump" |
+		tail -n +2 >"$OUT/tui-script-keys.log"
+	awk '{ print $NF }' "$OUT/tui-script-keys.log" | grep -v '^$' >"$OUT/tui-script.t"
+	say "  key ms: $(awk '{ printf "%s%s", sep, $0; sep = ", " }' "$OUT/tui-script-keys.log")"
+	if python3 "$top/tests/tools/keylat.py" 10 "$RQPATH" live >"$OUT/live-keys.log" 2>&1; then
+		grep -v '^median' "$OUT/live-keys.log" | awk '{ print $2 }' >"$OUT/live-keys.t"
+		say "  live: $(tail -n 1 "$OUT/live-keys.log") ms"
+	else
+		live_keys_why="keylat failed: $(tail -n 1 "$OUT/live-keys.log")"
+	fi
+fi
+
 # ---- callgrind: instructions per event -------------------------------------------------
 cg_audit="" cg_floor="" ev_med=""
 if ! skipped profile && command -v valgrind >/dev/null; then
@@ -367,6 +392,20 @@ for f in $FILES; do
 done
 r=$(ratio audit iter 1x-zstd)
 target "1x-zstd: audit (two threads) / libtracecmd iterator, goal" "$(fmt "$r" %.2f)x" "<= 0.35x" "$(ok "$r <= 0.35")"
+if [ -z "$tuis_why" ] && [ -s "$OUT/tui-script.t" ]; then
+	set -- $(stats "$OUT/tui-script.t")
+	target "TUI keys in-process: timeline, drill-down, g (median / max of $(wc -l <"$OUT/tui-script.t"); G replays the trace)" \
+		"$(fmt "$1" %.1f) / $(fmt "$3" %.1f) ms" "<= 20 ms median" "$(ok "$1 <= 20")"
+else
+	target "TUI keys in-process" "n/a ($tuis_why)" "<= 20 ms median" SKIP
+fi
+if [ -z "$live_keys_why" ] && [ -s "$OUT/live-keys.t" ]; then
+	set -- $(stats "$OUT/live-keys.t")
+	target "live TUI key to screen (median / max of $(wc -l <"$OUT/live-keys.t") keys, pty)" \
+		"$(fmt "$1" %.1f) / $(fmt "$3" %.1f) ms" "<= 20 ms median" "$(ok "$1 <= 20")"
+else
+	target "live TUI key to screen" "n/a ($live_keys_why)" "<= 20 ms median" SKIP
+fi
 if [ $perf_ok = 1 ]; then
 	r_perf=$(calc "$eps_audit / $eps_perf")
 	target "audit vs perf sched timehist events/s" "$(fmt "$r_perf" %.2f)x" ">= 1.50x" \
