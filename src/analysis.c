@@ -648,6 +648,7 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 		return;
 	}
 	p->notes |= RQ_NOTE_POSSIBLE;
+	p->possible |= 1u << f;
 	s->possible++;
 	if (!p->seq)
 		p->seq = an->nr_placements + 1;

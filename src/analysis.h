@@ -102,7 +102,8 @@ struct rq_placement {
 	int writer_pid;		/* common_pid of the deciding record */
 	enum rq_path path;
 	enum rq_confidence conf;
-	unsigned int findings;	/* 1 << enum rq_finding */
+	unsigned int findings;	/* 1 << enum rq_finding: proven, in the count */
+	uint8_t possible;	/* 1 << enum rq_finding: found, selection not proven */
 	/*
 	 * The explanation: rq_placement_describe() joins the path's summary, the common
 	 * remarks below (kept as numbers: formatting text for every event is too slow)

@@ -11,7 +11,7 @@
 #include "placements.h"
 
 #define CSV_HEADER "seq,ts,cpu,pid,tgid,comm,kind,path,confidence,from_cpu,to_cpu,waker," \
-		   "delay_ns,findings,why\n"
+		   "delay_ns,findings,possible,why\n"
 
 static int tgid_of(const struct rq_analysis *an, int pid)
 {
@@ -20,14 +20,15 @@ static int tgid_of(const struct rq_analysis *an, int pid)
 	return t ? t->tgid : 0;
 }
 
-static void findings_list(const struct rq_placement *p, char *buf, size_t size, const char *sep,
+/* The finding ids of the bits set in which (1 << enum rq_finding), joined with sep. */
+static void findings_list(unsigned int which, char *buf, size_t size, const char *sep,
 			  const char *quote)
 {
 	size_t len = 0;
 
 	buf[0] = '\0';
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
-		if (!(p->findings & (1u << f)))
+		if (!(which & (1u << f)))
 			continue;
 		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s%s%s",
 					len ? sep : "", quote, rq_finding_ids[f], quote);
@@ -41,7 +42,7 @@ static void write_row(const struct rq_placement *p, int64_t delay, void *ctx)
 	struct rq_placements_out *out = ctx;
 	struct rq_placement q = *p;
 	FILE *f = out->f;
-	char why[512], fl[128];
+	char why[512], fl[128], pl[128];
 
 	/* what an offcpu-fork example adds later (did the parent's CPU idle...) is not known */
 	q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);
@@ -56,8 +57,9 @@ static void write_row(const struct rq_placement *p, int64_t delay, void *ctx)
 			p->to_cpu, p->writer_pid);
 		if (delay >= 0)
 			fprintf(f, "%lld", (long long)delay);
-		findings_list(p, fl, sizeof(fl), ";", "");
-		fprintf(f, ",%s,", fl);
+		findings_list(p->findings, fl, sizeof(fl), ";", "");
+		findings_list(p->possible, pl, sizeof(pl), ";", "");
+		fprintf(f, ",%s,%s,", fl, pl);
 		rq_csv_field(f, why, strlen(why));
 		fputc('\n', f);
 		return;
@@ -74,8 +76,9 @@ static void write_row(const struct rq_placement *p, int64_t delay, void *ctx)
 		fprintf(f, "%lld", (long long)delay);
 	else
 		fputs("null", f);
-	findings_list(p, fl, sizeof(fl), ", ", "\"");
-	fprintf(f, ", \"findings\": [%s], \"why\": ", fl);
+	findings_list(p->findings, fl, sizeof(fl), ", ", "\"");
+	findings_list(p->possible, pl, sizeof(pl), ", ", "\"");
+	fprintf(f, ", \"findings\": [%s], \"possible\": [%s], \"why\": ", fl, pl);
 	rq_json_string(f, why, strlen(why));
 	fputs("}\n", f);
 }

@@ -26,7 +26,7 @@ for dat in "$top"/fixtures/*.dat; do
 import csv, json, sys
 name, audit = sys.argv[1], json.load(open(sys.argv[2]))
 COLS = ["seq", "ts", "cpu", "pid", "tgid", "comm", "kind", "path", "confidence", "from_cpu",
-        "to_cpu", "waker", "delay_ns", "findings", "why"]
+        "to_cpu", "waker", "delay_ns", "findings", "possible", "why"]
 bad = []
 want = sum(p["count"] for p in audit["placements"])
 rows = list(csv.reader(open(sys.argv[3], newline="")))
@@ -55,6 +55,13 @@ for p in audit["placements"]:
     if len(got) != p["delay"]["n"] or (got and max(got) != p["delay"]["max_ns"]) or \
             sum(got) != p["delay"]["total_ns"]:
         bad.append("path %s: rows n/max/total differ from the audit's delay" % p["path"])
+# the possible column adds up to the audit's possible counts, apart from the findings
+for fid, f in audit["findings"].items():
+    n = sum(1 for o in lines if fid in o["possible"])
+    if n != f["possible"]:
+        bad.append("%s: %d rows name it possible, the audit says %d" % (fid, n, f["possible"]))
+    if any(fid in o["possible"] and fid in o["findings"] for o in lines):
+        bad.append("%s: a row both counted and possible" % fid)
 csv_delay = [r[12] for r in rows[1:]]
 if sorted(csv_delay) != sorted("" if o["delay_ns"] is None else str(o["delay_ns"]) for o in lines):
     bad.append("CSV and JSONL delays differ")
