@@ -7,7 +7,8 @@
  * cannot show stays unknown: a task's affinity or policy is only known from a marker
  * (the recorder's /proc snapshot), inheritance at fork, or a sched_setscheduler
  * syscall whose value is in the trace; a CPU's runqueue is only known after it was
- * seen going idle.
+ * seen going idle.  The kernel profile is in profile.c; the words of an explanation
+ * are made in describe.c, from the facts kept here.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <bsd/string.h>
 
 #include "analysis.h"
+#include "describe.h"
 #include "markers.h"
 
 #define NSEC_PER_MSEC 1000000ULL
@@ -44,79 +46,6 @@
 #define CPU_KNOWN_AFTER (20 * NSEC_PER_MSEC)
 
 static void retire_task(struct rq_analysis *an, struct rq_task *t);
-
-/* ---- kernel profile ---------------------------------------------------- */
-
-void rq_profile_from_release(struct rq_profile *p, const char *release)
-{
-	int v;
-
-	memset(p, 0, sizeof(*p));
-	if (release)
-		strlcpy(p->release, release, sizeof(p->release));
-	if (release && sscanf(release, "%d.%d", &p->major, &p->minor) != 2)
-		p->major = p->minor = 0;
-	v = p->major * 1000 + p->minor;
-	/* No kernel is known to carry the sched_exec() fix yet (docs/kernel.md §7). */
-	p->exec_callback_unconditional = true;
-	/* Loehle's fd54d81c2c0e (v7.1) stops preferring SCHED_IDLE-only rqs for IDLE tasks. */
-	p->idle_stack_allowed = !v || v < 7001;
-	/* eff6c8ce8d4d (v6.4) until its revert 76f970ce51c8 (v6.14). */
-	p->fork_util_regression = v >= 6004 && v < 6014;
-	/* DELAY_DEQUEUE on by default since v6.12; an unknown kernel may have it */
-	p->delayed_dequeue = !v || v >= 6012;
-	snprintf(p->note, sizeof(p->note), "%s",
-		 v ? "from the kernel release in the trace" : "kernel release unknown: defaults");
-}
-
-static int parse_fixed(const char *val, bool *affected)
-{
-	if (!strcmp(val, "fixed") || !strcmp(val, "no") || !strcmp(val, "0") ||
-	    !strcmp(val, "off"))
-		*affected = false;
-	else if (!strcmp(val, "affected") || !strcmp(val, "yes") || !strcmp(val, "1") ||
-		 !strcmp(val, "on"))
-		*affected = true;
-	else
-		return -1;
-	return 0;
-}
-
-int rq_profile_override(struct rq_profile *p, const char *spec, char *err, size_t errlen)
-{
-	char buf[256];
-	char *save = NULL;
-
-	if (!spec || !*spec)
-		return 0;
-	strlcpy(buf, spec, sizeof(buf));
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		bool *field = NULL;
-
-		if (!eq)
-			goto bad;
-		*eq = '\0';
-		if (!strcmp(tok, "exec-callback"))
-			field = &p->exec_callback_unconditional;
-		else if (!strcmp(tok, "idle-stack"))
-			field = &p->idle_stack_allowed;
-		else if (!strcmp(tok, "fork-util"))
-			field = &p->fork_util_regression;
-		else if (!strcmp(tok, "delay-dequeue"))
-			field = &p->delayed_dequeue;
-		if (!field || parse_fixed(eq + 1, field))
-			goto bad;
-		p->overridden = true;
-	}
-	if (p->overridden)
-		snprintf(p->note, sizeof(p->note), "overridden with --profile %s", spec);
-	return 0;
-bad:
-	snprintf(err, errlen, "bad --profile '%s': use KEY=fixed|affected with KEY one of "
-		 "exec-callback, idle-stack, fork-util, or delay-dequeue=on|off", spec);
-	return -1;
-}
 
 /* ---- tasks --------------------------------------------------------------- */
 
@@ -574,27 +503,6 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 	p->child_lifetime_ns = -1;
 }
 
-static void vappend(char *buf, size_t size, const char *fmt, va_list ap)
-{
-	size_t len = strlen(buf);
-
-	if (len + 1 < size)
-		vsnprintf(buf + len, size - len, fmt, ap);
-}
-
-/* Append printf-style text to buf (size bytes, NUL-terminated). */
-static void append(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vappend(buf, size, fmt, ap);
-	va_end(ap);
-}
-
 /* Add a remark to a placement's explanation (only for the rarer remarks: see notes). */
 static void why(struct rq_placement *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -604,7 +512,7 @@ static void why(struct rq_placement *p, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vappend(p->why, sizeof(p->why), fmt, ap);
+	rq_vappendf(p->why, sizeof(p->why), fmt, ap);
 	va_end(ap);
 }
 
@@ -1919,60 +1827,4 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an->exited_ring);
 	rq_delay_free(an->delay);
 	free(an);
-}
-
-static const char *const level_names[] = {
-	[RQ_LEVEL_UNKNOWN] = "unknown (no topology in the trace)",
-	[RQ_LEVEL_SMT] = "SMT level", [RQ_LEVEL_LLC] = "LLC (MC) level",
-	[RQ_LEVEL_PKG] = "package level", [RQ_LEVEL_NUMA] = "NUMA level",
-};
-
-void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
-{
-	if (!size)
-		return;
-	strlcpy(buf, rq_paths[p->path].summary, size);
-	if (p->path == RQ_PATH_WAKE_PULLED)
-		append(buf, size, " (CPU %d)", p->to_cpu);
-	if (p->level != RQ_LEVEL_NONE && p->level <= RQ_LEVEL_NUMA)
-		append(buf, size, "; deciding domain: %s", level_names[p->level]);
-	if (p->notes & RQ_NOTE_PARENT_NOT_ALLOWED)
-		append(buf, size, "; the parent's CPU is not allowed to the child");
-	if (p->notes & RQ_NOTE_NO_WAKING)
-		append(buf, size, "; no sched_waking seen: previous CPU from the model");
-	if ((p->notes & RQ_NOTE_MAYBE_DELAYED) && p->blocked_us != UINT32_MAX)
-		append(buf, size, "; selection not proven: it blocked %.1f ms before on this CPU, "
-		       "which did not go idle since, so it may still have been delay-dequeued "
-		       "and ttwu_runnable() requeued it without a selection",
-		       (double)p->blocked_us / 1e3);
-	else if (p->notes & RQ_NOTE_MAYBE_DELAYED)
-		append(buf, size, "; selection not proven: its CPU was not seen idle since it "
-		       "blocked, so ttwu_runnable() may have requeued a delay-dequeued task");
-	if (p->notes & RQ_NOTE_MASK_UNKNOWN)
-		append(buf, size, "; allowed CPUs unknown at this exec: not judged");
-	if (p->notes & RQ_NOTE_ASYM)
-		append(buf, size, "; CPUs of different capacity: EAS or select_idle_capacity() "
-		       "may have chosen this CPU on purpose");
-	append(buf, size, "%s", p->why);
-	if (p->assume) {
-		const char *sep = "; rests on: ";
-
-		for (int a = 0; a < RQ_ASSUME__COUNT; a++)
-			if (p->assume & (1u << a)) {
-				append(buf, size, "%s%s", sep, rq_assumption_names[a]);
-				sep = ", ";
-			}
-	}
-	if (p->notes & RQ_NOTE_AFTER_LOSS)
-		append(buf, size, "; in a gap after lost events: that CPU's runqueue was unknown");
-	if (!(p->findings & (1u << RQ_FIND_OFFCPU_FORK)))
-		return;
-	append(buf, size, "; parent's CPU %d %s; child ", p->from_cpu,
-	       p->parent_cpu_idled < 0 ? "idle before the child ran: unknown" :
-	       p->parent_cpu_idled ? "went idle before the child first ran" :
-				     "stayed busy until the child first ran");
-	if (p->child_lifetime_ns < 0)
-		append(buf, size, "did not exit inside the trace");
-	else
-		append(buf, size, "exited after %.3f ms", (double)p->child_lifetime_ns / 1e6);
 }
