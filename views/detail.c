@@ -22,9 +22,15 @@ struct dline {
 	char text[DL_LEN];	/* already safe: program text or escaped */
 };
 
+#define DL_EVIDENCE 24
+
 struct detail_state {
 	struct rq_placement p;
 	bool valid;
+	/* the records around it (evidence.c), read once when the detail opens */
+	char ev[DL_EVIDENCE][TUI_EV_LEN];
+	int nev;		/* -1: not available (live, or the read failed: ev_err) */
+	char ev_err[160];
 	struct dline lines[DL_MAX];
 	int n;
 	int width;
@@ -123,6 +129,15 @@ static void build(struct view *v)
 		add(s, C_HEADER, "not flagged by any of the four findings");
 	}
 	add(s, C_NORMAL, "%s", "");
+	if (s->nev > 0) {
+		add(s, C_HEADER, "the records (as trace-cmd report prints them; > the deciding one)");
+		for (int i = 0; i < s->nev; i++)
+			add(s, s->ev[i][0] == '>' ? C_TAKEN : C_NORMAL, "%s", s->ev[i]);
+		add(s, C_NORMAL, "%s", "");
+	} else if (s->nev < 0 && s->ev_err[0]) {
+		add(s, C_DIM, "the records: %s", s->ev_err);
+		add(s, C_NORMAL, "%s", "");
+	}
 	add(s, C_HEADER, "what the trace cannot tell");
 	add_wrapped(s, C_NORMAL, "   ", rq_teach_unknown(p->path, p->conf));
 	add(s, C_NORMAL, "%s", "");
@@ -176,6 +191,15 @@ static int detail_open(struct view *v, const void *arg)
 	if (arg) {
 		s->p = *(const struct rq_placement *)arg;
 		s->valid = true;
+		s->ev_err[0] = '\0';
+		if (v->t->live || !v->t->path) {
+			s->nev = -1;
+			snprintf(s->ev_err, sizeof(s->ev_err), "shown in replay (rqpath replay "
+				 "FILE); live, the recording is still being written");
+		} else {
+			s->nev = tui_evidence(v->t->path, &s->p, s->ev, DL_EVIDENCE, s->ev_err,
+					      sizeof(s->ev_err));
+		}
 	}
 	v->top = v->sel = 0;
 	return s->valid ? 0 : -1;

@@ -324,6 +324,14 @@ enum tui_action tui_key_action(const struct tui *t, int key);
 /* The bottom help line for a view. */
 void tui_help_line(const struct tui *t, char *buf, size_t size);
 
+/*
+ * evidence.c: up to max records around p in the trace file path, as trace-cmd report
+ * prints them ('>' marks the placement's own record); -1 with err.
+ */
+#define TUI_EV_LEN 200
+int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI_EV_LEN],
+		 int max, char *err, size_t errlen);
+
 /* detail.c: the detail of a placement, from the engine's copy when it still has it */
 void tui_open_placement(struct tui *t, const struct rq_placement *p);
 

@@ -12,6 +12,7 @@ need python3
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || { echo "skip: needs 2 CPUs"; exit 77; }
 
 dir=$(mktemp -d) || exit 1
+chmod 755 "$dir"	# the command may run as the sudo user
 trap 'rm -rf "$dir"' EXIT
 # the policy changer prints its pid; the affinity target is pinned to CPU 1 by its parent
 cat >"$dir/w.py" <<'PY'

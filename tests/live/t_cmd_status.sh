@@ -56,7 +56,7 @@ if id nobody >/dev/null 2>&1; then
 	SUDO_UID=$(id -u nobody) SUDO_GID=$(id -g nobody) "$RQPATH" audit --live -- \
 		sh -c 'echo "$(id -u):$(id -g)" >&2' 2>"$dir/s2.err" >/dev/null || no "sudo audit: exit $?"
 	grep -qx "$nid" "$dir/s2.err" || no "under sudo audit --live ran the command as root"
-	"$RQPATH" record -o "$dir/r.dat" -- sh -c 'id -u' >"$dir/r.out" 2>/dev/null
+	env -u SUDO_UID -u SUDO_GID -u SUDO_USER "$RQPATH" record -o "$dir/r.dat" -- sh -c 'id -u' >"$dir/r.out" 2>/dev/null
 	[ "$(cat "$dir/r.out")" = 0 ] || no "without sudo the command did not run as root"
 	expect 2 'no such user' "$RQPATH" record -o "$dir/x.dat" --user no-such-user-rq -- true
 fi

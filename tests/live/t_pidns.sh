@@ -10,6 +10,7 @@ need unshare
 need trace-cmd
 
 dir=$(mktemp -d) || exit 1
+chmod 755 "$dir"	# the command may run as the sudo user
 trap 'rm -rf "$dir"' EXIT
 pidmax=$(cat /proc/sys/kernel/pid_max)
 # a pid free here: from the top of the range down
