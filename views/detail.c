@@ -230,6 +230,26 @@ static enum view_key detail_key(struct view *v, enum tui_action act)
 	/* ACT_ENTER is taken here so that it does nothing instead of reaching the list keys */
 	if (act == ACT_ENTER)
 		return VK_NONE;
+	/* [ ] n N: the next or previous placement of the list this detail was opened from */
+	if (act == ACT_NEXT_PLACEMENT || act == ACT_PREV_PLACEMENT) {
+		struct tui *t = v->t;
+		struct view *below = t->depth >= 2 ? t->stack[t->depth - 2] : NULL;
+		int dir = act == ACT_NEXT_PLACEMENT ? 1 : -1;
+		bool moved;
+
+		if (below && below->ops == &placements_ops)
+			moved = pl_step(below, dir);
+		else if (below && below->ops == &timeline_ops)
+			moved = tl_step(below, dir);
+		else {
+			tui_message(t, "[ ] step through a list: open the detail from the "
+				    "placements or the timeline");
+			return VK_REDRAW;
+		}
+		if (!moved)
+			tui_message(t, "%s of the list", dir > 0 ? "end" : "start");
+		return VK_REDRAW;
+	}
 	/* 6 from a placement: the timeline at that placement */
 	if (act == ACT_VIEW_TIMELINE) {
 		tui_push(v->t, VIEW_TIMELINE, &s->p);

@@ -41,6 +41,12 @@ const struct tui_key tui_keys[] = {
 	  "placements with this finding (on an example: its detail)", "Enter placements" },
 	{ '\n', "Enter", ACT_ENTER, "teach", "placements that took this step",
 	  "Enter placements" },
+	/* detail */
+	{ ']', "]", ACT_NEXT_PLACEMENT, "detail", "next placement of the list it came from (n too)",
+	  "[ ] next" },
+	{ 'n', "n", ACT_NEXT_PLACEMENT, "detail", NULL, NULL },
+	{ '[', "[", ACT_PREV_PLACEMENT, "detail", "previous placement of that list (N too)", NULL },
+	{ 'N', "N", ACT_PREV_PLACEMENT, "detail", NULL, NULL },
 	/* timeline */
 	{ 'z', "z", ACT_ZOOM_IN, "timeline", "zoom in (around the selected placement)",
 	  "z/Z zoom" },

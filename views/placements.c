@@ -358,6 +358,21 @@ static int placements_open(struct view *v, const void *arg)
 	return 0;
 }
 
+bool pl_step(struct view *v, int dir)
+{
+	struct pl_state *s = v->priv;
+
+	rebuild(v);
+	if (v->sel + dir < 0 || v->sel + dir >= s->nrows)
+		return false;
+	v->sel += dir;
+	tui_list_clamp(v, s->nrows, v->height > 0 ? v->height : 10);
+	remember(v);
+	tui_open_placement(v->t, row_pl(v, v->sel));
+	tui_message(v->t, "placement %d of %d in the list", v->sel + 1, s->nrows);
+	return true;
+}
+
 static int comm_width(const struct tui *t)
 {
 	int extra = COLS - 80 - (tui_time_width(t) - 10);

@@ -506,6 +506,20 @@ static void open_detail(struct view *v)
 	tui_open_placement(v->t, &p);
 }
 
+bool tl_step(struct view *v, int dir)
+{
+	struct tl_state *s = v->priv;
+	struct tl_index *x = index_of(v);
+
+	if (!x || s->cur == NONE || (dir < 0 && s->cur == 0) || s->cur + dir >= x->sorted)
+		return false;
+	s->cur += dir;
+	follow(s, x);
+	open_detail(v);
+	tui_message(v->t, "placement %zu of %zu of the trace", s->cur + 1, x->sorted);
+	return true;
+}
+
 static enum view_key timeline_key(struct view *v, enum tui_action act)
 {
 	struct tl_state *s = v->priv;

@@ -332,6 +332,13 @@ void tui_help_line(const struct tui *t, char *buf, size_t size);
 int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI_EV_LEN],
 		 int max, char *err, size_t errlen);
 
+/*
+ * The detail's [ ] (n N): step the list view below it (placements, timeline) by dir and
+ * open the detail of its new selection; false at the end of the list.
+ */
+bool pl_step(struct view *v, int dir);
+bool tl_step(struct view *v, int dir);
+
 /* detail.c: the detail of a placement, from the engine's copy when it still has it */
 void tui_open_placement(struct tui *t, const struct rq_placement *p);
 

@@ -4,7 +4,8 @@
 # (RQPATH_TUI_RING), Enter on offcpu-fork still lists every one of them, counted
 # independently from trace-cmd report (a sched_wakeup_new naming a CPU other than the
 # one whose buffer holds it), and the audit's examples are among them; the detail of a
-# placement the ring no longer holds says it comes from the index.
+# placement the ring no longer holds says it comes from the index; ] [ n N in the detail
+# step through the list.
 . "$(dirname "$0")/golden/script.sh"
 
 command -v trace-cmd >/dev/null 2>&1 || { echo "trace-cmd not installed"; exit 77; }
@@ -22,6 +23,10 @@ step list "4<Down><Down><Enter>"
 step first "<Home>"
 step first-detail "<Enter>"
 step middle-detail "<Esc><Home><PgDn><PgDn><Enter>"
+step step-next "<Esc><Home><Enter>]"
+step step-next2 "n"
+step step-prev "["
+step step-back "<Esc>"
 for p in $examples; do
 	step "ex-$p" "<Esc><Home>/$p<Enter>"
 done
@@ -33,6 +38,13 @@ hasnt list 'the most recent ones' "says only the recent ones are kept"
 has first-detail 'flagged: offcpu-fork' "first one's detail"
 has middle-detail 'from the index of the whole trace' "an index-only placement's detail"
 has middle-detail 'flagged: offcpu-fork' "an index-only placement's finding"
+# ] n [ in the detail step through the list it came from, without leaving the detail
+has step-next "placement 2 of $n_off in the list" "] in the detail: not the list's second"
+has step-next 'flagged: offcpu-fork' "] in the detail: not an offcpu-fork placement"
+has step-next2 "placement 3 of $n_off in the list" "n in the detail: not the list's third"
+has step-prev "placement 2 of $n_off in the list" "[ in the detail: not back to the second"
+second=$(screen step-prev | sed -n 's/^ task *\([0-9]*\) .*/\1/p')
+row step-back 5 | grep -q " $second " || fail "Esc: the list's selection is not the second row"
 for p in $examples; do
 	has "ex-$p" "match [0-9]+ of [0-9]+ for /$p" "the audit's example pid $p is not in the list"
 done
