@@ -16,6 +16,13 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 . "$(dirname "$0")/../live/tracefs.sh"
 tracefs_ready || exit 77
+# a live screen never settles (its counts move): send keys with a short pause instead
+lkeys() {
+	for k in "$@"; do
+		tm send-keys -t t "$k"
+		sleep 0.3
+	done
+}
 tui_start 80 24 -- live
 wait_for 'recording' 20 || { fail "live did not start"; finish; }
 sleep 1
@@ -28,14 +35,14 @@ echo "live dashboard: $forks fork placements after a 50-fork workload"
 tm send-keys -t t 2
 sleep 2
 wait_for '[1-9][0-9]* placements' 20 || fail "no placements in live mode"
-keys 1
+lkeys 1
 cap | grep -Eq ' [1-9][0-9]* events' || fail "no events on the dashboard"
 cap | head -1 | grep -q 'rqpath live' || fail "title does not say live"
-keys 3 4 5 '?' Escape
+lkeys 3 4 5 '?' Escape
 # no -o: q asks before throwing the recording away, y ends it
-keys q
+lkeys q
 cap | grep -q 'end the recording?' || fail "q did not ask"
-keys y
+lkeys y
 wait_for 'RQPATH-EXIT=' 10 || fail "did not exit on q y"
 cap | grep -q 'RQPATH-EXIT=0' || fail "exit status not 0"
 sleep 0.5
