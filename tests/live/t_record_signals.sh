@@ -8,7 +8,7 @@
 need trace-cmd
 
 dir=$(mktemp -d) || exit 1
-other=$T/instances/other-test
+other=$T/instances/other-test-$$	# unique: other runs of this test may be going on
 cleanup() {
 	[ -d "$other" ] && rmdir "$other"
 	rm -rf "$dir"
