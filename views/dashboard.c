@@ -64,10 +64,12 @@ static void draw_info(struct view *v, int y)
 		 lost);
 	x += tui_puts(y, x, -1, line);
 	if (an->lost_events) {
+		/* live, the remedy is at hand: a bigger ring buffer per CPU */
+		const char *mark = t->live ? " ! raise --buffer-kb" : " !";
+
 		attron(tui_attr(C_FINDING));
-		tui_puts(y, x, -1, " !");
+		x += tui_puts(y, x, -1, mark);
 		attroff(tui_attr(C_FINDING));
-		x += 2;
 	}
 	if (t->live) {
 		if (!t->test_mode) {

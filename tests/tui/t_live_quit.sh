@@ -1,7 +1,8 @@
 #!/bin/sh
 # rqpath live (root): q asks before ending a recording that has no -o (issue: q, and Esc,
 # ended it at once); any other key goes on, y ends it; Ctrl-C needs no answer.  With -o
-# the header names the file and its size and q quits at once.  In-process (script).
+# the header names the file and its size and q quits at once; lost events come with
+# the advice to raise --buffer-kb.  In-process (script).
 . "$(dirname "$0")/golden/script.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -46,4 +47,16 @@ grep -q '^=== 2:' "$work/dump" && fail "q with -o did not quit at once"
 [ "$rc" -eq 0 ] || fail "exit status $rc with -o"
 [ -s "$out" ] || fail "-o file empty"
 rm -f "$out"
+
+# events lost live: the header gives the remedy (an 8 KB buffer under a fork storm)
+script_reset
+i=0
+while [ $i -lt 40 ]; do
+	step "d$i" ":dump"
+	i=$((i + 1))
+done
+("$RQPATH" workload spawn --count 3000 >/dev/null 2>&1 &)
+run_script -- live --buffer-kb 8
+grep -q ' lost ! raise --buffer-kb' "$work/dump" ||
+	fail "live with lost events: no 'raise --buffer-kb' (lost: $(grep -o '[0-9]* lost' "$work/dump" | tail -1))"
 finish
