@@ -111,6 +111,8 @@ static void findings_draw(struct view *v, int y0, int h)
 	if (!v->t->an)
 		return;
 	tui_list_clamp(v, s->nrows, h);
+	v->height = h;
+	v->list_y = y0;
 	for (int i = 0; i < h && v->top + i < s->nrows; i++)
 		draw_row(v, y0 + i, &s->rows[v->top + i], v->top + i == v->sel);
 }

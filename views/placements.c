@@ -450,6 +450,7 @@ static void placements_draw(struct view *v, int y0, int h)
 			 "no placements yet");
 	remember(v);
 	v->height = list_h;
+	v->list_y = y0 + 2;
 }
 
 static int placements_rows(struct view *v)

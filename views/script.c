@@ -11,7 +11,8 @@
  *	<one line per screen row, trailing blanks removed>
  *
  * A step line is keys: printable characters stand for themselves, <Name> for the others
- * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 lt C-x), and
+ * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 lt C-x; mouse:
+ * Click:Y:X DClick:Y:X WheelUp:Y:X WheelDown:Y:X), and
  * ":resize WxH" resizes the screen, ":dump" only dumps.  Lines starting with # and empty
  * lines are skipped.  The end of the file quits, as q would.  RQPATH_TUI_STEP_MS=1 adds
  * each step's time, from its first key to its screen at rest, to its header (make bench).
@@ -32,6 +33,7 @@
 struct tui_script {
 	FILE *in, *out;
 	int keys[SCRIPT_MAX_KEYS];
+	short my[SCRIPT_MAX_KEYS], mx[SCRIPT_MAX_KEYS];	/* mouse events: where */
 	int nkeys, pos;
 	int step;		/* steps read so far; 0 = none yet */
 	char line[1024];
@@ -159,7 +161,11 @@ static void dump(struct tui_script *s)
 	fflush(s->out);
 }
 
-static int parse_key(const char **p)
+/* Mouse events in a script: <Click:Y:X> <DClick:Y:X> <WheelUp:Y:X> <WheelDown:Y:X>. */
+#define SCRIPT_MOUSE 0x10000
+static const char *const mouse_names[] = { "Click", "DClick", "WheelUp", "WheelDown" };
+
+static int parse_key(const char **p, short *my, short *mx)
 {
 	const char *s = *p, *end;
 	size_t n;
@@ -170,6 +176,17 @@ static int parse_key(const char **p)
 	}
 	n = end - s - 1;
 	*p = end + 1;
+	for (int m = 0; m < 4; m++) {
+		size_t l = strlen(mouse_names[m]);
+		int y, x;
+
+		if (n > l && !strncmp(s + 1, mouse_names[m], l) && s[1 + l] == ':' &&
+		    sscanf(s + 2 + l, "%d:%d", &y, &x) == 2) {
+			*my = (short)y;
+			*mx = (short)x;
+			return SCRIPT_MOUSE + m;
+		}
+	}
 	if (n == 3 && !strncasecmp(s + 1, "C-", 2))
 		return s[3] & 0x1f;
 	for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
@@ -201,8 +218,10 @@ static bool next_step(struct tui *t, struct tui_script *s)
 		}
 		if (!strcmp(s->line, ":dump"))
 			return true;
-		while (*p && s->nkeys < SCRIPT_MAX_KEYS)
-			s->keys[s->nkeys++] = parse_key(&p);
+		while (*p && s->nkeys < SCRIPT_MAX_KEYS) {
+			s->keys[s->nkeys] = parse_key(&p, &s->my[s->nkeys], &s->mx[s->nkeys]);
+			s->nkeys++;
+		}
 		return true;
 	}
 	return false;
@@ -216,8 +235,15 @@ int tui_script_key(struct tui *t)
 {
 	struct tui_script *s = t->script;
 
-	if (s->pos < s->nkeys)
-		return s->keys[s->pos++];
+	if (s->pos < s->nkeys) {
+		int k = s->keys[s->pos], i = s->pos++;
+
+		if (k >= SCRIPT_MOUSE) {
+			tui_mouse(t, s->my[i], s->mx[i], (enum tui_mouse)(k - SCRIPT_MOUSE));
+			return ERR;
+		}
+		return k;
+	}
 	if (s->pending) {
 		dump(s);
 		s->pending = false;

@@ -217,6 +217,7 @@ static void tasks_draw(struct view *v, int y0, int h)
 		tui_puts(y0 + 3, 2, -1, "no tasks yet");
 	s->sel_pid = s->nrows ? s->rows[v->sel]->pid : 0;
 	v->height = list_h;
+	v->list_y = y0 + 2;
 }
 
 static int tasks_rows(struct view *v)

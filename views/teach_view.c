@@ -28,6 +28,7 @@ static void draw_tree(struct view *v, int y0, int h, int w)
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	h--;
 	y0++;
+	v->list_y = y0;
 	tui_list_clamp(v, rq_teach_nr_nodes, h);
 	for (int i = 0; i < h && v->top + i < rq_teach_nr_nodes; i++) {
 		int k = v->top + i, x;

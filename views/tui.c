@@ -112,6 +112,9 @@ static void term_modes(struct tui *t)
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	if (!getenv("RQPATH_NO_MOUSE") || !*getenv("RQPATH_NO_MOUSE"))
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
+			  BUTTON5_PRESSED, NULL);
 	tui_draw_init(t);
 }
 
@@ -737,6 +740,48 @@ static void draw(struct tui *t)
 
 /* ---- keys ------------------------------------------------------------------------- */
 
+void tui_mouse(struct tui *t, int y, int x, enum tui_mouse what)
+{
+	struct view *v = tui_top(t);
+	int n;
+
+	t->dirty = true;
+	if (!v || !v->ops->key || t->prompt_active)
+		return;
+	if (what == TUI_WHEEL_UP || what == TUI_WHEEL_DOWN) {
+		for (int i = 0; i < 3; i++)
+			v->ops->key(v, what == TUI_WHEEL_UP ? ACT_UP : ACT_DOWN);
+		return;
+	}
+	/* a row of a list: select it; twice: open it */
+	if (!v->list_y || y < v->list_y || !v->ops->rows)
+		return;
+	n = v->ops->rows(v);
+	if (v->top + (y - v->list_y) >= n)
+		return;
+	v->sel = v->top + (y - v->list_y);
+	v->ops->key(v, ACT_NONE);	/* the view takes note of the selection */
+	if (what == TUI_DCLICK)
+		v->ops->key(v, ACT_ENTER);
+	(void)x;
+}
+
+static void mouse_event(struct tui *t)
+{
+	MEVENT me;
+
+	if (getmouse(&me) != OK)
+		return;
+	if (me.bstate & BUTTON4_PRESSED)
+		tui_mouse(t, me.y, me.x, TUI_WHEEL_UP);
+	else if (me.bstate & BUTTON5_PRESSED)
+		tui_mouse(t, me.y, me.x, TUI_WHEEL_DOWN);
+	else if (me.bstate & BUTTON1_DOUBLE_CLICKED)
+		tui_mouse(t, me.y, me.x, TUI_DCLICK);
+	else if (me.bstate & BUTTON1_CLICKED)
+		tui_mouse(t, me.y, me.x, TUI_CLICK);
+}
+
 static void handle_key(struct tui *t, int ch)
 {
 	static const enum tui_view_id cycle[] = { VIEW_DASHBOARD, VIEW_PLACEMENTS, VIEW_TASKS,
@@ -748,6 +793,10 @@ static void handle_key(struct tui *t, int ch)
 	t->dirty = true;
 	if (ch == KEY_RESIZE)
 		return;
+	if (ch == KEY_MOUSE) {
+		mouse_event(t);
+		return;
+	}
 	if (ch == 3) {		/* Ctrl-C, also while a prompt is open */
 		t->quit = true;
 		return;

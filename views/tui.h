@@ -112,6 +112,7 @@ struct view {
 	int top, sel;		/* first shown row, selected row */
 	int height;		/* rows drawn last time */
 	bool stale;		/* VK_RESCAN: rebuild the rows before the next draw */
+	int list_y;		/* screen row of the list's first row (mouse), 0: no list */
 	void *priv;		/* private_size bytes, allocated by the framework */
 };
 
@@ -305,6 +306,11 @@ int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);
 bool tui_list_key(struct view *v, enum tui_action act, int n);
 bool tui_pager_key(struct view *v, enum tui_action act, int n);
 void tui_list_clamp(struct view *v, int n, int h);
+
+/* The mouse (ncurses; RQPATH_NO_MOUSE=1 turns it off): a click selects a list row, a
+ * double click opens it, the wheel scrolls. */
+enum tui_mouse { TUI_CLICK, TUI_DCLICK, TUI_WHEEL_UP, TUI_WHEEL_DOWN };
+void tui_mouse(struct tui *t, int y, int x, enum tui_mouse what);
 
 /* script.c: RQPATH_TUI_SCRIPT, keys from a file and a screen dump after each step */
 struct tui_script;
