@@ -112,9 +112,17 @@ static void term_modes(struct tui *t)
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
-	if (!getenv("RQPATH_NO_MOUSE") || !*getenv("RQPATH_NO_MOUSE"))
-		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
-			  BUTTON5_PRESSED, NULL);
+	if ((!getenv("RQPATH_NO_MOUSE") || !*getenv("RQPATH_NO_MOUSE")) &&
+	    mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
+		      BUTTON5_PRESSED, NULL)) {
+		/* a fatal signal must give the mouse back too (xterm's mouse reporting off) */
+		static const char off[] = "\033[?1000l";
+
+		if (exit_seq_len + sizeof(off) - 1 < sizeof(exit_seq)) {
+			memcpy(exit_seq + exit_seq_len, off, sizeof(off) - 1);
+			exit_seq_len += sizeof(off) - 1;
+		}
+	}
 	tui_draw_init(t);
 }
 
