@@ -642,7 +642,7 @@ static void draw_title(struct tui *t)
 		/* no event at all for seconds: tracing was switched off, or the instance went */
 		if (!t->live_ready)
 			snprintf(state, sizeof(state), "starting");
-		else if (t->events_at && quiet >= 3 && !t->test_mode)
+		else if (t->events_at && quiet >= 3)
 			snprintf(state, sizeof(state), "stalled: no events for %.0fs", quiet);
 		else
 			snprintf(state, sizeof(state), "recording");

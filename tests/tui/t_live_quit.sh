@@ -2,7 +2,8 @@
 # rqpath live (root): q asks before ending a recording that has no -o (issue: q, and Esc,
 # ended it at once); any other key goes on, y ends it; Ctrl-C needs no answer.  With -o
 # the header names the file and its size and q quits at once; lost events come with
-# the advice to raise --buffer-kb.  In-process (script).
+# the advice to raise --buffer-kb; tracing switched off under it is said ("stalled").
+# In-process (script).
 . "$(dirname "$0")/golden/script.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -59,4 +60,26 @@ done
 run_script -- live --buffer-kb 8
 grep -q ' lost ! raise --buffer-kb' "$work/dump" ||
 	fail "live with lost events: no 'raise --buffer-kb' (lost: $(grep -o '[0-9]* lost' "$work/dump" | tail -1))"
+
+# a stalled source is said, not shown as "recording": tracing switched off under it
+script_reset
+i=0
+while [ $i -lt 130 ]; do
+	step "s$i" ":dump"
+	i=$((i + 1))
+done
+(
+	# only this test's instance: its owner runs our script
+	sleep 1.5
+	for d in /sys/kernel/tracing/instances/rqpath-*; do
+		pid=${d##*-}
+		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "RQPATH_TUI_SCRIPT=$work/script" ||
+			continue
+		echo 0 >"$d/tracing_on"
+	done
+) &
+run_script -- live
+wait
+grep -q 'stalled: no events for [3-9]s' "$work/dump" ||
+	fail "tracing switched off: the header never said stalled"
 finish
