@@ -398,7 +398,8 @@ struct cpu_look {
 	unsigned int assume;
 };
 
-static void look_task(const struct rq_task *q, struct cpu_look *l)
+/* Count q into l; true when q is not SCHED_IDLE work by its known policy. */
+static bool look_task(const struct rq_task *q, struct cpu_look *l)
 {
 	int cls = idle_class(q, &l->assume);
 
@@ -407,10 +408,17 @@ static void look_task(const struct rq_task *q, struct cpu_look *l)
 		l->nonidle++;
 	else if (cls < 0)
 		l->unknown++;
+	return cls == 0 && q->policy != RQ_POLICY_UNKNOWN;
 }
 
+/*
+ * Fill l for cpu.  A judge that only needs to know whether the CPU is busy passes
+ * busy_enough: the scan stops at the first task that is not SCHED_IDLE by its known
+ * policy (the common case, the running task, makes this O(1)); the counts are then
+ * partial, but nonidle > 0 and the verdict rests on no assumption about the others.
+ */
 static void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-		     struct cpu_look *l)
+		     struct cpu_look *l, bool busy_enough)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
 	unsigned int ignored = 0;
@@ -422,11 +430,12 @@ static void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task
 	if (c->watched_since && !c->last_idle_ts)
 		l->assume |= 1u << RQ_ASSUME_CPU_WATCHED;
 	l->pending = c->pending_wakeups > 0;
-	if (c->curr > 0 && (!skip || c->curr != skip->pid))
-		look_task(rq_task_find(an, c->curr), l);
+	if (c->curr > 0 && (!skip || c->curr != skip->pid) &&
+	    look_task(rq_task_find(an, c->curr), l) && busy_enough)
+		return;
 	for (int i = 0; i < c->nqueued; i++)
-		if (c->queued[i] != skip)
-			look_task(c->queued[i], l);
+		if (c->queued[i] != skip && look_task(c->queued[i], l) && busy_enough)
+			return;
 	/* a blocked task counts as maybe delayed for DELAYED_WINDOW (pruning is lazy) */
 	for (int i = 0; i < c->ndelayed; i++) {
 		const struct rq_task *d = c->delayed[i];
@@ -470,7 +479,7 @@ static void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 			bit_set(idle, cpu);
 			continue;
 		}
-		look_cpu(an, cpu, t, &l);
+		look_cpu(an, cpu, t, &l, true);
 		if (l.known && look_busy(&l, &ignored))
 			bit_set(busy, cpu);
 	}
@@ -666,7 +675,7 @@ static void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	if (cls == 0)
 		return;
 	mask = rq_task_mask(an, t, &assume);
-	look_cpu(an, x, t, &l);
+	look_cpu(an, x, t, &l, true);
 	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
 		s->not_judged++;
 		return;
@@ -709,7 +718,7 @@ static void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, st
 	if (cls < 0)
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
 	mask = rq_task_mask(an, t, &assume);
-	look_cpu(an, x, t, &l);
+	look_cpu(an, x, t, &l, true);
 	if (!mask || !l.known) {
 		s->not_judged++;
 		return;
