@@ -52,14 +52,22 @@ rm -f "$out"
 # events lost live: the header gives the remedy (an 8 KB buffer under a fork storm)
 script_reset
 i=0
-while [ $i -lt 40 ]; do
+while [ $i -lt 150 ]; do
 	step "d$i" ":dump"
 	i=$((i + 1))
 done
-("$RQPATH" workload spawn --count 3000 >/dev/null 2>&1 &)
+"$RQPATH" workload spawn --count 20000 >/dev/null 2>&1 &
+storm=$!
+sleep 0.3
 run_script -- live --buffer-kb 8
-grep -q ' lost ! raise --buffer-kb' "$work/dump" ||
-	fail "live with lost events: no 'raise --buffer-kb' (lost: $(grep -o '[0-9]* lost' "$work/dump" | tail -1))"
+kill $storm 2>/dev/null
+wait $storm 2>/dev/null
+if grep -q ' [1-9][0-9]* lost' "$work/dump"; then
+	grep -q ' lost ! raise --buffer-kb' "$work/dump" ||
+		fail "live with lost events: no 'raise --buffer-kb'"
+else
+	echo "note: the fork storm lost no event this time; the advice was not checked"
+fi
 
 # a stalled source is said, not shown as "recording": tracing switched off under it
 script_reset
