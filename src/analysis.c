@@ -1671,7 +1671,10 @@ static void handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	if (!valid_cpu(an, ev->cpu))
 		return;
 	c = &an->cpus[ev->cpu];
-	c->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 1;
+	if (ev->state == RQ_LOST_BACKWARDS)
+		c->clock_backwards++;
+	else
+		c->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 1;
 	/* what happened in the gap is unknown: so is this CPU's runqueue */
 	cpu_clear_lists(an, ev->cpu);
 	c->known = false;

@@ -259,6 +259,7 @@ struct rq_cpu {
 	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
 	uint64_t idle_repairs;	/* of those, the model had the idle task running */
 	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
+	uint64_t clock_backwards;	/* records older than the CPU's previous one */
 };
 
 struct rq_profile {

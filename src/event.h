@@ -24,6 +24,9 @@ enum rq_event_type {
 	RQ_EV__COUNT
 };
 
+/* RQ_EV_LOST: the gap is a clock that went backwards on that CPU (data quality) */
+#define RQ_LOST_BACKWARDS 1
+
 /* common_flags bits (include/linux/trace_events.h, enum trace_flag_type). */
 #define RQ_FLAG_IRQS_OFF	0x01
 #define RQ_FLAG_HARDIRQ		0x08
@@ -45,7 +48,8 @@ enum rq_event_type {
  *   SET*_EXIT     arg=return value
  *   CGROUP_ATTACH pid comm
  *   MARKER        str=the text after "rqpath/1 "
- *   LOST          arg=number of lost events (0 = an unknown number)
+ *   LOST          arg=number of lost events (0 = an unknown number); state=
+ *                 RQ_LOST_BACKWARDS when the CPU's clock went backwards instead
  */
 struct rq_event {
 	uint64_t ts;		/* nanoseconds, trace clock */

@@ -167,7 +167,8 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 		 * its runqueue and marks what follows as after a loss.
 		 */
 		if (rec.missed || rec.backwards) {
-			struct rq_event lost = { .ts = rec.ts, .type = RQ_EV_LOST, .cpu = rec.cpu };
+			struct rq_event lost = { .ts = rec.ts, .type = RQ_EV_LOST, .cpu = rec.cpu,
+						 .state = rec.backwards ? RQ_LOST_BACKWARDS : 0 };
 
 			/* the total grows only where the marks pass the CPU's statistic */
 			if (rec.missed > 0 && rec.cpu < r->nr_cpus) {

@@ -44,7 +44,7 @@ static const char *topology_source(const struct rq_analysis *an)
 
 /* Sums of the per-CPU data-quality counters. */
 struct quality {
-	uint64_t repairs, idle_repairs, mismatches;
+	uint64_t repairs, idle_repairs, mismatches, backwards;
 };
 
 static struct quality quality_sum(const struct rq_analysis *an)
@@ -55,6 +55,7 @@ static struct quality quality_sum(const struct rq_analysis *an)
 		q.repairs += an->cpus[c].repairs;
 		q.idle_repairs += an->cpus[c].idle_repairs;
 		q.mismatches += an->cpus[c].switch_mismatches;
+		q.backwards += an->cpus[c].clock_backwards;
 	}
 	return q;
 }
@@ -99,19 +100,21 @@ static void json_trace_extra(FILE *f, const struct rq_analysis *an)
 	fprintf(f, "], \"asym_capacity\": %s},\n", an->asym_capacity ? "true" : "false");
 	fprintf(f, "    \"data_quality\": {\"repairs\": %llu, \"idle_exits_repaired\": %llu, "
 		   "\"switch_mismatches\": %llu, \"markers_ignored\": %llu, "
-		   "\"mask_violations\": %llu, \"cpus\": [",
+		   "\"mask_violations\": %llu, \"clock_backwards\": %llu, \"cpus\": [",
 		(unsigned long long)q.repairs, (unsigned long long)q.idle_repairs,
 		(unsigned long long)q.mismatches, (unsigned long long)an->markers_ignored,
-		(unsigned long long)an->mask_violations);
+		(unsigned long long)an->mask_violations, (unsigned long long)q.backwards);
 	for (int c = 0; c < an->nr_cpus; c++) {
 		const struct rq_cpu *cpu = &an->cpus[c];
 
-		if (!cpu->repairs && !cpu->switch_mismatches)
+		if (!cpu->repairs && !cpu->switch_mismatches && !cpu->clock_backwards)
 			continue;
 		fprintf(f, "%s{\"cpu\": %d, \"repairs\": %llu, \"idle_exits_repaired\": %llu, "
-			   "\"switch_mismatches\": %llu}", first ? "" : ", ", c,
-			(unsigned long long)cpu->repairs, (unsigned long long)cpu->idle_repairs,
-			(unsigned long long)cpu->switch_mismatches);
+			   "\"switch_mismatches\": %llu, \"clock_backwards\": %llu}",
+			first ? "" : ", ", c, (unsigned long long)cpu->repairs,
+			(unsigned long long)cpu->idle_repairs,
+			(unsigned long long)cpu->switch_mismatches,
+			(unsigned long long)cpu->clock_backwards);
 		first = false;
 	}
 	fprintf(f, "]}");
@@ -237,17 +240,19 @@ static void csv_quality(FILE *f, const struct rq_analysis *an)
 	csv_row(f, "quality", "switch_mismatches", "", "", q.mismatches, NULL);
 	csv_row(f, "quality", "markers_ignored", "", "", an->markers_ignored, NULL);
 	csv_row(f, "quality", "mask_violations", "", "", an->mask_violations, NULL);
+	csv_row(f, "quality", "clock_backwards", "", "", q.backwards, NULL);
 	for (int c = 0; c < an->nr_cpus; c++) {
 		const struct rq_cpu *cpu = &an->cpus[c];
 		char name[32];
 
-		if (!cpu->repairs && !cpu->switch_mismatches)
+		if (!cpu->repairs && !cpu->switch_mismatches && !cpu->clock_backwards)
 			continue;
 		snprintf(name, sizeof(name), "cpu%d", c);
 		csv_row(f, "quality", "repairs", name, "", cpu->repairs, NULL);
 		csv_row(f, "quality", "idle_exits_repaired", name, "", cpu->idle_repairs, NULL);
 		csv_row(f, "quality", "switch_mismatches", name, "", cpu->switch_mismatches,
 			NULL);
+		csv_row(f, "quality", "clock_backwards", name, "", cpu->clock_backwards, NULL);
 	}
 }
 
@@ -422,6 +427,10 @@ static void text_quality(FILE *f, const struct rq_analysis *an)
 	for (int c = 0; c < an->nr_cpus; c++) {
 		const struct rq_cpu *cpu = &an->cpus[c];
 
+		if (cpu->clock_backwards)
+			fprintf(f, "  data quality: CPU %d: its clock went backwards %llu time(s); its\n"
+				   "    runqueue was forgotten there, as after lost events\n", c,
+				(unsigned long long)cpu->clock_backwards);
 		if (!cpu->repairs && !cpu->switch_mismatches)
 			continue;
 		fprintf(f, "  data quality: CPU %d: ", c);
