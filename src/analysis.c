@@ -363,8 +363,12 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 {
 	int cpu;
 
-	if (t->mask_known)
+	if (t->mask_known) {
+		/* without the syscall events a change since the last /proc read is unseen */
+		if (!an->has_event[RQ_EV_SETAFFINITY_ENTER])
+			*assume |= 1u << RQ_ASSUME_MASK_LAST_READ;
 		return &t->mask;
+	}
 	/* a change in the trace whose value the trace does not hold: nothing to assume */
 	if (t->mask_changed || an->has_markers)
 		return NULL;
@@ -1299,6 +1303,7 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	const char *base;
 	enum rq_path path;
 	int cpu = ev->cpu;
+	bool mask_current;
 
 	if (!t)
 		t = task_get(an, ev->pid, ev->ts);
@@ -1328,6 +1333,13 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		strlcpy(t->comm, base ? base + 1 : name, sizeof(t->comm));
 	}
 	t->nr_execs++;
+	/*
+	 * Without the sched_setaffinity events a marker's mask may be stale: the task may
+	 * have pinned itself just before this exec.  The recorder reads /proc again after
+	 * every exec and writes the mask in its next marker, which settles this exec.
+	 */
+	mask_current = t->mask_known &&
+		       (an->has_event[RQ_EV_SETAFFINITY_ENTER] || !an->has_markers);
 
 	if (t->stopper_pending && ev->ts - t->stopper.ts <= STOPPER_EXEC_WINDOW) {
 		p = t->stopper;
@@ -1342,7 +1354,7 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		    p.from_cpu, p.to_cpu);
 	} else {
 		expire_stopper(an, t, ev->ts);
-		if (t->mask_known && rq_cpumask_weight(&t->mask) == 1)
+		if (mask_current && rq_cpumask_weight(&t->mask) == 1)
 			path = RQ_PATH_EXEC_AFFINE;
 		else if (task_is_rt_or_dl(t))
 			path = RQ_PATH_EXEC_RT;
@@ -1358,11 +1370,11 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	 * two CPUs since its last affinity change (in a trace that would show one) has a
 	 * proven multi-CPU mask, which proves the callback was not needless.
 	 */
-	if (!t->mask_known && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
+	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
 	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
 		why(&p, "; ran on several CPUs since its affinity last changed: not needless");
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
-	} else if (!t->mask_known) {
+	} else if (!mask_current) {
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
 		p.notes |= RQ_NOTE_MASK_UNKNOWN;
@@ -1376,7 +1388,7 @@ static void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		add_finding(an, &p, t, RQ_FIND_NEEDLESS_CALLBACK);
 	}
 	emit(an, &p);
-	if (t->unknown_execs == 1 && !t->mask_known)
+	if (t->unknown_execs == 1 && !mask_current)
 		t->pending_exec = p;	/* numbered by emit(): the example if it is settled */
 	t->cpu = ev->cpu;
 }

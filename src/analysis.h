@@ -143,6 +143,7 @@ enum rq_assumption {
 	RQ_ASSUME_CPU_WATCHED,	/* a CPU never seen idle, known after watching its switches */
 	RQ_ASSUME_LLC,		/* no topology: every CPU taken as one LLC */
 	RQ_ASSUME_IDLE_REPAIRED,	/* the idle CPU's switches out of idle are missing */
+	RQ_ASSUME_MASK_LAST_READ,	/* no setaffinity events: the mask last read still held */
 	RQ_ASSUME__COUNT
 };
 

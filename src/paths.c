@@ -105,4 +105,5 @@ const char *const rq_assumption_names[RQ_ASSUME__COUNT] = {
 	[RQ_ASSUME_CPU_WATCHED] = "cpu-state-watched",
 	[RQ_ASSUME_LLC] = "llc-assumed",
 	[RQ_ASSUME_IDLE_REPAIRED] = "idle-exits-repaired",
+	[RQ_ASSUME_MASK_LAST_READ] = "affinity-last-read",
 };

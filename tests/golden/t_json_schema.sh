@@ -18,7 +18,7 @@ EX = {"ts": float, "pid": int, "comm": str, "cpu": int, "from_cpu": int, "to_cpu
 VERDICT = {"count", "exact", "inferred", "possible", "not_judged", "judged", "assumptions",
            "examples", "possible_examples", "delay", "delay_others"}
 ASSUME = {"affinity-all-cpus", "percpu-kthread-pinned", "policy-from-prio", "cpu-state-watched",
-          "llc-assumed", "idle-exits-repaired"}
+          "llc-assumed", "idle-exits-repaired", "affinity-last-read"}
 FIND = {"needless-callback": VERDICT | {"unknown"},
         "offcpu-fork": VERDICT | {"of"},
         "idle-stacking": VERDICT,
@@ -50,7 +50,7 @@ for p in sys.argv[1:]:
          len(t["topology"]["llc"]) == t["cpus"], "trace.topology")
     q = t["data_quality"]
     need(set(q) == {"repairs", "idle_exits_repaired", "switch_mismatches", "markers_ignored",
-                    "mask_violations", "cpus"}, "trace.data_quality keys")
+                    "mask_violations", "clock_backwards", "cpus"}, "trace.data_quality keys")
     need(sum(c["repairs"] for c in q["cpus"]) == q["repairs"], "data_quality repairs add up")
     need(all(isinstance(t[k], int) for k in ("cpus", "events", "lost_events")), "trace ints")
     need(all(isinstance(t[k], (int, float)) for k in ("first_ts", "last_ts")), "trace times")

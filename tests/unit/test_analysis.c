@@ -101,10 +101,13 @@ static void needless_callback_pinned_exec(void **state)
 
 static void needless_callback_profile_fixed(void **state)
 {
+	/* the syscall events are there: the marked mask holds at the exec */
+	static const bool events[RQ_EV__COUNT] = { [RQ_EV_EXEC] = true,
+						   [RQ_EV_SETAFFINITY_ENTER] = true };
 	struct rq_analysis_opts o = { .profile_override = "exec-callback=fixed" };
 	struct rq_analysis *an = rq_analysis_new(&o);
 
-	assert_int_equal(rq_analysis_begin(an, "x", 2, "6.18", NULL), 0);
+	assert_int_equal(rq_analysis_begin(an, "x", 2, "6.18", events), 0);
 	mark_task(an, 2 * MS, 200, 0, "1");
 	ev_exec(an, 3 * MS, 1, 200, "/bin/true");
 	assert_int_equal(finding(an, RQ_FIND_NEEDLESS_CALLBACK), 0);

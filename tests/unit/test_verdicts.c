@@ -514,6 +514,32 @@ static void asymmetric_capacity_makes_missed_idle_possible(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * Without the sched_setaffinity events a marker's mask may be stale at an exec (the
+ * task may have pinned itself just before): the exec waits for the recorder's next
+ * marker for the task, which settles it; with the events, the marker's mask holds.
+ */
+static void exec_mask_settled_by_the_next_marker(void **state)
+{
+	struct rq_analysis *an = an_with(2, "6.18", "llc 0-1");	/* no syscall events */
+	struct rq_analysis *sc = marked(2, "6.18");			/* with them */
+
+	mark_task(an, 1 * MS, 970, 0, "0-1");
+	mark_task(sc, 1 * MS, 970, 0, "0-1");
+	ev_exec(an, 2 * MS, 1, 970, "/bin/true");
+	ev_exec(sc, 2 * MS, 1, 970, "/bin/true");
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 1);
+	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
+	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->judged, 1);
+	mark_task(an, 3 * MS, 970, 0, "1");	/* it had pinned itself */
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
+	assert_int_equal(path_count(an, "exec-affine"), 1);
+	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
+	rq_analysis_free(an);
+	rq_analysis_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +561,7 @@ int main(void)
 		cmocka_unit_test(percpu_kthread_names),
 		cmocka_unit_test(topology_spec),
 		cmocka_unit_test(asymmetric_capacity_makes_missed_idle_possible),
+		cmocka_unit_test(exec_mask_settled_by_the_next_marker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
