@@ -1563,6 +1563,12 @@ static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 	an->cpus[m->cpu].core = m->core;
 	an->cpus[m->cpu].llc = valid_cpu(an, m->llc) ? m->llc : m->cpu;
 	an->cpus[m->cpu].node = m->node;
+	if (m->capacity > 0) {
+		an->cpus[m->cpu].capacity = m->capacity;
+		for (int c = 0; c < an->nr_cpus; c++)
+			if (an->cpus[c].capacity && an->cpus[c].capacity != m->capacity)
+				an->asym_capacity = true;
+	}
 	an->has_topology = true;
 	an->llc_source = !strcmp(m->llc_src, "cache") ? RQ_LLC_CACHE :
 			 !strcmp(m->llc_src, "package") ? RQ_LLC_PACKAGE : RQ_LLC_ASSUMED;

@@ -131,7 +131,8 @@ int rq_marker_parse(const char *text, size_t len, struct rq_marker *m)
 		if (get_int(line, "cpu", 0, RQ_MAX_CPUS - 1, &m->cpu) ||
 		    get_int(line, "llc", 0, RQ_MAX_CPUS - 1, &m->llc) ||
 		    get_opt(line, "core", 0, RQ_MAX_CPUS - 1, m->cpu, &m->core) ||
-		    get_opt(line, "node", 0, RQ_MAX_CPUS - 1, 0, &m->node))
+		    get_opt(line, "node", 0, RQ_MAX_CPUS - 1, 0, &m->node) ||
+		    get_opt(line, "capacity", 0, 1 << 20, 0, &m->capacity))
 			return -1;
 		if (get_value(line, "llc_src", m->llc_src, sizeof(m->llc_src)))
 			strlcpy(m->llc_src, "cache", sizeof(m->llc_src));
@@ -179,6 +180,11 @@ int rq_marker_format(const struct rq_marker *m, char *buf, size_t size)
 		return snprintf(buf, size, RQ_MARKER_PREFIX "kernel release=%s cpus=%d\n",
 				m->release, m->cpus);
 	case RQ_MARK_CPU:
+		if (m->capacity > 0)
+			return snprintf(buf, size, RQ_MARKER_PREFIX "cpu cpu=%d core=%d llc=%d "
+					"node=%d llc_src=%s capacity=%d\n", m->cpu, m->core,
+					m->llc, m->node, m->llc_src[0] ? m->llc_src : "cache",
+					m->capacity);
 		return snprintf(buf, size,
 				RQ_MARKER_PREFIX "cpu cpu=%d core=%d llc=%d node=%d llc_src=%s\n",
 				m->cpu, m->core, m->llc, m->node,

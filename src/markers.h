@@ -42,6 +42,7 @@ struct rq_marker {
 	int cpus;
 	/* CPU */
 	int cpu, core, llc, node;
+	int capacity;		/* arch_scale_cpu_capacity from sysfs cpu_capacity, 0 unknown */
 	char llc_src[16];
 	/* TASK */
 	int pid, tgid, policy, idle_cg;

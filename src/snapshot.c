@@ -328,6 +328,11 @@ void rq_snapshot_cpu(int cpu, struct rq_marker *m)
 		}
 	}
 
+	/* arm64/riscv, and x86 with hybrid cores: absent elsewhere (0: unknown) */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	if (read_small(path, buf, sizeof(buf)) > 0 && isdigit((unsigned char)buf[0]))
+		m->capacity = atoi(buf);
+
 	m->node = 0;
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
 	d = opendir(path);

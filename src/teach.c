@@ -87,7 +87,7 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "It first checks whether there is anything to choose, then asks the task's "
 	  "scheduling class, then makes sure the answer is a CPU the task may use.",
 	  -1,
-	  { P(FORK_AFFINE), FORK_FAIR, P(FORK_RT), P(WAKE_AFFINE), WAKE_FAIR, END },
+	  { P(FORK_AFFINE), FORK_FAIR, P(FORK_RT), P(WAKE_AFFINE), P(WAKE_STOP), WAKE_FAIR, END },
 	  { P(WAKE_RT), END } },
 	{ "core-affine", 1, "one allowed CPU or migration disabled?", "core.c:select_task_rq",
 	  "The affinity short-circuit: if p->nr_cpus_allowed is 1, or the task is inside a "
@@ -105,39 +105,40 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "same node, then any allowed CPU, then it widens the mask and logs \"no longer "
 	  "affine to cpuN\". Rare; mostly seen around CPU hotplug.",
 	  -1, NONE, NONE },
-	{ "class", 1, "ask the class: p->sched_class->select_task_rq()", "sched_class",
-	  "Each scheduling class has its own policy. Only the fair class (SCHED_NORMAL, "
+	{ "class", 0, "ask the class: p->sched_class->select_task_rq()", "sched_class",
+	  "Each scheduling class has its own policy; the core wrapper above asks it for fork "
+	  "and wakeup, sched_exec() directly. Only the fair class (SCHED_NORMAL, "
 	  "SCHED_BATCH, SCHED_IDLE) does real work for all three callers; the others mostly "
 	  "keep the CPU they were given.",
 	  -1,
 	  { FORK_FAIR, P(FORK_RT), P(EXEC_AFFINE), EXEC_FAIR, P(EXEC_RT), WAKE_FAIR, END },
 	  { P(WAKE_RT), END } },
-	{ "class-rt", 2, "RT / deadline: find_lowest_rq(), find_later_rq()",
+	{ "class-rt", 1, "RT / deadline: find_lowest_rq(), find_later_rq()",
 	  "rt.c:select_task_rq_rt",
 	  "An RT task at fork or wakeup moves only if the CPU's current task is RT and would "
 	  "not be preempted by it (or the CPU's capacity does not fit); then find_lowest_rq() "
 	  "looks for a CPU running lower-priority work. Deadline tasks do the same on wakeup "
 	  "with find_later_rq(). At exec both simply return the input CPU.",
-	  -1, { P(FORK_RT), P(EXEC_RT), P(WAKE_RT), END }, NONE },
-	{ "class-ext", 2, "sched_ext: select_task_rq_scx()", "ext.c:select_task_rq_scx",
+	  -1, { P(FORK_RT), P(EXEC_RT), END }, { P(WAKE_RT), END } },
+	{ "class-ext", 1, "sched_ext: select_task_rq_scx()", "ext.c:select_task_rq_scx",
 	  "With a BPF scheduler loaded, ops.select_cpu() (or the default scx_select_cpu_dfl()) "
 	  "decides on wakeup; at exec the BPF scheduler is not consulted. rqpath does not "
 	  "attribute sched_ext placements separately.",
 	  -1, NONE, NONE },
-	{ "fair", 2, "fair: select_task_rq_fair()", "fair.c:select_task_rq_fair",
+	{ "fair", 1, "fair: select_task_rq_fair()", "fair.c:select_task_rq_fair",
 	  "The interesting one. new_cpu starts as prev_cpu. Wakeups may return early "
 	  "(WF_CURRENT_CPU, EAS); then the function walks the scheduling domains of the "
 	  "current CPU from the smallest upward and chooses between the slow path (a "
 	  "search across groups, used for fork and exec) and the fast path (a search for "
 	  "an idle CPU near the target, used for wakeups).",
 	  -1, { FORK_FAIR, EXEC_FAIR, WAKE_FAIR, END }, { P(EXEC_AFFINE), END } },
-	{ "fair-current", 3, "WF_CURRENT_CPU: stay on the waker's CPU",
+	{ "fair-current", 2, "WF_CURRENT_CPU: stay on the waker's CPU",
 	  "fair.c:select_task_rq_fair",
 	  "A wakeup flagged WF_CURRENT_CPU (only wake_up_poll_on_current_cpu() users such as "
 	  "seccomp user notification) goes to the waker's CPU if allowed. Nothing else is "
 	  "looked at. The trace does not show wake flags.",
 	  -1, NONE, { P(WAKE_PULLED), P(WAKE_CROSS_LLC), END } },
-	{ "eas", 3, "EAS: find_energy_efficient_cpu()", "fair.c:find_energy_efficient_cpu",
+	{ "eas", 2, "EAS: find_energy_efficient_cpu()", "fair.c:find_energy_efficient_cpu",
 	  "On big.LITTLE-style machines with an Energy Model and the schedutil governor, and "
 	  "only while the root domain is not overutilized, a wakeup compares the estimated "
 	  "energy of leaving the task on prev_cpu against the CPU with the most spare "
@@ -145,14 +146,14 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "Never used for fork or exec, never on SMT machines. The trace cannot tell whether "
 	  "EAS made a decision.",
 	  -1, NONE, { WAKE_FAIR, END } },
-	{ "want-affine", 3, "want_affine = !wake_wide(p) && waker CPU allowed",
+	{ "want-affine", 2, "want_affine = !wake_wide(p) && waker CPU allowed",
 	  "fair.c:wake_wide",
 	  "Should the wakee be pulled toward the waker (good when they share data)? "
 	  "wake_wide() says no when the two tasks wake many different partners: it counts "
 	  "wakee_flips and compares them with the LLC size. A wide waker makes the wakeup "
 	  "stay around prev_cpu.",
 	  -1, { WAKE_FAIR, END }, NONE },
-	{ "domain-walk", 3, "walk the domains: for_each_domain(cpu, sd)",
+	{ "domain-walk", 2, "walk the domains: for_each_domain(cpu, sd)",
 	  "fair.c:select_task_rq_fair",
 	  "From the smallest domain (SMT siblings, then the LLC, then the package, then NUMA "
 	  "levels) upward. For a wakeup that wants affinity, the first domain with "
@@ -161,21 +162,21 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "SD_BALANCE_FORK or SD_BALANCE_EXEC; that domain is where the slow path searches. "
 	  "No default topology sets SD_BALANCE_WAKE, so wakeups end on the fast path.",
 	  -1, { FORK_FAIR, EXEC_FAIR, WAKE_FAIR, END }, { P(EXEC_AFFINE), END } },
-	{ "slow", 3, "slow path: sched_balance_find_dst_cpu()",
+	{ "slow", 2, "slow path: sched_balance_find_dst_cpu()",
 	  "fair.c:sched_balance_find_dst_cpu",
 	  "Fork and exec search top-down: at each domain level pick the idlest group of CPUs, "
 	  "descend into it, repeat, and finally pick a CPU inside the last group. Whether the "
 	  "task leaves the local CPU is decided at the highest level where a non-local group "
 	  "wins. (Called find_idlest_cpu() before v6.10.)",
 	  RQ_FIND_OFFCPU_FORK, { FORK_FAIR, EXEC_FAIR, END }, { P(EXEC_AFFINE), END } },
-	{ "find-group", 4, "local or idlest group? sched_balance_find_dst_group()",
+	{ "find-group", 3, "local or idlest group? sched_balance_find_dst_group()",
 	  "fair.c:sched_balance_find_dst_group",
 	  "Compares the local group (the one holding the current CPU) with the idlest other "
 	  "group that has an allowed CPU. The group with the lower classification wins; on a "
 	  "tie between groups with spare capacity, the local group is kept unless the other "
 	  "one has more idle CPUs.",
 	  RQ_FIND_OFFCPU_FORK, { FORK_FAIR, EXEC_FAIR, END }, { P(EXEC_AFFINE), END } },
-	{ "classify", 5, "group_classify(): spare, busy or overloaded",
+	{ "classify", 4, "group_classify(): spare, busy or overloaded",
 	  "fair.c:update_sg_wakeup_stats",
 	  "update_sg_wakeup_stats() sums each group's load, utilization and task count "
 	  "without the task being placed, then group_classify() names the group: overloaded "
@@ -186,82 +187,82 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "to v6.14-rc6 UnixBench spawn regression behind offcpu-fork (Dietmar Eggemann; "
 	  "fixed by reverting an autogroup shortcut, 76f970ce51c8).",
 	  RQ_FIND_OFFCPU_FORK, { FORK_FAIR, EXEC_FAIR, END }, { P(EXEC_AFFINE), END } },
-	{ "keep-local", 5, "local group no busier: stay", "fair.c:sched_balance_find_dst_group",
+	{ "keep-local", 4, "local group no busier: stay", "fair.c:sched_balance_find_dst_group",
 	  "The function returns NULL and the search goes one level down in the same place. "
 	  "If that happens at every level, the task stays on the current CPU: the parent's "
 	  "CPU for a fork, its own CPU for an exec.",
 	  -1, { P(FORK_LOCAL), P(EXEC_LOCAL), END }, { P(EXEC_AFFINE), END } },
-	{ "idlest", 5, "idlest group wins: move there", "fair.c:sched_balance_find_dst_group",
+	{ "idlest", 4, "idlest group wins: move there", "fair.c:sched_balance_find_dst_group",
 	  "The search continues inside the other group, so the task will leave the local "
 	  "CPU. For a fork that is an offcpu-fork; it is right when the parent's CPU stays "
 	  "busy, and wasteful when the child is short-lived and the parent's CPU goes idle "
 	  "soon after.",
 	  RQ_FIND_OFFCPU_FORK, { P(FORK_MOVED), P(EXEC_MOVED), END }, NONE },
-	{ "find-cpu", 4, "CPU in the group: sched_balance_find_dst_group_cpu()",
+	{ "find-cpu", 3, "CPU in the group: sched_balance_find_dst_group_cpu()",
 	  "fair.c:sched_balance_find_dst_group_cpu",
 	  "Scans the allowed CPUs of the chosen group in ascending order. Before v7.1 the "
 	  "first CPU running only SCHED_IDLE tasks is returned at once, even for a "
 	  "SCHED_IDLE task and even if a truly idle CPU comes later: that is idle-stacking. "
 	  "Otherwise the idle CPU with the shallowest idle state wins, else the least loaded.",
 	  RQ_FIND_IDLE_STACKING, { P(FORK_MOVED), P(EXEC_MOVED), END }, NONE },
-	{ "wake-affine", 3, "wake_affine(): waker's CPU or prev_cpu?", "fair.c:wake_affine",
+	{ "wake-affine", 2, "wake_affine(): waker's CPU or prev_cpu?", "fair.c:wake_affine",
 	  "Runs when the waker's CPU and prev_cpu differ and share an SD_WAKE_AFFINE domain. "
 	  "It returns the waker's CPU only when that looks better; any other outcome keeps "
 	  "prev_cpu. The result is only the target for the fast path below, not the final "
 	  "answer.",
 	  -1, { P(WAKE_PULLED), END }, { P(WAKE_PREV), P(WAKE_LLC), P(WAKE_CROSS_LLC), END } },
-	{ "wa-idle", 4, "wake_affine_idle(): who is idle?", "fair.c:wake_affine_idle",
+	{ "wa-idle", 3, "wake_affine_idle(): who is idle?", "fair.c:wake_affine_idle",
 	  "If the waker's CPU is idle (the wakeup came from an interrupt) and shares the LLC "
 	  "with prev_cpu, prefer prev_cpu if it is idle too, else the waker's CPU. A "
 	  "synchronous wakeup (WF_SYNC) from a CPU with only the waker on it pulls to the "
 	  "waker's CPU. An idle prev_cpu wins otherwise.",
 	  -1, NONE, { P(WAKE_PULLED), P(WAKE_PREV), END } },
-	{ "wa-weight", 4, "wake_affine_weight(): compare loads", "fair.c:wake_affine_weight",
+	{ "wa-weight", 3, "wake_affine_weight(): compare loads", "fair.c:wake_affine_weight",
 	  "Still undecided: compare the load of the waker's CPU (plus the wakee) with the "
 	  "load of prev_cpu (minus the wakee), scaled by capacity, with a bias toward "
 	  "prev_cpu (WA_BIAS, half of imbalance_pct).",
 	  -1, NONE, { P(WAKE_PULLED), P(WAKE_PREV), END } },
-	{ "sis", 3, "fast path: select_idle_sibling(p, prev, target)",
+	{ "sis", 2, "fast path: select_idle_sibling(p, prev, target)",
 	  "fair.c:select_idle_sibling",
 	  "Look for an idle CPU that shares the last-level cache (LLC) with the target, in a "
 	  "fixed order of cheap checks first. \"Idle-ish\" below means truly idle, or (before "
 	  "v7.1) running only SCHED_IDLE tasks.",
 	  RQ_FIND_MISSED_IDLE, { WAKE_FAIR, END }, NONE },
-	{ "sis-target", 4, "target idle-ish: take it", "fair.c:select_idle_sibling",
+	{ "sis-target", 3, "target idle-ish: take it", "fair.c:select_idle_sibling",
 	  "The cheapest answer: the target (prev_cpu or the waker's CPU) is idle-ish. For a "
 	  "SCHED_IDLE task, a target running only SCHED_IDLE work counts as idle here before "
 	  "v7.1 (idle-stacking).",
 	  RQ_FIND_IDLE_STACKING, NONE,
 	  { P(WAKE_PREV), P(WAKE_PULLED), P(WAKE_LLC), P(WAKE_CROSS_LLC), END } },
-	{ "sis-prev", 4, "prev_cpu idle-ish and shares the LLC", "fair.c:select_idle_sibling",
+	{ "sis-prev", 3, "prev_cpu idle-ish and shares the LLC", "fair.c:select_idle_sibling",
 	  "If the target is the waker's CPU, prev_cpu gets the next chance: it has the task's "
 	  "cache footprint. Same idle-ish rule, same idle-stacking caveat.",
 	  RQ_FIND_IDLE_STACKING, NONE, { P(WAKE_PREV), END } },
-	{ "sis-kthread", 4, "per-CPU kthread waker: stay on prev, even if busy",
+	{ "sis-kthread", 3, "per-CPU kthread waker: stay on prev, even if busy",
 	  "fair.c:select_idle_sibling",
 	  "When a per-CPU kernel thread (an IO completion worker, for example) wakes a task "
 	  "that last ran on the same CPU and nothing else is queued there, the task is put "
 	  "back on that CPU even though it is busy: the kthread is about to sleep.",
 	  -1, NONE, { P(WAKE_PREV), END } },
-	{ "sis-recent", 4, "recent_used_cpu idle-ish", "fair.c:select_idle_sibling",
+	{ "sis-recent", 3, "recent_used_cpu idle-ish", "fair.c:select_idle_sibling",
 	  "The CPU the task used before prev_cpu, if it is idle-ish, shares the LLC and is "
 	  "allowed: another cache-warm candidate.",
 	  -1, NONE, { P(WAKE_LLC), P(WAKE_CROSS_LLC), END } },
-	{ "sis-capacity", 4, "asymmetric capacity: select_idle_capacity()",
+	{ "sis-capacity", 3, "asymmetric capacity: select_idle_capacity()",
 	  "fair.c:select_idle_capacity",
 	  "On big.LITTLE machines the search looks for an idle CPU big enough for the task "
 	  "across the asymmetric domain, and the LLC scan below is not done.",
 	  -1, NONE, { P(WAKE_LLC), P(WAKE_CROSS_LLC), END } },
-	{ "sis-smt", 4, "SMT: select_idle_smt() on prev's siblings", "fair.c:select_idle_smt",
+	{ "sis-smt", 3, "SMT: select_idle_smt() on prev's siblings", "fair.c:select_idle_smt",
 	  "With SMT and no idle core in the LLC, try the hardware siblings of prev_cpu.",
 	  -1, NONE, { P(WAKE_LLC), P(WAKE_CROSS_LLC), END } },
-	{ "sis-scan", 4, "scan the LLC: select_idle_cpu()", "fair.c:select_idle_cpu",
+	{ "sis-scan", 3, "scan the LLC: select_idle_cpu()", "fair.c:select_idle_cpu",
 	  "Visit the allowed CPUs of the target's LLC in order, starting after the target and "
 	  "wrapping around; the first idle-ish CPU wins (a fully idle core when SMT has one). "
 	  "The scan is bounded, see SIS_UTIL below. A wakeup that lands on a busy CPU while "
 	  "another CPU of the same LLC was idle is a missed-idle.",
 	  RQ_FIND_MISSED_IDLE, NONE, { P(WAKE_LLC), P(WAKE_CROSS_LLC), END } },
-	{ "sis-util", 5, "SIS_UTIL: nr_idle_scan limits the scan",
+	{ "sis-util", 4, "SIS_UTIL: nr_idle_scan limits the scan",
 	  "fair.c:update_idle_cpu_scan",
 	  "The scan visits at most nr_idle_scan CPUs, and none at all when that is 0. The "
 	  "periodic load balancer refreshes it as llc_weight * (1 - min(1, (f * 117/100)^2)) "
@@ -270,7 +271,7 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  "and the value can be tens of milliseconds old, so an idle CPU can be skipped. "
 	  "Reviewers named this the only reason the fast path misses an idle LLC CPU.",
 	  RQ_FIND_MISSED_IDLE, NONE, NONE },
-	{ "sis-fallback", 4, "nothing idle found: target", "fair.c:select_idle_sibling",
+	{ "sis-fallback", 3, "nothing idle found: target", "fair.c:select_idle_sibling",
 	  "If every check fails, the task goes to the target, busy or not. Landing here while "
 	  "an idle CPU existed in the LLC is what missed-idle flags.",
 	  RQ_FIND_MISSED_IDLE, NONE, { P(WAKE_PREV), P(WAKE_PULLED), P(WAKE_CROSS_LLC), END } },
@@ -282,7 +283,7 @@ const struct rq_teach_node rq_teach_nodes[] = {
 	  -1,
 	  { P(LB_PERIODIC), P(LB_NOHZ), P(LB_RT), P(LB_NEWIDLE), P(LB_ACTIVE),
 	    P(STOPPER_UNKNOWN), P(AFFINITY_STOPPER), P(AFFINITY_CALLER), P(NUMA_MOVE),
-	    P(NUMA_SWAP), END },
+	    P(NUMA_SWAP), P(UNKNOWN), END },
 	  NONE },
 	{ "lb-periodic", 1, "periodic and NOHZ balance: sched_balance_rq()",
 	  "fair.c:sched_balance_rq",
@@ -410,6 +411,26 @@ static uint64_t sum_list(const struct rq_analysis *an, const int *list)
 	return n;
 }
 
+/*
+ * Can this trace's machine take step id at all?  EAS and select_idle_capacity() need
+ * CPUs of different capacities; select_idle_smt() needs SMT siblings.  Ruled out only
+ * when the trace (or --topology) says so: a step nobody can rule out keeps its maybe.
+ */
+static bool step_possible(const struct rq_analysis *an, const char *id)
+{
+	bool capacities = false, smt = false;
+
+	for (int c = 0; c < an->nr_cpus; c++) {
+		capacities |= an->cpus[c].capacity > 0;
+		smt |= an->cpus[c].core != c;
+	}
+	if (!strcmp(id, "eas") || !strcmp(id, "sis-capacity"))
+		return !capacities || an->asym_capacity;
+	if (!strcmp(id, "sis-smt"))
+		return smt || (an->llc_source != RQ_LLC_CACHE && an->llc_source != RQ_LLC_PACKAGE);
+	return true;
+}
+
 bool rq_teach_count(const struct rq_analysis *an, int i, struct rq_teach_count *c)
 {
 	const struct rq_teach_node *n;
@@ -419,7 +440,7 @@ bool rq_teach_count(const struct rq_analysis *an, int i, struct rq_teach_count *
 		return false;
 	n = &rq_teach_nodes[i];
 	c->taken = sum_list(an, n->taken);
-	c->maybe = sum_list(an, n->maybe);
+	c->maybe = step_possible(an, n->id) ? sum_list(an, n->maybe) : 0;
 	if (n->finding >= 0 && n->finding < RQ_FIND__COUNT)
 		c->finding = an->findings[n->finding].count;
 	return true;

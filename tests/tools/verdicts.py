@@ -26,7 +26,8 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     at the waking and now, while another allowed CPU of its LLC was truly idle at both.
   * idle-stacking: a wakeup or fork of a SCHED_IDLE task onto a CPU running only
     SCHED_IDLE work, all known, while another allowed CPU of its LLC was truly idle.
-  * unproven selection (or a maybe-delayed non-idle task on the target) -> possible.
+  * unproven selection (or a maybe-delayed non-idle task on the target) -> possible;
+    so is every missed-idle when the CPUs' capacities differ (EAS).
 
 Python 3 standard library only.
 """
@@ -145,6 +146,8 @@ class Model:
         self.tasks = {}
         self.has_markers = False
         self.has_topology = False
+        self.capacity = {}        # cpu -> capacity from the cpu markers
+        self.asym = False
         self.marker_pid = None
         self.delayed_dequeue = True
         self.stack_allowed = True
@@ -341,6 +344,8 @@ class Model:
             return
         if self.idle_cpu_for(mask, x, before, assume) < 0:
             return
+        if self.asym:
+            possible = True     # EAS may choose a busy CPU on purpose
         s["possible" if possible else "count"] += 1
 
     # ---- records
@@ -614,6 +619,10 @@ class Model:
             if 0 <= cpu < self.n:
                 self.cpus[cpu].llc = llc if 0 <= llc < self.n else cpu
                 self.has_topology = True
+                cap = int(kv.get("capacity", "0"))
+                if cap > 0:
+                    self.capacity[cpu] = cap
+                    self.asym = len(set(self.capacity.values())) > 1
         elif text.startswith("task "):
             t = self.get(int(kv["pid"]))
             if " gone" in text:
