@@ -915,8 +915,15 @@ static void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	struct rq_task *prev = task_get(an, ev->pid, ev->ts);
 	struct rq_task *next;
 
-	/* the switch names who ran: the model should have said the same */
-	if (c->curr >= 0 && c->curr != ev->pid) {
+	/*
+	 * The switch names who ran: the model should have said the same.  The idle task
+	 * where a task switches out is a switch out of idle the trace lacks (the task wrote
+	 * nothing before its own switch): a repair like those from common_pid.
+	 */
+	if (c->curr == 0 && ev->pid > 0) {
+		c->repairs++;
+		c->idle_repairs++;
+	} else if (c->curr >= 0 && c->curr != ev->pid) {
 		struct rq_task *gone = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
 
 		c->switch_mismatches++;

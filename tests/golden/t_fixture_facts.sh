@@ -166,6 +166,25 @@ for line in open(sys.argv[1]):
                  "hog's CPU while the other CPU idled (trace-cmd report)" % (sc, bound))
     elif name == "idle-stack-control":
         eq(dat, 'findings["idle-stacking"].count', sc, 0)
+    elif name == "idle-stack-plain":
+        # plain tracefs + trace-cmd extract, no rqpath markers: SCHED_IDLE comes from the
+        # sched_setscheduler syscall events, the masks are assumed, so every stacking
+        # counted is inferred and says so
+        checked += 1
+        if not isinstance(sc, int) or sc <= 0:
+            fail(dat, 'findings["idle-stacking"].count is %r, expected > 0' % sc)
+        eq(dat, 'findings["idle-stacking"].inferred (no markers)', get(f, "idle-stacking",
+           "inferred"), sc)
+        checked += 1
+        if "affinity-all-cpus" not in (get(f, "idle-stacking", "assumptions") or []):
+            fail(dat, 'idle-stacking does not name the affinity-all-cpus assumption')
+        bound = facts.get("idle_stack", {}).get("on_hog_cpu_while_other_idle")
+        checked += 1
+        if isinstance(bound, int) and isinstance(sc, int) and sc > bound:
+            fail(dat, 'findings["idle-stacking"].count %d > %d (trace-cmd report)' % (sc, bound))
+    elif name == "idle-stack-plain-control":
+        eq(dat, 'findings["idle-stacking"].count', sc, 0)
+        eq(dat, 'findings["idle-stacking"].possible', get(f, "idle-stacking", "possible"), 0)
 
 for m in fails:
     print(m)

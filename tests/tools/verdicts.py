@@ -385,7 +385,10 @@ class Model:
         prev_pid, next_pid = int(field(b, "prev_pid")), int(field(b, "next_pid"))
         state = num(field(b, "prev_state"))
         prev = self.get(prev_pid)
-        if c.curr >= 0 and c.curr != prev_pid:
+        if c.curr == 0 and prev_pid > 0:
+            c.repairs += 1          # a switch out of idle the trace lacks
+            c.idle_repairs += 1
+        elif c.curr >= 0 and c.curr != prev_pid:
             gone = self.tasks.get(c.curr)
             if gone is not None and gone.state == "R":
                 gone.state = "U"

@@ -238,6 +238,11 @@ static void model_repaired_from_common_pid(void **state)
 		if (repaired) {
 			ev_switch(an, 6 * MS, 1, 705, 1, 0, NULL);	/* prev is not 700 */
 			assert_int_equal(an->cpus[1].switch_mismatches, 1);
+		} else {
+			/* a task switches out of a CPU the model had idle: the exit was lost */
+			ev_switch(an, 6 * MS, 1, 705, 1, 0, NULL);
+			assert_int_equal(an->cpus[1].idle_repairs, 1);
+			assert_int_equal(an->cpus[1].switch_mismatches, 0);
 		}
 		rq_analysis_free(an);
 	}
