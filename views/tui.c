@@ -188,7 +188,10 @@ static bool term_can_address(char *err, size_t errlen)
 
 static int term_start(struct tui *t, char *err, size_t errlen)
 {
-	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	/* every signal that kills by default ends the TUI through its loop, terminal back */
+	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+					 SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,
+					 SIGPWR };
 	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 	struct sigaction sa;
 	const char *nc = getenv("NO_COLOR");

@@ -43,9 +43,19 @@ cap | grep -q "TERM=dumb has no cursor addressing; use 'rqpath audit'" || fail "
 cap | grep -q 'q quit' && fail "TERM=dumb: the footer was drawn"
 
 tui_shell 80 24
-tm send-keys -t t "RQPATH_TUI_TEST=1 $RQPATH replay $fixture & sleep 3; kill -TERM \$!; wait \$!; echo RC=\$?" Enter
-wait_for 'RC=' 20 || fail "SIGTERM: no exit"
+# in the foreground (a background job would stop on SIGTTOU first): the shell that execs
+# the TUI arranges the signal for its own pid
+tm send-keys -t t "sh -c 'p=\$\$; (sleep 3; kill -TERM \$p) & exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture; echo RC=\$?" Enter
+wait_for "RC=[0-9]" 20 || fail "SIGTERM: no exit"
+cap | grep -q "RC=143" && fail "SIGTERM killed the TUI (exit 143) instead of ending it"
 restored SIGTERM
+
+# a signal that kills by default (SIGUSR1) ends the replay the same way
+tui_shell 80 24
+tm send-keys -t t "sh -c 'p=\$\$; (sleep 3; kill -USR1 \$p) & exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture; echo RC=\$?" Enter
+wait_for "RC=[0-9]" 20 || fail "SIGUSR1: no exit"
+cap | grep -q "RC=138" && fail "SIGUSR1 killed the TUI (exit 138) instead of ending it"
+restored SIGUSR1
 
 # monochrome and ASCII
 tui_start 80 24 NO_COLOR=1 LANG=C LC_ALL=C -- replay "$fixture"
