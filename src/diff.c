@@ -591,18 +591,7 @@ static void write_csv(FILE *f, const struct rq_diff *d)
 
 static void h_text(FILE *f, const char *s)
 {
-	char buf[2048];
-
-	rq_escape_c(s, strlen(s), buf, sizeof(buf));
-	for (const char *c = buf; *c; c++) {
-		switch (*c) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*c, f); break;
-		}
-	}
+	rq_html_text(f, s, strlen(s));
 }
 
 static void write_html(FILE *f, const struct rq_diff *d)

@@ -248,3 +248,20 @@ char *rq_escape_controls(const char *s, char *buf, size_t size)
 	buf[o] = '\0';
 	return buf;
 }
+
+void rq_html_text(FILE *f, const char *s, size_t len)
+{
+	char buf[2048];
+
+	rq_escape_c(s, len, buf, sizeof(buf));
+	for (const char *c = buf; *c; c++) {
+		switch (*c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*c, f); break;
+		}
+	}
+}

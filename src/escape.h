@@ -44,4 +44,10 @@ void rq_json_string(FILE *f, const char *s, size_t len);
  */
 void rq_csv_field(FILE *f, const char *s, size_t len);
 
+/*
+ * Text for HTML: control bytes and non-ASCII escaped as in the text report (so the
+ * buffer is cut at 2 KiB), then & < > " ' as entities.
+ */
+void rq_html_text(FILE *f, const char *s, size_t len);
+
 #endif

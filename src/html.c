@@ -183,23 +183,9 @@ void rq_html_free(struct rq_html *h)
 
 /* ---- writing ------------------------------------------------------------------ */
 
-/* Text for HTML: control bytes and non-ASCII escaped as in the text report, then &<>"'. */
 static void html_text(FILE *f, const char *s, size_t len)
 {
-	char buf[2048];
-	size_t n = len < 500 ? len : 500;
-
-	rq_escape_c(s, n, buf, sizeof(buf));
-	for (const char *c = buf; *c; c++) {
-		switch (*c) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*c, f); break;
-		}
-	}
+	rq_html_text(f, s, len < 500 ? len : 500);
 }
 
 /* A block of already-escaped report text (control bytes gone): only &<> to escape. */
