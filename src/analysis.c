@@ -1183,13 +1183,6 @@ static void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	rq_enqueue(an, t, to, false);
 }
 
-static bool is_stopper_thread(const struct rq_analysis *an, int pid)
-{
-	const struct rq_task *w = rq_task_find(an, pid);
-
-	return w && !strncmp(w->comm, "migration/", 10);
-}
-
 static void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = task_get(an, ev->pid, ev->ts);
@@ -1222,7 +1215,7 @@ static void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		/* a sched_move_numa/sched_swap_numa on this task just before */
 		path = t->numa_swap ? RQ_PATH_NUMA_SWAP : RQ_PATH_NUMA_MOVE;
 		t->numa_ts = 0;
-	} else if (is_stopper_thread(an, ev->common_pid) && from == ev->cpu) {
+	} else if (writer && is_stop_class(writer) && from == ev->cpu) {
 		/* 2. migration/N: exec balance if an exec follows, else affinity or active LB */
 		resolve_stopper(an, t, false);	/* a second move: the first had no exec */
 		p.conf = RQ_CONF_INFERRED;
