@@ -10,7 +10,7 @@
  * middle, so a quantile is within 1 % of the true one.  Count, total, min and max are
  * always exact.  Memory: 4 KB exact buffer, then about 12 KB of buckets, per sketch.
  *
- * The engine (analysis.c) calls two hooks: rq_delay_placed() when a placement is
+ * The engine (classify.c, analysis.c) calls two hooks: rq_delay_placed() when a placement is
  * recorded, rq_delay_event() after each event.  A task runs from its sched_switch in to
  * its sched_switch out; a record the task wrote itself (common_pid) also shows it running
  * (a trace can lack an idle CPU's switch out of the idle task).  Pending placements are kept until their task runs; a sink, if set, sees each

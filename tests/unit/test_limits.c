@@ -3,7 +3,7 @@
  * test_limits.c - bounded memory on hostile volumes: a million short-lived tasks
  * (distinct pids), each fork -> sched_wakeup_new -> first run -> exit -> free, must
  * leave the task table at about the number of exited tasks the engine keeps
- * (EXITED_KEEP = 4096 in analysis.c), and every counter exact.
+ * (EXITED_KEEP = 4096 in engine.h), and every counter exact.
  */
 #include <stdarg.h>
 #include <stddef.h>

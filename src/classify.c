@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * classify.c - the classifier (docs/kernel.md §3): each placement event (wakeup, new task,
+ * exec, migration) gets the select_task_rq() path that explains it and the confidence
+ * the evidence allows, is handed to the judges (findings.c), and is stored by emit().
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <bsd/string.h>
+
+#include "engine.h"
+
+static void placement_init(struct rq_placement *p, const struct rq_event *ev,
+			   const struct rq_task *t, int from, int to, enum rq_path path,
+			   enum rq_confidence conf)
+{
+	memset(p, 0, sizeof(*p));
+	p->ts = ev->ts;
+	p->pid = t ? t->pid : ev->pid;
+	copy_comm(p->comm, t && t->comm[0] ? t->comm : ev->comm);
+	p->cpu = ev->cpu;
+	p->from_cpu = from;
+	p->to_cpu = to;
+	p->writer_pid = ev->common_pid;
+	p->path = path;
+	p->conf = conf;
+	p->parent_cpu_idled = -1;
+	p->child_lifetime_ns = -1;
+}
+
+/* Store a classified placement: counters and the recent ring. */
+static void emit(struct rq_analysis *an, struct rq_placement *p)
+{
+	/* a CPU whose events were lost is unknown until seen idle again: say so */
+	if ((valid_cpu(an, p->to_cpu) && an->cpus[p->to_cpu].lost_events &&
+	     !an->cpus[p->to_cpu].known) ||
+	    (valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known))
+		p->notes |= RQ_NOTE_AFTER_LOSS;
+	an->nr_placements++;
+	p->seq = an->nr_placements;
+	an->path_counts[p->path]++;
+	an->path_conf[p->path][p->conf]++;
+	an->conf_counts[p->conf]++;
+	if (valid_cpu(an, p->from_cpu) && p->from_cpu != p->to_cpu)
+		an->cpus[p->from_cpu].placements_out++;
+	if (valid_cpu(an, p->to_cpu))
+		an->cpus[p->to_cpu].placements_in++;
+	if (an->recent_cap) {
+		an->recent[an->recent_head] = *p;
+		an->recent_head = (an->recent_head + 1) % an->recent_cap;
+		if (an->recent_len < an->recent_cap)
+			an->recent_len++;
+	}
+	rq_delay_placed(an, p);
+}
+
+const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int i)
+{
+	if (i >= an->recent_len)
+		return NULL;
+	return &an->recent[(an->recent_head + an->recent_cap - 1 - i) % an->recent_cap];
+}
+
+/*
+ * Proof of selection (docs/design.md §3): did select_task_rq() run for this wakeup?  On a
+ * kernel with DELAY_DEQUEUE a fair task that blocked may still be enqueued, and
+ * ttwu_runnable() then requeues it where it was, with no selection at all.  Proven
+ * when it migrated inside the wakeup, when the CPU it blocked on ran the idle task
+ * since (a CPU goes idle only after the fair pick dequeued every delayed entity), for
+ * RT/DL tasks (never delayed), or on a kernel without delayed dequeue.
+ */
+static bool selection_proven(const struct rq_analysis *an, const struct rq_task *t)
+{
+	int b = t->blocked_cpu;
+
+	/* a move seen inside the waking window: set_task_cpu() after a selection */
+	if (!an->profile.delayed_dequeue || task_is_rt_or_dl(t) || (t->wake_migrated && t->waking))
+		return true;
+	return valid_cpu(an, b) && an->cpus[b].last_idle_ts &&
+	       an->cpus[b].last_idle_ts >= t->blocked_ts;
+}
+
+/* ---- the stopper (migration/N) moves: resolved once we know what followed ---- */
+
+/*
+ * A migration/N move (docs/kernel.md §3) is decided by what follows it: an
+ * exec of the task inside STOPPER_EXEC_WINDOW (sched_exec(): handle_exec() emits it),
+ * a change of its name (an exec whose record is missing), a sched_setaffinity on it,
+ * or nothing.  Wakeups in between decide nothing: exec may block loading the binary.
+ * Active balance is said only when the trace would have shown an exec or an affinity
+ * change; otherwise the reason stays unknown.
+ */
+void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
+{
+	struct rq_placement *p = &t->stopper;
+
+	if (!t->stopper_pending)
+		return;
+	t->stopper_pending = false;
+	if (by_exec)
+		return;	/* the exec handler emits it as exec-moved */
+	p->conf = RQ_CONF_INFERRED;
+	if (t->stopper_comm_changed) {
+		p->path = RQ_PATH_EXEC_MOVED;
+		why(p, "; migration/%d moved it, then its name changed to \"%s\": an exec whose "
+		    "exec record is not in the trace", p->cpu, t->comm);
+	} else if (t->affinity_change_ts && p->ts - t->affinity_change_ts < AFFINITY_WINDOW) {
+		p->path = RQ_PATH_AFFINITY_STOPPER;
+		why(p, "; migration/%d moved it right after a sched_setaffinity on it", p->cpu);
+	} else if ((an->has_event[RQ_EV_EXEC] || an->counts[RQ_EV_EXEC]) &&
+		   an->has_event[RQ_EV_SETAFFINITY_ENTER]) {
+		p->path = RQ_PATH_LB_ACTIVE;
+		why(p, "; migration/%d moved it and no exec or affinity change followed: "
+		    "active balance (or CPU hotplug, which looks the same)", p->cpu);
+	} else {
+		p->path = RQ_PATH_STOPPER_UNKNOWN;
+		p->conf = RQ_CONF_UNKNOWN;
+		why(p, "; the trace lacks %s: exec, affinity change and active balance look "
+		    "the same", an->has_event[RQ_EV_SETAFFINITY_ENTER] ? "exec events" :
+		    "the sched_setaffinity syscall events");
+	}
+	emit(an, p);
+}
+
+void expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
+{
+	if (t->stopper_pending && now - t->stopper.ts > STOPPER_EXEC_WINDOW)
+		resolve_stopper(an, t, false);
+}
+
+void handle_waking(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+
+	if (!t)
+		return;
+	note_comm(t, ev->comm);
+	t->prio = ev->prio;
+	expire_stopper(an, t, ev->ts);
+	if (!t->idle_at_waking)
+		t->idle_at_waking = calloc(2 * mask_longs(an), sizeof(unsigned long));
+	if (t->idle_at_waking) {
+		t->busy_at_waking = t->idle_at_waking + mask_longs(an);
+		snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking);
+	}
+	t->waking = true;
+	t->waking_cpu = ev->cpu;
+	t->waker_pid = ev->common_pid;
+	t->wake_migrated = false;
+	if (t->cpu < 0 && valid_cpu(an, ev->cpu_a))
+		t->cpu = ev->cpu_a;
+	/* target_cpu of sched_waking is task_cpu(p): where it blocked, if that was unseen */
+	if (t->blocked_cpu < 0 && valid_cpu(an, ev->cpu_a))
+		t->blocked_cpu = ev->cpu_a;
+	/* not still queued or running (ttwu_runnable()): the wakeup is on its way there */
+	if (t->state != RQ_TS_RUNNING && !(t->state == RQ_TS_QUEUED && !t->on_delayed))
+		set_pending(an, t, ev->cpu_a);
+}
+
+/* A stop-class task: the per-CPU stopper, migration/N. */
+static bool is_stop_class(const struct rq_task *t)
+{
+	return !strncmp(t->comm, "migration/", 10);
+}
+
+/*
+ * A wakeup placement onto CPU to: which select_task_rq() path put it there.  Called at
+ * sched_wakeup, or at the migration itself when the trace has no sched_wakeup.
+ */
+static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
+			     struct rq_task *t, int to)
+{
+	bool saw_waking = t->waking;
+	const unsigned long *idle_before = saw_waking ? t->idle_at_waking : NULL;
+	const unsigned long *busy_before = saw_waking ? t->busy_at_waking : NULL;
+	int from = t->wake_migrated ? t->wake_from : t->cpu;
+	bool proven = selection_proven(an, t);
+	bool mask_one = t->mask_known && rq_cpumask_weight(&t->mask) == 1;
+	unsigned int assume = 0;
+	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
+	struct rq_placement p;
+	enum rq_path path;
+	enum rq_confidence conf = RQ_CONF_INFERRED;
+
+	t->nr_wakeups++;
+	clear_pending(an, t);
+
+	if (t->state == RQ_TS_RUNNING || (t->state == RQ_TS_QUEUED && !t->wake_migrated)) {
+		path = RQ_PATH_WAKE_RUNNABLE;
+	} else if (is_stop_class(t)) {
+		path = RQ_PATH_WAKE_STOP;
+	} else if (mask_one || (mask && assume && rq_cpumask_weight(mask) == 1)) {
+		path = RQ_PATH_WAKE_AFFINE;
+		conf = mask_one && proven ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
+	} else if (task_is_rt_or_dl(t)) {
+		path = RQ_PATH_WAKE_RT;
+		conf = RQ_CONF_EXACT;
+	} else if (from < 0) {
+		path = RQ_PATH_UNKNOWN;
+		conf = RQ_CONF_UNKNOWN;
+	} else if (to == from) {
+		/*
+		 * exact only when a selection is proven, the mask is a fact with several
+		 * CPUs, and no EAS could have returned prev: else ttwu_runnable(), the
+		 * one-CPU shortcut or EAS look the same
+		 */
+		path = RQ_PATH_WAKE_PREV;
+		if (saw_waking && proven && t->mask_known && !an->asym_capacity)
+			conf = RQ_CONF_EXACT;
+	} else if (to == (saw_waking ? t->waking_cpu : ev->cpu)) {
+		path = RQ_PATH_WAKE_PULLED;
+	} else if (!an->has_topology) {
+		path = RQ_PATH_WAKE_MOVED;	/* which LLC each CPU is in is not known */
+	} else if (same_llc(an, from, to)) {
+		path = RQ_PATH_WAKE_LLC;
+	} else {
+		path = RQ_PATH_WAKE_CROSS_LLC;
+	}
+	placement_init(&p, ev, t, from, to, path, conf);
+	if (saw_waking)
+		p.writer_pid = t->waker_pid;
+	if (!saw_waking && path != RQ_PATH_WAKE_RUNNABLE)
+		p.notes |= RQ_NOTE_NO_WAKING;
+	if (!proven && path != RQ_PATH_WAKE_RUNNABLE) {
+		p.notes |= RQ_NOTE_MAYBE_DELAYED;
+		p.blocked_us = t->blocked_ts && ev->ts > t->blocked_ts ?
+			       (uint32_t)((ev->ts - t->blocked_ts) / 1000) : UINT32_MAX;
+	}
+
+	if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN &&
+	    path != RQ_PATH_WAKE_STOP) {
+		judge_idle_stacking(an, &p, t, to, idle_before, proven);
+		judge_missed_idle(an, &p, t, to, idle_before, busy_before, proven);
+	}
+	emit(an, &p);
+
+	t->waking = false;
+	t->wake_migrated = false;
+	t->cpu = to;
+	if (an->cpus[to].curr != t->pid) {
+		t->state = RQ_TS_QUEUED;
+		rq_enqueue(an, t, to, false);
+	}
+}
+
+void handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+
+	if (!t || !valid_cpu(an, ev->cpu_a))
+		return;
+	note_comm(t, ev->comm);
+	t->prio = ev->prio;
+	wakeup_placement(an, ev, t, ev->cpu_a);
+}
+
+void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+	int parent_cpu = ev->cpu, to = ev->cpu_a;
+	struct rq_placement p;
+	enum rq_path path;
+
+	if (!t || !valid_cpu(an, to))
+		return;
+	note_comm(t, ev->comm);
+	t->prio = ev->prio;
+	if (t->mask_known && rq_cpumask_weight(&t->mask) == 1)
+		path = RQ_PATH_FORK_AFFINE;
+	else if (task_is_rt_or_dl(t))
+		path = RQ_PATH_FORK_RT;
+	else if (to == parent_cpu)
+		path = RQ_PATH_FORK_LOCAL;
+	else
+		path = RQ_PATH_FORK_MOVED;
+	/* with the mask unknown, the one-CPU shortcut may have decided instead */
+	placement_init(&p, ev, t, parent_cpu, to, path,
+		       t->mask_known || path == RQ_PATH_FORK_RT ? RQ_CONF_EXACT :
+		       RQ_CONF_INFERRED);
+	if (path == RQ_PATH_FORK_MOVED) {
+		p.level = !an->has_topology ? RQ_LEVEL_UNKNOWN :
+			  an->cpus[to].core == an->cpus[parent_cpu].core ? RQ_LEVEL_SMT :
+			  same_llc(an, to, parent_cpu) ? RQ_LEVEL_LLC :
+			  an->cpus[to].node == an->cpus[parent_cpu].node ? RQ_LEVEL_PKG :
+			  RQ_LEVEL_NUMA;
+		if (t->mask_known && !rq_cpumask_test(&t->mask, parent_cpu))
+			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
+	}
+
+	an->findings[RQ_FIND_OFFCPU_FORK].of++;
+	an->findings[RQ_FIND_OFFCPU_FORK].judged++;
+	if (to != parent_cpu && an->profile.fork_util_regression)
+		why(&p, "; v6.4-v6.13 autogroup kernel: stale utilization of exited tasks "
+		    "makes the parent's group look busy (76f970ce51c8)");
+	if (to != parent_cpu) {
+		int idx = add_finding(an, &p, t, RQ_FIND_OFFCPU_FORK);
+
+		t->fork_example = idx;
+	}
+	/* a fork always selects (wake_up_new_task): no proof needed */
+	judge_idle_stacking(an, &p, t, to, NULL, true);
+	emit(an, &p);
+
+	t->first_run_pending = true;
+	t->fork_parent_cpu = parent_cpu;
+	t->fork_ts = ev->ts;
+	t->cpu = to;
+	t->state = RQ_TS_QUEUED;
+	rq_enqueue(an, t, to, false);
+}
+
+void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+	struct rq_task *writer = rq_task_find(an, ev->common_pid);
+	int from = ev->cpu_a, to = ev->cpu_b;
+	struct rq_placement p;
+	enum rq_path path = RQ_PATH_UNKNOWN;
+	enum rq_confidence conf = RQ_CONF_INFERRED;
+	bool queued;
+
+	if (!t || !valid_cpu(an, to))
+		return;
+	note_comm(t, ev->comm);
+	t->prio = ev->prio;
+	t->nr_migrations++;
+	/* a pending stopper move stays pending across wakeups: only its window ends it */
+	expire_stopper(an, t, ev->ts);
+	queued = t->state == RQ_TS_QUEUED && !t->on_delayed;
+
+	/* 1. inside a waking window on the waker's CPU: select_task_rq() of a wakeup */
+	if (t->waking && ev->cpu == t->waking_cpu) {
+		t->wake_migrated = true;
+		t->wake_from = from;
+		set_pending(an, t, to);
+		t->cpu = to;
+		return;	/* classified at sched_wakeup */
+	}
+	placement_init(&p, ev, t, from, to, RQ_PATH_UNKNOWN, RQ_CONF_INFERRED);
+	if (t->numa_ts && ev->ts - t->numa_ts < NUMA_WINDOW) {
+		/* a sched_move_numa/sched_swap_numa on this task just before */
+		path = t->numa_swap ? RQ_PATH_NUMA_SWAP : RQ_PATH_NUMA_MOVE;
+		t->numa_ts = 0;
+	} else if (writer && is_stop_class(writer) && from == ev->cpu) {
+		/* 2. migration/N: exec balance if an exec follows, else affinity or active LB */
+		resolve_stopper(an, t, false);	/* a second move: the first had no exec */
+		p.conf = RQ_CONF_INFERRED;
+		t->stopper = p;
+		t->stopper_pending = true;
+		t->stopper_comm_changed = false;
+		goto model;
+	} else if ((ev->flags & RQ_FLAG_SOFTIRQ) && from != ev->cpu) {
+		path = to == ev->cpu ? RQ_PATH_LB_PERIODIC : RQ_PATH_LB_NOHZ;
+	} else if (t->setaffinity_inflight ||
+		   (writer && writer->inflight_target == t->pid && t->affinity_change_ts &&
+		    ev->ts - t->affinity_change_ts < AFFINITY_WINDOW)) {
+		path = RQ_PATH_AFFINITY_CALLER;
+	} else if (task_is_rt_or_dl(t)) {
+		path = RQ_PATH_LB_RT;
+	} else if (!(ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ)) && to == ev->cpu &&
+		   ev->common_pid != t->pid && queued) {
+		path = RQ_PATH_LB_NEWIDLE;
+	} else if (t->state == RQ_TS_SLEEPING) {
+		/* only a wakeup selects a CPU for a sleeping task (its waking was not seen) */
+		t->wake_migrated = true;
+		t->wake_from = from;
+		if (an->counts[RQ_EV_WAKEUP]) {
+			t->cpu = to;
+			return;	/* classified at sched_wakeup */
+		}
+		wakeup_placement(an, ev, t, to);
+		return;
+	} else {
+		path = RQ_PATH_UNKNOWN;
+		conf = RQ_CONF_UNKNOWN;
+	}
+	p.path = path;
+	p.conf = conf;
+	if (path == RQ_PATH_UNKNOWN)
+		why(&p, " (writer pid %d, flags 0x%x)", ev->common_pid, ev->flags);
+	/* load balancing does not select through select_task_rq(): no finding judged */
+	emit(an, &p);
+model:
+	t->cpu = to;
+	if (queued)
+		rq_enqueue(an, t, to, false);
+	else if (t->on_delayed)
+		rq_remove(an, t);
+}
+
+void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = rq_task_find(an, ev->pid2 ? ev->pid2 : ev->pid);
+	struct rq_placement p;
+	const char *base;
+	enum rq_path path;
+	int cpu = ev->cpu;
+	bool mask_current;
+
+	if (!t)
+		t = task_get(an, ev->pid, ev->ts);
+	if (!t)
+		return;
+	if (ev->pid2 && ev->pid2 != ev->pid) {
+		/* de_thread(): a non-leader thread took the leader's pid */
+		struct rq_task *leader = task_get(an, ev->pid, ev->ts);
+
+		if (leader && leader != t) {
+			copy_attrs(an, leader, t);
+			leader->prio = t->prio;
+			leader->stopper = t->stopper;
+			leader->stopper_pending = t->stopper_pending;
+			t->stopper_pending = false;
+			t = leader;
+		}
+	}
+	if (ev->str && ev->str_len > 0) {
+		char name[256];
+		size_t n = (size_t)ev->str_len < sizeof(name) - 1 ? (size_t)ev->str_len :
+								      sizeof(name) - 1;
+
+		memcpy(name, ev->str, n);
+		name[n] = '\0';
+		base = strrchr(name, '/');
+		strlcpy(t->comm, base ? base + 1 : name, sizeof(t->comm));
+	}
+	t->nr_execs++;
+	/*
+	 * Without the sched_setaffinity events a marker's mask may be stale: the task may
+	 * have pinned itself just before this exec.  The recorder reads /proc again after
+	 * every exec and writes the mask in its next marker, which settles this exec.
+	 */
+	mask_current = t->mask_known &&
+		       (an->has_event[RQ_EV_SETAFFINITY_ENTER] || !an->has_markers);
+
+	if (t->stopper_pending && ev->ts - t->stopper.ts <= STOPPER_EXEC_WINDOW) {
+		p = t->stopper;
+		resolve_stopper(an, t, true);
+		p.ts = ev->ts;
+		strlcpy(p.comm, t->comm, sizeof(p.comm));
+		p.path = RQ_PATH_EXEC_MOVED;
+		/* paired by time: the move came inside the window before this exec */
+		p.conf = RQ_CONF_INFERRED;
+		p.why[0] = '\0';
+		why(&p, ": migration/%d moved it %d -> %d just before the exec", p.cpu,
+		    p.from_cpu, p.to_cpu);
+	} else {
+		expire_stopper(an, t, ev->ts);
+		if (mask_current && rq_cpumask_weight(&t->mask) == 1)
+			path = RQ_PATH_EXEC_AFFINE;
+		else if (task_is_rt_or_dl(t))
+			path = RQ_PATH_EXEC_RT;
+		else
+			path = RQ_PATH_EXEC_LOCAL;
+		placement_init(&p, ev, t, cpu, cpu, path,
+			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
+	}
+
+	/*
+	 * needless-callback: sched_exec() asked the class although one CPU was allowed.
+	 * Exact only: an assumed mask never makes an exec needless, and a task seen on
+	 * two CPUs since its last affinity change (in a trace that would show one) has a
+	 * proven multi-CPU mask, which proves the callback was not needless.
+	 */
+	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
+	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
+		why(&p, "; ran on several CPUs since its affinity last changed: not needless");
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
+	} else if (!mask_current) {
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
+		p.notes |= RQ_NOTE_MASK_UNKNOWN;
+		t->unknown_execs++;
+	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
+		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
+		why(&p, "; allowed on CPU %d only, yet sched_exec() called %s",
+		    rq_cpumask_first(&t->mask),
+		    task_is_rt_or_dl(t) ? "the RT/DL callback (cheap: returns the input CPU)" :
+					  "select_task_rq_fair(WF_EXEC)");
+		add_finding(an, &p, t, RQ_FIND_NEEDLESS_CALLBACK);
+	}
+	emit(an, &p);
+	if (t->unknown_execs == 1 && !mask_current)
+		t->pending_exec = p;	/* numbered by emit(): the example if it is settled */
+	t->cpu = ev->cpu;
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * engine.h - what the engine's own files share, and nobody else includes: the
+ * constants of the model, the small helpers every part uses, and the functions one
+ * part calls in another.  The engine is split along its seams:
+ *
+ *   analysis.c  rq_analysis_feed() (one handler per event type) and the life cycle
+ *   model.c     tasks, their attributes, per-CPU runqueues, markers, lost events
+ *   classify.c  placements: which select_task_rq() path, with what confidence
+ *   findings.c  the judges and the stores of their verdicts
+ *   profile.c, describe.c, delay.c, topology.c: see their own headers
+ */
+#ifndef RQPATH_ENGINE_H
+#define RQPATH_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define NSEC_PER_MSEC 1000000ULL
+/* how long a migration/N move may wait for its exec to show (exec loads the binary) */
+#define STOPPER_EXEC_WINDOW (100 * NSEC_PER_MSEC)
+/* an affinity syscall this recent explains a stopper or caller-context move */
+#define AFFINITY_WINDOW (10 * NSEC_PER_MSEC)
+#define NUMA_WINDOW (10 * NSEC_PER_MSEC)
+/* exited tasks kept for the views before the oldest is evicted */
+#define EXITED_KEEP 4096
+#define PRIO_UNKNOWN -1000
+/*
+ * DELAY_DEQUEUE (v6.12+) leaves a blocked, not yet eligible fair task enqueued until
+ * it would be picked; no event says when.  The model counts it as possibly enqueued on
+ * its CPU until that CPU goes idle or for this long, about two ticks plus a slice.
+ */
+#define DELAYED_WINDOW (10 * NSEC_PER_MSEC)
+#define SCHED_RESET_ON_FORK 0x40000000
+/*
+ * A CPU's runqueue is known once the CPU is seen going idle, or after this long of
+ * watching its switches: a fair task queued before the trace started would have run
+ * (and been seen) by then, since a slice is a few milliseconds.  Inferred.
+ */
+#define CPU_KNOWN_AFTER (20 * NSEC_PER_MSEC)
+
+static inline bool valid_cpu(const struct rq_analysis *an, int cpu)
+{
+	return cpu >= 0 && cpu < an->nr_cpus;
+}
+
+/* idle_cpu(): the idle task runs, nothing queued, no wakeup on its way. */
+static inline bool cpu_truly_idle(const struct rq_analysis *an, int cpu)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+
+	return c->known && c->curr == 0 && !c->nqueued && !c->ndelayed && !c->pending_wakeups;
+}
+
+#define BITS_PER_UL (sizeof(unsigned long) * 8)
+
+static inline size_t mask_longs(const struct rq_analysis *an)
+{
+	return ((size_t)an->nr_cpus + BITS_PER_UL - 1) / BITS_PER_UL;
+}
+
+static inline bool bit_test(const unsigned long *bits, int cpu)
+{
+	return bits[cpu / BITS_PER_UL] & (1UL << (cpu % BITS_PER_UL));
+}
+
+static inline void bit_set(unsigned long *bits, int cpu)
+{
+	bits[cpu / BITS_PER_UL] |= 1UL << (cpu % BITS_PER_UL);
+}
+
+/* RT and DL tasks show prio < 100 (DL: -1) in every sched event. */
+static inline bool task_is_rt_or_dl(const struct rq_task *t)
+{
+	if (t->policy == RQ_SCHED_FIFO || t->policy == RQ_SCHED_RR ||
+	    t->policy == RQ_SCHED_DEADLINE)
+		return true;
+	return t->prio != PRIO_UNKNOWN && t->prio < 100;
+}
+
+static inline bool task_is_idle_class(const struct rq_task *t)
+{
+	return t->policy == RQ_SCHED_IDLE || t->idle_cgroup;
+}
+
+/*
+ * Is t SCHED_IDLE work (policy SCHED_IDLE or under a cpu.idle cgroup)?  1 yes, 0 no, -1
+ * unknown.  SCHED_IDLE is never assumed: the priority fields cannot show it (a SCHED_IDLE
+ * task has prio 120 like a nice-0 SCHED_NORMAL one).  They do show RT and DL, which is
+ * an answer "no" resting on RQ_ASSUME_POLICY_PRIO when no policy is known.
+ */
+static inline int idle_class(const struct rq_task *t, unsigned int *assume)
+{
+	if (!t)
+		return -1;
+	if (task_is_idle_class(t))
+		return 1;
+	if (t->policy != RQ_POLICY_UNKNOWN)
+		return 0;
+	if (t->prio != PRIO_UNKNOWN && t->prio < 100) {
+		*assume |= 1u << RQ_ASSUME_POLICY_PRIO;
+		return 0;
+	}
+	return -1;
+}
+
+
+/* comm arrays are all RQ_COMM_LEN bytes and NUL-terminated: a fixed copy is enough */
+static inline void copy_comm(char *dst, const char *src)
+{
+	memcpy(dst, src, RQ_COMM_LEN);
+	dst[RQ_COMM_LEN - 1] = '\0';
+}
+
+static inline bool same_llc(const struct rq_analysis *an, int a, int b)
+{
+	return valid_cpu(an, a) && valid_cpu(an, b) && an->cpus[a].llc == an->cpus[b].llc;
+}
+
+/*
+ * A CPU as idle_cpu() and sched_idle_cpu() would see it, the task being placed (skip)
+ * left out.  nr_running counts the running task, the queued ones and the delayed ones
+ * (DELAY_DEQUEUE); only the first two are facts here.
+ */
+struct cpu_look {
+	bool known;		/* runqueue and running task known */
+	bool idle;		/* idle_cpu(): idle task, nothing queued, no wakeup pending */
+	bool pending;		/* a wakeup is on its way to it */
+	int ntasks;		/* running + queued */
+	int nonidle;		/* of those, not SCHED_IDLE work */
+	int unknown;		/* of those, policy unknown */
+	int delayed_nonidle;	/* maybe-delayed ones not known to be SCHED_IDLE work */
+	unsigned int assume;
+};
+
+/* model.c */
+int grow_hash(struct rq_analysis *an);
+struct rq_task *task_get(struct rq_analysis *an, int pid, uint64_t ts);
+void rq_remove(struct rq_analysis *an, struct rq_task *t);
+void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed);
+void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+	      struct cpu_look *l, bool busy_enough);
+bool look_busy(const struct cpu_look *l, unsigned int *assume);
+void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
+		   unsigned long *idle, unsigned long *busy);
+void note_comm(struct rq_task *t, const char *comm);
+void clear_pending(struct rq_analysis *an, struct rq_task *t);
+void set_pending(struct rq_analysis *an, struct rq_task *t, int cpu);
+void copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent);
+void repair_from_owner(struct rq_analysis *an, const struct rq_event *ev);
+void handle_switch(struct rq_analysis *an, const struct rq_event *ev);
+void handle_fork(struct rq_analysis *an, const struct rq_event *ev);
+void handle_exit(struct rq_analysis *an, const struct rq_event *ev);
+void handle_free(struct rq_analysis *an, const struct rq_event *ev);
+void handle_syscall(struct rq_analysis *an, const struct rq_event *ev);
+void handle_numa(struct rq_analysis *an, const struct rq_event *ev);
+void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev);
+void handle_marker(struct rq_analysis *an, const struct rq_event *ev);
+void handle_lost(struct rq_analysis *an, const struct rq_event *ev);
+
+/* classify.c */
+void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);
+void expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now);
+void handle_waking(struct rq_analysis *an, const struct rq_event *ev);
+void handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
+void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
+void handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
+void handle_exec(struct rq_analysis *an, const struct rq_event *ev);
+
+/* findings.c */
+/* Add a remark to a placement's explanation (only for the rarer remarks: see notes). */
+void why(struct rq_placement *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
+int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		enum rq_finding f);
+void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			 int x, const unsigned long *idle_before, bool proven);
+void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		       int x, const unsigned long *idle_before, const unsigned long *busy_before,
+		       bool proven);
+void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
+
+#endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * findings.c - the judges of the four findings (docs/design.md §3) and the stores of
+ * their verdicts: proven (exact, or inferred under stated assumptions) goes to the
+ * count, an unproven selection to possible, a missing fact to not_judged.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "describe.h"
+#include "engine.h"
+
+void why(struct rq_placement *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rq_vappendf(p->why, sizeof(p->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
+int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		enum rq_finding f)
+{
+	struct rq_finding_store *s = &an->findings[f];
+
+	p->findings |= 1u << f;
+	/* emit() follows at once and gives it this number */
+	if (!p->seq)
+		p->seq = an->nr_placements + 1;
+	s->count++;
+	if (p->assume)
+		s->inferred++;
+	else
+		s->exact++;
+	s->assumptions |= p->assume;
+	if (t)
+		t->nr_findings[f]++;
+	if (s->nexamples >= RQ_MAX_EXAMPLES)
+		return -1;
+	s->examples[s->nexamples] = *p;
+	return s->nexamples++;
+}
+
+/*
+ * The verdict of a judge: proven (exact, or inferred under the assumptions in assume)
+ * goes to the count; a placement whose selection the trace cannot prove goes to
+ * possible, never to the count.
+ */
+static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		    enum rq_finding f, bool possible, unsigned int assume)
+{
+	struct rq_finding_store *s = &an->findings[f];
+
+	p->assume = (uint8_t)assume;
+	if (!possible) {
+		add_finding(an, p, t, f);
+		return;
+	}
+	p->notes |= RQ_NOTE_POSSIBLE;
+	p->possible |= 1u << f;
+	s->possible++;
+	if (!p->seq)
+		p->seq = an->nr_placements + 1;
+	if (s->npossible < (int)(sizeof(s->possible_examples) / sizeof(s->possible_examples[0])))
+		s->possible_examples[s->npossible++] = *p;
+}
+
+/*
+ * The first CPU of x's LLC (the span select_idle_cpu() scans) other than x, allowed by
+ * mask, that is truly idle now and was idle when the waking was seen (idle_before, if
+ * known); -1 if none.  What that rests on goes into *assume.
+ */
+static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask, int x,
+			    const unsigned long *idle_before, unsigned int *assume)
+{
+	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
+		if (cpu == x || !same_llc(an, cpu, x) || !rq_cpumask_test(mask, cpu) ||
+		    !cpu_truly_idle(an, cpu))
+			continue;
+		if (idle_before && !bit_test(idle_before, cpu))
+			continue;
+		if (!an->has_topology)
+			*assume |= 1u << RQ_ASSUME_LLC;
+		/* its switches out of idle are missing here: was it really idle? */
+		if (an->cpus[cpu].idle_repairs)
+			*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
+		return cpu;
+	}
+	return -1;
+}
+
+/*
+ * idle-stacking (docs/design.md §3): a select-path placement (wakeup or fork) of a SCHED_IDLE
+ * task onto CPU x running only SCHED_IDLE work, while another allowed CPU of x's LLC
+ * was truly idle.  SCHED_IDLE only from evidence; every task on x must be known.
+ */
+void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
+			 struct rq_task *t, int x, const unsigned long *idle_before,
+			 bool proven)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
+	unsigned int assume = 0;
+	const struct rq_cpumask *mask;
+	struct cpu_look l;
+	int cls, idle_cpu;
+
+	if (!an->profile.idle_stack_allowed)
+		return;		/* v7.1 skips SCHED_IDLE rqs for SCHED_IDLE tasks */
+	cls = idle_class(t, &assume);
+	if (cls == 0)
+		return;
+	mask = rq_task_mask(an, t, &assume);
+	look_cpu(an, x, t, &l, true);
+	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
+		s->not_judged++;
+		return;
+	}
+	s->judged++;
+	if (l.idle || !l.ntasks || l.nonidle)
+		return;		/* nothing stacked on, or not SCHED_IDLE-only */
+	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
+	if (idle_cpu < 0)
+		return;
+	why(p, "; CPU %d ran only SCHED_IDLE work (pid %d) while allowed CPU %d of its LLC "
+	    "was idle", x, an->cpus[x].curr, idle_cpu);
+	/* a blocked fair task maybe still delayed there would make it not SCHED_IDLE-only */
+	if (l.delayed_nonidle)
+		why(p, "; %d blocked task(s) not known as SCHED_IDLE may still be enqueued there",
+		    l.delayed_nonidle);
+	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !proven || l.delayed_nonidle,
+		assume | l.assume);
+}
+
+/*
+ * missed-idle (docs/design.md §3): a wakeup of a fair, non-SCHED_IDLE task onto CPU x that
+ * was busy for the kernel while another allowed CPU of x's LLC was truly idle, both
+ * when the kernel chose (sched_waking) and at sched_wakeup.
+ */
+void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		       int x, const unsigned long *idle_before,
+		       const unsigned long *busy_before, bool proven)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
+	unsigned int assume = 0;
+	const struct rq_cpumask *mask;
+	struct cpu_look l;
+	bool possible = !proven;
+	int cls, idle_cpu;
+
+	cls = idle_class(t, &assume);
+	if (cls == 1 || task_is_rt_or_dl(t) || t->policy == RQ_SCHED_EXT)
+		return;		/* not a fair, non-SCHED_IDLE wakee */
+	if (cls < 0)
+		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
+	mask = rq_task_mask(an, t, &assume);
+	look_cpu(an, x, t, &l, true);
+	if (!mask || !l.known) {
+		s->not_judged++;
+		return;
+	}
+	s->judged++;
+	if (!look_busy(&l, &assume)) {
+		if (l.idle || !l.delayed_nonidle)
+			return;
+		/* SCHED_IDLE work only, unless a delayed fair task is still enqueued */
+		possible = true;
+	}
+	if (busy_before && !bit_test(busy_before, x))
+		return;		/* not busy when the kernel chose */
+	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
+	if (idle_cpu < 0)
+		return;
+	if (an->cpus[x].curr > 0)
+		why(p, "; CPU %d was busy (pid %d running) while CPU %d of its LLC was idle", x,
+		    an->cpus[x].curr, idle_cpu);
+	else
+		why(p, "; CPU %d was busy (%s) while CPU %d of its LLC was idle", x,
+		    l.ntasks ? "a woken task waiting to run" : "a wakeup pending", idle_cpu);
+	if (an->asym_capacity) {
+		/* EAS or select_idle_capacity() may have preferred x for its capacity */
+		p->notes |= RQ_NOTE_ASYM;
+		possible = true;
+	}
+	verdict(an, p, t, RQ_FIND_MISSED_IDLE, possible, assume | l.assume);
+}
+
+/*
+ * The recorder writes a task's mask into the trace some time after the fork, exec or
+ * syscall that changed it.  Execs judged "unknown" in between, with no affinity
+ * change since, ran with the mask this marker carries: judge them now.
+ */
+void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
+	uint64_t n = t->unknown_execs;
+	struct rq_placement *p = &t->pending_exec;
+
+	t->unknown_execs = 0;
+	if (!n || !t->mask_known)
+		return;
+	/* they are judged now: needless if the mask has one CPU, fine otherwise */
+	s->unknown -= n < s->unknown ? n : s->unknown;
+	s->not_judged -= n < s->not_judged ? n : s->not_judged;
+	s->judged += n;
+	if (rq_cpumask_weight(&t->mask) != 1)
+		return;
+	if (an->profile.exec_callback_unconditional) {
+		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
+		why(p, "; allowed on CPU %d only (from the recorder's next marker for it), yet "
+		    "sched_exec() called the class callback", rq_cpumask_first(&t->mask));
+		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
+		s->count += n - 1;
+		s->exact += n - 1;
+		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
+	}
+	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
+	    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] >= n) {
+		an->path_counts[RQ_PATH_EXEC_LOCAL] -= n;
+		an->path_counts[RQ_PATH_EXEC_AFFINE] += n;
+		an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] -= n;
+		an->path_conf[RQ_PATH_EXEC_AFFINE][RQ_CONF_EXACT] += n;
+		an->conf_counts[RQ_CONF_INFERRED] -= n;
+		an->conf_counts[RQ_CONF_EXACT] += n;
+	}
+}

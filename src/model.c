@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - the model (docs/kernel.md §4): tasks and their attributes, per-CPU runqueues,
+ * and the handlers of the events that only change it (switch, fork, exit, syscalls,
+ * cgroups, markers, lost events).
+ *
+ * What the trace cannot show stays unknown: a task's affinity or policy is only known
+ * from a marker (the recorder's /proc snapshot), inheritance at fork, or a
+ * sched_setscheduler syscall whose value is in the trace; a CPU's runqueue is only
+ * known after it was seen going idle.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bsd/string.h>
+
+#include "engine.h"
+#include "markers.h"
+
+static void retire_task(struct rq_analysis *an, struct rq_task *t);
+
+/* ---- tasks --------------------------------------------------------------- */
+
+static unsigned int pid_hash(int pid, unsigned int size)
+{
+	return ((unsigned int)pid * 2654435761u) & (size - 1);
+}
+
+struct rq_task *rq_task_find(const struct rq_analysis *an, int pid)
+{
+	struct rq_task *t;
+
+	if (!an->task_hash)
+		return NULL;
+	for (t = an->task_hash[pid_hash(pid, an->task_hash_size)]; t; t = t->hnext)
+		if (t->pid == pid)
+			return t;
+	return NULL;
+}
+
+int grow_hash(struct rq_analysis *an)
+{
+	unsigned int nsize = an->task_hash_size ? an->task_hash_size * 2 : 1024;
+	struct rq_task **nh = calloc(nsize, sizeof(*nh));
+
+	if (!nh)
+		return -1;
+	for (unsigned int i = 0; i < an->task_hash_size; i++) {
+		struct rq_task *t = an->task_hash[i], *next;
+
+		for (; t; t = next) {
+			unsigned int b = pid_hash(t->pid, nsize);
+
+			next = t->hnext;
+			t->hnext = nh[b];
+			nh[b] = t;
+		}
+	}
+	free(an->task_hash);
+	an->task_hash = nh;
+	an->task_hash_size = nsize;
+	return 0;
+}
+
+static void task_init(struct rq_task *t, int pid, uint64_t ts)
+{
+	struct rq_task *hnext = t->hnext;
+	struct rq_cpumask mask = t->mask;
+	unsigned long *idle = t->idle_at_waking, *busy = t->busy_at_waking;
+
+	memset(t, 0, sizeof(*t));
+	t->hnext = hnext;
+	t->mask = mask;
+	t->idle_at_waking = idle;
+	t->busy_at_waking = busy;
+	t->blocked_cpu = -1;
+	t->seen_cpu = -1;
+	t->pid = pid;
+	t->policy = RQ_POLICY_UNKNOWN;
+	t->prio = PRIO_UNKNOWN;
+	t->cpu = -1;
+	t->rq_cpu = -1;
+	t->rq_index = -1;
+	t->waking_cpu = -1;
+	t->pending_wake_cpu = -1;
+	t->fork_example = -1;
+	t->fork_parent_cpu = -1;
+	t->first_ts = ts;
+}
+
+struct rq_task *task_get(struct rq_analysis *an, int pid, uint64_t ts)
+{
+	struct rq_task *t = rq_task_find(an, pid);
+	unsigned int b;
+
+	if (t || pid <= 0)
+		return t;
+	if (an->nr_tasks >= an->task_hash_size && grow_hash(an))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	if (rq_cpumask_init(&t->mask, an->nr_cpus)) {
+		free(t);
+		return NULL;
+	}
+	task_init(t, pid, ts);
+	b = pid_hash(pid, an->task_hash_size);
+	t->hnext = an->task_hash[b];
+	an->task_hash[b] = t;
+	an->nr_tasks++;
+	return t;
+}
+
+int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
+		    void *data)
+{
+	for (unsigned int i = 0; i < an->task_hash_size; i++)
+		for (struct rq_task *t = an->task_hash[i]; t; t = t->hnext) {
+			int ret = fn(t, data);
+
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
+/* ---- per-CPU runqueue model (docs/kernel.md §4) ----------------------- */
+
+/*
+ * The per-CPU lists hold task pointers and each task knows its index, so that taking
+ * a task off is O(1); a task leaves every list before it is freed (evict_task).
+ */
+static int list_add(struct rq_task ***list, int *n, int *cap, struct rq_task *t)
+{
+	if (*n == *cap) {
+		int ncap = *cap ? *cap * 2 : 8;
+		struct rq_task **nl = reallocarray(*list, (size_t)ncap, sizeof(**list));
+
+		if (!nl)
+			return -1;
+		*list = nl;
+		*cap = ncap;
+	}
+	t->rq_index = *n;
+	(*list)[(*n)++] = t;
+	return 0;
+}
+
+static void list_del(struct rq_task **list, int *n, struct rq_task *t)
+{
+	int i = t->rq_index;
+
+	if (i < 0 || i >= *n || list[i] != t)
+		return;
+	list[i] = list[--(*n)];
+	list[i]->rq_index = i;
+	t->rq_index = -1;
+}
+
+
+/* Take t off whatever runqueue list the model has it on. */
+void rq_remove(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_cpu *c;
+
+	if (!valid_cpu(an, t->rq_cpu))
+		return;
+	c = &an->cpus[t->rq_cpu];
+	if (t->on_delayed)
+		list_del(c->delayed, &c->ndelayed, t);
+	else
+		list_del(c->queued, &c->nqueued, t);
+	t->rq_cpu = -1;
+	t->on_delayed = false;
+}
+
+void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
+{
+	struct rq_cpu *c;
+	int ret;
+
+	rq_remove(an, t);
+	if (!valid_cpu(an, cpu))
+		return;
+	c = &an->cpus[cpu];
+	if (delayed)
+		ret = list_add(&c->delayed, &c->ndelayed, &c->delayed_cap, t);
+	else
+		ret = list_add(&c->queued, &c->nqueued, &c->queued_cap, t);
+	if (!ret) {
+		t->rq_cpu = cpu;
+		t->on_delayed = delayed;
+	}
+}
+
+/* Forget what a CPU holds: after lost events, or when it is seen going idle. */
+static void cpu_clear_lists(struct rq_analysis *an, int cpu)
+{
+	struct rq_cpu *c = &an->cpus[cpu];
+
+	while (c->nqueued) {
+		struct rq_task *t = c->queued[--c->nqueued];
+
+		t->rq_cpu = -1;
+		t->rq_index = -1;
+		t->state = RQ_TS_UNKNOWN;
+	}
+	while (c->ndelayed) {
+		struct rq_task *t = c->delayed[--c->ndelayed];
+
+		t->rq_cpu = -1;
+		t->rq_index = -1;
+		t->on_delayed = false;
+	}
+}
+
+/* Drop the possibly-delayed tasks that blocked more than DELAYED_WINDOW ago. */
+static void prune_delayed(struct rq_analysis *an, int cpu, uint64_t now)
+{
+	struct rq_cpu *c = &an->cpus[cpu];
+
+	/* the window is coarse: looking once a millisecond is enough */
+	if (!c->ndelayed || now - c->last_prune < NSEC_PER_MSEC)
+		return;
+	c->last_prune = now;
+	for (int i = 0; i < c->ndelayed;) {
+		struct rq_task *t = c->delayed[i];
+
+		if (now - t->blocked_ts <= DELAYED_WINDOW) {
+			i++;
+			continue;
+		}
+		rq_remove(an, t);
+	}
+}
+
+/* ---- task attributes: facts first, then stated assumptions ------------------ */
+
+/*
+ * Per-CPU kthreads carry their CPU in their name and are bound to it
+ * (kthread_bind / kthread_create_on_cpu).  One list, documented in rqpath-paths(7).
+ * Returns N, or -1 when comm is not one of them.
+ */
+int rq_percpu_kthread_cpu(const char *comm)
+{
+	static const char *const prefixes[] = {
+		"kworker/", "ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "idle_inject/",
+		"watchdog/", "irq_work/", "ktimers/", "posixcputmr/",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		const char *s = comm + n;
+		long cpu = 0;
+
+		if (strncmp(comm, prefixes[i], n) || *s < '0' || *s > '9')
+			continue;
+		while (*s >= '0' && *s <= '9' && cpu < RQ_MAX_CPUS)
+			cpu = cpu * 10 + (*s++ - '0');
+		/* kworker/N:M and kworker/N:MH are bound; kworker/uN:M are not */
+		if (i == 0 ? *s != ':' : *s != '\0')
+			return -1;
+		return cpu < RQ_MAX_CPUS ? (int)cpu : -1;
+	}
+	return -1;
+}
+
+const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
+				      unsigned int *assume)
+{
+	int cpu;
+
+	if (t->mask_known) {
+		/* without the syscall events a change since the last /proc read is unseen */
+		if (!an->has_event[RQ_EV_SETAFFINITY_ENTER])
+			*assume |= 1u << RQ_ASSUME_MASK_LAST_READ;
+		return &t->mask;
+	}
+	/* a change in the trace whose value the trace does not hold: nothing to assume */
+	if (t->mask_changed || an->has_markers)
+		return NULL;
+	cpu = rq_percpu_kthread_cpu(t->comm);
+	if (cpu >= 0 && cpu < an->nr_cpus) {
+		*assume |= 1u << RQ_ASSUME_PERCPU_KTHREAD;
+		/* t->mask holds no fact for this task: it may carry the assumed one */
+		rq_cpumask_clear((struct rq_cpumask *)&t->mask);
+		rq_cpumask_set((struct rq_cpumask *)&t->mask, cpu);
+		return &t->mask;
+	}
+	*assume |= 1u << RQ_ASSUME_MASK_ALL;
+	return &an->all_cpus;
+}
+
+/* ---- what the kernel would see on a CPU ------------------------------------- */
+
+/* Count q into l; true when q is not SCHED_IDLE work by its known policy. */
+static bool look_task(const struct rq_task *q, struct cpu_look *l)
+{
+	int cls = idle_class(q, &l->assume);
+
+	l->ntasks++;
+	if (cls == 0)
+		l->nonidle++;
+	else if (cls < 0)
+		l->unknown++;
+	return cls == 0 && q->policy != RQ_POLICY_UNKNOWN;
+}
+
+/*
+ * Fill l for cpu.  A judge that only needs to know whether the CPU is busy passes
+ * busy_enough: the scan stops at the first task that is not SCHED_IDLE by its known
+ * policy (the common case, the running task, makes this O(1)); the counts are then
+ * partial, but nonidle > 0 and the verdict rests on no assumption about the others.
+ */
+void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+	      struct cpu_look *l, bool busy_enough)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+	unsigned int ignored = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->known = c->known && c->curr >= 0;
+	if (!l->known)
+		return;
+	if (c->watched_since && !c->last_idle_ts)
+		l->assume |= 1u << RQ_ASSUME_CPU_WATCHED;
+	l->pending = c->pending_wakeups > 0;
+	if (c->curr > 0 && (!skip || c->curr != skip->pid) &&
+	    look_task(rq_task_find(an, c->curr), l) && busy_enough)
+		return;
+	for (int i = 0; i < c->nqueued; i++)
+		if (c->queued[i] != skip && look_task(c->queued[i], l) && busy_enough)
+			return;
+	/* a blocked task counts as maybe delayed for DELAYED_WINDOW (pruning is lazy) */
+	for (int i = 0; i < c->ndelayed; i++) {
+		const struct rq_task *d = c->delayed[i];
+
+		if (d != skip && an->last_ts - d->blocked_ts <= DELAYED_WINDOW &&
+		    idle_class(d, &ignored) != 1)
+			l->delayed_nonidle++;
+	}
+	l->idle = !l->ntasks && !l->pending && c->curr == 0;
+}
+
+/*
+ * Busy for the kernel: neither idle_cpu() nor sched_idle_cpu().  A task whose policy
+ * is unknown counts as not SCHED_IDLE (RQ_ASSUME_POLICY_PRIO); a CPU with a wakeup
+ * pending and nothing running is not idle.
+ */
+bool look_busy(const struct cpu_look *l, unsigned int *assume)
+{
+	if (l->idle)
+		return false;
+	if (l->nonidle || (!l->ntasks && l->pending))
+		return true;
+	if (l->unknown) {
+		*assume |= 1u << RQ_ASSUME_POLICY_PRIO;
+		return true;
+	}
+	return false;	/* only SCHED_IDLE work: sched_idle_cpu() */
+}
+
+/* At sched_waking: which CPUs were truly idle and which busy, while the kernel chose. */
+void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
+		   unsigned long *idle, unsigned long *busy)
+{
+	memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
+	memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
+	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
+		struct cpu_look l;
+		unsigned int ignored = 0;
+
+		if (cpu_truly_idle(an, cpu)) {
+			bit_set(idle, cpu);
+			continue;
+		}
+		look_cpu(an, cpu, t, &l, true);
+		if (l.known && look_busy(&l, &ignored))
+			bit_set(busy, cpu);
+	}
+}
+
+/* ---- event handlers -------------------------------------------------------- */
+
+void note_comm(struct rq_task *t, const char *comm)
+{
+	if (!t || !comm[0] || !memcmp(t->comm, comm, RQ_COMM_LEN))
+		return;
+	/* a new name after a stopper move: exec evidence (begin_new_exec() renames) */
+	if (t->stopper_pending && t->comm[0])
+		t->stopper_comm_changed = true;
+	copy_comm(t->comm, comm);
+}
+
+/* A wakeup on its way to a CPU makes it not idle for the kernel (rq->ttwu_pending). */
+void clear_pending(struct rq_analysis *an, struct rq_task *t)
+{
+	int cpu = t->pending_wake_cpu;
+
+	if (cpu < 0)
+		return;
+	if (valid_cpu(an, cpu) && an->cpus[cpu].pending_wakeups > 0)
+		an->cpus[cpu].pending_wakeups--;
+	t->pending_wake_cpu = -1;
+}
+
+void set_pending(struct rq_analysis *an, struct rq_task *t, int cpu)
+{
+	clear_pending(an, t);
+	if (!valid_cpu(an, cpu))
+		return;
+	an->cpus[cpu].pending_wakeups++;
+	t->pending_wake_cpu = cpu;
+}
+
+/* The mask is no fact any more (changed, or contradicted): nothing assumed either. */
+static void mask_forget(struct rq_task *t)
+{
+	t->mask_known = false;
+	t->mask_changed = true;
+	t->seen_cpu = -1;
+	t->seen_multi = false;
+}
+
+/* Where t runs: a proven subset of its allowed CPUs, and a check of a marked mask. */
+static void note_running(struct rq_analysis *an, struct rq_task *t, int cpu)
+{
+	if (t->mask_known && !rq_cpumask_test(&t->mask, cpu)) {
+		an->mask_violations++;
+		mask_forget(t);
+	}
+	if (t->seen_cpu < 0)
+		t->seen_cpu = cpu;
+	else if (t->seen_cpu != cpu)
+		t->seen_multi = true;
+	t->cpu = cpu;
+}
+
+/*
+ * Every record's common_pid is the task running on the CPU that wrote it.  Correct
+ * the model from it: some kernels leave switches out of the trace (on 6.18 here, every
+ * switch out of CPU 1's idle task).  Records of irq context are skipped, and so are
+ * records of another system the outgoing task writes right after its own switch (TLB,
+ * FPU, stack traces) until the incoming task writes.
+ */
+void repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_cpu *c = &an->cpus[ev->cpu];
+	int owner = ev->common_pid;
+	struct rq_task *t;
+
+	/* a switch names its prev itself; markers are the recorder's notes, not its work */
+	if (ev->type == RQ_EV_SWITCH || ev->type == RQ_EV_MARKER || owner < 0 ||
+	    (ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ | RQ_FLAG_NMI)))
+		return;
+	if (owner == c->curr) {
+		c->trailing_prev = -1;
+		if (!owner)
+			c->last_idle_ts = ev->ts;
+		return;
+	}
+	if (owner == c->trailing_prev && ev->type == RQ_EV_OTHER)
+		return;
+	c->trailing_prev = -1;
+	if (c->curr >= 0) {
+		c->repairs++;
+		if (!c->curr)
+			c->idle_repairs++;
+		t = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
+		/* it switched out unseen: blocked or preempted, nobody knows */
+		if (t && t->state == RQ_TS_RUNNING)
+			t->state = RQ_TS_UNKNOWN;
+	}
+	c->curr = owner;
+	if (!owner) {
+		/* the idle task runs: nothing was runnable here */
+		cpu_clear_lists(an, ev->cpu);
+		c->known = true;
+		c->last_idle_ts = ev->ts;
+		return;
+	}
+	t = task_get(an, owner, ev->ts);
+	if (!t)
+		return;
+	rq_remove(an, t);
+	clear_pending(an, t);
+	t->state = RQ_TS_RUNNING;
+	note_running(an, t, ev->cpu);
+}
+
+void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_cpu *c = &an->cpus[ev->cpu];
+	struct rq_task *prev = task_get(an, ev->pid, ev->ts);
+	struct rq_task *next;
+
+	/*
+	 * The switch names who ran: the model should have said the same.  The idle task
+	 * where a task switches out is a switch out of idle the trace lacks (the task wrote
+	 * nothing before its own switch): a repair like those from common_pid.
+	 */
+	if (c->curr == 0 && ev->pid > 0) {
+		c->repairs++;
+		c->idle_repairs++;
+	} else if (c->curr >= 0 && c->curr != ev->pid) {
+		struct rq_task *gone = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
+
+		c->switch_mismatches++;
+		if (gone && gone->state == RQ_TS_RUNNING)
+			gone->state = RQ_TS_UNKNOWN;
+	}
+	c->trailing_prev = ev->pid;
+	if (!ev->pid)
+		c->last_idle_ts = ev->ts;	/* the idle task ran until now */
+	if (prev) {
+		note_comm(prev, ev->comm);
+		prev->prio = ev->prio;
+		expire_stopper(an, prev, ev->ts);
+		/* prev_state 0 (R) or TASK_REPORT_MAX alone (R+, preempted): still runnable */
+		if (!(ev->state & 0xff)) {
+			/* preempted, possibly while exiting: still queued */
+			prev->state = RQ_TS_QUEUED;
+			rq_enqueue(an, prev, ev->cpu, false);
+		} else if (ev->state & 0x30 || (prev->exited && ev->state & 0x40)) {
+			/* X or Z (TASK_DEAD, 0x40, on kernels before 4.14): its last switch */
+			retire_task(an, prev);
+		} else {
+			prev->state = RQ_TS_SLEEPING;
+			/* DELAY_DEQUEUE (v6.12+) may leave a blocked fair task enqueued */
+			prev->blocked_ts = ev->ts;
+			prev->blocked_cpu = ev->cpu;
+			if (!task_is_rt_or_dl(prev))
+				rq_enqueue(an, prev, ev->cpu, true);
+			else
+				rq_remove(an, prev);
+		}
+		prev->cpu = ev->cpu;
+	}
+	prune_delayed(an, ev->cpu, ev->ts);
+	if (!c->known) {
+		if (!c->watched_since)
+			c->watched_since = ev->ts;
+		else if (ev->ts - c->watched_since >= CPU_KNOWN_AFTER)
+			c->known = true;
+	}
+	if (ev->pid2 == 0) {
+		/* going idle: the runqueue is provably empty from here on */
+		cpu_clear_lists(an, ev->cpu);
+		c->curr = 0;
+		c->known = true;
+		c->last_idle_ts = ev->ts;
+		for (int i = 0; i < an->findings[RQ_FIND_OFFCPU_FORK].nexamples; i++) {
+			struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[i];
+			struct rq_task *child = rq_task_find(an, x->pid);
+
+			if (x->parent_cpu_idled < 0 && x->from_cpu == ev->cpu && child &&
+			    child->first_run_pending)
+				x->parent_cpu_idled = 1;
+		}
+		return;
+	}
+	next = task_get(an, ev->pid2, ev->ts);
+	c->curr = ev->pid2;
+	if (!next)
+		return;
+	note_comm(next, ev->comm2);
+	next->prio = ev->prio2;
+	rq_remove(an, next);
+	clear_pending(an, next);
+	next->state = RQ_TS_RUNNING;
+	note_running(an, next, ev->cpu);
+	if (next->first_run_pending) {
+		next->first_run_pending = false;
+		if (next->fork_example >= 0) {
+			struct rq_placement *x =
+				&an->findings[RQ_FIND_OFFCPU_FORK].examples[next->fork_example];
+
+			if (x->pid == next->pid && x->parent_cpu_idled < 0)
+				x->parent_cpu_idled = 0;
+		}
+	}
+}
+
+void copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent)
+{
+	child->policy = parent->policy;
+	child->idle_cgroup = parent->idle_cgroup;
+	child->mask_known = parent->mask_known;
+	child->mask_changed = parent->mask_changed;
+	if (parent->mask_known)
+		rq_cpumask_copy(&child->mask, &parent->mask);
+}
+
+void handle_fork(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *parent = task_get(an, ev->pid, ev->ts);
+	struct rq_task *child = task_get(an, ev->pid2, ev->ts);
+
+	if (!child)
+		return;
+	/* pid reuse: forget whatever an earlier task with this pid left behind */
+	rq_remove(an, child);
+	clear_pending(an, child);
+	task_init(child, ev->pid2, ev->ts);
+	note_comm(child, ev->comm2);
+	if (parent) {
+		note_comm(parent, ev->comm);
+		parent->nr_forks++;
+		child->ppid = parent->pid;
+		child->prio = parent->prio;
+		copy_attrs(an, child, parent);
+		/* SCHED_RESET_ON_FORK is invisible: an RT/DL parent's child may be NORMAL */
+		if (task_is_rt_or_dl(parent))
+			child->policy = RQ_POLICY_UNKNOWN;
+	}
+}
+
+void handle_exit(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = rq_task_find(an, ev->pid);
+
+	if (!t)
+		return;
+	note_comm(t, ev->comm);
+	resolve_stopper(an, t, false);
+	t->exited = true;
+	t->exit_ts = ev->ts;
+	if (t->fork_example >= 0 && t->fork_ts) {
+		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[t->fork_example];
+
+		if (x->pid == t->pid && x->child_lifetime_ns < 0)
+			x->child_lifetime_ns = (int64_t)(ev->ts - t->fork_ts);
+	}
+}
+
+static void evict_task(struct rq_analysis *an, struct rq_task *t)
+{
+	unsigned int b = pid_hash(t->pid, an->task_hash_size);
+	struct rq_task **pp = &an->task_hash[b];
+
+	resolve_stopper(an, t, false);
+	rq_remove(an, t);
+	clear_pending(an, t);
+	while (*pp && *pp != t)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = t->hnext;
+	rq_cpumask_free(&t->mask);
+	free(t->idle_at_waking);
+	free(t);
+	an->nr_tasks--;
+	an->nr_tasks_evicted++;
+}
+
+/*
+ * A task is gone for good: at its last switch-out after sched_process_exit, or at
+ * sched_process_free (a trace may lack either).  Keep the last EXITED_KEEP of them for
+ * the views in a FIFO of pids and evict the oldest, so memory stays flat however many
+ * tasks come and go; the counters already hold what they did.
+ */
+static void retire_task(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_task *old;
+
+	t->exited = true;
+	t->state = RQ_TS_DEAD;
+	rq_remove(an, t);
+	if (t->retired)
+		return;
+	t->retired = true;
+	if (!an->exited_ring) {
+		an->exited_ring = calloc(EXITED_KEEP, sizeof(int));
+		if (!an->exited_ring) {
+			evict_task(an, t);
+			return;
+		}
+	}
+	if (an->nr_exited_kept == EXITED_KEEP) {
+		old = rq_task_find(an, an->exited_ring[an->exited_head]);
+		/* the pid may belong to a new task by now: only a dead one goes */
+		if (old && old->retired)
+			evict_task(an, old);
+		an->exited_head = (an->exited_head + 1) % EXITED_KEEP;
+		an->nr_exited_kept--;
+	}
+	an->exited_ring[(an->exited_head + an->nr_exited_kept) % EXITED_KEEP] = t->pid;
+	an->nr_exited_kept++;
+}
+
+void handle_free(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = rq_task_find(an, ev->pid);
+
+	if (t)
+		retire_task(an, t);
+}
+
+static struct rq_task *syscall_target(struct rq_analysis *an, const struct rq_event *ev,
+				      int pid)
+{
+	return task_get(an, pid > 0 ? pid : ev->common_pid, ev->ts);
+}
+
+void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *caller = task_get(an, ev->common_pid, ev->ts);
+	struct rq_task *t;
+
+	if (!caller)
+		return;
+	switch (ev->type) {
+	case RQ_EV_SETAFFINITY_ENTER:
+	case RQ_EV_SETSCHED_ENTER:
+	case RQ_EV_SETATTR_ENTER:
+		caller->inflight_target = ev->pid > 0 ? ev->pid : ev->common_pid;
+		caller->inflight_policy = ev->type == RQ_EV_SETSCHED_ENTER ? ev->arg : -1;
+		t = syscall_target(an, ev, ev->pid);
+		if (t && ev->type == RQ_EV_SETAFFINITY_ENTER) {
+			t->setaffinity_inflight = true;
+			t->affinity_change_ts = ev->ts;
+			/* execs before this change stay unknown: no later marker describes them */
+			t->unknown_execs = 0;
+		}
+		return;
+	default:
+		break;
+	}
+	t = caller->inflight_target ? rq_task_find(an, caller->inflight_target) : NULL;
+	if (!t)
+		return;
+	if (ev->type == RQ_EV_SETAFFINITY_EXIT) {
+		t->setaffinity_inflight = false;
+		/* the new mask is not in the trace; a recorder marker may follow with it */
+		if (ev->arg == 0)
+			mask_forget(t);
+	} else if (ev->type == RQ_EV_SETSCHED_EXIT && ev->arg == 0) {
+		long long policy = caller->inflight_policy & ~(long long)SCHED_RESET_ON_FORK;
+
+		t->policy = (policy >= 0 && policy <= 7 && policy != 4) ? (int)policy :
+									    RQ_POLICY_UNKNOWN;
+	} else if (ev->type == RQ_EV_SETATTR_EXIT && ev->arg == 0) {
+		t->policy = RQ_POLICY_UNKNOWN;	/* the attr struct is not in the trace */
+	}
+	caller->inflight_policy = -1;
+}
+
+void handle_numa(struct rq_analysis *an, const struct rq_event *ev)
+{
+	/* mark the task(s) so that the stopper move that follows is attributed to NUMA */
+	int pids[2] = { ev->pid, ev->type == RQ_EV_SWAP_NUMA ? ev->pid2 : 0 };
+
+	for (int i = 0; i < 2; i++) {
+		struct rq_task *t = pids[i] > 0 ? task_get(an, pids[i], ev->ts) : NULL;
+
+		if (!t)
+			continue;
+		t->numa_ts = ev->ts;
+		t->numa_swap = ev->type == RQ_EV_SWAP_NUMA;
+	}
+}
+
+/*
+ * Moving to another cgroup can change the allowed CPUs (cpuset) and whether the task
+ * counts as SCHED_IDLE (cpu.idle): unknown until the recorder's marker says.
+ */
+void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+
+	if (!t)
+		return;
+	mask_forget(t);
+	t->unknown_execs = 0;
+	if (t->idle_cgroup) {
+		t->idle_cgroup = false;
+		t->policy = t->policy == RQ_SCHED_IDLE ? t->policy : RQ_POLICY_UNKNOWN;
+	}
+}
+
+static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
+{
+	/* --topology was given: the user's word wins over what the recording says */
+	if (!valid_cpu(an, m->cpu) || an->llc_source == RQ_LLC_OPTION)
+		return;
+	an->cpus[m->cpu].core = m->core;
+	an->cpus[m->cpu].llc = valid_cpu(an, m->llc) ? m->llc : m->cpu;
+	an->cpus[m->cpu].node = m->node;
+	if (m->capacity > 0) {
+		an->cpus[m->cpu].capacity = m->capacity;
+		for (int c = 0; c < an->nr_cpus; c++)
+			if (an->cpus[c].capacity && an->cpus[c].capacity != m->capacity)
+				an->asym_capacity = true;
+	}
+	an->has_topology = true;
+	an->llc_source = !strcmp(m->llc_src, "cache") ? RQ_LLC_CACHE :
+			 !strcmp(m->llc_src, "package") ? RQ_LLC_PACKAGE : RQ_LLC_ASSUMED;
+}
+
+static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m, uint64_t ts)
+{
+	struct rq_task *t = task_get(an, m->pid, ts);
+
+	if (!t)
+		return;
+	if (m->kind == RQ_MARK_TASK_GONE) {
+		/* the task vanished before its /proc entry could be read */
+		mask_forget(t);
+		return;
+	}
+	if (m->tgid > 0)
+		t->tgid = m->tgid;
+	if (m->comm[0])
+		strlcpy(t->comm, m->comm, sizeof(t->comm));
+	t->policy = m->policy >= 0 ? m->policy : RQ_POLICY_UNKNOWN;
+	t->idle_cgroup = m->idle_cg > 0;
+	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&t->mask, m->cpulist) &&
+			rq_cpumask_weight(&t->mask) > 0;
+	if (t->mask_known) {
+		t->mask_changed = false;
+		t->seen_cpu = -1;
+		t->seen_multi = false;
+	} else {
+		mask_forget(t);
+	}
+	settle_unknown_execs(an, t);
+}
+
+void handle_marker(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_marker m;
+
+	if (!ev->str || rq_marker_parse(ev->str, (size_t)ev->str_len, &m))
+		return;
+	/*
+	 * Only the recorder's own lines are facts: it writes the first marker (the kernel
+	 * line, before any command starts) and every later one from the same pid.  A
+	 * traced command can write to trace_marker too: its lines are counted, not used.
+	 */
+	if (an->marker_pid < 0) {
+		an->marker_pid = ev->common_pid;
+	} else if (ev->common_pid != an->marker_pid) {
+		an->markers_ignored++;
+		return;
+	}
+	an->has_markers = true;
+	switch (m.kind) {
+	case RQ_MARK_KERNEL:
+		if (!an->profile.release[0] && !an->profile.overridden) {
+			rq_profile_from_release(&an->profile, m.release);
+			if (an->opts.profile_override)
+				rq_profile_override(&an->profile, an->opts.profile_override, NULL, 0);
+		}
+		break;
+	case RQ_MARK_CPU:
+		apply_cpu_marker(an, &m);
+		break;
+	case RQ_MARK_TASK:
+	case RQ_MARK_TASK_GONE:
+		apply_task_marker(an, &m, ev->ts);
+		break;
+	default:
+		break;
+	}
+}
+
+void handle_lost(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_cpu *c;
+
+	an->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 0;
+	if (!valid_cpu(an, ev->cpu))
+		return;
+	c = &an->cpus[ev->cpu];
+	if (ev->state == RQ_LOST_BACKWARDS)
+		c->clock_backwards++;
+	else
+		c->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 1;
+	/* what happened in the gap is unknown: so is this CPU's runqueue */
+	cpu_clear_lists(an, ev->cpu);
+	c->known = false;
+	c->watched_since = 0;
+	c->curr = -1;
+	c->trailing_prev = -1;
+	c->pending_wakeups = 0;	/* the tasks' own marks are dropped as they are seen */
+}
