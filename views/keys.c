@@ -74,7 +74,7 @@ const struct tui_key tui_keys[] = {
 	  NULL },
 	{ '\t', "Tab", ACT_NEXT_VIEW, NULL, "next view", NULL },
 	{ '/', "/", ACT_SEARCH, NULL,
-	  "search the list (smart case: capitals match exactly); Up recalls", "/ search" },
+	  "search the list (smart case: capitals match exactly; matches highlighted)", "/ search" },
 	{ 'n', "n", ACT_SEARCH_NEXT, NULL, "next search match (says K of N, and when it wraps)",
 	  NULL },
 	{ 'N', "N", ACT_SEARCH_PREV, NULL, "previous search match", NULL },

@@ -13,7 +13,8 @@
  * A step line is keys: printable characters stand for themselves, <Name> for the others
  * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 lt C-x; mouse:
  * Click:Y:X DClick:Y:X WheelUp:Y:X WheelDown:Y:X), and
- * ":resize WxH" resizes the screen, ":dump" only dumps.  Lines starting with # and empty
+ * ":resize WxH" resizes the screen, ":dump" only dumps, ":dump-match" dumps with the
+ * search's highlighted matches (TUI_MATCH_ATTR) between « and ».  Lines starting with # and empty
  * lines are skipped.  The end of the file quits, as q would.  RQPATH_TUI_STEP_MS=1 adds
  * each step's time, from its first key to its screen at rest, to its header (make bench).
  */
@@ -38,6 +39,7 @@ struct tui_script {
 	int step;		/* steps read so far; 0 = none yet */
 	char line[1024];
 	bool pending;		/* a step whose screen is not dumped yet */
+	bool marks;		/* this step's dump shows the search highlights */
 	bool timed;		/* RQPATH_TUI_STEP_MS: each step's time in its header */
 	double started;		/* when the step's first key was handled */
 };
@@ -130,11 +132,12 @@ static void dump(struct tui_script *s)
 		fprintf(s->out, "=== %d: %s\n", s->step, s->line);
 	for (int y = 0; y < LINES; y++) {
 		size_t len = 0, keep = 0;
+		bool in = false;
 
 		for (int x = 0; x < COLS; x++) {
 			cchar_t cc;
 			wchar_t wc[CCHARW_MAX + 1];
-			attr_t a;
+			attr_t a = 0;
 			short pair;
 			char mb[MB_LEN_MAX * (CCHARW_MAX + 1) + 1];
 			size_t n;
@@ -149,12 +152,23 @@ static void dump(struct tui_script *s)
 				mb[0] = '?';
 				n = 1;
 			}
+			if (s->marks && in != ((a & TUI_MATCH_ATTR) == TUI_MATCH_ATTR) &&
+			    len + 2 < sizeof(row)) {
+				in = !in;
+				memcpy(row + len, in ? "\u00ab" : "\u00bb", 2);
+				len += 2;
+				keep = len;
+			}
 			if (len + n >= sizeof(row))
 				break;
 			memcpy(row + len, mb, n);
 			len += n;
 			if (!(n == 1 && mb[0] == ' '))
 				keep = len;
+		}
+		if (in && len + 2 < sizeof(row)) {
+			memcpy(row + len, "\u00bb", 2);
+			keep = len + 2;
 		}
 		fprintf(s->out, "%.*s\n", (int)keep, row);
 	}
@@ -210,6 +224,7 @@ static bool next_step(struct tui *t, struct tui_script *s)
 		s->step++;
 		s->nkeys = s->pos = 0;
 		s->pending = true;
+		s->marks = false;
 		s->started = now_ms();
 		if (sscanf(s->line, ":resize %dx%d", &w, &h) == 2) {
 			resizeterm(h, w);
@@ -218,6 +233,10 @@ static bool next_step(struct tui *t, struct tui_script *s)
 		}
 		if (!strcmp(s->line, ":dump"))
 			return true;
+		if (!strcmp(s->line, ":dump-match")) {
+			s->marks = true;
+			return true;
+		}
 		while (*p && s->nkeys < SCRIPT_MAX_KEYS) {
 			s->keys[s->nkeys] = parse_key(&p, &s->my[s->nkeys], &s->mx[s->nkeys]);
 			s->nkeys++;

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <wctype.h>
 #include <curses.h>
 
 #include "tui.h"
@@ -103,5 +104,68 @@ enum view_key tui_search_key(struct view *v, enum tui_action act)
 		return VK_REDRAW;
 	default:
 		return VK_UNHANDLED;
+	}
+}
+
+/*
+ * less's idea: every occurrence of the last search in the rows of the list that match
+ * it is drawn in TUI_MATCH_ATTR, on the screen as the view drew it (so what is
+ * highlighted is what the user reads: the escaped comm, the pid, the path).
+ */
+void tui_search_highlight(struct view *v)
+{
+	struct tui *t = v->t;
+	size_t nl = strlen(t->search);
+	bool icase = tui_search_icase(t->search);
+	int n;
+
+	if (!nl || !v->ops->match || !v->ops->rows || !v->list_y || v->height <= 0)
+		return;
+	n = v->ops->rows(v);
+	for (int i = 0; i < v->height && v->top + i < n; i++) {
+		int y = v->list_y + i;
+		wchar_t row[512];
+		int w = COLS < 512 ? COLS : 512;
+
+		if (y >= LINES - 1 || !v->ops->match(v, v->top + i, t->search, icase))
+			continue;
+		for (int x = 0; x < w; x++) {
+			cchar_t cc;
+			wchar_t wc[CCHARW_MAX + 1];
+			attr_t a;
+			short pair;
+
+			row[x] = L' ';
+			if (mvin_wch(y, x, &cc) != ERR && getcchar(&cc, wc, &a, &pair, NULL) != ERR &&
+			    wc[0])
+				row[x] = wc[0];
+		}
+		for (int x = 0; x + (int)nl <= w; x++) {
+			size_t k;
+
+			for (k = 0; k < nl; k++) {
+				wchar_t c = row[x + k], d = (unsigned char)t->search[k];
+
+				if (icase && c < 128 && d < 128)
+					c = towlower(c), d = towlower(d);
+				if (c != d)
+					break;
+			}
+			if (k < nl)
+				continue;
+			for (k = 0; k < nl; k++) {
+				cchar_t cc;
+				wchar_t wc[CCHARW_MAX + 1];
+				attr_t a;
+				short pair;
+
+				if (mvin_wch(y, x + (int)k, &cc) == ERR ||
+				    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
+					continue;
+				setcchar(&cc, wc, a | TUI_MATCH_ATTR, pair, NULL);
+				mvadd_wch(y, x + (int)k, &cc);
+			}
+			x += (int)nl - 1;
+		}
 	}
 }

@@ -744,6 +744,7 @@ static void draw(struct tui *t)
 	if (v) {
 		v->height = LINES - 2;
 		v->ops->draw(v, 1, LINES - 2);
+		tui_search_highlight(v);
 	}
 	draw_bottom(t);
 	refresh();

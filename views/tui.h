@@ -324,6 +324,9 @@ enum view_key tui_search_key(struct view *v, enum tui_action act);
 /* Smart case: true when needle has no capital (match either case). */
 bool tui_search_icase(const char *needle);
 bool tui_text_has(const char *hay, const char *needle, bool icase);
+/* The search's matches on the list rows of v, as drawn (after its draw). */
+#define TUI_MATCH_ATTR (A_BOLD | A_UNDERLINE | A_ITALIC)
+void tui_search_highlight(struct view *v);
 
 /* keys.c */
 enum tui_action tui_key_action(const struct tui *t, int key);
