@@ -30,6 +30,21 @@ struct pl_state {
 	bool built;
 	uint64_t sel_seq;
 	bool follow;		/* the last row was selected: stay there as rows arrive */
+	struct tui_sort sort;	/* sort.c; col 0 (time), not reversed: the trace's order */
+};
+
+enum pl_sort { PS_TIME, PS_KIND, PS_PID, PS_COMM, PS_CPU, PS_PATH, PS_CONF, PS_FINDINGS,
+	       PS__COUNT };
+static const char *const ps_names[PS__COUNT] = { "time", "kind", "pid", "comm", "cpu", "path",
+						 "conf", "findings" };
+
+/* What a sort compares, from a ring placement or an index entry alike. */
+struct pl_key {
+	uint64_t ts;
+	uint32_t seq;
+	int pid, to, path, conf;
+	unsigned int findings;
+	const char *comm;
 };
 
 static const char finding_letters[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
@@ -298,6 +313,115 @@ static int rebuild_ring(struct view *v)
 	return 0;
 }
 
+static struct pl_key key_of_ring(const struct rq_placement *p)
+{
+	return (struct pl_key){ p->ts, (uint32_t)p->seq, p->pid, p->to_cpu, p->path, p->conf,
+				p->findings, p->comm };
+}
+
+static struct pl_key key_of_index(const struct tl_index *x, uint32_t i)
+{
+	const struct tl_pl *c = &x->pl[i];
+
+	return (struct pl_key){ c->ts, c->seq, c->pid, c->to,
+				c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN, c->conf,
+				c->findings, tl_comm(x, c->comm) };
+}
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* Times, names and numbers smallest first; flagged placements (more findings) first. */
+static int cmp_key(const struct pl_key *a, const struct pl_key *b, const struct tui_sort *k)
+{
+	int c = 0;
+
+	switch (k->col) {
+	case PS_KIND:
+		c = CMP(rq_paths[a->path].kind, rq_paths[b->path].kind);
+		break;
+	case PS_PID:
+		c = CMP(a->pid, b->pid);
+		break;
+	case PS_COMM:
+		c = strncmp(a->comm, b->comm, RQ_COMM_LEN);
+		break;
+	case PS_CPU:
+		c = CMP(a->to, b->to);
+		break;
+	case PS_PATH:
+		c = strcmp(rq_paths[a->path].id, rq_paths[b->path].id);
+		break;
+	case PS_CONF:
+		c = CMP(a->conf, b->conf);
+		break;
+	case PS_FINDINGS:
+		c = CMP(__builtin_popcount(b->findings), __builtin_popcount(a->findings));
+		if (!c)
+			c = CMP(b->findings, a->findings);
+		break;
+	default:
+		break;
+	}
+	if (!c)
+		c = CMP(a->ts, b->ts);
+	if (!c)
+		c = CMP(a->seq, b->seq);
+	return k->reverse ? -c : c;
+}
+
+struct sort_ctx {
+	const struct tl_index *x;
+	const struct tui_sort *k;
+};
+
+static int cmp_ring(const void *pa, const void *pb, void *data)
+{
+	const struct sort_ctx *c = data;
+	struct pl_key a = key_of_ring(*(const struct rq_placement *const *)pa);
+	struct pl_key b = key_of_ring(*(const struct rq_placement *const *)pb);
+
+	return cmp_key(&a, &b, c->k);
+}
+
+static int cmp_index(const void *pa, const void *pb, void *data)
+{
+	const struct sort_ctx *c = data;
+	struct pl_key a = key_of_index(c->x, *(const uint32_t *)pa);
+	struct pl_key b = key_of_index(c->x, *(const uint32_t *)pb);
+
+	return cmp_key(&a, &b, c->k);
+}
+
+/* The rows come in time order: another order is a sort, time reversed a reversal. */
+static void sort_rows(struct view *v)
+{
+	struct pl_state *s = v->priv;
+	struct sort_ctx c = { v->t->idx, &s->sort };
+
+	if (s->nrows < 2 || (s->sort.col == PS_TIME && !s->sort.reverse))
+		return;
+	if (s->sort.col == PS_TIME) {
+		for (int i = 0, j = s->nrows - 1; i < j; i++, j--) {
+			if (s->indexed) {
+				uint32_t t = s->irows[i];
+
+				s->irows[i] = s->irows[j];
+				s->irows[j] = t;
+			} else {
+				const struct rq_placement *t = s->rows[i];
+
+				s->rows[i] = s->rows[j];
+				s->rows[j] = t;
+			}
+		}
+		return;
+	}
+	if (s->indexed)
+		qsort_r(s->irows, s->nrows, sizeof(s->irows[0]), cmp_index, &c);
+	else
+		qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ring, &c);
+}
+
 static void rebuild(struct view *v)
 {
 	struct pl_state *s = v->priv;
@@ -319,6 +443,7 @@ static void rebuild(struct view *v)
 		s->nrows = 0;
 		return;
 	}
+	sort_rows(v);
 	s->generation = v->t->generation;
 	s->built = true;
 	/* keep the selection on the same placement, or on the newest when following */
@@ -427,9 +552,11 @@ static void placements_draw(struct view *v, int y0, int h)
 	rebuild(v);
 	tui_list_clamp(v, s->nrows, list_h);
 	pl_filter_format(&s->filter, f, sizeof(f));
-	snprintf(buf, sizeof(buf), " %d placement%s%s%s%s", s->nrows, s->nrows == 1 ? "" : "s",
-		 f[0] ? " matching " : "",
-		 f, !s->indexed && t->an && t->an->nr_placements > t->an->recent_len ?
+	snprintf(buf, sizeof(buf), " %d placement%s%s%s%s%s%s%s", s->nrows,
+		 s->nrows == 1 ? "" : "s", f[0] ? " matching " : "", f,
+		 s->sort.col || s->sort.reverse ? ", sorted by " : "",
+		 s->sort.col || s->sort.reverse ? ps_names[s->sort.col] : "",
+		 s->sort.reverse ? " reversed" : "", !s->indexed && t->an && t->an->nr_placements > t->an->recent_len ?
 		 " (the most recent ones; the rest are counted, not kept)" : "");
 	/* the filter and the search are typed by the user: printable ASCII only */
 	tui_puts(y0, 0, -1, buf);
@@ -437,10 +564,18 @@ static void placements_draw(struct view *v, int y0, int h)
 		snprintf(buf, sizeof(buf), "/%s", t->search);
 		tui_puts(y0, COLS - 20, 20, buf);
 	}
+	{
+		const struct tui_col cols[PS__COUNT] = {
+			{ t->abs_time ? "time" : "time s", tui_time_width(t), true },
+			{ "kind", 8, false }, { "pid", 7, true }, { "comm", comm_width(t), false },
+			{ "cpu", 7, false }, { "path", 16, false }, { "conf", 5, false },
+			{ "NOIM", 4, false },
+		};
+
+		tui_sort_header(t, &s->sort, cols, PS__COUNT, buf, sizeof(buf));
+	}
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
 	tui_clear_row(y0 + 1, 0);
-	snprintf(buf, sizeof(buf), "%*s %-8s %7s %-*s %-7s %-16s %-5s %s", tui_time_width(t),
-		 t->abs_time ? "time" : "time s", "kind", "pid", comm_width(t), "comm", "cpu", "path", "conf", "NOIM");
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	for (int i = 0; i < list_h && v->top + i < s->nrows; i++)
@@ -509,6 +644,15 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 			return VK_UNHANDLED;
 		tui_push(v->t, VIEW_TIMELINE, row_pl(v, v->sel));
 		return VK_REDRAW;
+	case ACT_SORT:
+	case ACT_SORT_PREV:
+	case ACT_SORT_REVERSE:
+	case ACT_SORT_PICK:
+		/* the selection stays on its placement */
+		s->follow = false;
+		remember(v);
+		s->follow = false;
+		return tui_sort_key(v, &s->sort, ps_names, PS__COUNT, act);
 	case ACT_FILTER_CLEAR:
 		pl_filter_clear(&s->filter);
 		s->follow = true;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tasks.c - every task the model knows: pid, comm, policy, allowed CPUs, forks, execs,
- * wakeups, migrations and findings; Enter lists that task's placements.  o sorts by the
- * next column, O reverses (htop's < > idea); counts sort largest first, names and pids
- * smallest first.
+ * wakeups, migrations and findings; Enter lists that task's placements.  Sorted by any
+ * column (sort.c: < > o O F6); counts sort largest first, names, pids and the number of
+ * allowed CPUs smallest first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,22 +13,18 @@
 #include "escape.h"
 #include "tui.h"
 
-enum task_sort { SORT_PID, SORT_COMM, SORT_FORKS, SORT_EXECS, SORT_WAKEUPS, SORT_MIGRATIONS,
-		 SORT_FINDINGS, SORT__COUNT };
-static const char *const sort_names[SORT__COUNT] = { "pid", "comm", "forks", "execs",
-						     "wakeups", "migrations", "findings" };
-
-struct sort_key {
-	enum task_sort col;
-	bool reverse;
-};
+enum task_sort { SORT_PID, SORT_COMM, SORT_POLICY, SORT_ALLOWED, SORT_FORKS, SORT_EXECS,
+		 SORT_WAKEUPS, SORT_MIGRATIONS, SORT_FINDINGS, SORT__COUNT };
+static const char *const sort_names[SORT__COUNT] = { "pid", "comm", "policy", "allowed",
+						     "forks", "execs", "wakeups", "migrations",
+						     "findings" };
 
 struct tasks_state {
 	const struct rq_task **rows;
 	int nrows, cap;
 	uint64_t generation;
 	bool built;
-	struct sort_key sort;
+	struct tui_sort sort;
 	int sel_pid;
 };
 
@@ -65,9 +61,21 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? 1 : a > b ? -1 : 0;	/* descending */
 }
 
+/* Allowed CPUs: fewer first; an unknown mask last. */
+static int nr_allowed(const struct rq_task *t)
+{
+	int n = 0;
+
+	if (!t->mask_known)
+		return 1 << 30;
+	for (int c = 0; c < t->mask.nbits; c++)
+		n += rq_cpumask_test(&t->mask, c);
+	return n;
+}
+
 static int cmp_task(const void *pa, const void *pb, void *data)
 {
-	const struct sort_key *k = data;
+	const struct tui_sort *k = data;
 	const struct rq_task *a = *(const struct rq_task *const *)pa;
 	const struct rq_task *b = *(const struct rq_task *const *)pb;
 	int c = 0;
@@ -75,6 +83,12 @@ static int cmp_task(const void *pa, const void *pb, void *data)
 	switch (k->col) {
 	case SORT_COMM:
 		c = strncmp(a->comm, b->comm, RQ_COMM_LEN);
+		break;
+	case SORT_POLICY:
+		c = strcmp(rq_policy_name(a->policy), rq_policy_name(b->policy));
+		break;
+	case SORT_ALLOWED:
+		c = (nr_allowed(a) > nr_allowed(b)) - (nr_allowed(a) < nr_allowed(b));
 		break;
 	case SORT_FORKS:
 		c = cmp_u64(a->nr_forks, b->nr_forks);
@@ -144,35 +158,29 @@ static void tasks_draw(struct view *v, int y0, int h)
 {
 	struct tasks_state *s = v->priv;
 	int list_h = h - 2, commw, maskw;
-	char buf[512], hdr[SORT__COUNT][16];
-	const char *arrow = s->sort.reverse ? (v->t->utf8 ? "\u25b2" : "^") :
-					      (v->t->utf8 ? "\u25bc" : "v");
+	char buf[512];
 
 	rebuild(v);
 	widths(&commw, &maskw);
 	tui_list_clamp(v, s->nrows, list_h);
-	snprintf(buf, sizeof(buf), " %d task%s, sorted by %s%s (o: next column, O: reverse)",
+	snprintf(buf, sizeof(buf), " %d task%s, sorted by %s%s (< > column, O reverse, F6)",
 		 s->nrows, s->nrows == 1 ? "" : "s", sort_names[s->sort.col],
 		 s->sort.reverse ? ", reversed" : "");
 	tui_puts(y0, 0, -1, buf);
-	/* the sort column's header carries the direction */
-	for (int c = 0; c < SORT__COUNT; c++) {
-		static const char *const names[SORT__COUNT] = { "pid", "comm", "forks", "execs",
-								"wakeups", "migr", "findings" };
+	/* the sort column's title carries the direction */
+	{
+		const struct tui_col cols[] = {
+			{ "pid", 7, true }, { "comm", commw, false }, { "policy", 6, false },
+			{ "allowed", maskw, false }, { "forks", 6, true }, { "execs", 5, true },
+			{ "wakeups", 8, true }, { "migr", 5, true }, { "findings", 8, true },
+			{ "NOIM", 4, false },
+		};
 
-		snprintf(hdr[c], sizeof(hdr[c]), "%s%s", c == (int)s->sort.col ? arrow : "", names[c]);
+		tui_sort_header(v->t, &s->sort, cols, sizeof(cols) / sizeof(cols[0]), buf,
+				sizeof(buf));
 	}
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
 	tui_clear_row(y0 + 1, 0);
-	snprintf(buf, sizeof(buf), "%*s %-*s %-6s %-*s %*s %*s %*s %*s %*s %s",
-		 7 + (s->sort.col == SORT_PID && v->t->utf8) * 2, hdr[SORT_PID],
-		 commw + (s->sort.col == SORT_COMM && v->t->utf8) * 2, hdr[SORT_COMM], "policy",
-		 maskw, "allowed",
-		 6 + (s->sort.col == SORT_FORKS && v->t->utf8) * 2, hdr[SORT_FORKS],
-		 5 + (s->sort.col == SORT_EXECS && v->t->utf8) * 2, hdr[SORT_EXECS],
-		 8 + (s->sort.col == SORT_WAKEUPS && v->t->utf8) * 2, hdr[SORT_WAKEUPS],
-		 5 + (s->sort.col == SORT_MIGRATIONS && v->t->utf8) * 2, hdr[SORT_MIGRATIONS],
-		 8 + (s->sort.col == SORT_FINDINGS && v->t->utf8) * 2, hdr[SORT_FINDINGS], "NOIM");
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	for (int i = 0; i < list_h && v->top + i < s->nrows; i++) {
@@ -248,12 +256,10 @@ static enum view_key tasks_key(struct view *v, enum tui_action act)
 	}
 	switch (act) {
 	case ACT_SORT:
-		s->sort.col = (s->sort.col + 1) % SORT__COUNT;
-		s->sort.reverse = false;
-		return VK_RESCAN;
+	case ACT_SORT_PREV:
 	case ACT_SORT_REVERSE:
-		s->sort.reverse = !s->sort.reverse;
-		return VK_RESCAN;
+	case ACT_SORT_PICK:
+		return tui_sort_key(v, &s->sort, sort_names, SORT__COUNT, act);
 	case ACT_ENTER:
 		if (!s->nrows)
 			return VK_NONE;

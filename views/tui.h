@@ -55,6 +55,8 @@ enum tui_action {
 	ACT_FILTER_CLEAR,
 	ACT_SORT,
 	ACT_SORT_REVERSE,
+	ACT_SORT_PREV,
+	ACT_SORT_PICK,
 	ACT_REDRAW,
 	ACT_TIME_FORMAT,
 };
@@ -327,6 +329,22 @@ bool tui_text_has(const char *hay, const char *needle, bool icase);
 /* The search's matches on the list rows of v, as drawn (after its draw). */
 #define TUI_MATCH_ATTR (A_BOLD | A_UNDERLINE | A_ITALIC)
 void tui_search_highlight(struct view *v);
+
+/* sort.c: < > o O F6 in the tasks and placements lists */
+struct tui_sort {
+	int col;
+	bool reverse;
+};
+enum view_key tui_sort_key(struct view *v, struct tui_sort *s, const char *const *names, int n,
+			   enum tui_action act);
+/* A column of a list's title line. */
+struct tui_col {
+	const char *title;
+	int width;
+	bool right;
+};
+void tui_sort_header(const struct tui *t, const struct tui_sort *s, const struct tui_col *cols,
+		     int n, char *buf, size_t size);
 
 /* keys.c */
 enum tui_action tui_key_action(const struct tui *t, int key);
