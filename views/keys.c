@@ -74,6 +74,11 @@ const struct tui_key tui_keys[] = {
 	{ 'n', "n", ACT_SEARCH_NEXT, "timeline", "next flagged placement (a finding)",
 	  "n/N finding" },
 	{ 'N', "N", ACT_SEARCH_PREV, "timeline", "previous flagged placement", NULL },
+	{ 'f', "f", ACT_FILTER, "timeline",
+	  "which finding n/N walk (a finding's name or prefix; empty: any)", "f finding" },
+	{ 'F', "F", ACT_FILTER_CLEAR, "timeline", "n/N walk every flagged placement again", NULL },
+	{ 'c', "c", ACT_COLOR_BY, "timeline", "lanes by task or by scheduling policy",
+	  "c task/policy" },
 	{ '\n', "Enter", ACT_ENTER, "timeline", "the detail of the selected placement",
 	  "Enter detail" },
 	/* everywhere */

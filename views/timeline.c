@@ -27,6 +27,9 @@ struct tl_state {
 	int cpu_top;		/* first CPU lane shown */
 	int lanes;		/* lanes shown last time */
 	bool init;
+	bool by_policy;		/* c: lanes by scheduling policy instead of by task */
+	int finding;		/* n/N walk this finding's placements, -1 any finding */
+	int lane_y, marks_w;	/* mouse: the first lane's row, the columns drawn */
 };
 
 static const char finding_letters[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
@@ -90,6 +93,7 @@ static int timeline_open(struct view *v, const void *arg)
 	if (!x)
 		return -1;
 	if (!s->init || !s->span) {
+		s->finding = -1;
 		s->t0 = x->first_ts;
 		s->span = trace_end(x) - x->first_ts;
 		s->cur = x->sorted ? 0 : NONE;
@@ -164,6 +168,34 @@ static void task_glyph(const struct tl_index *x, const struct tl_run *r, char *g
 	g[1] = '\0';
 }
 
+/* By policy: a letter and a colour per scheduling policy. */
+static char policy_glyph(unsigned int policy)
+{
+	switch (policy) {
+	case RQ_SCHED_NORMAL: return 'n';
+	case RQ_SCHED_BATCH: return 'b';
+	case RQ_SCHED_IDLE: return 'i';
+	case RQ_SCHED_FIFO: return 'F';
+	case RQ_SCHED_RR: return 'R';
+	case RQ_SCHED_DEADLINE: return 'D';
+	case RQ_SCHED_EXT: return 'e';
+	default: return '?';
+	}
+}
+
+static int policy_attr(unsigned int policy)
+{
+	switch (policy) {
+	case RQ_SCHED_IDLE: return tui_attr(C_MAYBE);
+	case RQ_SCHED_BATCH: return tui_attr(C_BAR);
+	case RQ_SCHED_FIFO:
+	case RQ_SCHED_RR:
+	case RQ_SCHED_DEADLINE: return tui_attr(C_FINDING);
+	case RQ_SCHED_NORMAL: return tui_attr(C_TAKEN);
+	default: return tui_attr(C_NORMAL);
+	}
+}
+
 static uint64_t col_time(const struct tl_state *s, int i, int w)
 {
 	return s->t0 + (uint64_t)((unsigned __int128)s->span * (unsigned)i / (unsigned)w);
@@ -200,6 +232,14 @@ static void draw_lane(struct view *v, int y, int cpu, int w)
 			attron(tui_attr(C_DIM));
 			tui_puts(y, LANE_LABEL + i, 1, tui_g.idle);
 			attroff(tui_attr(C_DIM));
+			continue;
+		}
+		if (s->by_policy) {
+			g[0] = policy_glyph(r->policy);
+			g[1] = '\0';
+			attron(policy_attr(r->policy));
+			tui_puts(y, LANE_LABEL + i, 1, g);
+			attroff(policy_attr(r->policy));
 			continue;
 		}
 		task_glyph(x, r, g);
@@ -339,11 +379,12 @@ static void draw_instant(struct view *v, int y, int ymax)
 		attroff(tui_attr(C_FINDING));
 	if (++y >= ymax)
 		return;
-	/* each CPU at that instant */
+	/* each CPU at that instant: what ran, and how many waited (the engine's queue) */
 	xcol = tui_puts(y, 0, -1, " at that instant:");
 	for (int c = 0; c < x->nr_cpus && xcol < COLS - 4; c++) {
 		size_t k;
 		const struct tl_run *r = tl_run_at(x, c, p->ts, &k);
+		int q = tl_queued_before(x, c, p->ts);
 
 		snprintf(buf, sizeof(buf), "  cpu%d ", c);
 		xcol += tui_puts(y, xcol, -1, buf);
@@ -359,6 +400,15 @@ static void draw_instant(struct view *v, int y, int ymax)
 			snprintf(buf, sizeof(buf), ":%d", r->pid);
 			xcol += tui_puts(y, xcol, -1, buf);
 		}
+		if (q < 0)
+			snprintf(buf, sizeof(buf), " q?");
+		else
+			snprintf(buf, sizeof(buf), " q%d", q);
+		if (q > 0)
+			attron(tui_attr(C_FINDING));
+		xcol += tui_puts(y, xcol, -1, buf);
+		if (q > 0)
+			attroff(tui_attr(C_FINDING));
 	}
 }
 
@@ -409,6 +459,36 @@ static void draw_near(struct view *v, int y, int ymax)
 	}
 }
 
+/* Whether n/N stop at c: any finding, or the one chosen with f. */
+static bool flagged(const struct tl_state *s, const struct tl_pl *c)
+{
+	return s->finding < 0 ? c->findings != 0 : (c->findings & (1u << s->finding)) != 0;
+}
+
+static void finding_done(struct tui *t, const char *text, void *data)
+{
+	struct view *v = data;
+	struct tl_state *s = v->priv;
+	size_t len = strlen(text);
+	int found = -1, nfound = 0;
+
+	if (!len) {
+		s->finding = -1;
+		tui_message(t, "n/N walk every flagged placement");
+		return;
+	}
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		if (!strncmp(text, rq_finding_ids[f], len) && !nfound++)
+			found = f;
+	if (nfound != 1) {
+		tui_message(t, "%s finding '%s' (needless-callback, offcpu-fork, idle-stacking, "
+			    "missed-idle)", nfound ? "more than one" : "no", text);
+		return;
+	}
+	s->finding = found;
+	tui_message(t, "n/N walk the %s placements", rq_finding_ids[found]);
+}
+
 static void timeline_draw(struct view *v, int y0, int h)
 {
 	struct tl_state *s = v->priv;
@@ -425,11 +505,12 @@ static void timeline_draw(struct view *v, int y0, int h)
 		timeline_open(v, NULL);
 	clamp(s, x);
 	for (size_t i = 0; i < x->sorted; i++)
-		nflag += x->pl[i].findings != 0;
+		nflag += flagged(s, &x->pl[i]);
 	fmt_span(s->span, span, sizeof(span));
-	snprintf(buf, sizeof(buf), " %s to %s s (%s)  %zu placements, %zu flagged%s",
+	snprintf(buf, sizeof(buf), " %s to %s s (%s)  %zu placements, %zu %s%s",
 		 tui_fmt_ts(v->t, s->t0, 0, a, sizeof(a)),
 		 tui_fmt_ts(v->t, s->t0 + s->span, 0, b, sizeof(b)), span, x->sorted, nflag,
+		 s->finding < 0 ? "flagged" : rq_finding_ids[s->finding],
 		 x->full ? "  (index full: out of memory)" :
 		 !x->complete && !v->t->live ? "  (index incomplete: G reads to the end)" : "");
 	tui_clear_row(y0, 0);
@@ -462,8 +543,12 @@ static void timeline_draw(struct view *v, int y0, int h)
 	tui_rule(v->t, y++, "");
 	draw_instant(v, y, y0 + h - 1);
 	y = y0 + h - 1;
-	snprintf(buf, sizeof(buf), " %s idle  x lost  a-z task  ^ stayed  0-9 from that CPU  "
-		 "o origin  NOIM flagged", tui_g.idle);
+	if (s->by_policy)
+		snprintf(buf, sizeof(buf), " %s idle  x lost  n normal b batch i idle F fifo R rr "
+			 "D deadline  qN queued", tui_g.idle);
+	else
+		snprintf(buf, sizeof(buf), " %s idle x lost a-z task ^ stayed 0-9 from CPU o origin "
+			 "NOIM flagged qN queued", tui_g.idle);
 	attron(tui_attr(C_DIM));
 	tui_puts(y, 0, -1, buf);
 	attroff(tui_attr(C_DIM));
@@ -474,8 +559,9 @@ static void timeline_draw(struct view *v, int y0, int h)
 	}
 }
 
-/* The next placement from cur in dir that has a finding; NONE if there is none. */
-static size_t next_flagged(const struct tl_index *x, size_t cur, int dir, bool *wrapped)
+/* The next placement from cur in dir that has the finding n/N walk; NONE if none. */
+static size_t next_flagged(const struct tl_state *s, const struct tl_index *x, size_t cur,
+			   int dir, bool *wrapped)
 {
 	size_t n = x->sorted;
 
@@ -489,7 +575,7 @@ static size_t next_flagged(const struct tl_index *x, size_t cur, int dir, bool *
 			i = dir > 0 ? k - 1 : n - k;
 		else
 			i = (cur + n + (dir > 0 ? k : n - k)) % n;
-		if (x->pl[i].findings) {
+		if (flagged(s, &x->pl[i])) {
 			*wrapped = cur != NONE && (dir > 0 ? i <= cur : i >= cur);
 			return i;
 		}
@@ -590,23 +676,37 @@ static enum view_key timeline_key(struct view *v, enum tui_action act)
 	case ACT_SEARCH_PREV: {
 		size_t k = 0, n = 0;
 
-		i = next_flagged(x, s->cur, act == ACT_SEARCH_NEXT ? 1 : -1, &wrapped);
+		i = next_flagged(s, x, s->cur, act == ACT_SEARCH_NEXT ? 1 : -1, &wrapped);
 		if (i == NONE) {
-			tui_message(v->t, "no flagged placement in the trace");
+			tui_message(v->t, "no %s placement in the trace",
+				    s->finding < 0 ? "flagged" : rq_finding_ids[s->finding]);
 			return VK_REDRAW;
 		}
 		s->cur = i;
 		for (size_t j = 0; j < x->sorted; j++) {
-			n += x->pl[j].findings != 0;
+			n += flagged(s, &x->pl[j]);
 			if (j == i)
 				k = n;
 		}
 		follow(s, x);
-		tui_message(v->t, "%sflagged placement %zu of %zu",
+		tui_message(v->t, "%s%s placement %zu of %zu",
 			    wrapped ? (act == ACT_SEARCH_NEXT ? "wrapped to the start: " :
-				       "wrapped to the end: ") : "", k, n);
+				       "wrapped to the end: ") : "",
+			    s->finding < 0 ? "flagged" : rq_finding_ids[s->finding], k, n);
 		return VK_REDRAW;
 	}
+	case ACT_COLOR_BY:
+		s->by_policy = !s->by_policy;
+		tui_message(v->t, "lanes by %s", s->by_policy ? "scheduling policy" : "task");
+		return VK_REDRAW;
+	case ACT_FILTER:
+		tui_prompt(v->t, "n/N walk (a finding, empty: any): ",
+			   s->finding < 0 ? NULL : rq_finding_ids[s->finding], finding_done, v);
+		return VK_REDRAW;
+	case ACT_FILTER_CLEAR:
+		s->finding = -1;
+		tui_message(v->t, "n/N walk every flagged placement");
+		return VK_REDRAW;
 	case ACT_ENTER:
 		if (s->cur != NONE && s->cur < x->sorted)
 			open_detail(v);

@@ -3,8 +3,9 @@
  * tlindex.c - the whole-trace index of runs, lost events and placements (tlindex.h).
  *
  * Runs follow sched_switch, and the writer of any other record where the trace lacks a
- * CPU's switch (the same repair as the engine's and the Perfetto writer's).  Memory: 24
- * bytes a run, 32 a placement; a growth that fails stops the index (x->full) instead of
+ * CPU's switch (the same repair as the engine's and the Perfetto writer's), each with the
+ * task's policy; each CPU's queue length whenever the engine's changed.  Memory: 24 bytes
+ * a run, 16 a queue change, 32 a placement; a growth that fails stops the index (x->full) instead of
  * the program.
  */
 #include <stdlib.h>
@@ -22,8 +23,10 @@ struct tl_index *tl_index_new(void)
 
 static void reset(struct tl_index *x)
 {
-	for (int c = 0; c < x->nr_cpus; c++)
+	for (int c = 0; c < x->nr_cpus; c++) {
 		free(x->cpu[c].runs);
+		free(x->cpu[c].q);
+	}
 	free(x->cpu);
 	free(x->pl);
 	free(x->lost);
@@ -177,15 +180,101 @@ static void end_run(struct tl_index *x, int cpu, uint64_t ts)
 	c->runs[c->n++] = c->cur;
 }
 
-static void begin_run(struct tl_index *x, int cpu, int pid, const char *comm, uint64_t ts)
+static void begin_run(struct tl_index *x, int cpu, int pid, const char *comm, int policy,
+		      uint64_t ts)
 {
 	struct tl_cpu *c = &x->cpu[cpu];
+	uint32_t id = pid ? intern(x, comm) : 0;
 
 	end_run(x, cpu, ts);
 	c->cur.start = ts;
 	c->cur.pid = pid;
-	c->cur.comm = pid ? intern(x, comm) : 0;
+	c->cur.comm = id < (1u << 24) ? id : 0;
+	c->cur.policy = policy >= 0 && policy < TL_POLICY_UNKNOWN ? policy : TL_POLICY_UNKNOWN;
 	c->open = true;
+}
+
+static int policy_of(const struct tl_index *x, int pid)
+{
+	const struct rq_task *t = x->an && pid > 0 ? rq_task_find(x->an, pid) : NULL;
+
+	return t ? t->policy : RQ_POLICY_UNKNOWN;
+}
+
+/* The engine's queue length of cpu, recorded when it changed. */
+static void note_queue(struct tl_index *x, int cpu, uint64_t ts)
+{
+	struct tl_cpu *c;
+	const struct rq_cpu *rc;
+	int32_t n;
+
+	if (cpu < 0 || cpu >= x->nr_cpus || !x->an || cpu >= x->an->nr_cpus || !x->an->cpus)
+		return;
+	c = &x->cpu[cpu];
+	rc = &x->an->cpus[cpu];
+	n = rc->known ? rc->nqueued : -1;
+	if (c->nq && c->q[c->nq - 1].n == n)
+		return;
+	if (c->nq && c->q[c->nq - 1].ts == ts) {
+		c->q[c->nq - 1].n = n;
+		return;
+	}
+	/* a window (live): the oldest half goes */
+	if (x->max_runs && c->nq >= x->max_runs / (size_t)(x->nr_cpus ? x->nr_cpus : 1)) {
+		size_t keep = c->nq / 2;
+
+		memmove(c->q, c->q + (c->nq - keep), keep * sizeof(*c->q));
+		c->nq = keep;
+	}
+	if (!grow((void **)&c->q, &c->qcap, c->nq + 1, sizeof(*c->q))) {
+		x->full = true;
+		return;
+	}
+	c->q[c->nq++] = (struct tl_queue){ ts, n };
+}
+
+/* After the engine handled ev: the queues it may have changed. */
+static void note_queues(struct tl_index *x, const struct rq_event *ev)
+{
+	int n = x->an ? x->an->nr_cpus : 0;
+
+	if (n > x->nr_cpus)
+		n = x->nr_cpus;
+	/* few CPUs: every queue (a lost-event reset or a prune touches any of them) */
+	if (n <= 16 || ev->type == RQ_EV_LOST) {
+		for (int c = 0; c < n; c++)
+			note_queue(x, c, ev->ts);
+		return;
+	}
+	note_queue(x, ev->cpu, ev->ts);
+	if (ev->type == RQ_EV_WAKING || ev->type == RQ_EV_WAKEUP || ev->type == RQ_EV_WAKEUP_NEW ||
+	    ev->type == RQ_EV_MIGRATE) {
+		if (ev->cpu_a != ev->cpu)
+			note_queue(x, ev->cpu_a, ev->ts);
+		if (ev->type == RQ_EV_MIGRATE && ev->cpu_b != ev->cpu && ev->cpu_b != ev->cpu_a)
+			note_queue(x, ev->cpu_b, ev->ts);
+	}
+}
+
+int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts)
+{
+	const struct tl_cpu *c;
+	size_t lo = 0, hi;
+
+	if (cpu < 0 || cpu >= x->nr_cpus)
+		return -1;
+	c = &x->cpu[cpu];
+	hi = c->nq;
+	/* the first change at or after ts; the one before it holds */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->q[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? c->q[lo - 1].n : -1;
 }
 
 static void on_event(const struct rq_event *ev, void *ctx)
@@ -200,6 +289,7 @@ static void on_event(const struct rq_event *ev, void *ctx)
 	if (ev->ts > x->last_ts)
 		x->last_ts = ev->ts;
 	c = &x->cpu[ev->cpu];
+	note_queues(x, ev);
 	if (ev->type == RQ_EV_LOST) {
 		end_run(x, ev->cpu, ev->ts);
 		if (!grow((void **)&x->lost, &x->lostcap, x->nlost + 1, sizeof(*x->lost))) {
@@ -211,14 +301,31 @@ static void on_event(const struct rq_event *ev, void *ctx)
 		return;
 	}
 	if (ev->type == RQ_EV_SWITCH) {
-		begin_run(x, ev->cpu, ev->pid2, ev->comm2, ev->ts);
+		begin_run(x, ev->cpu, ev->pid2, ev->comm2, policy_of(x, ev->pid2), ev->ts);
 		return;
+	}
+	/* a policy learnt or changed (a syscall's exit, a recorder's marker): a running
+	 * task's run goes on under its new policy from here */
+	if (ev->type == RQ_EV_SETSCHED_EXIT || ev->type == RQ_EV_SETATTR_EXIT ||
+	    ev->type == RQ_EV_MARKER || ev->type == RQ_EV_CGROUP_ATTACH) {
+		for (int k = 0; k < x->nr_cpus; k++) {
+			struct tl_cpu *o = &x->cpu[k];
+			int pol;
+
+			if (!o->open || o->cur.pid <= 0)
+				continue;
+			pol = policy_of(x, o->cur.pid);
+			pol = pol >= 0 && pol < TL_POLICY_UNKNOWN ? pol : TL_POLICY_UNKNOWN;
+			if ((unsigned int)pol != o->cur.policy)
+				begin_run(x, k, o->cur.pid, tl_comm(x, o->cur.comm), pol, ev->ts);
+		}
 	}
 	/* the writer runs there: its switch in may be missing */
 	if (ev->common_pid > 0 && (!c->open || ev->common_pid != c->cur.pid)) {
 		const struct rq_task *t = x->an ? rq_task_find(x->an, ev->common_pid) : NULL;
 
-		begin_run(x, ev->cpu, ev->common_pid, t && t->comm[0] ? t->comm : "?", ev->ts);
+		begin_run(x, ev->cpu, ev->common_pid, t && t->comm[0] ? t->comm : "?",
+			  t ? t->policy : RQ_POLICY_UNKNOWN, ev->ts);
 	}
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tlindex.h - the TUI's index of the whole trace, built once while it loads: what ran on
- * each CPU and when (for the timeline view), the lost-event gaps, and every placement in
- * 32 bytes (for the timeline and the drill-down past the engine's ring of recent ones).
+ * each CPU and when (for the timeline view), how many tasks its runqueue held, the
+ * lost-event gaps, and every placement in 32 bytes (for the timeline and the drill-down past the engine's ring of recent ones).
  *
  * Fed through the engine's two sinks (src/delay.h): every event after the engine handled
  * it, and every placement once settled.  No curses here.
@@ -20,7 +20,15 @@
 struct tl_run {
 	uint64_t start, end;
 	int32_t pid;
-	uint32_t comm;		/* tl_comm() id */
+	uint32_t comm : 24;	/* tl_comm() id */
+	uint32_t policy : 8;	/* the task's policy when it began (TL_POLICY_UNKNOWN) */
+};
+#define TL_POLICY_UNKNOWN 255
+
+/* A CPU's runqueue from ts on: n tasks queued (runnable, not running); -1 not known. */
+struct tl_queue {
+	uint64_t ts;
+	int32_t n;
 };
 
 struct tl_pl {
@@ -44,6 +52,8 @@ struct tl_cpu {
 	size_t n, cap;
 	bool open;		/* runs[n] is being written: pid and start set */
 	struct tl_run cur;
+	struct tl_queue *q;	/* every change of the engine's queue length */
+	size_t nq, qcap;
 };
 
 struct tl_index {
@@ -80,6 +90,11 @@ const char *tl_comm(const struct tl_index *x, uint32_t id);
 
 /* The run of cpu covering ts, NULL if none; *i gets its index (or where it would be). */
 const struct tl_run *tl_run_at(const struct tl_index *x, int cpu, uint64_t ts, size_t *i);
+/*
+ * Tasks queued on cpu just before ts (what a placement at ts saw): 0 or more, -1 when the
+ * engine did not know that runqueue (or nothing was recorded before ts).
+ */
+int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts);
 /* The first placement at or after ts (in pl[0..sorted)). */
 size_t tl_pl_at(const struct tl_index *x, uint64_t ts);
 /* A full placement from a compact one (no why text: see detail.c). */

@@ -59,6 +59,7 @@ enum tui_action {
 	ACT_SORT_PICK,
 	ACT_REDRAW,
 	ACT_TIME_FORMAT,
+	ACT_COLOR_BY,
 };
 
 /* One row of the key table: keys, help view and help line are all generated from it. */

@@ -2,7 +2,11 @@
 # The timeline view (6): one lane per CPU.  On fixtures/idle-stack.dat the first
 # idle-stacking placement (opened from the findings view, then 6 from its detail) must
 # show in its lane with the idle CPU visible at that instant: a golden screen, and the
-# CPU states checked against trace-cmd report's last sched_switch on each CPU before it.
+# CPU states checked against trace-cmd report's last sched_switch on each CPU before it,
+# and the tasks queued on each CPU (the other half of the verdict's ground) against an
+# independent model of the runqueues from trace-cmd report (tests/tools/queued.py), at
+# every idle-stacking placement and the missed-idle ones.  c colours (and letters) the
+# lanes by policy: the SCHED_IDLE hog as i.  f chooses the finding n/N walk.
 # Zoom, pan, n/N over the flagged placements, [ ], Enter and Esc back.
 . "$(dirname "$0")/golden/script.sh"
 
@@ -26,6 +30,16 @@ step back "<Esc>"
 step back2 "<Esc>"
 step pan "1 6<Home>"
 step tab "<Tab>"
+# per finding: n/N walk only the idle-stacking ones, then the missed-idle ones
+step - "1 6<Home>T"
+step fi "fidle<Enter>"
+for k in 1 2 3 4 5 6 7 8; do step "fi$k" n; done
+step fm "fmissed<Enter>n"
+step fm2 "n"
+step fany "F"
+step policy "fidle<Enter>nc"
+step task "c"
+step fbad "fzz<Enter>"
 run_script -- replay "$f"
 
 golden timeline-idle-stack-80x24
@@ -61,5 +75,57 @@ has back ' timeline  ' "Esc from the detail: back to the timeline"
 has back2 ' findings  ' "Esc from the timeline: back to the findings (each view is once on the stack)"
 has pan '^cpu0 ' "Home: no lanes"
 has tab ' dashboard  ' "Tab from the timeline (the sixth view) wraps to the dashboard"
+# f: one finding's placements; the header counts them
+n_idle=$("$RQPATH" audit --format json "$top/$f" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["findings"]["idle-stacking"]["count"])')
+has fi ", $n_idle idle-stacking" "f idle: the header does not count the $n_idle idle-stacking placements"
+has fi "n/N walk the idle-stacking placements" "f idle: no message"
+has fi1 "idle-stacking placement 1 of $n_idle\$" "f idle then n: not the first of $n_idle"
+has fm "missed-idle placement [0-9]+ of [0-9]+\$" "f missed then n"
+has fm ' \.\.\.M missed-idle$' "f missed: the selected placement is not missed-idle"
+has fany "n/N walk every flagged placement" "F: back to any finding"
+has fbad "no finding 'zz'" "f zz: no such finding"
+# the queue of each CPU at each placement n stopped at, against the independent model
+args="" names=""
+for st in fi1 fi2 fi3 fi4 fi5 fi6 fi7 fi8 fm fm2; do
+	set -- $(screen $st | grep -o '^ [0-9]*\.[0-9]*s wakeup [0-9]*')
+	[ -n "$3" ] || continue
+	args="$args $3 $(echo "${1%s}" | tr -d .)"
+	names="$names $st"
+done
+python3 "$top/tests/tools/queued.py" "$top/$f" $args >"$work/queued" ||
+	fail "queued.py failed"
+set -- $names
+checked=0
+while read -r pid us q0 q1; do
+	st=$1
+	shift
+	[ "$q0" = none ] && { fail "$st: trace-cmd has no wakeup of $pid at $us"; continue; }
+	line=$(screen "$st" | grep '^ at that instant:')
+	for c in 0 1; do
+		eval want=\$q$c
+		got=$(printf '%s\n' "$line" | sed -n "s/.* cpu$c [^ ]* q\([0-9?]*\).*/\1/p")
+		[ "$got" = "?" ] && continue
+		[ "$got" = "$want" ] || fail "$st: cpu$c queued $got, trace-cmd report says $want ($line)"
+		checked=$((checked + 1))
+	done
+done <"$work/queued"
+[ "$checked" -ge 16 ] || fail "only $checked queue lengths checked"
+# by policy: the hog (SCHED_IDLE: its sched_setscheduler asks policy 5) is i in its lane
+trace-cmd report "$top/$f" 2>/dev/null | grep -q -- '-2006 .*sys_enter_sched_setscheduler:.*policy: 0x00000005' ||
+	fail "trace-cmd: the hog (pid 2006) never asked SCHED_IDLE"
+has policy 'at that instant:  cpu0 rq-idle-hog:2006 ' "policy: the hog is not on cpu0"
+# the lane's letter under the axis's cursor (the selected placement's instant)
+at_cursor() {
+	screen "$1" | python3 -c '
+import sys
+rows = sys.stdin.read().split("\n")
+col = rows[2].find("\u25bc")
+print(rows[3][col] if col >= 0 and col < len(rows[3]) else "")'
+}
+[ "$(at_cursor policy)" = i ] || fail "policy: cpu0 at the cursor is not i (SCHED_IDLE): $(row policy 4)"
+has policy 'n normal b batch i idle F fifo R rr D deadline' "policy: no legend"
+[ "$(at_cursor task)" = r ] || fail "c again: cpu0 at the cursor is not r (rq-idle-hog): $(row task 4)"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 finish
