@@ -3,6 +3,7 @@
  * delay.c - queue delay of each placement and the quantile sketches (delay.h).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@
 
 /* ---- the sketch ------------------------------------------------------------ */
 
-static unsigned int bucket_of(uint64_t v)
+/* The bucket of v by its definition: floor(log_GAMMA(v / LINEAR)), clamped. */
+static unsigned int bucket_of_log(uint64_t v)
 {
 	double i;
 
@@ -23,6 +25,82 @@ static unsigned int bucket_of(uint64_t v)
 	if (i > RQ_SKETCH_BUCKETS - RQ_SKETCH_LINEAR - 1)
 		i = RQ_SKETCH_BUCKETS - RQ_SKETCH_LINEAR - 1;
 	return RQ_SKETCH_LINEAR + (unsigned int)i;
+}
+
+/*
+ * The same bucket without a log() per value.  bound[b] is the smallest value of bucket b
+ * (found once with bucket_of_log(), so the two agree on every value); a value's top
+ * SUB_BITS bits below its leading one pick a first guess (guess[]: the bucket of the
+ * smallest value with those bits), which is at most one bucket low since 2^(1/128)
+ * is less than GAMMA.  Values below SMALL have a table of their own.
+ */
+#define SUB_BITS 7
+#define SMALL_BITS 12			/* values below 4096: small[] */
+#define NGUESS ((64 - SMALL_BITS) << SUB_BITS)
+
+static struct {
+	uint64_t bound[RQ_SKETCH_BUCKETS];
+	uint16_t small[1u << SMALL_BITS];
+	uint16_t guess[NGUESS];
+} *btab;
+static pthread_once_t btab_once = PTHREAD_ONCE_INIT;
+
+static unsigned int bucket_walk(uint64_t v, unsigned int b)
+{
+	while (b < RQ_SKETCH_BUCKETS - 1 && v >= btab->bound[b + 1])
+		b++;
+	return b;
+}
+
+static void btab_build(void)
+{
+	typeof(btab) t = malloc(sizeof(*t));
+
+	if (!t)
+		return;
+	for (unsigned int b = 0; b < RQ_SKETCH_LINEAR; b++)
+		t->bound[b] = b;
+	for (unsigned int b = RQ_SKETCH_LINEAR; b < RQ_SKETCH_BUCKETS; b++) {
+		double x = RQ_SKETCH_LINEAR * pow(RQ_SKETCH_GAMMA, (double)(b - RQ_SKETCH_LINEAR));
+		uint64_t v = (uint64_t)x;
+
+		if (v < t->bound[b - 1] + 1)
+			v = t->bound[b - 1] + 1;
+		while (v > t->bound[b - 1] + 1 && bucket_of_log(v - 1) >= b)
+			v--;
+		while (bucket_of_log(v) < b)
+			v++;
+		t->bound[b] = v;
+	}
+	btab = t;
+	for (unsigned int v = 0, b = 0; v < (1u << SMALL_BITS); v++)
+		t->small[v] = (uint16_t)(b = bucket_walk(v, b));
+	for (unsigned int i = 0, b = 0; i < NGUESS; i++) {
+		unsigned int e = SMALL_BITS + (i >> SUB_BITS), m = i & ((1u << SUB_BITS) - 1);
+		uint64_t lo = (uint64_t)((1u << SUB_BITS) | m) << (e - SUB_BITS);
+
+		t->guess[i] = (uint16_t)(b = bucket_walk(lo, b));
+	}
+}
+
+static unsigned int bucket_of(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < (1u << SMALL_BITS))
+		return btab ? btab->small[v] : bucket_of_log(v);
+	if (!btab)
+		return bucket_of_log(v);
+	e = 63 - (unsigned int)__builtin_clzll(v);
+	return bucket_walk(v, btab->guess[((e - SMALL_BITS) << SUB_BITS) |
+					  ((v >> (e - SUB_BITS)) & ((1u << SUB_BITS) - 1))]);
+}
+
+/* For the tests: whether bucket_of() agrees with the definition on v. */
+bool rq_sketch_bucket_check(uint64_t v)
+{
+	pthread_once(&btab_once, btab_build);
+	return bucket_of(v) == bucket_of_log(v);
 }
 
 /* The value a bucket stands for: itself below LINEAR, else its geometric middle. */
@@ -38,6 +116,7 @@ static int to_buckets(struct rq_sketch *s)
 {
 	if (s->buckets)
 		return 0;
+	pthread_once(&btab_once, btab_build);
 	s->buckets = calloc(RQ_SKETCH_BUCKETS, sizeof(*s->buckets));
 	if (!s->buckets)
 		return -1;
@@ -59,23 +138,36 @@ static void count(struct rq_sketch *s, uint64_t v)
 	s->total += v;
 }
 
-int rq_sketch_add(struct rq_sketch *s, uint64_t v)
+/* Add v; *b is v's bucket once computed (-1 before), so that one value added to several
+ * sketches is bucketed once. */
+static int sketch_add(struct rq_sketch *s, uint64_t v, int *b)
 {
 	count(s, v);
-	if (!s->buckets && !s->exact) {
-		s->exact = malloc(RQ_SKETCH_EXACT * sizeof(*s->exact));
-		if (!s->exact)
+	if (!s->buckets) {
+		if (!s->exact) {
+			s->exact = malloc(RQ_SKETCH_EXACT * sizeof(*s->exact));
+			if (!s->exact)
+				return -1;
+		}
+		if (s->nexact < RQ_SKETCH_EXACT) {
+			s->exact[s->nexact++] = v;
+			s->sorted = false;
+			return 0;
+		}
+		if (to_buckets(s))
 			return -1;
 	}
-	if (!s->buckets && s->nexact < RQ_SKETCH_EXACT) {
-		s->exact[s->nexact++] = v;
-		s->sorted = false;
-		return 0;
-	}
-	if (to_buckets(s))
-		return -1;
-	s->buckets[bucket_of(v)]++;
+	if (*b < 0)
+		*b = (int)bucket_of(v);
+	s->buckets[*b]++;
 	return 0;
+}
+
+int rq_sketch_add(struct rq_sketch *s, uint64_t v)
+{
+	int b = -1;
+
+	return sketch_add(s, v, &b);
 }
 
 int rq_sketch_merge(struct rq_sketch *dst, const struct rq_sketch *src)
@@ -176,11 +268,19 @@ void rq_sketch_free(struct rq_sketch *s)
 
 /* ---- pending placements ---------------------------------------------------- */
 
+/*
+ * A placement waiting for its task to run: what the statistics need (tens of bytes).
+ * The whole placement is kept apart (full[], same index) only while a sink wants it.
+ */
 struct rq_delay_pending {
-	struct rq_placement p;
+	uint64_t ts, seq;
 	uint32_t next;		/* next of the same task (or of the free list): index + 1 */
+	unsigned int findings;
+	int pid, to_cpu;
+	uint8_t path;
 	bool used;
 	bool tainted;		/* events were lost on its CPU meanwhile */
+	bool full;		/* full[] holds the placement */
 };
 
 struct rq_delay *rq_delay_new(void)
@@ -215,6 +315,7 @@ void rq_delay_free(struct rq_delay *d)
 	free(d->finding);
 	free(d->kind);
 	free(d->pool);
+	free(d->full);
 	free(d);
 }
 
@@ -231,9 +332,9 @@ struct rq_sketch *rq_delay_kind(const struct rq_delay *d, int kind, bool flagged
 	return &d->kind[kind * 2 + flagged];
 }
 
-static void add(struct rq_delay *d, struct rq_sketch *s, uint64_t v)
+static void add(struct rq_delay *d, struct rq_sketch *s, uint64_t v, int *b)
 {
-	if (rq_sketch_add(s, v))
+	if (sketch_add(s, v, b))
 		d->no_memory++;
 }
 
@@ -244,13 +345,14 @@ static void settle(struct rq_delay *d, const struct rq_placement *p, int64_t del
 
 	if (delay >= 0 && !lost) {
 		uint64_t v = (uint64_t)delay;
+		int b = -1;
 
-		add(d, &d->path[p->path], v);
-		add(d, rq_delay_kind(d, rq_paths[p->path].kind, flagged), v);
-		add(d, &d->all[flagged], v);
-		for (int f = 0; f < RQ_FIND__COUNT; f++)
+		add(d, &d->path[p->path], v, &b);
+		add(d, rq_delay_kind(d, rq_paths[p->path].kind, flagged), v, &b);
+		add(d, &d->all[flagged], v, &b);
+		for (int f = 0; p->findings && f < RQ_FIND__COUNT; f++)
 			if (p->findings & (1u << f))
-				add(d, &d->finding[f], v);
+				add(d, &d->finding[f], v, &b);
 	} else if (lost) {
 		d->unmeasured++;
 		delay = -1;
@@ -272,6 +374,13 @@ static int pool_get(struct rq_delay *d)
 		if (!np)
 			return -1;
 		d->pool = np;
+		if (d->full) {
+			struct rq_placement *nf = reallocarray(d->full, ncap, sizeof(*nf));
+
+			if (!nf)
+				return -1;
+			d->full = nf;
+		}
 		for (i = ncap; i > d->pool_cap; i--) {
 			np[i - 1].used = false;
 			np[i - 1].next = d->free_head;
@@ -283,6 +392,7 @@ static int pool_get(struct rq_delay *d)
 	d->free_head = d->pool[i].next;
 	d->pool[i].used = true;
 	d->pool[i].tainted = false;
+	d->pool[i].full = false;
 	d->pool_used++;
 	return (int)i;
 }
@@ -338,9 +448,45 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, -1, true);
 		return;
 	}
-	d->pool[i].p = *p;
+	if (d->sink && !d->full)
+		d->full = calloc(d->pool_cap, sizeof(*d->full));
+	if (d->sink && d->full) {
+		d->full[i] = *p;
+		d->pool[i].full = true;
+	}
+	d->pool[i].ts = p->ts;
+	d->pool[i].seq = p->seq;
+	d->pool[i].findings = p->findings;
+	d->pool[i].pid = p->pid;
+	d->pool[i].to_cpu = p->to_cpu;
+	d->pool[i].path = (uint8_t)p->path;
 	d->pool[i].next = dt->head;
 	dt->head = (uint32_t)i + 1;
+}
+
+/* Settle pending placement i: the sink gets the whole placement if one was kept. */
+static void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool lost)
+{
+	const struct rq_delay_pending *e = &d->pool[i];
+	struct rq_placement p;
+
+	if (e->full) {
+		settle(d, &d->full[i], delay, lost);
+		return;
+	}
+	if (d->sink) {
+		memset(&p, 0, sizeof(p));
+		p.parent_cpu_idled = -1;
+		p.child_lifetime_ns = -1;
+		p.pid = e->pid;
+		p.from_cpu = -1;
+	}
+	p.ts = e->ts;
+	p.seq = e->seq;
+	p.findings = e->findings;
+	p.to_cpu = e->to_cpu;
+	p.path = e->path;
+	settle(d, &p, delay, lost);
 }
 
 static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
@@ -366,8 +512,7 @@ static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
 			d->pool[prev - 1].next = 0;
 		else
 			dt->head = 0;
-		settle(d, &d->pool[i - 1].p, (int64_t)(ts - d->pool[i - 1].p.ts),
-		       d->pool[i - 1].tainted);
+		settle_pending(d, i - 1, (int64_t)(ts - d->pool[i - 1].ts), d->pool[i - 1].tainted);
 		pool_put(d, i - 1);
 	}
 }
@@ -384,7 +529,7 @@ void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
 	if (ev->type == RQ_EV_LOST) {
 		/* a switch-in may be in the gap: what waits on that CPU is no longer measured */
 		for (uint32_t i = 0; i < d->pool_cap; i++)
-			if (d->pool[i].used && d->pool[i].p.to_cpu == ev->cpu)
+			if (d->pool[i].used && d->pool[i].to_cpu == ev->cpu)
 				d->pool[i].tainted = true;
 		return;
 	}
@@ -403,9 +548,14 @@ void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
 		ran(d, t, ev->ts);
 }
 
+struct seq_idx {
+	uint64_t seq;
+	uint32_t i;
+};
+
 static int cmp_seq(const void *a, const void *b)
 {
-	const struct rq_placement *x = a, *y = b;
+	const struct seq_idx *x = a, *y = b;
 
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
@@ -413,18 +563,29 @@ static int cmp_seq(const void *a, const void *b)
 void rq_delay_finish(struct rq_analysis *an)
 {
 	struct rq_delay *d = an->delay;
+	struct seq_idx *order;
 	uint32_t n = 0;
 
 	if (!d || !d->pool_used)
 		return;
-	/* compact the pending ones in placement order; the tasks' lists go with them */
-	for (uint32_t i = 0; i < d->pool_cap; i++)
+	/* the pending ones in placement order */
+	order = calloc(d->pool_used, sizeof(*order));
+	for (uint32_t i = 0; order && i < d->pool_cap; i++)
 		if (d->pool[i].used)
-			d->pool[n++].p = d->pool[i].p;
-	qsort(d->pool, n, sizeof(*d->pool), cmp_seq);
-	for (uint32_t i = 0; i < n; i++)
-		settle(d, &d->pool[i].p, -1, false);
+			order[n++] = (struct seq_idx){ d->pool[i].seq, i };
+	if (order) {
+		qsort(order, n, sizeof(*order), cmp_seq);
+		for (uint32_t k = 0; k < n; k++)
+			settle_pending(d, order[k].i, -1, false);
+	} else {
+		for (uint32_t i = 0; i < d->pool_cap; i++)
+			if (d->pool[i].used)
+				settle_pending(d, i, -1, false);
+	}
+	free(order);
 	free(d->pool);
+	free(d->full);
+	d->full = NULL;
 	d->pool = NULL;
 	d->pool_cap = d->pool_used = d->free_head = 0;
 	/* the tasks' heads point into the freed pool: clear them */

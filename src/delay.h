@@ -45,6 +45,8 @@ uint64_t rq_sketch_quantile(struct rq_sketch *s, double q);
 /* Whether the quantiles are exact (n <= RQ_SKETCH_EXACT). */
 bool rq_sketch_is_exact(const struct rq_sketch *s);
 void rq_sketch_free(struct rq_sketch *s);
+/* For the tests: whether the bucket of v is floor(log_GAMMA(v / LINEAR)) (clamped). */
+bool rq_sketch_bucket_check(uint64_t v);
 /*
  * Counts per bin of a log-scale histogram: bin i holds values in [10^(lo + i/per),
  * 10^(lo + (i+1)/per)) ns, the first also everything below, the last everything above.
@@ -82,6 +84,7 @@ struct rq_delay {
 	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
 	/* pending placements: a pool with a free list, linked per task */
 	struct rq_delay_pending *pool;
+	struct rq_placement *full;	/* the whole placements, same index, while a sink is set */
 	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
 	rq_delay_sink_fn sink;
 	void *sink_ctx;

@@ -48,6 +48,30 @@ static void exact_when_small(void **state)
 	rq_sketch_free(&s);
 }
 
+/*
+ * The bucket of a value comes from tables, not from log(): it must be the bucket of the
+ * definition, floor(log_1.02(v / 64)), on every value (here: both sides of every bucket
+ * boundary, every value below 2^16, and a million random ones of every magnitude).
+ */
+static void bucket_matches_log(void **state)
+{
+	uint64_t x = 1;
+
+	for (uint64_t v = 0; v < 65536; v++)
+		assert_true(rq_sketch_bucket_check(v));
+	for (int b = 0; b < RQ_SKETCH_BUCKETS - RQ_SKETCH_LINEAR; b++) {
+		double edge = RQ_SKETCH_LINEAR * pow(RQ_SKETCH_GAMMA, b);
+
+		for (int64_t d = -3; d <= 3; d++)
+			assert_true(rq_sketch_bucket_check((uint64_t)((int64_t)edge + d)));
+	}
+	for (int i = 0; i < 1000000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		assert_true(rq_sketch_bucket_check(x >> (x % 64)));
+	}
+	assert_true(rq_sketch_bucket_check(UINT64_MAX));
+}
+
 static void within_two_percent(void **state)
 {
 	const size_t n = 200000;
@@ -177,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exact_when_small),
 		cmocka_unit_test(within_two_percent),
+		cmocka_unit_test(bucket_matches_log),
 		cmocka_unit_test(placement_delay),
 		cmocka_unit_test(late_placement_delay),
 		cmocka_unit_test(histogram_bins),
