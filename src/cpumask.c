@@ -2,6 +2,7 @@
 /* cpumask.c - run-time sized CPU sets with the kernel's list syntax. */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,15 @@ void rq_cpumask_set(struct rq_cpumask *m, int cpu)
 		m->bits[cpu / BITS_PER_LONG_] |= 1UL << (cpu % BITS_PER_LONG_);
 }
 
-bool rq_cpumask_test(const struct rq_cpumask *m, int cpu)
+/* Bits set in x, without libgcc's __popcountdi2 (no POPCNT in the baseline ISA). */
+static inline int popcount_long(unsigned long x)
 {
-	if (!m->bits || cpu < 0 || cpu >= m->nbits)
-		return false;
-	return m->bits[cpu / BITS_PER_LONG_] & (1UL << (cpu % BITS_PER_LONG_));
+	uint64_t v = x;
+
+	v = v - ((v >> 1) & 0x5555555555555555ULL);
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((v * 0x0101010101010101ULL) >> 56);
 }
 
 int rq_cpumask_weight(const struct rq_cpumask *m)
@@ -63,8 +68,24 @@ int rq_cpumask_weight(const struct rq_cpumask *m)
 	int w = 0;
 
 	for (size_t i = 0; m->bits && i < NLONGS(m->nbits); i++)
-		w += __builtin_popcountl(m->bits[i]);
+		w += popcount_long(m->bits[i]);
 	return w;
+}
+
+bool rq_cpumask_single(const struct rq_cpumask *m)
+{
+	bool one = false;
+
+	for (size_t i = 0; m->bits && i < NLONGS(m->nbits); i++) {
+		unsigned long x = m->bits[i];
+
+		if (!x)
+			continue;
+		if (one || (x & (x - 1)))
+			return false;
+		one = true;
+	}
+	return one;
 }
 
 int rq_cpumask_first(const struct rq_cpumask *m)

@@ -21,8 +21,18 @@ void rq_cpumask_free(struct rq_cpumask *m);
 int rq_cpumask_copy(struct rq_cpumask *dst, const struct rq_cpumask *src);
 void rq_cpumask_clear(struct rq_cpumask *m);
 void rq_cpumask_set(struct rq_cpumask *m, int cpu);
-bool rq_cpumask_test(const struct rq_cpumask *m, int cpu);
+static inline bool rq_cpumask_test(const struct rq_cpumask *m, int cpu)
+{
+	const int bpl = (int)(sizeof(unsigned long) * 8);
+
+	if (!m->bits || cpu < 0 || cpu >= m->nbits)
+		return false;
+	return m->bits[cpu / bpl] & (1UL << (cpu % bpl));
+}
+
 int rq_cpumask_weight(const struct rq_cpumask *m);
+/* Exactly one CPU set (rq_cpumask_weight() == 1, without counting them all). */
+bool rq_cpumask_single(const struct rq_cpumask *m);
 int rq_cpumask_first(const struct rq_cpumask *m);
 /* Parse "0-3,8"; CPUs >= nbits are ignored.  Returns 0 or -1 on syntax error. */
 int rq_cpumask_parse(struct rq_cpumask *m, const char *list);
