@@ -431,8 +431,9 @@ static inline void store(struct rq_event *ev, const struct num_slot *ns, long lo
 		*(int *)member = (int)v;
 }
 
-enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int cpu,
-			     struct rq_event *ev)
+/* Every case: any layout, any id, short records; every member of ev set. */
+static enum rq_event_type __attribute__((noinline))
+decode_slow(struct rq_decoder *d, struct tep_record *rec, int cpu, struct rq_event *ev)
 {
 	const unsigned char *p = rec->data;
 	const struct decoded_event *de = NULL;
@@ -543,4 +544,77 @@ enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int c
 		ev->str_len -= (int)plen;
 	}
 	return ev->type;
+}
+
+/*
+ * The hot events (switch, waking/wakeup, migrate) of a file with the usual layout: the
+ * offsets were verified once (pick_kind()), so a record at least min_size long is read
+ * with plain loads, and only the members the type does not fill are cleared.
+ */
+enum rq_event_type rq_decode_raw(struct rq_decoder *d, const void *data, uint32_t size,
+				 uint64_t ts, int cpu, struct rq_event *ev)
+{
+	const unsigned char *p = data;
+	const struct decoded_event *de;
+	struct tep_record rec;
+	uint16_t id;
+	int32_t pid;
+	int idx;
+
+	if (d->common_fast && size >= 8) {
+		memcpy(&id, p, 2);
+		if (id < d->nr_ids && (idx = d->by_id[id]) != 0) {
+			de = &d->events[idx - 1];
+			if (de->kind != K_GENERIC && size >= (uint32_t)de->min_size) {
+				memcpy(&pid, p + 4, 4);
+				ev->ts = ts;
+				ev->cpu = cpu;
+				ev->type = de->type;
+				ev->flags = p[2];
+				ev->preempt_count = p[3];
+				ev->common_pid = pid;
+				ev->pid = rd_s32(p + de->o_pid);
+				ev->prio = rd_s32(p + de->o_prio);
+				memcpy(ev->comm, p + de->o_comm, RQ_COMM_LEN);
+				ev->comm[RQ_COMM_LEN - 1] = '\0';
+				ev->arg = 0;
+				ev->str = NULL;
+				ev->str_len = 0;
+				if (de->kind == K_SWITCH) {
+					ev->pid2 = rd_s32(p + de->o_pid2);
+					ev->prio2 = rd_s32(p + de->o_prio2);
+					ev->state = de->state8 ? rd_s64(p + de->o_state) :
+								 rd_s32(p + de->o_state);
+					memcpy(ev->comm2, p + de->o_comm2, RQ_COMM_LEN);
+					ev->comm2[RQ_COMM_LEN - 1] = '\0';
+					ev->cpu_a = ev->cpu_b = 0;
+					return ev->type;
+				}
+				ev->pid2 = ev->prio2 = 0;
+				ev->state = 0;
+				ev->comm2[0] = '\0';
+				ev->cpu_a = rd_s32(p + de->o_cpu_a);
+				ev->cpu_b = de->kind == K_MIGRATE ? rd_s32(p + de->o_cpu_b) : 0;
+				return ev->type;
+			}
+		}
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = ts;
+	rec.cpu = cpu;
+	rec.data = (void *)data;
+	rec.size = (int)size;
+	return decode_slow(d, &rec, cpu, ev);
+}
+
+enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int cpu,
+			     struct rq_event *ev)
+{
+	if (rec->size < 0) {
+		struct tep_record r = *rec;
+
+		r.size = 0;
+		return decode_slow(d, &r, cpu, ev);
+	}
+	return rq_decode_raw(d, rec->data, (uint32_t)rec->size, rec->ts, cpu, ev);
 }

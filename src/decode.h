@@ -29,5 +29,8 @@ const bool *rq_decoder_available(const struct rq_decoder *d);
 /* Decode one record written on cpu.  Always fills ev; returns ev->type. */
 enum rq_event_type rq_decode(struct rq_decoder *d, struct tep_record *rec, int cpu,
 			     struct rq_event *ev);
+/* The same for a record given by its bytes, timestamp and CPU (no tep_record). */
+enum rq_event_type rq_decode_raw(struct rq_decoder *d, const void *data, uint32_t size,
+				 uint64_t ts, int cpu, struct rq_event *ev);
 
 #endif

@@ -57,7 +57,6 @@ struct rq_replay {
 	 * counted[] is what the engine was told so far, marks[] the marks seen so far.
 	 */
 	unsigned long long *counted, *marks;
-	struct tep_record rec;	/* what the decoder is handed, reused */
 	char err[384];
 };
 
@@ -148,7 +147,6 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 		return -1;
 	while (max_events <= 0 || fed < max_events) {
 		struct rq_td_rec rec;
-		struct tep_record *tr = &r->rec;
 		int got = rq_td_next(r->td, &rec);
 
 		if (got < 0) {
@@ -180,12 +178,7 @@ long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events
 			}
 			rq_analysis_feed(an, &lost);
 		}
-		/* the decoder reads ts, data and size; the rest stays zero from the open */
-		tr->ts = rec.ts;
-		tr->cpu = rec.cpu;
-		tr->data = (void *)rec.data;
-		tr->size = (int)rec.size;
-		rq_decode(r->dec, tr, rec.cpu, &ev);
+		rq_decode_raw(r->dec, rec.data, rec.size, rec.ts, rec.cpu, &ev);
 		rq_analysis_feed(an, &ev);
 		fed++;
 	}
