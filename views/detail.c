@@ -258,11 +258,18 @@ static enum view_key detail_key(struct view *v, enum tui_action act)
 	return tui_pager_key(v, act, s->n) ? VK_REDRAW : VK_UNHANDLED;
 }
 
+/* The end of the TUI: the evidence's reader and its records go too. */
+static void detail_done(struct view *v)
+{
+	tui_evidence_free();
+}
+
 const struct view_ops detail_ops = {
 	.name = "detail",
 	.title = "placement detail",
 	.private_size = sizeof(struct detail_state),
 	.open = detail_open,
+	.done = detail_done,
 	.draw = detail_draw,
 	.key = detail_key,
 	.help = "the evidence of one placement and the select_task_rq() branch it took",

@@ -21,9 +21,44 @@
 #define EV_AFTER 6		/* and after it */
 #define EV_WINDOW_NS 20000000ULL	/* none older than 20 ms */
 
+/*
+ * The reader is kept between calls (the detail's [ ] n N step through a list, mostly
+ * forward): every record of a kind the evidence can show, with its owner's name as the
+ * model knew it then, is kept from EV_KEEP_NS before the last placement asked for, so the
+ * next one only reads on from there.  One that needs records already dropped (further
+ * back) reads the trace again from its start.  The last EV_RESULTS answers are kept too.
+ */
+#define EV_KEEP_NS (4 * EV_WINDOW_NS)
+#define EV_RESULTS 16
+
+struct ev_rec {
+	struct rq_event ev;	/* ev.str not kept */
+	char owner[RQ_COMM_LEN * 4 + 1];
+};
+
+struct ev_result {
+	uint64_t ts, seq;
+	int pid, n;
+	char rec[EV_BEFORE + EV_AFTER][TUI_EV_LEN];
+};
+
+static struct ev_cache {
+	char *path;
+	struct rq_replay *r;
+	struct rq_analysis *an;
+	struct ev_rec *buf;	/* kept records, oldest first, from buf[head] */
+	size_t head, n, cap;
+	uint64_t dropped_to;	/* records up to this time are gone (0: none dropped) */
+	uint64_t read_to;	/* the last record read */
+	uint64_t keep_from;	/* records older than this are not kept */
+	bool eof;
+	uint64_t reads;		/* times the trace was opened (tests: RQPATH_TUI_EV_STATS) */
+	struct ev_result results[EV_RESULTS];
+	int nresults, next_result;
+} cache;
+
 struct ev_ctx {
 	const struct rq_placement *p;
-	struct rq_analysis *an;
 	char (*ring)[TUI_EV_LEN];
 	int head, n;		/* ring of the records before */
 	char (*after)[TUI_EV_LEN];
@@ -85,9 +120,10 @@ static bool relevant(const struct rq_placement *p, const struct rq_event *ev)
 	}
 }
 
-static void format(struct ev_ctx *c, const struct rq_event *ev, char *out)
+static void format(struct ev_ctx *c, const struct ev_rec *r, char *out)
 {
-	char who[RQ_COMM_LEN * 4 + 1], a[RQ_COMM_LEN * 4 + 1], b[RQ_COMM_LEN * 4 + 1];
+	const struct rq_event *ev = &r->ev;
+	char a[RQ_COMM_LEN * 4 + 1], b[RQ_COMM_LEN * 4 + 1];
 	char body[TUI_EV_LEN], st[12];
 	uint64_t us = (ev->ts + 500) / 1000;
 	bool mine = ev->ts == c->p->ts && ev->cpu == c->p->cpu && !c->past &&
@@ -137,67 +173,213 @@ static void format(struct ev_ctx *c, const struct rq_event *ev, char *out)
 	if (mine)
 		c->past = true;
 	snprintf(out, TUI_EV_LEN, "%s%16s-%-5d [%03d] %5llu.%06llu: %s", mine ? ">" : " ",
-		 ev->type == RQ_EV_LOST ? "" : owner(c->an, ev->common_pid, who, sizeof(who)),
+		 ev->type == RQ_EV_LOST ? "" : r->owner,
 		 ev->common_pid, ev->cpu, (unsigned long long)(us / 1000000),
 		 (unsigned long long)(us % 1000000), body);
 }
 
+/* Whether the evidence of any placement could show ev. */
+static bool kept_kind(const struct rq_event *ev)
+{
+	switch (ev->type) {
+	case RQ_EV_WAKING:
+	case RQ_EV_WAKEUP:
+	case RQ_EV_WAKEUP_NEW:
+	case RQ_EV_MIGRATE:
+	case RQ_EV_EXIT:
+	case RQ_EV_FORK:
+	case RQ_EV_EXEC:
+	case RQ_EV_SWITCH:
+	case RQ_EV_LOST:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void on_event(const struct rq_event *ev, void *data)
 {
-	struct ev_ctx *c = data;
+	struct ev_cache *k = data;
+	struct ev_rec *r;
 
-	if (ev->ts + EV_WINDOW_NS < c->p->ts || !relevant(c->p, ev))
+	k->read_to = ev->ts;
+	if (!kept_kind(ev))
 		return;
-	if (ev->ts <= c->p->ts && !c->past) {
-		format(c, ev, c->ring[c->head]);
-		c->head = (c->head + 1) % EV_BEFORE;
-		if (c->n < EV_BEFORE)
-			c->n++;
-	} else if (c->nafter < EV_AFTER) {
-		format(c, ev, c->after[c->nafter++]);
+	if (ev->ts < k->keep_from) {
+		if (ev->ts > k->dropped_to)
+			k->dropped_to = ev->ts;
+		return;
 	}
+	/* the oldest go as the window moves on (the buffer stays about EV_KEEP_NS long) */
+	while (k->n && k->buf[k->head].ev.ts < k->keep_from) {
+		if (k->buf[k->head].ev.ts > k->dropped_to)
+			k->dropped_to = k->buf[k->head].ev.ts;
+		k->head++;
+		k->n--;
+	}
+	if (k->head + k->n == k->cap) {
+		/* slide to the start, or grow */
+		if (k->head > k->cap / 2) {
+			memmove(k->buf, k->buf + k->head, k->n * sizeof(*k->buf));
+			k->head = 0;
+		} else {
+			size_t cap = k->cap ? k->cap * 2 : 4096;
+			struct ev_rec *nb = realloc(k->buf, cap * sizeof(*nb));
+
+			if (!nb) {
+				/* out of memory: the oldest half goes */
+				k->dropped_to = k->buf[k->head + k->n / 2].ev.ts;
+				k->head += k->n / 2;
+				k->n -= k->n / 2;
+				memmove(k->buf, k->buf + k->head, k->n * sizeof(*k->buf));
+				k->head = 0;
+			} else {
+				k->buf = nb;
+				k->cap = cap;
+			}
+		}
+	}
+	r = &k->buf[k->head + k->n++];
+	r->ev = *ev;
+	r->ev.str = NULL;
+	r->ev.str_len = 0;
+	owner(k->an, ev->common_pid, r->owner, sizeof(r->owner));
+}
+
+static void cache_close(struct ev_cache *k)
+{
+	if (k->an && k->an->delay)
+		k->an->delay->event_sink = NULL;
+	rq_replay_close(k->r);
+	rq_analysis_free(k->an);
+	k->r = NULL;
+	k->an = NULL;
+	k->head = k->n = 0;
+	k->dropped_to = k->read_to = k->keep_from = 0;
+	k->eof = false;
+}
+
+void tui_evidence_free(void)
+{
+	cache_close(&cache);
+	free(cache.buf);
+	free(cache.path);
+	memset(&cache, 0, sizeof(cache));
+}
+
+static int cache_open(struct ev_cache *k, const char *path, char *err, size_t errlen)
+{
+	struct rq_analysis_opts o = { .recent_capacity = 1 };
+
+	cache_close(k);
+	if (!k->path || strcmp(k->path, path)) {
+		free(k->path);
+		k->path = strdup(path);
+		k->nresults = 0;
+		if (!k->path) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	k->an = rq_analysis_new(&o);
+	if (!k->an) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	k->r = rq_replay_open(path, err, errlen);
+	if (!k->r || rq_replay_begin(k->r, k->an)) {
+		if (k->r)
+			snprintf(err, errlen, "cannot read the trace again");
+		cache_close(k);
+		return -1;
+	}
+	k->an->delay->event_sink = on_event;
+	k->an->delay->event_ctx = k;
+	k->reads++;
+	return 0;
+}
+
+/* The evidence of p from the kept records; the number of records after it found. */
+static int collect(struct ev_cache *k, const struct rq_placement *p, struct ev_ctx *c)
+{
+	c->head = c->n = c->nafter = 0;
+	c->past = false;
+	for (size_t i = 0; i < k->n && c->nafter < EV_AFTER; i++) {
+		const struct ev_rec *r = &k->buf[k->head + i];
+		const struct rq_event *ev = &r->ev;
+
+		if (ev->ts + EV_WINDOW_NS < p->ts || !relevant(p, ev))
+			continue;
+		if (ev->ts <= p->ts && !c->past) {
+			format(c, r, c->ring[c->head]);
+			c->head = (c->head + 1) % EV_BEFORE;
+			if (c->n < EV_BEFORE)
+				c->n++;
+		} else {
+			format(c, r, c->after[c->nafter++]);
+		}
+	}
+	return c->nafter;
 }
 
 int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI_EV_LEN],
 		 int max, char *err, size_t errlen)
 {
-	struct rq_analysis_opts o = { .recent_capacity = 1 };
 	char before[EV_BEFORE][TUI_EV_LEN], after[EV_AFTER][TUI_EV_LEN];
 	struct ev_ctx c = { .p = p, .ring = before, .after = after };
-	struct rq_replay *r;
-	long n;
+	struct ev_cache *k = &cache;
+	struct ev_result *res;
 	int out = 0;
 
-	c.an = rq_analysis_new(&o);
-	if (!c.an) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+	if (k->path && !strcmp(k->path, path)) {
+		for (int i = 0; i < k->nresults; i++) {
+			res = &k->results[i];
+			if (res->ts == p->ts && res->seq == p->seq && res->pid == p->pid) {
+				for (int j = 0; j < res->n && out < max; j++)
+					memcpy(rec[out++], res->rec[j], TUI_EV_LEN);
+				return out;
+			}
+		}
 	}
-	r = rq_replay_open(path, err, errlen);
-	if (!r || rq_replay_begin(r, c.an)) {
-		if (r)
-			snprintf(err, errlen, "cannot read the trace again");
-		rq_replay_close(r);
-		rq_analysis_free(c.an);
-		return -1;
+	/* records it needs were dropped, or another file: from the start */
+	if (!k->r || !k->path || strcmp(k->path, path) ||
+	    (k->dropped_to && p->ts <= k->dropped_to + EV_WINDOW_NS)) {
+		if (cache_open(k, path, err, errlen))
+			return -1;
 	}
-	c.an->delay->event_sink = on_event;
-	c.an->delay->event_ctx = &c;
-	while (c.nafter < EV_AFTER) {
-		uint64_t next = rq_replay_next_ts(r);
+	/* what is older than this placement's window, and then some, goes */
+	k->keep_from = p->ts > EV_KEEP_NS ? p->ts - EV_KEEP_NS : 0;
+	while (k->n && k->buf[k->head].ev.ts < k->keep_from) {
+		if (k->buf[k->head].ev.ts > k->dropped_to)
+			k->dropped_to = k->buf[k->head].ev.ts;
+		k->head++;
+		k->n--;
+	}
+	/* read on until the records after it are in, or its window has passed */
+	while (collect(k, p, &c) < EV_AFTER && !k->eof) {
+		uint64_t next = rq_replay_next_ts(k->r);
 
-		if (next == UINT64_MAX || next > p->ts + EV_WINDOW_NS)
+		if (next == UINT64_MAX || (k->read_to && k->read_to > p->ts + EV_WINDOW_NS) ||
+		    next > p->ts + EV_WINDOW_NS) {
+			if (next == UINT64_MAX)
+				k->eof = true;
 			break;
-		n = rq_replay_step(r, c.an, 4096);
-		if (n <= 0)
-			break;
+		}
+		if (rq_replay_step(k->r, k->an, 4096) <= 0)
+			k->eof = true;
 	}
-	c.an->delay->event_sink = NULL;
-	rq_replay_close(r);
-	rq_analysis_free(c.an);
 	for (int i = 0; i < c.n && out < max; i++)
 		memcpy(rec[out++], before[(c.head - c.n + i + EV_BEFORE) % EV_BEFORE], TUI_EV_LEN);
 	for (int i = 0; i < c.nafter && out < max; i++)
 		memcpy(rec[out++], after[i], TUI_EV_LEN);
+	res = &k->results[k->next_result];
+	k->next_result = (k->next_result + 1) % EV_RESULTS;
+	if (k->nresults < EV_RESULTS)
+		k->nresults++;
+	*res = (struct ev_result){ .ts = p->ts, .seq = p->seq, .pid = p->pid };
+	for (int j = 0; j < out && j < EV_BEFORE + EV_AFTER; j++, res->n++)
+		memcpy(res->rec[j], rec[j], TUI_EV_LEN);
+	if (getenv("RQPATH_TUI_EV_STATS"))
+		fprintf(stderr, "evidence: trace read %llu time(s)\n", (unsigned long long)k->reads);
 	return out;
 }

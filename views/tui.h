@@ -354,11 +354,14 @@ void tui_help_line(const struct tui *t, char *buf, size_t size);
 
 /*
  * evidence.c: up to max records around p in the trace file path, as trace-cmd report
- * prints them ('>' marks the placement's own record); -1 with err.
+ * prints them ('>' marks the placement's own record); -1 with err.  The reader stays
+ * open and reads on for the next placement (stepping forward costs the distance only).
  */
 #define TUI_EV_LEN 200
 int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI_EV_LEN],
 		 int max, char *err, size_t errlen);
+/* The reader tui_evidence() keeps between calls, and its records: released. */
+void tui_evidence_free(void);
 
 /*
  * The detail's [ ] (n N): step the list view below it (placements, timeline) by dir and

@@ -23,4 +23,42 @@ while IFS= read -r l; do
 	grep -Fxq -- "$key" "$work/report" || fail "not a trace-cmd report line: $key"
 done <"$work/shown"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
+
+# ] [ in the detail read on from where the last placement left the reader (the trace is
+# not read again from its start for each step): stepping through 12 placements of the
+# list forward and back reads the trace once, and shows for each the very records a
+# fresh open shows.  Far back (beyond the records kept) it reads again, right.
+records() { screen "$1" | sed -n '/^the records/,/^$/p'; }
+script_reset
+step s0 "2<Home><PgDn><Enter>"
+for i in 1 2 3 4 5 6 7 8 9 10 11; do step "s$i" "]"; done
+for i in 10 9 8; do step "b$i" "["; done
+run_script RQPATH_TUI_SIZE=160x60 RQPATH_TUI_EV_STATS=1 -- replay "$f"
+[ "$(grep -c 'evidence: trace read 1 time' "$work/err")" -ge 12 ] &&
+	! grep -v 'evidence: trace read 1 time' "$work/err" | grep -q evidence ||
+	fail "stepping re-read the trace: $(sort "$work/err" | uniq -c | tr '\n' ' ')"
+for i in 0 1 2 3 4 5 6 7 8 9 10 11 b10 b9 b8; do
+	case $i in b*) records "$i" >"$work/step-$i" ;; *) records "s$i" >"$work/step-$i" ;; esac
+done
+script_reset
+for i in 0 1 2 3 4 5 6 7 8 9 10 11; do
+	step "f$i" "2<Home><PgDn>$(awk -v n=$i 'BEGIN { for (; n > 0; n--) printf "<Down>" }')<Enter>"
+	step - "<Esc>"
+done
+run_script RQPATH_TUI_SIZE=160x60 -- replay "$f"
+for i in 0 1 2 3 4 5 6 7 8 9 10 11; do
+	[ -s "$work/step-$i" ] || fail "step $i: no records"
+	records "f$i" | cmp -s - "$work/step-$i" ||
+		fail "step $i: the records after ] differ from a fresh open's"
+done
+for i in 10 9 8; do
+	cmp -s "$work/step-b$i" "$work/step-$i" || fail "[ back to $i: other records"
+done
+script_reset
+step late "2<End><Enter>"
+step early "<Esc><Home><Enter>"
+run_script RQPATH_TUI_SIZE=160x60 RQPATH_TUI_EV_STATS=1 -- replay "$f"
+tail -1 "$work/err" | grep -q 'trace read 2 time' ||
+	fail "from the end to the start: not read again ($(tail -1 "$work/err"))"
+has early '^>' "the first placement: no deciding record marked"
 finish
