@@ -288,16 +288,7 @@ void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
-	an->findings[RQ_FIND_OFFCPU_FORK].of++;
-	an->findings[RQ_FIND_OFFCPU_FORK].judged++;
-	if (to != parent_cpu && an->profile.fork_util_regression)
-		why(&p, "; v6.4-v6.13 autogroup kernel: stale utilization of exited tasks "
-		    "makes the parent's group look busy (76f970ce51c8)");
-	if (to != parent_cpu) {
-		int idx = add_finding(an, &p, t, RQ_FIND_OFFCPU_FORK);
-
-		t->fork_example = idx;
-	}
+	judge_offcpu_fork(an, &p, t, parent_cpu, to);
 	/* a fork always selects (wake_up_new_task): no proof needed */
 	judge_idle_stacking(an, &p, t, to, NULL, true);
 	emit(an, &p);
@@ -457,29 +448,7 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
 	}
 
-	/*
-	 * needless-callback: sched_exec() asked the class although one CPU was allowed.
-	 * Exact only: an assumed mask never makes an exec needless, and a task seen on
-	 * two CPUs since its last affinity change (in a trace that would show one) has a
-	 * proven multi-CPU mask, which proves the callback was not needless.
-	 */
-	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
-	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
-		why(&p, "; ran on several CPUs since its affinity last changed: not needless");
-		an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
-	} else if (!mask_current) {
-		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
-		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
-		p.notes |= RQ_NOTE_MASK_UNKNOWN;
-		t->unknown_execs++;
-	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
-		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
-		why(&p, "; allowed on CPU %d only, yet sched_exec() called %s",
-		    rq_cpumask_first(&t->mask),
-		    task_is_rt_or_dl(t) ? "the RT/DL callback (cheap: returns the input CPU)" :
-					  "select_task_rq_fair(WF_EXEC)");
-		add_finding(an, &p, t, RQ_FIND_NEEDLESS_CALLBACK);
-	}
+	judge_needless_callback(an, &p, t, mask_current);
 	emit(an, &p);
 	if (t->unknown_execs == 1 && !mask_current)
 		t->pending_exec = p;	/* numbered by emit(): the example if it is settled */

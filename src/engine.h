@@ -181,6 +181,14 @@ void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p, struct 
 void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 		       int x, const unsigned long *idle_before, const unsigned long *busy_before,
 		       bool proven);
+void judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		       int parent_cpu, int to);
+void offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu);
+void offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t);
+void offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts);
+/* mask_current: t's mask is known and current (no affinity change unseen since) */
+void judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			     bool mask_current);
 void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
 
 #endif

@@ -225,3 +225,87 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->conf_counts[RQ_CONF_EXACT] += n;
 	}
 }
+
+/*
+ * offcpu-fork (docs/design.md §3): a new task placed on another CPU than its parent's.
+ * Every fork is judged (wake_up_new_task() always selects); the example is followed
+ * until the child first runs and exits (offcpu_fork_*() below).
+ */
+void judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		       int parent_cpu, int to)
+{
+	an->findings[RQ_FIND_OFFCPU_FORK].of++;
+	an->findings[RQ_FIND_OFFCPU_FORK].judged++;
+	if (to != parent_cpu && an->profile.fork_util_regression)
+		why(p, "; v6.4-v6.13 autogroup kernel: stale utilization of exited tasks "
+		    "makes the parent's group look busy (76f970ce51c8)");
+	if (to != parent_cpu) {
+		int idx = add_finding(an, p, t, RQ_FIND_OFFCPU_FORK);
+
+		t->fork_example = idx;
+	}
+}
+
+/* The parent's CPU went idle: forked children still waiting to run were sent away. */
+void offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu)
+{
+	for (int i = 0; i < an->findings[RQ_FIND_OFFCPU_FORK].nexamples; i++) {
+		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[i];
+		struct rq_task *child = rq_task_find(an, x->pid);
+
+		if (x->parent_cpu_idled < 0 && x->from_cpu == cpu && child &&
+		    child->first_run_pending)
+			x->parent_cpu_idled = 1;
+	}
+}
+
+/* A forked child runs for the first time: its parent's CPU stayed busy until now. */
+void offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t)
+{
+	t->first_run_pending = false;
+	if (t->fork_example >= 0) {
+		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[t->fork_example];
+
+		if (x->pid == t->pid && x->parent_cpu_idled < 0)
+			x->parent_cpu_idled = 0;
+	}
+}
+
+/* A forked child exits: how long it lived. */
+void offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts)
+{
+	if (t->fork_example >= 0 && t->fork_ts) {
+		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[t->fork_example];
+
+		if (x->pid == t->pid && x->child_lifetime_ns < 0)
+			x->child_lifetime_ns = (int64_t)(ts - t->fork_ts);
+	}
+}
+
+/*
+ * needless-callback: sched_exec() asked the class although one CPU was allowed.
+ * Exact only: an assumed mask never makes an exec needless, and a task seen on
+ * two CPUs since its last affinity change (in a trace that would show one) has a
+ * proven multi-CPU mask, which proves the callback was not needless.
+ */
+void judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			     bool mask_current)
+{
+	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
+	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
+		why(p, "; ran on several CPUs since its affinity last changed: not needless");
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
+	} else if (!mask_current) {
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
+		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
+		p->notes |= RQ_NOTE_MASK_UNKNOWN;
+		t->unknown_execs++;
+	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
+		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
+		why(p, "; allowed on CPU %d only, yet sched_exec() called %s",
+		    rq_cpumask_first(&t->mask),
+		    task_is_rt_or_dl(t) ? "the RT/DL callback (cheap: returns the input CPU)" :
+					  "select_task_rq_fair(WF_EXEC)");
+		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
+	}
+}

@@ -551,14 +551,7 @@ void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		c->curr = 0;
 		c->known = true;
 		c->last_idle_ts = ev->ts;
-		for (int i = 0; i < an->findings[RQ_FIND_OFFCPU_FORK].nexamples; i++) {
-			struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[i];
-			struct rq_task *child = rq_task_find(an, x->pid);
-
-			if (x->parent_cpu_idled < 0 && x->from_cpu == ev->cpu && child &&
-			    child->first_run_pending)
-				x->parent_cpu_idled = 1;
-		}
+		offcpu_fork_cpu_idle(an, ev->cpu);
 		return;
 	}
 	next = task_get(an, ev->pid2, ev->ts);
@@ -571,16 +564,8 @@ void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	clear_pending(an, next);
 	next->state = RQ_TS_RUNNING;
 	note_running(an, next, ev->cpu);
-	if (next->first_run_pending) {
-		next->first_run_pending = false;
-		if (next->fork_example >= 0) {
-			struct rq_placement *x =
-				&an->findings[RQ_FIND_OFFCPU_FORK].examples[next->fork_example];
-
-			if (x->pid == next->pid && x->parent_cpu_idled < 0)
-				x->parent_cpu_idled = 0;
-		}
-	}
+	if (next->first_run_pending)
+		offcpu_fork_first_run(an, next);
 }
 
 void copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent)
@@ -627,12 +612,7 @@ void handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 	resolve_stopper(an, t, false);
 	t->exited = true;
 	t->exit_ts = ev->ts;
-	if (t->fork_example >= 0 && t->fork_ts) {
-		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[t->fork_example];
-
-		if (x->pid == t->pid && x->child_lifetime_ns < 0)
-			x->child_lifetime_ns = (int64_t)(ev->ts - t->fork_ts);
-	}
+	offcpu_fork_exit(an, t, ev->ts);
 }
 
 static void evict_task(struct rq_analysis *an, struct rq_task *t)
