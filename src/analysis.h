@@ -88,7 +88,33 @@ extern const char *const rq_kind_names[RQ_KIND__COUNT];
 extern const char *const rq_confidence_names[3];
 extern const char *const rq_finding_ids[RQ_FIND__COUNT];
 
+/* Room a description needs for the remarks below, once they are words (describe.c). */
 #define RQ_WHY_LEN 192
+
+/*
+ * The rarer remarks on a placement, kept as facts (the numbers are in why_cpu,
+ * why_pid, why_n, why_comm); rq_placement_describe() words them, in this order.
+ */
+enum rq_why {
+	RQ_WHY_FORK_UTIL,	/* v6.4-v6.13 autogroup kernel: stale utilization (fork moved) */
+	RQ_WHY_EXEC_AFTER_STOPPER,	/* migration/cpu moved it from_cpu -> to_cpu, then exec */
+	RQ_WHY_STOPPER_RENAMED,	/* migration/cpu moved it, then it took the name why_comm */
+	RQ_WHY_STOPPER_AFFINITY,	/* migration/cpu moved it right after a setaffinity */
+	RQ_WHY_STOPPER_ACTIVE,	/* migration/cpu moved it; no exec or affinity change followed */
+	RQ_WHY_STOPPER_NO_EXEC,	/* the trace lacks exec events to tell why */
+	RQ_WHY_STOPPER_NO_AFFINITY,	/* the trace lacks the sched_setaffinity syscall events */
+	RQ_WHY_MIGRATE_UNKNOWN,	/* no path: writer_pid wrote it, why_n holds common_flags */
+	RQ_WHY_IDLE_STACKED,	/* to_cpu ran SCHED_IDLE work only (why_pid), why_cpu was idle */
+	RQ_WHY_DELAYED_NOT_IDLE,	/* why_n blocked tasks not known as SCHED_IDLE maybe there */
+	RQ_WHY_BUSY_RUNNING,	/* to_cpu ran why_pid while why_cpu of its LLC was idle */
+	RQ_WHY_BUSY_WAITING,	/* to_cpu had a woken task waiting to run, why_cpu idle */
+	RQ_WHY_BUSY_PENDING,	/* to_cpu had a wakeup pending, why_cpu idle */
+	RQ_WHY_EXEC_MULTI_CPU,	/* ran on several CPUs since its affinity changed: not needless */
+	RQ_WHY_NEEDLESS_FAIR,	/* only why_cpu allowed, select_task_rq_fair(WF_EXEC) called */
+	RQ_WHY_NEEDLESS_RT,	/* only why_cpu allowed, the RT/DL callback called */
+	RQ_WHY_NEEDLESS_MARKER,	/* only why_cpu allowed (the next marker said), callback called */
+	RQ_WHY__COUNT
+};
 
 /* One placement decision (or one exec that was checked for needless-callback). */
 struct rq_placement {
@@ -106,14 +132,18 @@ struct rq_placement {
 	uint8_t possible;	/* 1 << enum rq_finding: found, selection not proven */
 	/*
 	 * The explanation: rq_placement_describe() joins the path's summary, the common
-	 * remarks below (kept as numbers: formatting text for every event is too slow)
-	 * and why[], the rarer remarks written as text when the placement was judged.
+	 * remarks (notes) and the rarer ones (why), all kept as facts and numbers; the
+	 * engine writes no sentence.
 	 */
 	uint8_t notes;		/* RQ_NOTE_* */
 	uint8_t assume;		/* a finding's verdict rests on these (1 << enum rq_assumption) */
 	uint8_t level;		/* fork-moved: RQ_LEVEL_* of the deciding domain */
 	uint32_t blocked_us;	/* RQ_NOTE_MAYBE_DELAYED: how long before it had blocked */
-	char why[RQ_WHY_LEN];
+	uint32_t why;		/* 1 << enum rq_why */
+	int why_cpu;		/* the other CPU: the idle one a judge found, the one allowed */
+	int why_pid;		/* the task running on to_cpu when a judge looked */
+	uint32_t why_n;		/* a count or the event's flags (see enum rq_why) */
+	char why_comm[RQ_COMM_LEN];	/* RQ_WHY_STOPPER_RENAMED: the name it took */
 	/* offcpu-fork only: filled in as the trace goes on */
 	int parent_cpu_idled;	/* -1 not known (yet), 0 no, 1 yes: before the child first ran */
 	int64_t child_lifetime_ns;	/* -1: did not exit inside the trace */

@@ -103,22 +103,20 @@ void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 	p->conf = RQ_CONF_INFERRED;
 	if (t->stopper_comm_changed) {
 		p->path = RQ_PATH_EXEC_MOVED;
-		why(p, "; migration/%d moved it, then its name changed to \"%s\": an exec whose "
-		    "exec record is not in the trace", p->cpu, t->comm);
+		p->why |= 1u << RQ_WHY_STOPPER_RENAMED;
+		memcpy(p->why_comm, t->comm, RQ_COMM_LEN);
 	} else if (t->affinity_change_ts && p->ts - t->affinity_change_ts < AFFINITY_WINDOW) {
 		p->path = RQ_PATH_AFFINITY_STOPPER;
-		why(p, "; migration/%d moved it right after a sched_setaffinity on it", p->cpu);
+		p->why |= 1u << RQ_WHY_STOPPER_AFFINITY;
 	} else if ((an->has_event[RQ_EV_EXEC] || an->counts[RQ_EV_EXEC]) &&
 		   an->has_event[RQ_EV_SETAFFINITY_ENTER]) {
 		p->path = RQ_PATH_LB_ACTIVE;
-		why(p, "; migration/%d moved it and no exec or affinity change followed: "
-		    "active balance (or CPU hotplug, which looks the same)", p->cpu);
+		p->why |= 1u << RQ_WHY_STOPPER_ACTIVE;
 	} else {
 		p->path = RQ_PATH_STOPPER_UNKNOWN;
 		p->conf = RQ_CONF_UNKNOWN;
-		why(p, "; the trace lacks %s: exec, affinity change and active balance look "
-		    "the same", an->has_event[RQ_EV_SETAFFINITY_ENTER] ? "exec events" :
-		    "the sched_setaffinity syscall events");
+		p->why |= 1u << (an->has_event[RQ_EV_SETAFFINITY_ENTER] ? RQ_WHY_STOPPER_NO_EXEC :
+				 RQ_WHY_STOPPER_NO_AFFINITY);
 	}
 	emit(an, p);
 }
@@ -368,8 +366,10 @@ void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	p.path = path;
 	p.conf = conf;
-	if (path == RQ_PATH_UNKNOWN)
-		why(&p, " (writer pid %d, flags 0x%x)", ev->common_pid, ev->flags);
+	if (path == RQ_PATH_UNKNOWN) {
+		p.why |= 1u << RQ_WHY_MIGRATE_UNKNOWN;
+		p.why_n = ev->flags;
+	}
 	/* load balancing does not select through select_task_rq(): no finding judged */
 	emit(an, &p);
 model:
@@ -433,9 +433,7 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.path = RQ_PATH_EXEC_MOVED;
 		/* paired by time: the move came inside the window before this exec */
 		p.conf = RQ_CONF_INFERRED;
-		p.why[0] = '\0';
-		why(&p, ": migration/%d moved it %d -> %d just before the exec", p.cpu,
-		    p.from_cpu, p.to_cpu);
+		p.why = 1u << RQ_WHY_EXEC_AFTER_STOPPER;
 	} else {
 		expire_stopper(an, t, ev->ts);
 		if (mask_current && rq_cpumask_weight(&t->mask) == 1)

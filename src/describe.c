@@ -13,9 +13,9 @@
 #include <bsd/string.h>
 
 #include "analysis.h"
-#include "describe.h"
 
-void rq_vappendf(char *buf, size_t size, const char *fmt, va_list ap)
+/* Append printf-style text to buf (size bytes, NUL-terminated); cut at the end. */
+static void rq_vappendf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	size_t len = strlen(buf);
 
@@ -23,7 +23,10 @@ void rq_vappendf(char *buf, size_t size, const char *fmt, va_list ap)
 		vsnprintf(buf + len, size - len, fmt, ap);
 }
 
-void rq_appendf(char *buf, size_t size, const char *fmt, ...)
+static void rq_appendf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void rq_appendf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -37,6 +40,65 @@ static const char *const level_names[] = {
 	[RQ_LEVEL_SMT] = "SMT level", [RQ_LEVEL_LLC] = "LLC (MC) level",
 	[RQ_LEVEL_PKG] = "package level", [RQ_LEVEL_NUMA] = "NUMA level",
 };
+
+/*
+ * The rarer remarks, in enum rq_why order, from the facts the classifier and the judges
+ * kept.  They share RQ_WHY_LEN bytes, as when they were written while classifying.
+ */
+static void describe_why(const struct rq_placement *p, char *buf, size_t size)
+{
+	static const char *const stopper_lacks[] = { "exec events",
+						     "the sched_setaffinity syscall events" };
+	unsigned int w = p->why;
+
+	buf[0] = '\0';
+	if (w & 1u << RQ_WHY_FORK_UTIL)
+		rq_appendf(buf, size, "; v6.4-v6.13 autogroup kernel: stale utilization of exited "
+			   "tasks makes the parent's group look busy (76f970ce51c8)");
+	if (w & 1u << RQ_WHY_EXEC_AFTER_STOPPER)
+		rq_appendf(buf, size, ": migration/%d moved it %d -> %d just before the exec",
+			   p->cpu, p->from_cpu, p->to_cpu);
+	if (w & 1u << RQ_WHY_STOPPER_RENAMED)
+		rq_appendf(buf, size, "; migration/%d moved it, then its name changed to \"%s\": "
+			   "an exec whose exec record is not in the trace", p->cpu, p->why_comm);
+	if (w & 1u << RQ_WHY_STOPPER_AFFINITY)
+		rq_appendf(buf, size, "; migration/%d moved it right after a sched_setaffinity on "
+			   "it", p->cpu);
+	if (w & 1u << RQ_WHY_STOPPER_ACTIVE)
+		rq_appendf(buf, size, "; migration/%d moved it and no exec or affinity change "
+			   "followed: active balance (or CPU hotplug, which looks the same)",
+			   p->cpu);
+	for (int i = 0; i < 2; i++)
+		if (w & 1u << (RQ_WHY_STOPPER_NO_EXEC + i))
+			rq_appendf(buf, size, "; the trace lacks %s: exec, affinity change and "
+				   "active balance look the same", stopper_lacks[i]);
+	if (w & 1u << RQ_WHY_MIGRATE_UNKNOWN)
+		rq_appendf(buf, size, " (writer pid %d, flags 0x%x)", p->writer_pid, p->why_n);
+	if (w & 1u << RQ_WHY_IDLE_STACKED)
+		rq_appendf(buf, size, "; CPU %d ran only SCHED_IDLE work (pid %d) while allowed CPU "
+			   "%d of its LLC was idle", p->to_cpu, p->why_pid, p->why_cpu);
+	if (w & 1u << RQ_WHY_DELAYED_NOT_IDLE)
+		rq_appendf(buf, size, "; %u blocked task(s) not known as SCHED_IDLE may still be "
+			   "enqueued there", p->why_n);
+	if (w & 1u << RQ_WHY_BUSY_RUNNING)
+		rq_appendf(buf, size, "; CPU %d was busy (pid %d running) while CPU %d of its LLC "
+			   "was idle", p->to_cpu, p->why_pid, p->why_cpu);
+	if (w & (1u << RQ_WHY_BUSY_WAITING | 1u << RQ_WHY_BUSY_PENDING))
+		rq_appendf(buf, size, "; CPU %d was busy (%s) while CPU %d of its LLC was idle",
+			   p->to_cpu, w & 1u << RQ_WHY_BUSY_WAITING ?
+			   "a woken task waiting to run" : "a wakeup pending", p->why_cpu);
+	if (w & 1u << RQ_WHY_EXEC_MULTI_CPU)
+		rq_appendf(buf, size, "; ran on several CPUs since its affinity last changed: not "
+			   "needless");
+	if (w & (1u << RQ_WHY_NEEDLESS_FAIR | 1u << RQ_WHY_NEEDLESS_RT))
+		rq_appendf(buf, size, "; allowed on CPU %d only, yet sched_exec() called %s",
+			   p->why_cpu, w & 1u << RQ_WHY_NEEDLESS_RT ?
+			   "the RT/DL callback (cheap: returns the input CPU)" :
+			   "select_task_rq_fair(WF_EXEC)");
+	if (w & 1u << RQ_WHY_NEEDLESS_MARKER)
+		rq_appendf(buf, size, "; allowed on CPU %d only (from the recorder's next marker "
+			   "for it), yet sched_exec() called the class callback", p->why_cpu);
+}
 
 void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 {
@@ -64,7 +126,12 @@ void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 	if (p->notes & RQ_NOTE_ASYM)
 		rq_appendf(buf, size, "; CPUs of different capacity: EAS or select_idle_capacity() "
 		       "may have chosen this CPU on purpose");
-	rq_appendf(buf, size, "%s", p->why);
+	if (p->why) {
+		char why[RQ_WHY_LEN];
+
+		describe_why(p, why, sizeof(why));
+		rq_appendf(buf, size, "%s", why);
+	}
 	if (p->assume) {
 		const char *sep = "; rests on: ";
 

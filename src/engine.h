@@ -171,8 +171,6 @@ void handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
 void handle_exec(struct rq_analysis *an, const struct rq_event *ev);
 
 /* findings.c */
-/* Add a remark to a placement's explanation (only for the rarer remarks: see notes). */
-void why(struct rq_placement *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
 int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 		enum rq_finding f);

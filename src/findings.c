@@ -4,20 +4,9 @@
  * their verdicts: proven (exact, or inferred under stated assumptions) goes to the
  * count, an unproven selection to possible, a missing fact to not_judged.
  */
-#include <stdarg.h>
 #include <string.h>
 
-#include "describe.h"
 #include "engine.h"
-
-void why(struct rq_placement *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rq_vappendf(p->why, sizeof(p->why), fmt, ap);
-	va_end(ap);
-}
 
 /* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
 int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
@@ -123,12 +112,14 @@ void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
 	if (idle_cpu < 0)
 		return;
-	why(p, "; CPU %d ran only SCHED_IDLE work (pid %d) while allowed CPU %d of its LLC "
-	    "was idle", x, an->cpus[x].curr, idle_cpu);
+	p->why |= 1u << RQ_WHY_IDLE_STACKED;
+	p->why_pid = an->cpus[x].curr;
+	p->why_cpu = idle_cpu;
 	/* a blocked fair task maybe still delayed there would make it not SCHED_IDLE-only */
-	if (l.delayed_nonidle)
-		why(p, "; %d blocked task(s) not known as SCHED_IDLE may still be enqueued there",
-		    l.delayed_nonidle);
+	if (l.delayed_nonidle) {
+		p->why |= 1u << RQ_WHY_DELAYED_NOT_IDLE;
+		p->why_n = (uint32_t)l.delayed_nonidle;
+	}
 	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !proven || l.delayed_nonidle,
 		assume | l.assume);
 }
@@ -172,12 +163,10 @@ void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq
 	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
 	if (idle_cpu < 0)
 		return;
-	if (an->cpus[x].curr > 0)
-		why(p, "; CPU %d was busy (pid %d running) while CPU %d of its LLC was idle", x,
-		    an->cpus[x].curr, idle_cpu);
-	else
-		why(p, "; CPU %d was busy (%s) while CPU %d of its LLC was idle", x,
-		    l.ntasks ? "a woken task waiting to run" : "a wakeup pending", idle_cpu);
+	p->why |= 1u << (an->cpus[x].curr > 0 ? RQ_WHY_BUSY_RUNNING :
+			 l.ntasks ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
+	p->why_pid = an->cpus[x].curr;
+	p->why_cpu = idle_cpu;
 	if (an->asym_capacity) {
 		/* EAS or select_idle_capacity() may have preferred x for its capacity */
 		p->notes |= RQ_NOTE_ASYM;
@@ -208,8 +197,8 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		return;
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
-		why(p, "; allowed on CPU %d only (from the recorder's next marker for it), yet "
-		    "sched_exec() called the class callback", rq_cpumask_first(&t->mask));
+		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
+		p->why_cpu = rq_cpumask_first(&t->mask);
 		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 		s->count += n - 1;
 		s->exact += n - 1;
@@ -237,8 +226,7 @@ void judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq
 	an->findings[RQ_FIND_OFFCPU_FORK].of++;
 	an->findings[RQ_FIND_OFFCPU_FORK].judged++;
 	if (to != parent_cpu && an->profile.fork_util_regression)
-		why(p, "; v6.4-v6.13 autogroup kernel: stale utilization of exited tasks "
-		    "makes the parent's group look busy (76f970ce51c8)");
+		p->why |= 1u << RQ_WHY_FORK_UTIL;
 	if (to != parent_cpu) {
 		int idx = add_finding(an, p, t, RQ_FIND_OFFCPU_FORK);
 
@@ -293,7 +281,7 @@ void judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, str
 {
 	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
 	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
-		why(p, "; ran on several CPUs since its affinity last changed: not needless");
+		p->why |= 1u << RQ_WHY_EXEC_MULTI_CPU;
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
 	} else if (!mask_current) {
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
@@ -302,10 +290,8 @@ void judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, str
 		t->unknown_execs++;
 	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
 		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
-		why(p, "; allowed on CPU %d only, yet sched_exec() called %s",
-		    rq_cpumask_first(&t->mask),
-		    task_is_rt_or_dl(t) ? "the RT/DL callback (cheap: returns the input CPU)" :
-					  "select_task_rq_fair(WF_EXEC)");
+		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
+		p->why_cpu = rq_cpumask_first(&t->mask);
 		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 	}
 }
