@@ -29,7 +29,9 @@ struct tl_state {
 	bool init;
 	bool by_policy;		/* c: lanes by scheduling policy instead of by task */
 	int finding;		/* n/N walk this finding's placements, -1 any finding */
-	int lane_y, marks_w;	/* mouse: the first lane's row, the columns drawn */
+	int lane_y;		/* mouse: the first lane's row */
+	int near_y, near_n;	/* the list of placements around: first row, rows */
+	size_t near_first;	/* its first placement */
 };
 
 static const char finding_letters[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
@@ -423,6 +425,9 @@ static void draw_near(struct view *v, int y, int ymax)
 	first = s->cur > n / 2 ? s->cur - n / 2 : 0;
 	if (first + n > x->sorted)
 		first = x->sorted > n ? x->sorted - n : 0;
+	s->near_y = y;
+	s->near_first = first;
+	s->near_n = (int)(x->sorted - first < n ? x->sorted - first : n);
 	for (size_t k = first; k < x->sorted && y < ymax; k++, y++) {
 		const struct tl_pl *p = &x->pl[k];
 		char buf[160], ts[48], marks[8], from[8];
@@ -528,6 +533,8 @@ static void timeline_draw(struct view *v, int y0, int h)
 		s->cpu_top = 0;
 	s->lanes = lanes;
 	y = y0 + 2;
+	s->lane_y = y;
+	s->near_n = 0;
 	for (int l = 0; l < lanes; l++) {
 		int cpu = s->cpu_top + l;
 
@@ -716,7 +723,44 @@ static enum view_key timeline_key(struct view *v, enum tui_action act)
 	}
 }
 
+/*
+ * The mouse: a click on a lane or on its marks selects the placement onto that CPU in
+ * that column (a flagged one first, as the mark shows), or a row of the list below; a
+ * double click opens its detail, as Enter does.
+ */
+static bool timeline_mouse(struct view *v, int y, int xc, bool open)
+{
+	struct tl_state *s = v->priv;
+	struct tl_index *x = index_of(v);
+	int w = COLS - LANE_LABEL, l = (y - s->lane_y) / 2, i = xc - LANE_LABEL;
+	size_t pick = NONE;
+
+	if (!x)
+		return false;
+	if (s->near_n && y >= s->near_y && y < s->near_y + s->near_n) {
+		pick = s->near_first + (size_t)(y - s->near_y);
+	} else if (y >= s->lane_y && l < s->lanes && i >= 0 && i < w) {
+		int cpu = s->cpu_top + l;
+		uint64_t a = col_time(s, i, w), b = col_time(s, i + 1, w);
+
+		for (size_t k = tl_pl_at(x, a); k < x->sorted && x->pl[k].ts < b; k++) {
+			if (x->pl[k].to != cpu)
+				continue;
+			if (pick == NONE || (x->pl[k].findings && !x->pl[pick].findings))
+				pick = k;
+		}
+	}
+	if (pick == NONE || pick >= x->sorted)
+		return false;
+	s->cur = pick;
+	follow(s, x);
+	if (open)
+		open_detail(v);
+	return true;
+}
+
 const struct view_ops timeline_ops = {
+	.mouse = timeline_mouse,
 	.name = "timeline",
 	.title = "timeline",
 	.private_size = sizeof(struct tl_state),

@@ -765,6 +765,10 @@ void tui_mouse(struct tui *t, int y, int x, enum tui_mouse what)
 			v->ops->key(v, what == TUI_WHEEL_UP ? ACT_UP : ACT_DOWN);
 		return;
 	}
+	/* the view's own places (the timeline's marks) */
+	if (v->ops->mouse && (what == TUI_CLICK || what == TUI_DCLICK) &&
+	    v->ops->mouse(v, y, x, what == TUI_DCLICK))
+		return;
 	/* a row of a list: select it; twice: open it */
 	if (!v->list_y || y < v->list_y || !v->ops->rows)
 		return;
@@ -775,7 +779,6 @@ void tui_mouse(struct tui *t, int y, int x, enum tui_mouse what)
 	v->ops->key(v, ACT_NONE);	/* the view takes note of the selection */
 	if (what == TUI_DCLICK)
 		v->ops->key(v, ACT_ENTER);
-	(void)x;
 }
 
 static void mouse_event(struct tui *t)

@@ -106,6 +106,8 @@ struct view_ops {
 	int (*rows)(struct view *v);
 	bool (*match)(struct view *v, int row, const char *needle, bool icase);
 	const char *search_what;	/* " (comm, pid, path)" for the prompt */
+	/* A click (open: a double click) at y, x that is not on a list row; true if taken. */
+	bool (*mouse)(struct view *v, int y, int x, bool open);
 	const char *help;	/* one line: what this view shows */
 };
 

@@ -127,5 +127,20 @@ print(rows[3][col] if col >= 0 and col < len(rows[3]) else "")'
 [ "$(at_cursor policy)" = i ] || fail "policy: cpu0 at the cursor is not i (SCHED_IDLE): $(row policy 4)"
 has policy 'n normal b batch i idle F fifo R rr D deadline' "policy: no legend"
 [ "$(at_cursor task)" = r ] || fail "c again: cpu0 at the cursor is not r (rq-idle-hog): $(row task 4)"
+
+# the mouse on the marks: a click selects the placement a mark stands for, a double click
+# opens its detail (4 ms around the first idle-stacking: its marks at columns 43 and 62 of
+# row 4, the offcpu forks' O from column 14)
+script_reset
+step - "4/idle-stacking<Enter><Down><Down><Enter>"
+step zoom "6Z"
+step click "<Click:4:62>"
+step dclick "<DClick:4:14>"
+run_script -- replay "$f"
+row zoom 5 | grep -q '^ \{14\}O  O O  O 1 \{18\}I \{18\}I$' || fail "zoom: the marks moved: $(row zoom 5)"
+has click '^ 0\.015561s wakeup 2008 rq-idle-sleep cpu 0→0  wake-prev  \.\.I\. idle-stacking$' \
+	"click on the second I: not the second idle-stacking placement"
+has dclick 'placement #[0-9]+ at 0\.01' "double click on an O: no detail"
+has dclick 'offcpu-fork' "double click on an O: not an offcpu-fork placement"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 finish
