@@ -167,6 +167,8 @@ void rq_analysis_free(struct rq_analysis *an)
 	rq_cpumask_free(&an->all_cpus);
 	free(an->task_hash);
 	free(an->recent);
+	free(an->held);
+	free(an->held_free);
 	free(an->exited_ring);
 	rq_delay_free(an->delay);
 	free(an);

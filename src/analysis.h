@@ -250,14 +250,14 @@ struct rq_task {
 	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
 	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
-	struct rq_placement stopper;
+	int stopper_slot;	/* that move, waiting in the analysis' held placements */
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
 	bool setaffinity_inflight;
 	int inflight_target;	/* pid the in-flight set* syscall targets */
 	long long inflight_policy;
 	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
 	uint64_t unknown_execs;
-	struct rq_placement pending_exec;	/* the first of them, for an example */
+	int exec_slot;		/* the first of them, held for an example; -1 none */
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
 	bool numa_swap;
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
@@ -351,6 +351,13 @@ struct rq_analysis {
 	unsigned int exited_head;
 	int *exited_ring;	/* pids of freed tasks kept for the views, oldest first */
 	uint64_t nr_tasks_evicted;
+	/*
+	 * placements held until what follows them is known (a migration/N move, an exec
+	 * with an unknown mask), by slot; the tasks keep the slot numbers
+	 */
+	struct rq_placement *held;
+	int *held_free;		/* free slots */
+	int nheld, held_cap, nheld_free;
 	/* recent placements ring */
 	struct rq_placement *recent;
 	unsigned int recent_cap, recent_head, recent_len;

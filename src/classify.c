@@ -81,6 +81,44 @@ static bool selection_proven(const struct rq_analysis *an, const struct rq_task 
 	       an->cpus[b].last_idle_ts >= t->blocked_ts;
 }
 
+/* ---- placements held until what follows is known ------------------------------ */
+
+int hold(struct rq_analysis *an, int *slot, const struct rq_placement *p)
+{
+	if (*slot < 0) {
+		if (an->nheld_free) {
+			*slot = an->held_free[--an->nheld_free];
+		} else {
+			if (an->nheld == an->held_cap) {
+				int ncap = an->held_cap ? an->held_cap * 2 : 16;
+				struct rq_placement *nh = reallocarray(an->held, (size_t)ncap,
+								       sizeof(*nh));
+				int *nf;
+
+				if (!nh)
+					return -1;
+				an->held = nh;
+				nf = reallocarray(an->held_free, (size_t)ncap, sizeof(*nf));
+				if (!nf)
+					return -1;
+				an->held_free = nf;
+				an->held_cap = ncap;
+			}
+			*slot = an->nheld++;
+		}
+	}
+	an->held[*slot] = *p;
+	return 0;
+}
+
+void release(struct rq_analysis *an, int *slot)
+{
+	if (*slot < 0)
+		return;
+	an->held_free[an->nheld_free++] = *slot;
+	*slot = -1;
+}
+
 /* ---- the stopper (migration/N) moves: resolved once we know what followed ---- */
 
 /*
@@ -93,13 +131,16 @@ static bool selection_proven(const struct rq_analysis *an, const struct rq_task 
  */
 void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 {
-	struct rq_placement *p = &t->stopper;
+	struct rq_placement *p;
 
 	if (!t->stopper_pending)
 		return;
 	t->stopper_pending = false;
-	if (by_exec)
+	if (by_exec) {
+		release(an, &t->stopper_slot);
 		return;	/* the exec handler emits it as exec-moved */
+	}
+	p = held(an, t->stopper_slot);
 	p->conf = RQ_CONF_INFERRED;
 	if (t->stopper_comm_changed) {
 		p->path = RQ_PATH_EXEC_MOVED;
@@ -119,11 +160,12 @@ void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 				 RQ_WHY_STOPPER_NO_AFFINITY);
 	}
 	emit(an, p);
+	release(an, &t->stopper_slot);
 }
 
 void expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
 {
-	if (t->stopper_pending && now - t->stopper.ts > STOPPER_EXEC_WINDOW)
+	if (t->stopper_pending && now - held(an, t->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
 		resolve_stopper(an, t, false);
 }
 
@@ -335,8 +377,7 @@ void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		/* 2. migration/N: exec balance if an exec follows, else affinity or active LB */
 		resolve_stopper(an, t, false);	/* a second move: the first had no exec */
 		p.conf = RQ_CONF_INFERRED;
-		t->stopper = p;
-		t->stopper_pending = true;
+		t->stopper_pending = !hold(an, &t->stopper_slot, &p);
 		t->stopper_comm_changed = false;
 		goto model;
 	} else if ((ev->flags & RQ_FLAG_SOFTIRQ) && from != ev->cpu) {
@@ -400,8 +441,11 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		if (leader && leader != t) {
 			copy_attrs(an, leader, t);
 			leader->prio = t->prio;
-			leader->stopper = t->stopper;
+			/* the leader takes the thread's pending move, and drops its own */
+			release(an, &leader->stopper_slot);
+			leader->stopper_slot = t->stopper_slot;
 			leader->stopper_pending = t->stopper_pending;
+			t->stopper_slot = -1;
 			t->stopper_pending = false;
 			t = leader;
 		}
@@ -425,8 +469,8 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	mask_current = t->mask_known &&
 		       (an->has_event[RQ_EV_SETAFFINITY_ENTER] || !an->has_markers);
 
-	if (t->stopper_pending && ev->ts - t->stopper.ts <= STOPPER_EXEC_WINDOW) {
-		p = t->stopper;
+	if (t->stopper_pending && ev->ts - held(an, t->stopper_slot)->ts <= STOPPER_EXEC_WINDOW) {
+		p = *held(an, t->stopper_slot);
 		resolve_stopper(an, t, true);
 		p.ts = ev->ts;
 		strlcpy(p.comm, t->comm, sizeof(p.comm));
@@ -448,7 +492,8 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 
 	judge_needless_callback(an, &p, t, mask_current);
 	emit(an, &p);
+	/* numbered by emit(): the example if it is settled */
 	if (t->unknown_execs == 1 && !mask_current)
-		t->pending_exec = p;	/* numbered by emit(): the example if it is settled */
+		hold(an, &t->exec_slot, &p);
 	t->cpu = ev->cpu;
 }

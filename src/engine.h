@@ -170,6 +170,19 @@ void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
 void handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
 void handle_exec(struct rq_analysis *an, const struct rq_event *ev);
 
+/*
+ * Placements held by the analysis, not by every task, until what follows them is
+ * known: *slot is the holder's slot (-1 none).  hold() stores p there (a new slot if
+ * none) and returns 0, or -1 when out of memory (*slot stays -1); release() frees it.
+ * A held placement is valid until its slot is released or another is taken.
+ */
+int hold(struct rq_analysis *an, int *slot, const struct rq_placement *p);
+void release(struct rq_analysis *an, int *slot);
+static inline struct rq_placement *held(struct rq_analysis *an, int slot)
+{
+	return &an->held[slot];
+}
+
 /* findings.c */
 /* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
 int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,

@@ -184,17 +184,23 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
 	uint64_t n = t->unknown_execs;
-	struct rq_placement *p = &t->pending_exec;
+	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
+	/* the first of them; none if it could not be held (out of memory) */
+	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
 
 	t->unknown_execs = 0;
-	if (!n || !t->mask_known)
+	if (!n || !t->mask_known) {
+		release(an, &t->exec_slot);
 		return;
+	}
 	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
 	s->judged += n;
-	if (rq_cpumask_weight(&t->mask) != 1)
+	if (rq_cpumask_weight(&t->mask) != 1) {
+		release(an, &t->exec_slot);
 		return;
+	}
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
 		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
@@ -213,6 +219,7 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->conf_counts[RQ_CONF_INFERRED] -= n;
 		an->conf_counts[RQ_CONF_EXACT] += n;
 	}
+	release(an, &t->exec_slot);
 }
 
 /*

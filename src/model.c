@@ -86,6 +86,8 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->pending_wake_cpu = -1;
 	t->fork_example = -1;
 	t->fork_parent_cpu = -1;
+	t->stopper_slot = -1;
+	t->exec_slot = -1;
 	t->first_ts = ts;
 }
 
@@ -588,6 +590,8 @@ void handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	/* pid reuse: forget whatever an earlier task with this pid left behind */
 	rq_remove(an, child);
 	clear_pending(an, child);
+	release(an, &child->stopper_slot);
+	release(an, &child->exec_slot);
 	task_init(child, ev->pid2, ev->ts);
 	note_comm(child, ev->comm2);
 	if (parent) {
@@ -621,6 +625,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	struct rq_task **pp = &an->task_hash[b];
 
 	resolve_stopper(an, t, false);
+	release(an, &t->exec_slot);
 	rq_remove(an, t);
 	clear_pending(an, t);
 	while (*pp && *pp != t)
@@ -702,6 +707,7 @@ void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 			t->affinity_change_ts = ev->ts;
 			/* execs before this change stay unknown: no later marker describes them */
 			t->unknown_execs = 0;
+			release(an, &t->exec_slot);
 		}
 		return;
 	default:
@@ -753,6 +759,7 @@ void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	mask_forget(t);
 	t->unknown_execs = 0;
+	release(an, &t->exec_slot);
 	if (t->idle_cgroup) {
 		t->idle_cgroup = false;
 		t->policy = t->policy == RQ_SCHED_IDLE ? t->policy : RQ_POLICY_UNKNOWN;
