@@ -329,15 +329,30 @@ tuis_why="" live_keys_why=""
 if skipped tui; then
 	tuis_why="skipped by BENCH_SKIP" live_keys_why=$tuis_why
 else
-	say "tui: keys in-process on the 1x trace (timeline, drill-down, g/G)"
+	say "tui: keys in-process on the 1x trace (timeline, drill-down, evidence steps, g/G)"
 	printf '%s\n' ':dump' 6 n N z Z ']' '<End>' '<Enter>' '<Esc>4<Down><Down><Enter>' \
-		'<Home><Enter>' '<Esc>g' G >"$OUT/keys.script"
+		'<Home><Enter>' ']' ']' '[' '<Esc><End><Enter>' '[' '<Esc>g' G >"$OUT/keys.script"
 	RQPATH_TUI_STEP_MS=1 RQPATH_TUI_SCRIPT="$OUT/keys.script" RQPATH_TUI_DUMP="$OUT/keys.dump" \
 		"$RQPATH" replay "$H1" >/dev/null 2>&1 || tuis_why="the scripted TUI failed"
 	sed -n 's/^=== [0-9]*: \(.*\) \[\([0-9.]*\) ms\]$/\1 \2/p' "$OUT/keys.dump" |
 		tail -n +2 >"$OUT/tui-script-keys.log"
 	awk '{ print $NF }' "$OUT/tui-script-keys.log" | grep -v '^$' >"$OUT/tui-script.t"
 	say "  key ms: $(awk '{ printf "%s%s", sep, $0; sep = ", " }' "$OUT/tui-script-keys.log")"
+	# drill-down: Enter on offcpu-fork lists every one of the trace (counted by
+	# trace-cmd report: a sched_wakeup_new naming another CPU than its buffer's)
+	drill=$(sed -n '/^=== 10: /,/^=== 11: /p' "$OUT/keys.dump" |
+		sed -n 's/^ \([0-9]*\) placements\{0,1\} matching finding=offcpu-fork.*/\1/p' | head -n 1)
+	if [ $tc_ok = 1 ]; then
+		n_off=$(trace-cmd report "$H1" 2>/dev/null | awk '{
+			for (i = 3; i <= NF; i++) if ($i == "sched_wakeup_new:") {
+				buf = substr($(i - 2), 2, 3) + 0; split($NF, a, ":")
+				if (a[2] + 0 != buf) n++
+				break } }
+			END { print n + 0 }')
+	else
+		n_off=""
+	fi
+	say "  drill-down: offcpu-fork lists ${drill:-?} placements; trace-cmd report counts ${n_off:-?}"
 	if python3 "$top/tests/tools/keylat.py" 10 "$RQPATH" live >"$OUT/live-keys.log" 2>&1; then
 		grep -v '^median' "$OUT/live-keys.log" | awk '{ print $2 }' >"$OUT/live-keys.t"
 		say "  live: $(tail -n 1 "$OUT/live-keys.log") ms"
@@ -396,6 +411,17 @@ if [ -z "$tuis_why" ] && [ -s "$OUT/tui-script.t" ]; then
 	set -- $(stats "$OUT/tui-script.t")
 	target "TUI keys in-process: timeline, drill-down, g (median / max of $(wc -l <"$OUT/tui-script.t"); G replays the trace)" \
 		"$(fmt "$1" %.1f) / $(fmt "$3" %.1f) ms" "<= 20 ms median" "$(ok "$1 <= 20")"
+	# the evidence steps ([ ] in a detail): steps 12-14 and 16 of the script
+	awk 'NR >= 11 && NR <= 13 || NR == 15 { print $NF }' "$OUT/tui-script-keys.log" >"$OUT/tui-ev.t"
+	set -- $(stats "$OUT/tui-ev.t")
+	target "TUI evidence steps [ ] in a detail (median / max of $(wc -l <"$OUT/tui-ev.t"))" \
+		"$(fmt "$1" %.1f) / $(fmt "$3" %.1f) ms" "<= 20 ms median" "$(ok "$1 <= 20")"
+	if [ -n "$n_off" ] && [ -n "$drill" ]; then
+		target "TUI drill-down: offcpu-fork placements listed / in the trace" "$drill / $n_off" \
+			"all" "$(ok "$drill == $n_off")"
+	else
+		target "TUI drill-down: offcpu-fork placements listed" "${drill:-n/a}" "all" SKIP
+	fi
 else
 	target "TUI keys in-process" "n/a ($tuis_why)" "<= 20 ms median" SKIP
 fi
