@@ -142,5 +142,51 @@ has click '^ 0\.015561s wakeup 2008 rq-idle-sleep cpu 0→0  wake-prev  \.\.I\. 
 	"click on the second I: not the second idle-stacking placement"
 has dclick 'placement #[0-9]+ at 0\.01' "double click on an O: no detail"
 has dclick 'offcpu-fork' "double click on an O: not an offcpu-fork placement"
+
+# lost-event gaps: the spawn fixture with missed-event marks in its pages (mkodd.py
+# missed); each "[N EVENTS DROPPED]" trace-cmd report prints must be an x in the lane of
+# its CPU, in the column of the CPU's next record, and no x anywhere else
+trace-cmd convert -i "$top/fixtures/spawn.dat" --file-version 7 --compression none \
+	-o "$work/base.dat" >/dev/null 2>&1 || fail "trace-cmd convert"
+python3 "$top/tests/tools/mkodd.py" missed "$work/base.dat" "$work/missed.dat" || fail "mkodd.py"
+script_reset
+step lost "6T"
+run_script -- replay "$work/missed.dat"
+trace-cmd report "$work/missed.dat" 2>/dev/null >"$work/missed.txt"
+screen lost >"$work/lost.screen"
+python3 - "$work/missed.txt" "$work/lost.screen" <<'PY' || fail "lost-event gaps: see above"
+import re, sys
+rep = open(sys.argv[1]).read().split("\n")
+scr = open(sys.argv[2]).read().split("\n")
+m = re.match(r" (\d+\.\d+) to (\d+\.\d+) s", scr[1])
+t0, t1 = float(m.group(1)), float(m.group(2))
+w = 80 - 7
+want = {}
+pending = set()
+for line in rep:
+    d = re.search(r"CPU:(\d+) \[(\d+ )?EVENTS DROPPED\]", line)
+    if d:
+        pending.add(int(d.group(1)))
+        continue
+    r = re.search(r"\[(\d{3})\]\s+(\d+\.\d+):", line)
+    if r and int(r.group(1)) in pending:
+        cpu = int(r.group(1))
+        pending.discard(cpu)
+        col = int((float(r.group(2)) - t0) * w / (t1 - t0))
+        want.setdefault(cpu, set()).add(col)
+bad = 0
+if not want:
+    print("trace-cmd report shows no dropped events"); bad = 1
+for cpu in (0, 1):
+    lane = next(l for l in scr if l.startswith("cpu%d " % cpu))[7:]
+    xs = {i for i, c in enumerate(lane) if c == "x"}
+    for col in want.get(cpu, ()):
+        if not xs & {col - 1, col, col + 1}:
+            print("cpu%d: no x near column %d: %s" % (cpu, col, lane)); bad = 1
+    for x in xs:
+        if not any(abs(x - col) <= 1 for col in want.get(cpu, ())):
+            print("cpu%d: an x at column %d where trace-cmd dropped nothing" % (cpu, x)); bad = 1
+sys.exit(bad)
+PY
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 finish
