@@ -243,7 +243,12 @@ static void on_event(const struct rq_event *ev, void *data)
 	r->ev = *ev;
 	r->ev.str = NULL;
 	r->ev.str_len = 0;
-	owner(k->an, ev->common_pid, r->owner, sizeof(r->owner));
+	{
+		char who[sizeof(r->owner)];
+
+		snprintf(r->owner, sizeof(r->owner), "%s",
+			 owner(k->an, ev->common_pid, who, sizeof(who)));
+	}
 }
 
 static void cache_close(struct ev_cache *k)

@@ -22,6 +22,10 @@ while IFS= read -r l; do
 	key=$(printf '%s\n' "$l" | sed 's/^.*\(\[[0-9][0-9][0-9]\]\)/\1/' | tr -s ' ')
 	grep -Fxq -- "$key" "$work/report" || fail "not a trace-cmd report line: $key"
 done <"$work/shown"
+# the owner: <idle>-0 for the idle task's records, else a name and the pid
+grep -q '^[> ] *<idle>-0 ' "$work/shown" || fail "no record owned by <idle>-0"
+grep -Ev '^[> ] *[!-~]+-[0-9]+ +\[[0-9]{3}\] ' "$work/shown" | grep . &&
+	fail "records without a readable owner-pid [cpu]"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 
 # ] [ in the detail read on from where the last placement left the reader (the trace is
