@@ -63,6 +63,18 @@ static int finish_task(const struct rq_task *t, void *data)
 	return 0;
 }
 
+void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n)
+{
+	an->lost_events += n;
+}
+
+void rq_analysis_observe(struct rq_analysis *an,
+			 void (*fn)(void *data, const struct rq_placement *p), void *data)
+{
+	an->on_placement = fn;
+	an->on_placement_data = data;
+}
+
 void rq_analysis_finish(struct rq_analysis *an)
 {
 	rq_task_foreach(an, finish_task, an);

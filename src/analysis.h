@@ -362,6 +362,9 @@ struct rq_analysis {
 	struct rq_placement *recent;
 	unsigned int recent_cap, recent_head, recent_len;
 	struct rq_delay *delay;	/* queue delay of each placement (delay.h) */
+	/* rq_analysis_observe() */
+	void (*on_placement)(void *data, const struct rq_placement *p);
+	void *on_placement_data;
 };
 
 /* Returns NULL on allocation failure. */
@@ -374,6 +377,15 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts);
 int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		      const char *release, const bool *has_event);
 void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev);
+/* Events lost that no RQ_EV_LOST mark will report (a trace file's statistics). */
+void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n);
+/*
+ * Observe placements: fn is called with every placement as it is stored (its findings
+ * and possible bits set), during the rq_analysis_feed() that made it; p is valid only
+ * during the call.  One observer; NULL removes it.
+ */
+void rq_analysis_observe(struct rq_analysis *an,
+			 void (*fn)(void *data, const struct rq_placement *p), void *data);
 /* Resolve what is still pending at the end of the trace. */
 void rq_analysis_finish(struct rq_analysis *an);
 void rq_analysis_free(struct rq_analysis *an);

@@ -39,6 +39,8 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 		p->notes |= RQ_NOTE_AFTER_LOSS;
 	an->nr_placements++;
 	p->seq = an->nr_placements;
+	if (an->on_placement)
+		an->on_placement(an->on_placement_data, p);
 	an->path_counts[p->path]++;
 	an->path_conf[p->path][p->conf]++;
 	an->conf_counts[p->conf]++;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record.c - live recording: a private tracefs instance per run ("rqpath-<pid>"),
- * per-CPU raw ring-buffer pages read through libtracefs, decoded with kbuffer and
- * handed out merged in timestamp order, and written unchanged into a trace.dat
- * (tracedat_write.c).  Task attributes that tracepoints cannot show are written into
- * the trace as marker lines (snapshot.c).
+ * per-CPU raw ring-buffer pages read through libtracefs and written unchanged into a
+ * trace.dat (tracedat_write.c).  The same pages are the live source of a pump (pump.h):
+ * kbuffer walks each CPU's records, the pump merges the CPUs, decodes each record once
+ * and hands it to the recorder's own sink (statistics, attribute capture) and to any
+ * sink the caller adds (the live TUI's analysis).  Task attributes that tracepoints
+ * cannot show are written into the trace as marker lines (snapshot.c).
  *
  * Residue rule: whatever happens (normal end, error, SIGINT/SIGTERM/SIGHUP) the
  * instance is destroyed before rq_record_run() returns; an instance left by a run that
@@ -38,13 +40,14 @@
 #include "decode.h"
 #include "escape.h"
 #include "msg.h"
+#include "pump.h"
 #include "record.h"
 #include "snapshot.h"
 #include "tracedat_write.h"
 
 #define DEFAULT_BUFFER_KB	4096
-#define POLL_MS			100
-#define BUSY_POLL_MS		20
+#define POLL_MS			100	/* rq_record_run(): longest wait for data */
+#define BUSY_GAP_MS		10	/* ... and the shortest gap between two reads */
 #define MAX_BATCH_PAGES		256	/* per CPU per read round */
 
 /* The events rqpath records, and what is lost without each: events.def. */
@@ -75,6 +78,16 @@ struct setter {
 	int target;
 };
 
+/* Where the live source is in CPU cpu's pages of the current round. */
+struct live_cursor {
+	int page;		/* next page of the batch to load */
+	void *data;		/* the record handed out last, NULL: none on this page */
+	unsigned long long ts;
+	long long missed;	/* lost before the next record: 0, -1 unknown, N */
+	bool seen;
+	uint64_t last_ts;
+};
+
 struct session {
 	const struct rq_record_opts *o;
 	struct rq_record_stats *st;
@@ -86,9 +99,12 @@ struct session {
 	int ncpus;
 	int page_size;
 	struct tracefs_cpu **tcpu;
+	int *cpu_fd;		/* trace_pipe_raw of each CPU, polled for data */
+	struct pollfd *pfds;
 	struct kbuffer **kb;
+	struct live_cursor *cur;
 	struct tep_handle *tep;
-	struct rq_decoder *dec;
+	struct rq_pump *pump;
 	struct rq_tdw *w;
 	struct rq_snapshot *snap;
 	int marker_fd;
@@ -98,7 +114,6 @@ struct session {
 	struct rq_tdw_format *ftrace, *events;
 	int nr_ftrace, nr_events;
 
-	uint64_t *missed;	/* per CPU, counted from page headers */
 	bool *enabled;		/* per rec_events[] entry */
 
 	/* pages of the current read round, per CPU */
@@ -123,6 +138,13 @@ struct session {
 	struct timespec t0;
 	double last_progress;
 	bool progress;
+	bool drained;
+	/* rq_recorder_stalled(): checked at most once a second */
+	double stall_checked;
+	const char *stall;
+	/* what rq_recorder_start() changed in the process, put back by finish */
+	struct sigaction old_sig[14], old_xfsz;
+	char *mounted;
 };
 
 /* The output's name for messages, escaped. */
@@ -531,95 +553,85 @@ static void capture_attributes(struct session *s, const struct rq_event *ev)
 	}
 }
 
-static void report_missed(struct session *s, int cpu, struct kbuffer *kb)
-{
-	int missed = kbuffer_missed_events(kb);
-
-	if (!missed)
-		return;
-	if (missed > 0) {
-		s->missed[cpu] += missed;
-		s->st->lost_events += missed;
-	}
-	if (s->o->on_lost)
-		s->o->on_lost(cpu, missed > 0 ? (unsigned long long)missed : 0, s->o->data);
-}
+/* ---- the live source ------------------------------------------------------------ */
 
 /*
- * Merge this round's pages of all CPUs in timestamp order: each CPU's pages are in
- * order already, so a k-way merge over the per-CPU cursors is enough.
+ * The next record of CPU cpu in this round's pages.  kbuffers are per CPU, so each one
+ * still points at the record it handed out last until this CPU is asked again.
  */
-struct cursor {
-	int page;		/* index into the batch */
-	void *data;		/* current record, NULL when the CPU is done */
-	unsigned long long ts;
-	bool new_page;
-};
-
-static void cursor_load(struct session *s, int cpu, struct cursor *c)
+static int live_next(void *ctx, int cpu, struct rq_raw *rec)
 {
+	struct session *s = ctx;
+	struct live_cursor *c = &s->cur[cpu];
 	struct kbuffer *kb = s->kb[cpu];
 
-	c->data = NULL;
-	while (c->page < s->batch_n[cpu]) {
-		kbuffer_load_subbuffer(kb, s->batch[cpu] + (size_t)c->page * s->page_size);
-		report_missed(s, cpu, kb);
-		c->new_page = true;
+	if (c->data)
+		c->data = kbuffer_next_event(kb, &c->ts);
+	while (!c->data) {
+		int missed;
+
+		if (c->page >= s->batch_n[cpu])
+			return 0;
+		kbuffer_load_subbuffer(kb, s->batch[cpu] + (size_t)c->page++ * s->page_size);
+		missed = kbuffer_missed_events(kb);
+		if (missed < 0)
+			c->missed = -1;
+		else if (missed > 0 && c->missed >= 0)
+			c->missed += missed;
 		c->data = kbuffer_read_event(kb, &c->ts);
-		if (c->data)
-			return;
-		c->page++;
 	}
+	rec->ts = c->ts;
+	rec->cpu = cpu;
+	rec->data = c->data;
+	rec->size = kbuffer_event_size(kb);
+	rec->missed = c->missed;
+	rec->backwards = c->seen && c->ts < c->last_ts;
+	c->missed = 0;
+	c->seen = true;
+	c->last_ts = c->ts;
+	return 1;
 }
 
-static void dispatch_batch(struct session *s)
+static int read_round(struct session *s, bool *any);
+
+/* The pump has used up every CPU's pages: read the next round. */
+static int live_refill(void *ctx)
 {
-	struct cursor *cur = calloc(s->ncpus, sizeof(*cur));
-	int cpu;
+	struct session *s = ctx;
+	bool any;
 
-	if (!cur)
-		return;
-	for (cpu = 0; cpu < s->ncpus; cpu++)
-		cursor_load(s, cpu, &cur[cpu]);
-	for (;;) {
-		struct tep_record rec;
-		struct kbuffer *kb;
-		int best = -1;
-
-		for (cpu = 0; cpu < s->ncpus; cpu++)
-			if (cur[cpu].data && (best < 0 || cur[cpu].ts < cur[best].ts))
-				best = cpu;
-		if (best < 0)
-			break;
-		/* kbuffers are per CPU, so each one still points at its own record */
-		kb = s->kb[best];
-		memset(&rec, 0, sizeof(rec));
-		rec.ts = cur[best].ts;
-		rec.cpu = best;
-		rec.data = cur[best].data;
-		rec.size = kbuffer_event_size(kb);
-		rec.record_size = kbuffer_curr_size(kb);
-		rec.offset = kbuffer_curr_offset(kb);
-		rec.missed_events = cur[best].new_page ? kbuffer_missed_events(kb) : 0;
-		rec.ref_count = 1;
-		rec.locked = 1;
-		cur[best].new_page = false;
-		s->st->events++;
-		if (s->dec) {
-			struct rq_event ev;
-
-			s->st->by_type[rq_decode(s->dec, &rec, best, &ev)]++;
-			capture_attributes(s, &ev);
-			if (s->o->on_event)
-				s->o->on_event(&ev, rq_decoder_available(s->dec), s->o->data);
-		}
-		cur[best].data = kbuffer_next_event(kb, &cur[best].ts);
-		if (!cur[best].data) {
-			cur[best].page++;
-			cursor_load(s, best, &cur[best]);
-		}
+	if (read_round(s, &any) < 0)
+		return -1;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		s->cur[cpu].page = 0;
+		s->cur[cpu].data = NULL;
 	}
-	free(cur);
+	return any;
+}
+
+static const char *live_error(void *ctx)
+{
+	struct session *s = ctx;
+
+	return s->err;
+}
+
+static const struct rq_source_ops live_ops = {
+	.next = live_next,
+	.refill = live_refill,
+	.error = live_error,
+};
+
+/* The recorder's own sink, first of all: statistics and attribute capture. */
+static void record_sink(void *data, const struct rq_event *ev)
+{
+	struct session *s = data;
+
+	if (ev->type == RQ_EV_LOST)
+		return;
+	s->st->events++;
+	s->st->by_type[ev->type]++;
+	capture_attributes(s, ev);
 }
 
 /* One round: read what each CPU has (up to a batch), store it, hand it out. */
@@ -664,7 +676,6 @@ static int read_round(struct session *s, bool *any)
 			s->batch_n[cpu]++;
 		}
 	}
-	dispatch_batch(s);
 	return 0;
 }
 
@@ -982,14 +993,9 @@ static char **read_cpustats(struct session *s)
 		if (!p)
 			continue;
 		overrun = strtoull(p + 9, NULL, 10);
-		if (overrun > s->missed[cpu]) {
-			unsigned long long more = overrun - s->missed[cpu];
-
-			s->st->lost_events += more;
-			s->missed[cpu] = overrun;
-			if (s->o->on_lost)
-				s->o->on_lost(cpu, more, s->o->data);
-		}
+		/* beyond the marks in the pages: lost too, told to the sinks once */
+		if (s->pump)
+			rq_pump_note_overrun(s->pump, cpu, overrun, true, rq_pump_last_ts(s->pump));
 	}
 	return stats;
 }
@@ -1093,6 +1099,8 @@ static int setup_instance(struct session *s)
 			 "try a smaller --buffer-kb", kb, strerror(errno));
 		return -1;
 	}
+	/* poll() on a CPU's trace_pipe_raw returns as soon as it holds any data */
+	tracefs_instance_file_write(s->inst, "buffer_percent", "0");
 	clocks = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
 	/* timestamps comparable across CPUs (docs/kernel.md §2.3) */
 	if (clocks && strstr(clocks, " mono "))
@@ -1106,19 +1114,30 @@ static int setup_instance(struct session *s)
 static int open_readers(struct session *s)
 {
 	s->tcpu = calloc(s->ncpus, sizeof(*s->tcpu));
+	s->cpu_fd = malloc(s->ncpus * sizeof(*s->cpu_fd));
+	s->cur = calloc(s->ncpus, sizeof(*s->cur));
+	s->pfds = calloc(s->ncpus, sizeof(*s->pfds));
 	s->kb = calloc(s->ncpus, sizeof(*s->kb));
 	s->batch = calloc(s->ncpus, sizeof(*s->batch));
 	s->batch_n = calloc(s->ncpus, sizeof(*s->batch_n));
-	s->missed = calloc(s->ncpus, sizeof(*s->missed));
 	s->cpu_full = calloc(s->ncpus, sizeof(*s->cpu_full));
 	s->cur_stopper = calloc(s->ncpus, sizeof(*s->cur_stopper));
 	s->attrs = calloc(ATTR_SLOTS, sizeof(*s->attrs));
 	s->tokens = REREAD_BURST;
-	if (!s->tcpu || !s->kb || !s->batch || !s->batch_n || !s->missed || !s->cpu_full ||
-	    !s->cur_stopper || !s->attrs)
+	if (!s->tcpu || !s->cpu_fd || !s->cur || !s->pfds || !s->kb || !s->batch || !s->batch_n ||
+	    !s->cpu_full || !s->cur_stopper || !s->attrs)
 		goto nomem;
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		s->cpu_fd[cpu] = -1;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		s->tcpu[cpu] = tracefs_cpu_open(s->inst, cpu, true);
+		char rel[64];
+
+		/* our own descriptor (libtracefs keeps its own hidden): poll() waits on it */
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		s->cpu_fd[cpu] = tracefs_instance_file_open(s->inst, rel,
+							    O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		s->tcpu[cpu] = s->cpu_fd[cpu] >= 0 ?
+			tracefs_cpu_alloc_fd(s->cpu_fd[cpu], s->page_size, true) : NULL;
 		if (!s->tcpu[cpu]) {
 			snprintf(s->err, s->errlen, "cannot open the ring buffer of CPU %d: %s",
 				 cpu, strerror(errno));
@@ -1145,7 +1164,11 @@ static void teardown(struct session *s)
 	if (s->tcpu)
 		for (int cpu = 0; cpu < s->ncpus; cpu++)
 			if (s->tcpu[cpu])
-				tracefs_cpu_close(s->tcpu[cpu]);
+				tracefs_cpu_free_fd(s->tcpu[cpu]);
+	if (s->cpu_fd)
+		for (int cpu = 0; cpu < s->ncpus; cpu++)
+			if (s->cpu_fd[cpu] >= 0)
+				close(s->cpu_fd[cpu]);
 	if (s->marker_fd >= 0)
 		close(s->marker_fd);
 	if (s->inst) {
@@ -1165,17 +1188,18 @@ static void teardown(struct session *s)
 		for (int cpu = 0; cpu < s->ncpus; cpu++)
 			free(s->batch[cpu]);
 	free(s->tcpu);
+	free(s->cpu_fd);
+	free(s->cur);
+	free(s->pfds);
 	free(s->kb);
 	free(s->batch);
 	free(s->batch_n);
-	free(s->missed);
 	free(s->cpu_full);
 	free(s->cur_stopper);
 	free(s->attrs);
 	free(s->enabled);
 	rq_snapshot_free(s->snap);
-	if (s->dec)
-		rq_decoder_free(s->dec);
+	rq_pump_free(s->pump);
 	if (s->tep)
 		tep_free(s->tep);
 	rq_tdw_close(s->w);
@@ -1193,99 +1217,123 @@ static bool should_stop(struct session *s)
 		return true;
 	if (s->o->duration > 0 && elapsed(s) >= s->o->duration)
 		return true;
-	if (s->o->on_tick && s->o->on_tick(s->o->data))
-		return true;
 	return false;
 }
 
-static int record_loop(struct session *s)
+/*
+ * Stop the events but keep the buffer on while draining: the last records still make
+ * attribute markers (fork, exec, setaffinity), and those must be in the file.  Then stop
+ * writing and drain what is left, partial pages included.
+ */
+static int drain(struct session *s)
 {
-	bool any;
+	const struct rq_budget b = { .max_seconds = 0.5 };
+	enum rq_pump_status st = RQ_PUMP_BUDGET;
 
-	for (;;) {
-		poll_child(s);
-		if (should_stop(s))
-			break;
-		if (read_round(s, &any) < 0)
-			return -1;
-		show_progress(s, false);
-		/*
-		 * Not a busy loop: sleep between rounds, shorter while events flow so that
-		 * the /proc reads for fork/exec/setaffinity happen while the task still lives.
-		 */
-		if (s->o->wake_on_fd) {
-			/* a key (the live TUI's terminal) ends the wait: on_tick runs at once */
-			struct pollfd pfd = { .fd = s->o->wake_fd, .events = POLLIN };
-
-			poll(&pfd, 1, any ? BUSY_POLL_MS : POLL_MS);
-		} else {
-			usleep((any ? BUSY_POLL_MS : POLL_MS) * 1000);
-		}
-	}
-	stop_child(s);
-	/*
-	 * Stop the events but keep the buffer on while draining: the last records still
-	 * make attribute markers (fork, exec, setaffinity), and those must be in the file.
-	 * Then stop writing and drain what is left, partial pages included.
-	 */
 	tracefs_event_disable(s->inst, NULL, NULL);
-	for (int i = 0; i < 50; i++) {
-		if (read_round(s, &any) < 0)
+	for (int i = 0; i < 50 && st != RQ_PUMP_IDLE; i++) {
+		st = rq_pump_run(s->pump, &b);
+		if (st == RQ_PUMP_ERROR)
 			return -1;
-		if (!any)
-			break;
 	}
 	tracefs_trace_off(s->inst);
 	do {
-		if (read_round(s, &any) < 0)
+		st = rq_pump_run(s->pump, &b);
+		if (st == RQ_PUMP_ERROR)
 			return -1;
-	} while (any);
+	} while (st != RQ_PUMP_IDLE);
 	show_progress(s, true);
 	return 0;
 }
 
-static int record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
-		      size_t errlen, char **mounted)
+/* Every signal that would kill rqpath ends the recording the way SIGINT does. */
+static void catch_signals(struct session *s)
 {
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &sa, &s->old_sig[i]);
+	/* a file size limit is a full disk for us, not a reason to die with the instance up */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &s->old_xfsz);
+}
+
+static void restore_signals(struct session *s)
+{
+	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &s->old_sig[i], NULL);
+	sigaction(SIGXFSZ, &s->old_xfsz, NULL);
+}
+
+/* Undo what start did to the process: tracefs mounted by us, the signal handlers. */
+static void release(struct session *s)
+{
+	/*
+	 * A tracefs rqpath mounted itself is unmounted again (not lazily: while another
+	 * tracer uses it, umount fails with EBUSY and it stays).
+	 */
+	if (s->mounted) {
+		umount2(s->mounted, UMOUNT_NOFOLLOW);
+		free(s->mounted);
+		s->mounted = NULL;
+	}
+	restore_signals(s);
+}
+
+struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
+				      struct rq_record_stats *st, char *err, size_t errlen)
+{
+	struct rq_source src;
 	struct session *s;
 	const char *mnt = NULL;
 	int version = opts->file_version ? opts->file_version : 6;
-	int ret = -1, wret, mret;
+	int mret;
 
 	memset(st, 0, sizeof(*st));
 	st->cmd_status = -1;
 	err[0] = '\0';
+	if (opts->duration < 0 || !isfinite(opts->duration)) {
+		snprintf(err, errlen, "the duration must be a finite number of seconds > 0");
+		return NULL;
+	}
 	if (geteuid() != 0) {
 		snprintf(err, errlen, "record needs root (CAP_SYS_ADMIN) to use tracefs; "
 			 "run it with sudo");
-		return -1;
+		return NULL;
 	}
 	if ((!opts->output || !*opts->output) && !opts->output_fd) {
 		snprintf(err, errlen, "record needs an output file: -o FILE");
-		return -1;
+		return NULL;
 	}
-	/* mounts tracefs when it is not (0: mounted now); mnt is a copy the caller frees */
-	mret = tracefs_tracing_dir_is_mounted(true, &mnt);
-	if (mret < 0 || !tracefs_tracing_dir()) {
-		free((char *)mnt);
-		snprintf(err, errlen, "tracefs is not mounted and could not be mounted; run: "
-			 "mount -t tracefs nodev /sys/kernel/tracing");
-		return -1;
-	}
-	if (mret == 0 && mnt)
-		*mounted = (char *)mnt;	/* ours: unmounted again at the end */
-	else
-		free((char *)mnt);
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
 	s->o = opts;
 	s->st = st;
 	s->err = err;
 	s->errlen = errlen;
 	s->marker_fd = -1;
+	catch_signals(s);
+	/* mounts tracefs when it is not (0: mounted now); mnt is a copy the caller frees */
+	mret = tracefs_tracing_dir_is_mounted(true, &mnt);
+	if (mret < 0 || !tracefs_tracing_dir()) {
+		free((char *)mnt);
+		snprintf(err, errlen, "tracefs is not mounted and could not be mounted; run: "
+			 "mount -t tracefs nodev /sys/kernel/tracing");
+		release(s);
+		free(s);
+		return NULL;
+	}
+	if (mret == 0 && mnt)
+		s->mounted = (char *)mnt;	/* ours: unmounted again at the end */
+	else
+		free((char *)mnt);
 	s->ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	s->page_size = subbuf_size();
 	s->enabled = calloc(NR_REC_EVENTS, sizeof(*s->enabled));
@@ -1303,7 +1351,6 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 	if (!s->w)
 		goto out_free;
 
-
 	remove_stale_instances(opts->quiet);
 	if (read_header_formats(s) < 0 || load_ftrace_formats(s) < 0)
 		goto out;
@@ -1315,9 +1362,17 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 		snprintf(err, errlen, "cannot parse the tracefs event formats");
 		goto out;
 	}
-	s->dec = rq_decoder_new(s->tep);
 	if (open_readers(s) < 0)
 		goto out;
+	src.ops = &live_ops;
+	src.ctx = s;
+	src.ncpus = s->ncpus;
+	src.tep = s->tep;
+	s->pump = rq_pump_new(&src);
+	if (!s->pump || rq_pump_add_sink(s->pump, record_sink, s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	s->snap = rq_snapshot_new(s->marker_fd);
 	if (s->snap)
 		rq_snapshot_on_task(s->snap, note_attrs, s);
@@ -1336,9 +1391,104 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 		if (err[0])
 			goto out;
 	}
-	if (record_loop(s) < 0)
+	return (struct rq_recorder *)s;
+out:
+	if (s->child)
+		stop_child(s);
+	teardown(s);
+	release(s);
+	free(s);
+	return NULL;
+out_free:
+	if (!err[0])
+		snprintf(err, errlen, "out of memory");
+	rq_tdw_close(s->w);
+	free(s->enabled);
+	release(s);
+	free(s);
+	return NULL;
+}
+
+struct rq_pump *rq_recorder_pump(struct rq_recorder *r)
+{
+	return ((struct session *)r)->pump;
+}
+
+int rq_recorder_cpus(const struct rq_recorder *r)
+{
+	return ((const struct session *)r)->ncpus;
+}
+
+int rq_recorder_pollfds(const struct rq_recorder *r, struct pollfd *fds, int max)
+{
+	const struct session *s = (const struct session *)r;
+	int n = 0;
+
+	for (int cpu = 0; cpu < s->ncpus && n < max; cpu++) {
+		if (s->cpu_fd[cpu] < 0)
+			continue;
+		fds[n].fd = s->cpu_fd[cpu];
+		fds[n].events = POLLIN;
+		fds[n].revents = 0;
+		n++;
+	}
+	return n;
+}
+
+int rq_recorder_step(struct rq_recorder *r, const struct rq_budget *b)
+{
+	struct session *s = (struct session *)r;
+
+	enum rq_pump_status st;
+
+	poll_child(s);
+	if (should_stop(s))
+		return 0;
+	st = rq_pump_run(s->pump, b);
+	if (st == RQ_PUMP_ERROR)
+		return -1;
+	show_progress(s, false);
+	return st == RQ_PUMP_IDLE ? 1 : 2;
+}
+
+int rq_recorder_snapshot(struct rq_recorder *r)
+{
+	struct session *s = (struct session *)r;
+
+	return s->snap ? rq_snapshot_all(s->snap) : -1;
+}
+
+const char *rq_recorder_stalled(struct rq_recorder *r)
+{
+	struct session *s = (struct session *)r;
+	double now = elapsed(s);
+
+	if (now - s->stall_checked < 1.0 && s->stall_checked)
+		return s->stall;
+	s->stall_checked = now;
+	if (!tracefs_instance_exists(s->inst_name))
+		s->stall = "its tracefs instance is gone";
+	else if (tracefs_trace_is_on(s->inst) == 0)
+		s->stall = "tracing_on is 0";
+	else
+		s->stall = NULL;
+	return s->stall;
+}
+
+int rq_recorder_finish(struct rq_recorder *r, int ret)
+{
+	struct session *s = (struct session *)r;
+	const struct rq_record_opts *opts = s->o;
+	char *err = s->err;
+	size_t errlen = s->errlen;
+	int wret;
+
+	stop_child(s);
+	if (ret < 0 || drain(s) < 0)
 		goto out;
+	ret = -1;
 	wret = write_file(s);
+	s->st->lost_events = rq_pump_lost(s->pump);
 	if (wret < 0 || wret == 1)
 		goto out;	/* cut while writing: err says where, the file stays readable */
 	if (s->disk_full) {
@@ -1354,56 +1504,42 @@ static int record_run(const struct rq_record_opts *opts, struct rq_record_stats 
 		*opts->output_fd = rq_tdw_take_fd(s->w);
 	ret = 0;
 out:
-	if (ret < 0 && s->child)
-		stop_child(s);
+	if (ret < 0 && !err[0])
+		snprintf(err, errlen, "recording failed");
 	teardown(s);
+	release(s);
 	free(s);
 	return ret;
-out_free:
-	if (!err[0])
-		snprintf(err, errlen, "out of memory");
-	rq_tdw_close(s->w);
-	free(s->enabled);
-	free(s);
-	return -1;
+}
+
+/* Between two rounds: wait for data in any ring buffer, at most POLL_MS. */
+static void wait_for_data(struct session *s, bool busy)
+{
+	int n = rq_recorder_pollfds((struct rq_recorder *)s, s->pfds, s->ncpus);
+
+	/* while events flow, read at most every BUSY_GAP_MS: whole pages, few wakeups */
+	if (busy) {
+		struct timespec gap = { 0, BUSY_GAP_MS * 1000000L };
+
+		nanosleep(&gap, NULL);
+	}
+	poll(s->pfds, (nfds_t)n, busy ? 0 : POLL_MS);
 }
 
 int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
 		  size_t errlen)
 {
-	struct sigaction sa, old[NR_STOP_SIGNALS], old_xfsz;
-	char *mounted = NULL;
+	const struct rq_budget b = { .max_seconds = 0.25 };
+	struct rq_recorder *r = rq_recorder_start(opts, st, err, errlen);
 	int ret;
 
-	if (opts->duration < 0 || !isfinite(opts->duration)) {
-		memset(st, 0, sizeof(*st));
-		st->cmd_status = -1;
-		snprintf(err, errlen, "the duration must be a finite number of seconds > 0");
+	if (!r)
 		return -1;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	/* every signal that would kill rqpath ends the recording the way SIGINT does */
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &sa, &old[i]);
-	/* a file size limit is a full disk for us, not a reason to die with the instance up */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGXFSZ, &sa, &old_xfsz);
-	ret = record_run(opts, st, err, errlen, &mounted);
-	/*
-	 * A tracefs rqpath mounted itself is unmounted again (not lazily: while another
-	 * tracer uses it, umount fails with EBUSY and it stays).
-	 */
-	if (mounted) {
-		umount2(mounted, UMOUNT_NOFOLLOW);
-		free(mounted);
-	}
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &old[i], NULL);
-	sigaction(SIGXFSZ, &old_xfsz, NULL);
-	return ret;
+	while ((ret = rq_recorder_step(r, &b)) > 0)
+		if (ret == 1)
+			wait_for_data((struct session *)r,
+				      rq_pump_last_fed(rq_recorder_pump(r)) > 0);
+	return rq_recorder_finish(r, ret < 0 ? -1 : 0);
 }
 
 int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen)

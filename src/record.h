@@ -42,19 +42,6 @@ struct rq_record_opts {
 	const char *run_user;
 	/* cmd gets the terminal (foreground process group) when stdin is a terminal */
 	bool foreground;
-	/*
-	 * Optional: every record, merged across CPUs in timestamp order, as it is read,
-	 * already decoded (the recorder decodes each record once, for itself too);
-	 * available says which event types this kernel has (rq_decoder_available()).
-	 */
-	void (*on_event)(const struct rq_event *ev, const bool *available, void *data);
-	void (*on_lost)(int cpu, unsigned long long lost, void *data);
-	/* Optional: called at least 4 times a second while recording; non-zero stops. */
-	int (*on_tick)(void *data);
-	/* Optional: wake_fd readable (a terminal) ends the wait between rounds at once. */
-	bool wake_on_fd;
-	int wake_fd;
-	void *data;
 };
 
 struct rq_record_stats {
@@ -67,9 +54,58 @@ struct rq_record_stats {
 	uint64_t by_type[RQ_EV__COUNT];
 };
 
-/* Record until done.  0, or -1 with one clear line in err (errno-style cause). */
+/*
+ * Record until done (duration, the command ended, a signal): rq_recorder_start(), steps
+ * while poll() waits for data, rq_recorder_finish().  0, or -1 with one clear line in
+ * err (errno-style cause).
+ */
 int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
 		  size_t errlen);
+
+/*
+ * The same in steps, for a caller with its own loop (the live TUI): keys, a step of
+ * the recording within a budget, drawing.  From start to finish every signal that
+ * would end rqpath stops the recording instead (rq_recorder_step() returns 0), and the
+ * tracefs instance is removed by finish whatever happens.
+ */
+struct rq_recorder;
+struct pollfd;
+struct rq_budget;
+
+/* Set up the instance and start recording (and cmd).  NULL with one line in err. */
+struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
+				      struct rq_record_stats *st, char *err, size_t errlen);
+/*
+ * The pump of the recording (pump.h): its first sink is the recorder's own (statistics,
+ * attribute capture); add yours before the first step.  rq_pump_available() and
+ * rq_pump_cpus() describe what this kernel records.
+ */
+struct rq_pump *rq_recorder_pump(struct rq_recorder *r);
+int rq_recorder_cpus(const struct rq_recorder *r);
+/* The ring buffers' descriptors (POLLIN when a CPU has data) into fds; returns how many. */
+int rq_recorder_pollfds(const struct rq_recorder *r, struct pollfd *fds, int max);
+/*
+ * Read what the ring buffers hold and pump it within budget b.  1: all read (wait for
+ * more: rq_recorder_pollfds()), 2: the budget ran out first (more is waiting), 0 when the
+ * recording should end (duration reached, command ended, a stop signal, a full disk),
+ * -1 on error (err as given to start).
+ */
+int rq_recorder_step(struct rq_recorder *r, const struct rq_budget *b);
+/*
+ * Write the snapshot of every task's attributes and of the topology into the trace
+ * again (as at the start), for an analysis that begins now.  0, or -1.
+ */
+int rq_recorder_snapshot(struct rq_recorder *r);
+/*
+ * Why no event can come (checked at most once a second): "tracing_on is 0", "its
+ * tracefs instance is gone"; NULL while the instance records.
+ */
+const char *rq_recorder_stalled(struct rq_recorder *r);
+/*
+ * Stop, drain, write the file and remove the instance; frees r.  ret < 0 (an error
+ * already in err) skips writing.  0, or -1 with one line in err.
+ */
+int rq_recorder_finish(struct rq_recorder *r, int ret);
 
 /*
  * Fill opts->run_uid/run_gid/run_user: the user NAME (or numeric uid) when user is

@@ -2,10 +2,10 @@
 /*
  * replay.c - a trace.dat (v6/v7, compressed or not) into the engine.
  *
- * tracedat.c reads the file (headers, formats, pages, CPUs merged by timestamp) with
- * every record checked against its page; this file decodes the records (decode.c),
- * turns missed-event marks and clocks going backwards into RQ_EV_LOST and feeds the
- * engine, in steps so that the TUI can show the replay as it goes.
+ * tracedat.c reads the file (headers, formats, each CPU's pages) with every record
+ * checked against its page; the pump (pump.c) merges the CPUs, decodes each record
+ * once and feeds the engine and any other sink, to a budget, so that the TUI can show
+ * the replay as it goes.
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,6 +17,7 @@
 
 #include "decode.h"
 #include "msg.h"
+#include "pump.h"
 #include "replay.h"
 #include "tracedat.h"
 
@@ -45,18 +46,12 @@ const char *__lsan_default_options(void)
 struct rq_replay {
 	char path[4096];
 	struct rq_td *td;
-	struct rq_decoder *dec;
+	struct rq_pump *pump;
+	struct rq_analysis *an;	/* the sink rq_replay_begin() added */
 	int nr_cpus;
 	int version;
 	bool finished;
 	bool failed;
-	unsigned long long stats_overrun;
-	/*
-	 * Lost events, per CPU: the overrun statistic and the page marks describe the
-	 * same losses, so the total counts the larger of the two, never their sum.
-	 * counted[] is what the engine was told so far, marks[] the marks seen so far.
-	 */
-	unsigned long long *counted, *marks;
 	char err[384];
 };
 
@@ -83,6 +78,7 @@ int rq_replay_threads(void)
 
 struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 {
+	struct rq_source src;
 	struct rq_replay *r;
 
 	r = calloc(1, sizeof(*r));
@@ -100,20 +96,15 @@ struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "corrupt trace.dat: it declares %d CPUs", r->nr_cpus);
 		goto fail;
 	}
-	r->dec = rq_decoder_new(rq_td_tep(r->td));
-	if (!r->dec) {
+	rq_source_file(&src, r->td);
+	r->pump = rq_pump_new(&src);
+	if (!r->pump) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	r->stats_overrun = rq_td_stats_overrun(r->td);
-	r->counted = calloc((size_t)r->nr_cpus, sizeof(*r->counted));
-	r->marks = calloc((size_t)r->nr_cpus, sizeof(*r->marks));
-	if (!r->counted || !r->marks) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
+	/* the marks in the pages count only where they pass each CPU's statistic */
 	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
-		r->counted[cpu] = rq_td_stats_overrun_cpu(r->td, cpu);
+		rq_pump_note_overrun(r->pump, cpu, rq_td_stats_overrun_cpu(r->td, cpu), false, 0);
 	/* this thread decodes and runs the engine; the others read and decompress ahead */
 	rq_td_start_workers(r->td, rq_replay_threads() - 1);
 	return r;
@@ -130,69 +121,54 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 	/* the UNAME option is "sysname nodename release version machine" */
 	if (uname[0] && sscanf(uname, "%*s %*s %127s", release) != 1)
 		release[0] = '\0';
-	if (rq_analysis_begin(an, r->path, r->nr_cpus, release, rq_decoder_available(r->dec)))
+	if (rq_analysis_begin(an, r->path, r->nr_cpus, release, rq_pump_available(r->pump)))
 		return -1;
-	an->lost_events = r->stats_overrun;
+	/* what the file's statistics say was lost before any mark in the pages */
+	rq_analysis_note_lost(an, rq_td_stats_overrun(r->td));
+	if (rq_pump_add_analysis(r->pump, an))
+		return -1;
+	r->an = an;
 	return 0;
 }
 
-long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events)
+struct rq_pump *rq_replay_pump(struct rq_replay *r)
 {
-	long fed = 0;
-	struct rq_event ev;
+	return r->pump;
+}
+
+enum rq_pump_status rq_replay_run(struct rq_replay *r, const struct rq_budget *b)
+{
+	enum rq_pump_status st;
 
 	if (r->finished)
-		return 0;
+		return RQ_PUMP_END;
 	if (r->failed)
-		return -1;
-	while (max_events <= 0 || fed < max_events) {
-		struct rq_td_rec rec;
-		int got = rq_td_next(r->td, &rec);
-
-		if (got < 0) {
-			r->failed = true;
-			snprintf(r->err, sizeof(r->err), "%s", rq_td_error(r->td));
-			return -1;
-		}
-		if (!got) {
-			r->finished = true;
-			rq_analysis_finish(an);
-			break;
-		}
-		/*
-		 * A gap before this record (events lost), or a clock that went backwards on
-		 * this CPU: what the CPU did in between is unknown, so the engine forgets
-		 * its runqueue and marks what follows as after a loss.
-		 */
-		if (rec.missed || rec.backwards) {
-			struct rq_event lost = { .ts = rec.ts, .type = RQ_EV_LOST, .cpu = rec.cpu,
-						 .state = rec.backwards ? RQ_LOST_BACKWARDS : 0 };
-
-			/* the total grows only where the marks pass the CPU's statistic */
-			if (rec.missed > 0 && rec.cpu < r->nr_cpus) {
-				r->marks[rec.cpu] += (unsigned long long)rec.missed;
-				if (r->marks[rec.cpu] > r->counted[rec.cpu]) {
-					lost.arg = (long long)(r->marks[rec.cpu] - r->counted[rec.cpu]);
-					r->counted[rec.cpu] = r->marks[rec.cpu];
-				}
-			}
-			rq_analysis_feed(an, &lost);
-		}
-		rq_decode_raw(r->dec, rec.data, rec.size, rec.ts, rec.cpu, &ev);
-		rq_analysis_feed(an, &ev);
-		fed++;
+		return RQ_PUMP_ERROR;
+	st = rq_pump_run(r->pump, b);
+	if (st == RQ_PUMP_ERROR) {
+		r->failed = true;
+		snprintf(r->err, sizeof(r->err), "%s", rq_pump_error(r->pump));
+	} else if (st == RQ_PUMP_END) {
+		r->finished = true;
+		if (r->an)
+			rq_analysis_finish(r->an);
 	}
-	return fed;
+	return st;
+}
+
+bool rq_replay_finished(const struct rq_replay *r)
+{
+	return r->finished;
 }
 
 uint64_t rq_replay_next_ts(const struct rq_replay *r)
 {
-	return r->finished || r->failed ? UINT64_MAX : rq_td_peek_ts(r->td);
+	return r->finished || r->failed ? UINT64_MAX : rq_pump_next_ts(r->pump);
 }
 
 double rq_replay_progress(const struct rq_replay *r)
 {
-	return r->finished ? 1.0 : rq_td_progress(r->td);
+	return r->finished ? 1.0 : rq_pump_progress(r->pump);
 }
 
 const char *rq_replay_error(const struct rq_replay *r)
@@ -214,10 +190,8 @@ void rq_replay_close(struct rq_replay *r)
 {
 	if (!r)
 		return;
-	rq_decoder_free(r->dec);
+	rq_pump_free(r->pump);
 	rq_td_close(r->td);
-	free(r->counted);
-	free(r->marks);
 	free(r);
 }
 
@@ -225,7 +199,8 @@ int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, 
 		   size_t errlen)
 {
 	struct rq_replay *r = rq_replay_open(path, err, errlen);
-	long n;
+	struct rq_budget step = { .max_events = 65536 };
+	enum rq_pump_status st;
 	int last_pct = -1;
 
 	if (!r)
@@ -235,7 +210,7 @@ int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, 
 		rq_replay_close(r);
 		return -1;
 	}
-	while ((n = rq_replay_step(r, an, 65536)) > 0) {
+	while ((st = rq_replay_run(r, &step)) == RQ_PUMP_BUDGET) {
 		int pct = (int)(rq_replay_progress(r) * 100);
 
 		if (show_progress && pct != last_pct) {
@@ -245,8 +220,8 @@ int rq_replay_file(const char *path, struct rq_analysis *an, int show_progress, 
 	}
 	if (show_progress && last_pct >= 0)
 		rq_progress(NULL);
-	if (n < 0)
+	if (st == RQ_PUMP_ERROR)
 		snprintf(err, errlen, "%s", rq_replay_error(r));
 	rq_replay_close(r);
-	return n < 0 ? -1 : 0;
+	return st == RQ_PUMP_ERROR ? -1 : 0;
 }

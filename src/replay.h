@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * replay.h - read a trace.dat (v6 or v7, compressed or not) with libtracecmd and
- * feed its events, merged across CPUs in timestamp order, to the engine.
+ * replay.h - a trace.dat (v6 or v7, compressed or not) through the pump (pump.h) into
+ * the engine.
  */
 #ifndef RQPATH_REPLAY_H
 #define RQPATH_REPLAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis.h"
+#include "pump.h"
 
 struct rq_replay;
 
@@ -26,11 +28,17 @@ struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen);
 /* Tell an (fresh) analysis what the file holds: CPUs, kernel release, events. */
 int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an);
 /*
- * Feed up to max_events records (<= 0: all).  Returns the number fed, 0 at the end
- * of the trace (after which rq_analysis_finish() has been called), -1 on error.
+ * The pump reading the file (pump.h): add more sinks (after rq_replay_begin(), which
+ * adds the analysis first).
  */
-long rq_replay_step(struct rq_replay *r, struct rq_analysis *an, long max_events);
-/* After rq_replay_step() returned -1: what went wrong, one line. */
+struct rq_pump *rq_replay_pump(struct rq_replay *r);
+/*
+ * Feed the analysis (and the other sinks) within budget b (NULL: to the end).  At the
+ * end (RQ_PUMP_END) rq_analysis_finish() has been called.
+ */
+enum rq_pump_status rq_replay_run(struct rq_replay *r, const struct rq_budget *b);
+bool rq_replay_finished(const struct rq_replay *r);
+/* After RQ_PUMP_ERROR: what went wrong, one line. */
 const char *rq_replay_error(const struct rq_replay *r);
 /* Timestamp of the next record not yet fed (UINT64_MAX at the end). */
 uint64_t rq_replay_next_ts(const struct rq_replay *r);

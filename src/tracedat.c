@@ -90,7 +90,7 @@ struct td_cpu {
 	uint64_t pageno;	/* pages loaded so far */
 	bool seen;		/* a record was returned */
 	bool has;		/* rec is the next record */
-	struct rq_td_rec rec;
+	struct rq_raw rec;
 };
 
 struct rq_td {
@@ -129,10 +129,6 @@ struct rq_td {
 	int ncpus;
 	struct td_cpu *cpu;
 	uint64_t total;
-	int next_cpu;		/* CPU of the next record, -1 at the end, -2 to compute */
-	int *live, nlive;	/* the CPUs with data, in CPU order */
-	uint64_t limit_ts;	/* the earliest record of the CPUs but next_cpu */
-	int limit_cpu;
 	bool failed;
 	char err[320];
 	/* read-ahead workers (rq_td_start_workers()): each fills the next block of its CPUs */
@@ -1165,10 +1161,8 @@ static void free_cpus(struct rq_td *td)
 	for (int i = 0; td->cpu && i < td->ncpus; i++)
 		free(td->cpu[i].buf);
 	free(td->cpu);
-	free(td->live);
 	td->cpu = NULL;
-	td->live = NULL;
-	td->ncpus = td->nlive = 0;
+	td->ncpus = 0;
 }
 
 /* Fill c->buf with the next window (uncompressed) or chunk; false at the end or error. */
@@ -1548,7 +1542,6 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 	td->buf = b;
 	td->compressed = false;
 	td->total = 0;
-	td->next_cpu = -2;
 	td->bpage = b->page_size ? b->page_size : td->page_size;
 	if (!page_size_ok(td->bpage))
 		return td_fail(td, "corrupt trace.dat: %s%s%s page size %u is impossible",
@@ -1624,15 +1617,11 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 				       (unsigned long long)d->size, td->bpage);
 		}
 	}
-	td->live = calloc(ncpus ? (size_t)ncpus : 1, sizeof(*td->live));
-	if (!td->live)
-		return td_fail(td, "out of memory");
 	for (int i = 0; i < ncpus; i++) {
 		struct td_cpu *c = &td->cpu[i];
 
 		if (!c->present)
 			continue;
-		td->live[td->nlive++] = i;
 		if (!cpu_advance(td, c) && td->failed)
 			return false;
 	}
@@ -1845,42 +1834,6 @@ int rq_td_cpu_region(const struct rq_td *td, int cpu, uint64_t *off, uint64_t *s
 }
 
 /*
- * The CPU with the earliest next record (the lower CPU on a tie), among those with data;
- * and the earliest of the others (limit_ts, limit_cpu): until the chosen CPU's records
- * reach it, they come next without looking at the other CPUs again.
- */
-static int pick_next(struct rq_td *td)
-{
-	int best = -1, second = -1;
-	uint64_t ts = UINT64_MAX, ts2 = UINT64_MAX;
-
-	for (int k = 0; k < td->nlive; k++) {
-		const struct td_cpu *c = &td->cpu[td->live[k]];
-
-		if (!c->has)
-			continue;
-		if (best < 0 || c->rec.ts < ts) {
-			second = best;
-			ts2 = ts;
-			best = td->live[k];
-			ts = c->rec.ts;
-		} else if (second < 0 || c->rec.ts < ts2) {
-			second = td->live[k];
-			ts2 = c->rec.ts;
-		}
-	}
-	td->next_cpu = best;
-	td->limit_ts = ts2;
-	td->limit_cpu = second < 0 ? INT32_MAX : second;
-	return best;
-}
-
-/*
- * next_cpu: >= 0 the CPU of the next record, -1 the end, -2 not known yet, <= -3 the
- * record of CPU (-3 - next_cpu) was handed out and that CPU is still to be advanced
- * (its record points into the CPU's buffer, which advancing may overwrite).
- */
-/*
  * cpu_advance()'s common case, inline: the next event of the page is a small data
  * event that fits.  false (nothing changed) for everything else.
  */
@@ -1908,51 +1861,51 @@ static inline bool fast_advance(struct rq_td *td, struct td_cpu *c)
 	return true;
 }
 
-static inline bool settle(struct rq_td *td)
+/*
+ * The CPUs are merged by the pump (pump.c), never here: this hands out one CPU's
+ * records in file order.  open_buffer() read each CPU's first record already; after
+ * that a CPU is advanced only when its next record is asked for, so the record handed
+ * out before (which points into the CPU's buffer) stays valid until then.
+ */
+static int file_next(void *ctx, int cpu, struct rq_raw *rec)
 {
-	if (td->next_cpu <= -3) {
-		int cpu = -3 - td->next_cpu;
-		struct td_cpu *c = &td->cpu[cpu];
-
-		if (!fast_advance(td, c) && !cpu_advance(td, c) && td->failed)
-			return false;
-		/* still before every other CPU: no need to look at them */
-		if (c->has && (c->rec.ts < td->limit_ts ||
-			       (c->rec.ts == td->limit_ts && cpu < td->limit_cpu))) {
-			td->next_cpu = cpu;
-			return true;
-		}
-		td->next_cpu = -2;
-	}
-	if (td->next_cpu == -2)
-		pick_next(td);
-	return true;
-}
-
-int rq_td_next(struct rq_td *td, struct rq_td_rec *rec)
-{
+	struct rq_td *td = ctx;
 	struct td_cpu *c;
 
-	if (td->failed || !settle(td))
-		return -1;
-	if (td->next_cpu < 0)
-		return 0;
-	c = &td->cpu[td->next_cpu];
+	if (__builtin_expect(td->failed || (unsigned int)cpu >= (unsigned int)td->ncpus, 0))
+		return td->failed ? -1 : 0;
+	c = &td->cpu[cpu];
+	if (!c->has && !fast_advance(td, c) && (!c->present || !cpu_advance(td, c)))
+		return td->failed ? -1 : 0;
 	*rec = c->rec;
 	c->seen = true;
 	c->last_ts = rec->ts;
 	c->has = false;
-	td->next_cpu = -3 - td->next_cpu;
 	return 1;
 }
 
-uint64_t rq_td_peek_ts(const struct rq_td *td)
+static double file_progress(void *ctx)
 {
-	struct rq_td *m = (struct rq_td *)td;
+	return rq_td_progress(ctx);
+}
 
-	if (td->failed || !settle(m) || td->next_cpu < 0)
-		return UINT64_MAX;
-	return td->cpu[td->next_cpu].rec.ts;
+static const char *file_error(void *ctx)
+{
+	return rq_td_error(ctx);
+}
+
+static const struct rq_source_ops file_ops = {
+	.next = file_next,
+	.progress = file_progress,
+	.error = file_error,
+};
+
+void rq_source_file(struct rq_source *src, struct rq_td *td)
+{
+	src->ops = &file_ops;
+	src->ctx = td;
+	src->ncpus = rq_td_cpus(td);
+	src->tep = rq_td_tep(td);
 }
 
 double rq_td_progress(const struct rq_td *td)

@@ -18,22 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pump.h"
+
 struct tep_handle;
 struct rq_td;
-
-/* One record, valid until the next rq_td_next() call. */
-struct rq_td_rec {
-	uint64_t ts;		/* nanoseconds (TSC2NSEC and the offset options applied) */
-	int cpu;
-	const void *data;	/* the event: common_type first */
-	uint32_t size;		/* bytes at data (a multiple of 4) */
-	/*
-	 * Events the ring buffer of this CPU lost just before this record: 0 none, -1 an
-	 * unknown number, else the count the kernel stored in the page.
-	 */
-	long long missed;
-	bool backwards;		/* earlier than the previous record of the same CPU */
-};
 
 /*
  * Open path and parse its headers.  wanted(system, name) says which event formats to
@@ -73,12 +61,12 @@ const char *rq_td_compression(const struct rq_td *td);
 int rq_td_start_workers(struct rq_td *td, int n);
 
 /*
- * The next record of the buffer in timestamp order (CPUs merged; on equal timestamps
- * the lower CPU first).  1 with rec filled, 0 at the end, -1 on error (rq_td_error()).
+ * The file as a source of the pump (pump.h), which merges the CPUs: its next() hands
+ * out CPU cpu's records in file order (1, 0 at that CPU's end, -1 on error:
+ * rq_td_error()), each valid until the next call for the same CPU.  td stays the
+ * caller's and must outlive the pump.
  */
-int rq_td_next(struct rq_td *td, struct rq_td_rec *rec);
-/* Timestamp of the record rq_td_next() would return, UINT64_MAX at the end or on error. */
-uint64_t rq_td_peek_ts(const struct rq_td *td);
+void rq_source_file(struct rq_source *src, struct rq_td *td);
 const char *rq_td_error(const struct rq_td *td);
 /* Fraction of the buffer's data read, 0.0 .. 1.0. */
 double rq_td_progress(const struct rq_td *td);

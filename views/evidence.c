@@ -197,7 +197,8 @@ static bool kept_kind(const struct rq_event *ev)
 	}
 }
 
-static void on_event(const struct rq_event *ev, void *data)
+/* A sink of the pump, after the analysis: the owner of a record is already known. */
+static void on_event(void *data, const struct rq_event *ev)
 {
 	struct ev_cache *k = data;
 	struct ev_rec *r;
@@ -253,8 +254,6 @@ static void on_event(const struct rq_event *ev, void *data)
 
 static void cache_close(struct ev_cache *k)
 {
-	if (k->an && k->an->delay)
-		k->an->delay->event_sink = NULL;
 	rq_replay_close(k->r);
 	rq_analysis_free(k->an);
 	k->r = NULL;
@@ -298,8 +297,11 @@ static int cache_open(struct ev_cache *k, const char *path, char *err, size_t er
 		cache_close(k);
 		return -1;
 	}
-	k->an->delay->event_sink = on_event;
-	k->an->delay->event_ctx = k;
+	if (rq_pump_add_sink(rq_replay_pump(k->r), on_event, k)) {
+		snprintf(err, errlen, "out of memory");
+		cache_close(k);
+		return -1;
+	}
 	k->reads++;
 	return 0;
 }
@@ -332,8 +334,10 @@ int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI
 {
 	char before[EV_BEFORE][TUI_EV_LEN], after[EV_AFTER][TUI_EV_LEN];
 	struct ev_ctx c = { .p = p, .ring = before, .after = after };
+	const struct rq_budget step = { .max_events = 4096 };
 	struct ev_cache *k = &cache;
 	struct ev_result *res;
+	enum rq_pump_status st;
 	int out = 0;
 
 	if (k->path && !strcmp(k->path, path)) {
@@ -370,7 +374,8 @@ int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI
 				k->eof = true;
 			break;
 		}
-		if (rq_replay_step(k->r, k->an, 4096) <= 0)
+		st = rq_replay_run(k->r, &step);
+		if (st == RQ_PUMP_END || st == RQ_PUMP_ERROR)
 			k->eof = true;
 	}
 	for (int i = 0; i < c.n && out < max; i++)

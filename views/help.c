@@ -59,6 +59,8 @@ static void build(struct view *v)
 	add_scope(s, NULL, "keys everywhere");
 	if (!v->t->live)
 		add_scope(s, "replay", "replay");
+	else
+		add_scope(s, "live", "live");
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		bool any = false;
 

@@ -82,6 +82,11 @@ const struct tui_key tui_keys[] = {
 	{ '\n', "Enter", ACT_ENTER, "timeline", "the detail of the selected placement",
 	  "Enter detail" },
 	/* everywhere */
+	/* live: after the views' rows, so the timeline's Z still zooms out there */
+	{ 'Z', "Z", ACT_FREEZE, "live",
+	  "freeze the screen (the recording goes on); again: count from now on", "Z freeze" },
+	{ ' ', "Space", ACT_FREEZE, "live", NULL, NULL },
+	{ 'R', "R", ACT_RESET, "live", "reset the counters: count from now on", "R reset" },
 	{ '1', "1", ACT_VIEW_DASHBOARD, NULL, "dashboard", "1-6 views" },
 	{ '2', "2", ACT_VIEW_PLACEMENTS, NULL, "placements (all)", NULL },
 	{ '3', "3", ACT_VIEW_TASKS, NULL, "tasks", NULL },
@@ -128,6 +133,8 @@ static bool in_scope(const struct tui *t, const char *scope, const char *view)
 		return true;
 	if (!strcmp(scope, "replay"))
 		return !t->live;
+	if (!strcmp(scope, "live"))
+		return t->live;
 	return view && !strcmp(scope, view);
 }
 
@@ -164,7 +171,8 @@ void tui_help_line(const struct tui *t, char *buf, size_t size)
 				mine = k->scope && strcmp(k->scope, "replay") && view &&
 				       !strcmp(k->scope, view);
 			else if (pass == 2)
-				mine = k->scope && !strcmp(k->scope, "replay") && !t->live;
+				mine = k->scope && ((!strcmp(k->scope, "replay") && !t->live) ||
+						    (!strcmp(k->scope, "live") && t->live));
 			else
 				mine = !k->scope;
 			if (!mine)

@@ -12,6 +12,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "decode.h"
 #include "escape.h"
 #include "record.h"
+#include "pump.h"
 #include "replay.h"
 #include "tlindex.h"
 #include "tui.h"
@@ -360,7 +362,6 @@ void tui_pop(struct tui *t)
 static void hist_reset(struct tui *t)
 {
 	memset(&t->hist, 0, sizeof(t->hist));
-	t->seen_seq = 0;
 }
 
 static void hist_add(struct tui_hist *h, uint64_t ts, unsigned int findings)
@@ -391,29 +392,36 @@ static void hist_add(struct tui_hist *h, uint64_t ts, unsigned int findings)
 			h->n[f][idx]++;
 }
 
-static void sample(struct tui *t)
+/*
+ * The observers of the model, called from inside the pump: no drawing here, only
+ * notes for the next draw.  Every placement reaches the sparkline (a ring of recent
+ * placements would drop some when one feed overruns it).
+ */
+static void on_placement(void *data, const struct rq_placement *p)
 {
-	const struct rq_placement *p;
-	uint64_t newest = t->seen_seq;
-	unsigned int n = 0;
+	struct tui *t = data;
 
-	if (!t->an)
-		return;
 	if (!t->hist.base_ts && t->trace_first)
 		hist_add(&t->hist, t->trace_first, 0);
-	/* walk back to the first unseen, then add oldest first */
-	while ((p = rq_recent(t->an, n)) && p->seq > t->seen_seq) {
-		if (p->seq > newest)
-			newest = p->seq;
-		n++;
-	}
-	while (n-- > 0) {
-		p = rq_recent(t->an, n);
-		if (p)
-			hist_add(&t->hist, p->ts, p->findings);
-	}
-	t->seen_seq = newest;
+	hist_add(&t->hist, p->ts, p->findings);
+	if (t->seek_placement && t->pump)
+		rq_pump_stop(t->pump);
+}
+
+/* New events arrived: views must drop their row pointers. */
+static void on_advance(void *data, uint64_t ts)
+{
+	struct tui *t = data;
+
+	(void)ts;
 	t->generation++;
+}
+
+static void observe(struct tui *t, struct rq_pump *pump)
+{
+	t->pump = pump;
+	rq_analysis_observe(t->an, on_placement, t);
+	rq_pump_on_advance(pump, on_advance, t);
 }
 
 /* ---- replay source ---------------------------------------------------------------- */
@@ -443,6 +451,7 @@ static int replay_reopen(struct tui *t)
 		tui_message(t, "out of memory");
 		return -1;
 	}
+	t->pump = NULL;
 	t->rp = rq_replay_open(t->path, err, sizeof(err));
 	/* the index of the whole trace is built by the first pass that reaches the end */
 	if (t->idx && !t->idx->complete)
@@ -452,6 +461,7 @@ static int replay_reopen(struct tui *t)
 			    "cannot read the trace");
 		return -1;
 	}
+	observe(t, rq_replay_pump(t->rp));
 	t->trace_first = rq_replay_next_ts(t->rp);
 	if (t->trace_first == UINT64_MAX)
 		t->trace_first = 0;
@@ -465,38 +475,25 @@ static int replay_reopen(struct tui *t)
 	return 0;
 }
 
-static uint64_t load_limit;
-static bool load_until_placement;
-
-/* Feed toward load_limit for at most budget seconds.  true when that target is reached. */
+/* Feed toward t->seek_ts for at most budget seconds.  true when that target is reached. */
 static bool replay_feed(struct tui *t, double budget)
 {
-	double until = wall_now() + budget;
-	uint64_t placements;
+	struct rq_budget b = { .max_seconds = budget };
 	bool done = false;
 
 	if (!t->rp || !t->an) {
 		t->at_end = true;
 		return true;
 	}
-	placements = t->an->nr_placements;
-
-	while (!t->at_end) {
-		uint64_t next = rq_replay_next_ts(t->rp);
-		long batch = load_limit == UINT64_MAX && !load_until_placement ? 512 : 1;
-		long n;
-
-		if (next != UINT64_MAX && next > load_limit) {
-			done = true;
-			break;
-		}
-		n = rq_replay_step(t->rp, t->an, batch);
-		if (n < 0) {
+	if (t->seek_ts != UINT64_MAX)
+		b.until_ts = t->seek_ts;
+	if (!t->at_end) {
+		switch (rq_replay_run(t->rp, &b)) {
+		case RQ_PUMP_ERROR:
 			tui_message(t, "%s; stopped here", rq_replay_error(t->rp));
 			t->at_end = true;
 			break;
-		}
-		if (n == 0) {
+		case RQ_PUMP_END:
 			t->at_end = true;
 			t->trace_last = t->an->last_ts;
 			if (t->idx && !t->idx->complete) {
@@ -504,25 +501,24 @@ static bool replay_feed(struct tui *t, double budget)
 				tl_index_detach(t->idx, t->an);
 			}
 			break;
-		}
-		if (load_until_placement && t->an->nr_placements != placements) {
+		case RQ_PUMP_UNTIL:
+		case RQ_PUMP_STOPPED:
 			done = true;
 			break;
-		}
-		if (wall_now() > until)
+		default:
 			break;
+		}
 	}
 	if (t->at_end)
 		done = true;
 	t->progress = t->at_end ? 1.0 : rq_replay_progress(t->rp);
-	sample(t);
 	return done;
 }
 
 static void replay_seek(struct tui *t, uint64_t limit, bool until_placement)
 {
-	load_limit = limit;
-	load_until_placement = until_placement;
+	t->seek_ts = limit;
+	t->seek_placement = until_placement;
 	t->loading = true;
 	t->playing = false;
 }
@@ -639,14 +635,22 @@ static void draw_title(struct tui *t)
 		x += tui_puts(0, x, -1, "replay ");
 	}
 	if (t->live) {
-		char state[64];
+		char state[96];
 		double quiet = wall_now() - t->events_at;
 
-		/* no event at all for seconds: tracing was switched off, or the instance went */
+		/*
+		 * No event for seconds and the recorder knows why (tracing switched off, the
+		 * instance removed): stalled, not recording.  Quiet alone is only quiet.
+		 */
 		if (!t->live_ready)
 			snprintf(state, sizeof(state), "starting");
+		else if (t->stall)
+			snprintf(state, sizeof(state), "stalled: no events for %.0fs, %s",
+				 t->events_at ? quiet : wall_now() - t->started, t->stall);
+		else if (t->frozen)
+			snprintf(state, sizeof(state), "FROZEN (Z goes on)");
 		else if (t->events_at && quiet >= 3)
-			snprintf(state, sizeof(state), "stalled: no events for %.0fs", quiet);
+			snprintf(state, sizeof(state), "recording, quiet for %.0fs", quiet);
 		else
 			snprintf(state, sizeof(state), "recording");
 		snprintf(right, sizeof(right), "%s  %s ", v ? v->ops->title : "", state);
@@ -655,7 +659,7 @@ static void draw_title(struct tui *t)
 		char sp[32];
 
 		snprintf(sp, sizeof(sp), "%gx", speeds[t->speed]);
-		if (t->loading && load_limit == UINT64_MAX && !load_until_placement)
+		if (t->loading && t->seek_ts == UINT64_MAX && !t->seek_placement)
 			state = "loading";
 		else if (t->loading)
 			state = "seeking";
@@ -665,7 +669,7 @@ static void draw_title(struct tui *t)
 			state = "playing";
 		else
 			state = "paused";
-		if (t->loading && load_limit == UINT64_MAX && !load_until_placement)
+		if (t->loading && t->seek_ts == UINT64_MAX && !t->seek_placement)
 			snprintf(pos, sizeof(pos), "%3.0f%%", t->progress * 100);
 		else
 		{
@@ -917,6 +921,11 @@ static void handle_key(struct tui *t, int ch)
 		if (!t->live)
 			replay_action(t, act);
 		break;
+	case ACT_FREEZE:
+	case ACT_RESET:
+		if (t->live)
+			tui_live_action(t, act);
+		break;
 	default:
 		break;
 	}
@@ -977,10 +986,10 @@ static int replay_loop(struct tui *t)
 			if (replay_feed(t, 0.05)) {
 				t->loading = false;
 				t->dirty = true;
-				if (t->at_end || load_until_placement)
+				if (t->at_end || t->seek_placement)
 					t->play_ts = t->an->nr_events ? t->an->last_ts : t->trace_first;
 				else
-					t->play_ts = load_limit;
+					t->play_ts = t->seek_ts;
 			}
 			last = wall_now();
 		} else if (t->playing) {
@@ -989,8 +998,8 @@ static int replay_loop(struct tui *t)
 
 			t->play_ts += (uint64_t)((now - last) * speeds[t->speed] * 1e9);
 			last = now;
-			load_limit = t->play_ts;
-			load_until_placement = false;
+			t->seek_ts = t->play_ts;
+			t->seek_placement = false;
 			replay_feed(t, 0.03);
 			if (t->at_end) {
 				t->playing = false;
@@ -1045,90 +1054,206 @@ int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
 
 /* ---- live --------------------------------------------------------------------------- */
 
-struct live_ctx {
-	struct tui *t;
-	int nr_cpus;
-	char err[256];
-};
+#define LIVE_FRAME	0.25	/* seconds between two redraws while events flow */
+#define LIVE_GAP	0.010	/* shortest time between two reads of the ring buffers */
+#define LIVE_SLICE	0.015	/* the recording's share of one turn of the loop */
+#define LIVE_QUIET	3.0	/* no event for this long: ask the recorder why */
+#define RATE_TAU	2.0	/* the events/s shown decay with this time constant (s) */
+#define LIVE_SCRIPT_GAP	0.020	/* RQPATH_TUI_SCRIPT: shortest turn */
 
-static void live_event(const struct rq_event *ev, const bool *available, void *data)
+/* The TUI's sink of the recording's pump: the analysis, unless the screen is frozen. */
+static void live_sink(void *data, const struct rq_event *ev)
 {
-	struct live_ctx *lc = data;
-	struct tui *t = lc->t;
+	struct tui *t = data;
 
-	if (!t->live_ready) {
-		if (rq_analysis_begin(t->an, "live", lc->nr_cpus, t->release, available))
-			return;
-		t->live_ready = true;
-	}
-	rq_analysis_feed(t->an, ev);
-	if (!t->trace_first)
+	if (!t->frozen)
+		rq_analysis_feed(t->an, ev);
+}
+
+static void live_advance(void *data, uint64_t ts)
+{
+	struct tui *t = data;
+
+	t->events_at = wall_now();
+	if (!t->trace_first && t->an && t->an->first_ts)
 		t->trace_first = t->an->first_ts;
+	on_advance(data, ts);
 }
 
-static void live_lost(int cpu, unsigned long long lost, void *data)
+/*
+ * A fresh analysis from now on (at the start, R, and when the screen thaws: the
+ * analysis did not see what happened while it was frozen, so it cannot go on from
+ * where it stopped; the -o file keeps everything).
+ */
+static int live_begin(struct tui *t)
 {
-	struct live_ctx *lc = data;
-	struct tui *t = lc->t;
-	struct rq_event ev;
+	struct rq_analysis *an = new_analysis(t);
+	struct tl_index *idx = tl_index_new();
 
-	if (!t->live_ready)
-		return;
-	memset(&ev, 0, sizeof(ev));
-	ev.type = RQ_EV_LOST;
-	ev.cpu = cpu;
-	ev.arg = (long long)lost;
-	ev.ts = t->an->last_ts;
-	ev.pid = -1;
-	rq_analysis_feed(t->an, &ev);
+	if (!an || !idx || rq_analysis_begin(an, "live", rq_recorder_cpus(t->rec), t->release,
+					     rq_pump_available(t->pump))) {
+		rq_analysis_free(an);
+		tl_index_free(idx);
+		return -1;
+	}
+	if (t->idx)
+		tl_index_detach(t->idx, t->an);
+	tl_index_free(t->idx);
+	/* a fresh analysis learns the tasks' attributes and the topology again */
+	if (t->an)
+		rq_recorder_snapshot(t->rec);
+	rq_analysis_free(t->an);
+	t->an = an;
+	t->idx = idx;
+	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
+	tl_index_window(t->idx, 1 << 20, 2 << 20);
+	tl_index_attach(t->idx, t->an);
+	rq_analysis_observe(t->an, on_placement, t);
+	t->trace_first = 0;
+	hist_reset(t);
+	t->counting_since = wall_now();
+	for (int i = 0; i < VIEW__COUNT; i++)
+		t->views[i].stale = true;
+	t->generation++;
+	t->live_ready = true;
+	return 0;
 }
 
-static int live_tick(void *data)
+void tui_live_action(struct tui *t, enum tui_action act)
 {
-	struct live_ctx *lc = data;
-	struct tui *t = lc->t;
-	double now = wall_now();
-	int ch;
-
-	/* new events arrived since the last tick: views must drop their row pointers */
-	sample(t);
-	if (t->script) {
-		draw(t);
-		ch = tui_script_key(t);
-		if (ch != ERR)
-			handle_key(t, ch);
-	} else {
-		timeout(0);
-		while ((ch = getch()) != ERR && !t->quit)
-			handle_key(t, ch);
+	switch (act) {
+	case ACT_FREEZE:
+		t->frozen = !t->frozen;
+		if (t->frozen) {
+			tui_message(t, "frozen: the recording goes on, the analysis waits (Z: go on)");
+		} else if (live_begin(t)) {
+			tui_message(t, "out of memory");
+		} else {
+			tui_message(t, "counting again from now: the analysis missed the frozen "
+				    "time (%s keeps all of it)", t->output ? "the -o file" :
+				    "a recording with -o");
+		}
+		break;
+	case ACT_RESET:
+		t->frozen = false;
+		if (live_begin(t))
+			tui_message(t, "out of memory");
+		else
+			tui_message(t, "counters reset: counting from now");
+		t->rate = 0;
+		t->rate_events = rq_pump_records(t->pump);
+		t->rate_at = wall_now();
+		break;
+	default:
+		break;
 	}
-	if (t->an->nr_events != t->seen_events || !t->events_at) {
-		t->seen_events = t->an->nr_events;
-		t->events_at = now;
-	}
-	if (now - t->rate_at >= 1.0) {
-		uint64_t ev = t->an->nr_events;
+}
 
-		t->rate = (ev - t->rate_events) / (now - t->rate_at);
-		t->rate_events = ev;
+/* Rates that decay, and whether a quiet source is stalled. */
+static void live_status(struct tui *t, double now)
+{
+	uint64_t n = rq_pump_records(t->pump);
+	double dt = now - t->rate_at;
+
+	if (dt >= 0.5) {
+		double inst = (double)(n - t->rate_events) / dt;
+
+		/* exponentially weighted: a burst fades within a few seconds */
+		t->rate += (1 - exp(-dt / RATE_TAU)) * (inst - t->rate);
+		t->rate_events = n;
 		t->rate_at = now;
 	}
-	draw(t);
-	return t->quit || sig_quit;
+	t->stall = NULL;
+	if (!t->events_at || now - t->events_at >= LIVE_QUIET)
+		t->stall = rq_recorder_stalled(t->rec);
+}
+
+static int live_loop(struct tui *t)
+{
+	const struct rq_budget slice = { .max_seconds = LIVE_SLICE };
+	int ncpu = rq_recorder_cpus(t->rec), ret = 0;
+	struct pollfd *fds = calloc((size_t)ncpu + 1, sizeof(*fds));
+	double last_draw = 0, last_read = 0;
+	bool more = false;
+
+	if (!fds)
+		return -1;
+	while (!t->quit && !sig_quit) {
+		double now = wall_now(), wait;
+		int n = 0, ch;
+
+		/* keys first, and their screen at once: the recording comes after */
+		if (t->script) {
+			draw(t);
+			ch = tui_script_key(t);
+			if (ch != ERR)
+				handle_key(t, ch);
+		} else {
+			timeout(0);
+			while ((ch = getch()) != ERR && !t->quit)
+				handle_key(t, ch);
+			if (t->dirty) {
+				draw(t);
+				t->dirty = false;
+				last_draw = now;
+			}
+		}
+		if (t->quit)
+			break;
+		if (more || now - last_read >= LIVE_GAP) {
+			ret = rq_recorder_step(t->rec, &slice);
+			if (ret <= 0)
+				break;
+			last_read = now;
+			more = ret == 2;
+		}
+		now = wall_now();
+		live_status(t, now);
+		if (!t->script && (t->dirty || (!t->frozen && now - last_draw >= LIVE_FRAME))) {
+			draw(t);
+			t->dirty = false;
+			last_draw = now;
+		}
+		/* wait for the terminal, and for the ring buffers once the gap has passed */
+		if (more)
+			continue;
+		if (!t->script) {
+			fds[n].fd = STDIN_FILENO;
+			fds[n].events = POLLIN;
+			n++;
+		}
+		wait = LIVE_FRAME - (now - last_draw);
+		if (t->script) {
+			/*
+			 * A script has no terminal: a turn per step, paced as the recorder's
+			 * rounds (at least LIVE_SCRIPT_GAP, at most LIVE_FRAME without data).
+			 */
+			struct timespec gap = { 0, (long)(LIVE_SCRIPT_GAP * 1e9) };
+
+			nanosleep(&gap, NULL);
+			wait = LIVE_FRAME;
+		} else if (now - last_read < LIVE_GAP) {
+			if (wait > LIVE_GAP - (now - last_read))
+				wait = LIVE_GAP - (now - last_read);
+		}
+		if (t->script || now - last_read >= LIVE_GAP)
+			n += rq_recorder_pollfds(t->rec, fds + n, ncpu);
+		poll(fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+	}
+	free(fds);
+	return ret < 0 ? -1 : 0;
 }
 
 int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 {
 	struct rq_record_opts opts = { 0 };
 	struct rq_record_stats st = { 0 };
-	struct live_ctx lc = { 0 };
 	struct utsname un;
 	const char *keep = o->output;	/* -o FILE: keep the recording there */
 	char rerr[512];
 	struct tui *t;
 	int fd = -1, rc;
 
-	opts.buffer_kb = o->buffer_kb;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		snprintf(err, errlen, "live: out of memory");
@@ -1137,21 +1262,8 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	t->live = true;
 	t->output = o->output;
 	t->speed = SPEED_1X;
-	t->an = new_analysis(t);
-	t->idx = tl_index_new();
-	if (!t->an || !t->idx) {
-		rq_analysis_free(t->an);
-		tl_index_free(t->idx);
-		free(t);
-		snprintf(err, errlen, "live: out of memory");
-		return -1;
-	}
 	if (uname(&un) == 0)
 		snprintf(t->release, sizeof(t->release), "%s", un.release);
-	lc.t = t;
-	lc.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (lc.nr_cpus < 1)
-		lc.nr_cpus = 1;
 	if (term_start(t, rerr, sizeof(rerr))) {
 		snprintf(err, errlen, "live: %s", rerr);
 		tui_free(t);
@@ -1159,25 +1271,30 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 		return -1;
 	}
 	t->started = t->rate_at = wall_now();
-	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
-	tl_index_window(t->idx, 1 << 20, 2 << 20);
-	tl_index_attach(t->idx, t->an);
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	draw(t);
 	/* without -o the recording goes to a file that never has a name (nothing left) */
+	opts.buffer_kb = o->buffer_kb;
 	opts.output = keep;
 	opts.output_fd = keep ? NULL : &fd;
 	opts.force = o->force;
 	opts.quiet = true;
-	opts.on_event = live_event;
-	opts.on_lost = live_lost;
-	opts.on_tick = live_tick;
-	/* keys are answered as they come, not at the next 20-100 ms round */
-	opts.wake_on_fd = !t->script;
-	opts.wake_fd = STDIN_FILENO;
-	opts.data = &lc;
 	rerr[0] = '\0';
-	rc = rq_record_run(&opts, &st, rerr, sizeof(rerr));
+	t->rec = rq_recorder_start(&opts, &st, rerr, sizeof(rerr));
+	rc = -1;
+	if (t->rec) {
+		t->pump = rq_recorder_pump(t->rec);
+		rq_pump_on_advance(t->pump, live_advance, t);
+		if (live_begin(t) || rq_pump_add_sink(t->pump, live_sink, t)) {
+			snprintf(rerr, sizeof(rerr), "out of memory");
+			rc = rq_recorder_finish(t->rec, -1);
+		} else {
+			rc = live_loop(t);
+			rc = rq_recorder_finish(t->rec, rc);
+		}
+		t->rec = NULL;
+		t->pump = NULL;
+	}
 	term_end();
 	tui_script_close(t);
 	if (fd >= 0)

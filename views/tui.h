@@ -60,6 +60,8 @@ enum tui_action {
 	ACT_REDRAW,
 	ACT_TIME_FORMAT,
 	ACT_COLOR_BY,
+	ACT_FREEZE,		/* live: Z */
+	ACT_RESET,		/* live: R */
 };
 
 /* One row of the key table: keys, help view and help line are all generated from it. */
@@ -185,7 +187,10 @@ struct tui {
 	const char *path;
 	const char *topology;	/* --topology of replay, or NULL */
 	struct rq_replay *rp;
+	struct rq_pump *pump;	/* of the replay or of the live recording */
 	bool loading;		/* the initial load to the end, with progress */
+	uint64_t seek_ts;	/* loading: feed up to this trace time (UINT64_MAX: all) */
+	bool seek_placement;	/* loading: stop after the next placement (s) */
 	bool playing;
 	bool at_end;
 	int speed;		/* index into the speed table */
@@ -196,18 +201,20 @@ struct tui {
 
 	/* live */
 	double started;		/* wall clock, seconds */
-	double rate;		/* events per second */
+	double rate;		/* events per second, exponentially weighted (decays) */
 	uint64_t rate_events;
 	double rate_at;
 	char release[128];
 	bool live_ready;	/* analysis begun */
 	const char *output;	/* live -o FILE, NULL: a temporary file, deleted at the end */
 	bool confirm_quit;	/* live without -o: q asks first */
-	uint64_t seen_events;	/* events at the last tick, and since when (wall clock) */
-	double events_at;
+	double events_at;	/* wall clock of the last records read */
+	struct rq_recorder *rec;	/* the recording (record.h) */
+	bool frozen;		/* Z: the analysis waits, the recording goes on */
+	double counting_since;	/* wall clock of the analysis' start (R, Z resets it) */
+	const char *stall;	/* why no event can come (rq_recorder_stalled()), NULL */
 
-	uint64_t seen_seq;	/* placements already sampled into hist */
-	struct tui_hist hist;
+	struct tui_hist hist;	/* findings over time, fed by the placement observer */
 	uint64_t generation;	/* bumped on every model change */
 
 	struct view views[VIEW__COUNT];
@@ -231,6 +238,7 @@ struct tui {
 };
 
 /* tui.c */
+void tui_live_action(struct tui *t, enum tui_action act);
 void tui_push(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_switch(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_pop(struct tui *t);

@@ -110,7 +110,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--own")) {
 		char err[512];
 		struct rq_td *td = rq_td_open(argv[2], rq_decode_wants, err, sizeof(err));
-		struct rq_td_rec r;
+		struct rq_raw r;
+		struct rq_source src;
+		struct rq_pump *pump;
 		int got;
 
 		if (!td) {
@@ -121,13 +123,18 @@ int main(int argc, char **argv)
 		if (!f)
 			return 2;
 		f->tep = rq_td_tep(td);
-		while ((got = rq_td_next(td, &r)) > 0)
+		rq_source_file(&src, td);
+		pump = rq_pump_new(&src);
+		if (!pump)
+			return 2;
+		while ((got = rq_pump_next_raw(pump, &r)) > 0)
 			one_direct(f, r.data, r.size);
 		if (got < 0) {
 			fprintf(stderr, "bench_floor: %s: %s\n", argv[2], rq_td_error(td));
 			return 2;
 		}
 		printf("records %llu sched %llu sum %llu\n", f->records, f->sched, f->sum);
+		rq_pump_free(pump);
 		rq_td_close(td);
 		free(f);
 		return 0;

@@ -131,6 +131,8 @@ int main(int argc, char **argv)
 	struct rq_decoder *dec_ours, *dec_theirs;
 	struct lib l = { 0 };
 	struct rq_td *td;
+	struct rq_source src;
+	struct rq_pump *pump;
 	char err[512];
 	uint64_t backwards = 0, missed_marks = 0;
 
@@ -145,6 +147,11 @@ int main(int argc, char **argv)
 		printf("%s: rqpath's reader cannot open it: %s\n", file, err);
 		return 2;
 	}
+	/* the CPUs merged by the pump, the one merge of rqpath, raw (no sinks) */
+	rq_source_file(&src, td);
+	pump = rq_pump_new(&src);
+	if (!pump)
+		return 2;
 	if (lib_open(&l, oracle) || !l.next) {
 		printf("%s: libtracecmd cannot open it\n", oracle);
 		return 2;
@@ -156,9 +163,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (uint64_t i = 0;; i++) {
-		struct rq_td_rec r;
+		struct rq_raw r;
 		struct tep_record mine = { 0 };
-		int got = rq_td_next(td, &r);
+		int got = rq_pump_next_raw(pump, &r);
 		int cpu = lib_pick(&l);
 		struct tep_record *t = cpu >= 0 ? l.next[cpu] : NULL;
 
@@ -220,6 +227,7 @@ int main(int argc, char **argv)
 	}
 	rq_decoder_free(dec_ours);
 	rq_decoder_free(dec_theirs);
+	rq_pump_free(pump);
 	rq_td_close(td);
 	return 0;
 }

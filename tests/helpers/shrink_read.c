@@ -35,7 +35,10 @@ int main(int argc, char **argv)
 		printf("cannot open: %s\n", r ? "begin failed" : err);
 		return 1;
 	}
-	if (rq_replay_step(r, an, 1) != 1) {
+	const struct rq_budget one = { .max_events = 1 };
+	enum rq_pump_status st;
+
+	if (rq_replay_run(r, &one) != RQ_PUMP_BUDGET) {
 		printf("no first event\n");
 		return 1;
 	}
@@ -43,10 +46,9 @@ int main(int argc, char **argv)
 		perror("truncate");
 		return 2;
 	}
-	while ((n = rq_replay_step(r, an, 4096)) > 0)
-		;
-	printf("%s\n", n < 0 ? rq_replay_error(r) : "replayed to the end");
-	n = n < 0 && strstr(rq_replay_error(r), "shrank") ? 0 : 1;
+	st = rq_replay_run(r, NULL);
+	printf("%s\n", st == RQ_PUMP_ERROR ? rq_replay_error(r) : "replayed to the end");
+	n = st == RQ_PUMP_ERROR && strstr(rq_replay_error(r), "shrank") ? 0 : 1;
 	rq_replay_close(r);
 	rq_analysis_free(an);
 	return (int)n;

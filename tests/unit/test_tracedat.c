@@ -163,7 +163,9 @@ static void round_trip(int version)
 	struct page p;
 	struct rq_tdw *w;
 	struct rq_td *td;
-	struct rq_td_rec rec;
+	struct rq_source src;
+	struct rq_pump *pump;
+	struct rq_raw rec;
 	struct rq_decoder *d;
 	struct rq_event ev;
 	char err[256], path[64];
@@ -210,9 +212,12 @@ static void round_trip(int version)
 	assert_string_equal(rq_td_uname(td), m.uname);
 	assert_int_equal(rq_td_stats_overrun(td), 4);
 	assert_string_equal(rq_td_compression(td), "none");
+	rq_source_file(&src, td);
+	pump = rq_pump_new(&src);
+	assert_non_null(pump);
 	d = rq_decoder_new(rq_td_tep(td));
 	assert_non_null(d);
-	while ((ret = rq_td_next(td, &rec)) == 1) {
+	while ((ret = rq_pump_next_raw(pump, &rec)) == 1) {
 		struct tep_record tr = { .ts = rec.ts, .data = (void *)rec.data,
 					 .size = (int)rec.size };
 		uint16_t type;
@@ -248,6 +253,7 @@ static void round_trip(int version)
 	assert_int_equal(ret, 0);
 	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
 	rq_decoder_free(d);
+	rq_pump_free(pump);
 	rq_td_close(td);
 	close(fd);
 }
