@@ -42,17 +42,23 @@ cap | grep -q "TERM=dumb has no cursor addressing; use 'rqpath audit'" || fail "
 [ "$(cap | grep -c 'rqpath')" -le 2 ] || fail "TERM=dumb: more than the command and one line"
 cap | grep -q 'q quit' && fail "TERM=dumb: the footer was drawn"
 
+pidf=/tmp/rqpath-tui-term-$$.pid
+trap 'cleanup; rm -f "$pidf"' EXIT INT TERM
 tui_shell 80 24
 # in the foreground (a background job would stop on SIGTTOU first): the shell that execs
-# the TUI arranges the signal for its own pid
-tm send-keys -t t "sh -c 'p=\$\$; (sleep 3; kill -TERM \$p) & exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture; echo RC=\$?" Enter
+# the TUI writes its pid, the test signals it once the TUI is on the screen
+tm send-keys -t t "sh -c 'echo \$\$ >\"\$2\"; exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture $pidf; echo RC=\$?" Enter
+wait_for ' END ' 20 || fail "SIGTERM: no TUI"
+kill -TERM "$(cat "$pidf")"
 wait_for "RC=[0-9]" 20 || fail "SIGTERM: no exit"
 cap | grep -q "RC=143" && fail "SIGTERM killed the TUI (exit 143) instead of ending it"
 restored SIGTERM
 
 # a signal that kills by default (SIGUSR1) ends the replay the same way
 tui_shell 80 24
-tm send-keys -t t "sh -c 'p=\$\$; (sleep 3; kill -USR1 \$p) & exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture; echo RC=\$?" Enter
+tm send-keys -t t "sh -c 'echo \$\$ >\"\$2\"; exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture $pidf; echo RC=\$?" Enter
+wait_for ' END ' 20 || fail "SIGUSR1: no TUI"
+kill -USR1 "$(cat "$pidf")"
 wait_for "RC=[0-9]" 20 || fail "SIGUSR1: no exit"
 cap | grep -q "RC=138" && fail "SIGUSR1 killed the TUI (exit 138) instead of ending it"
 restored SIGUSR1
