@@ -319,15 +319,6 @@ static struct pl_key key_of_ring(const struct rq_placement *p)
 				p->findings, p->comm };
 }
 
-static struct pl_key key_of_index(const struct tl_index *x, uint32_t i)
-{
-	const struct tl_pl *c = &x->pl[i];
-
-	return (struct pl_key){ c->ts, c->seq, c->pid, c->to,
-				c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN, c->conf,
-				c->findings, tl_comm(x, c->comm) };
-}
-
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
 /* Times, names and numbers smallest first; flagged placements (more findings) first. */
@@ -383,13 +374,112 @@ static int cmp_ring(const void *pa, const void *pb, void *data)
 	return cmp_key(&a, &b, c->k);
 }
 
-static int cmp_index(const void *pa, const void *pb, void *data)
-{
-	const struct sort_ctx *c = data;
-	struct pl_key a = key_of_index(c->x, *(const uint32_t *)pa);
-	struct pl_key b = key_of_index(c->x, *(const uint32_t *)pb);
+/*
+ * Index rows (up to every placement of the trace) sort on one 64-bit key each and their
+ * position, which is their time order: the same order as cmp_key(), without a string
+ * compare per step (the comms and the paths are ranked once).
+ */
+struct sort_row {
+	uint64_t key;
+	uint32_t i;
+};
 
-	return cmp_key(&a, &b, c->k);
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct sort_row *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static const struct tl_index *rank_x;
+
+static int cmp_comm_id(const void *pa, const void *pb)
+{
+	return strncmp(tl_comm(rank_x, *(const uint32_t *)pa), tl_comm(rank_x, *(const uint32_t *)pb),
+		       RQ_COMM_LEN);
+}
+
+static int cmp_path_id(const void *pa, const void *pb)
+{
+	return strcmp(rq_paths[*(const int *)pa].id, rq_paths[*(const int *)pb].id);
+}
+
+static int sort_index(struct pl_state *s, const struct tl_index *x)
+{
+	struct sort_row *r = malloc((size_t)s->nrows * sizeof(*r));
+	uint32_t *rank = NULL;
+	int path_rank[RQ_PATH__COUNT], order[RQ_PATH__COUNT];
+
+	if (!r)
+		return -1;
+	if (s->sort.col == PS_COMM) {
+		uint32_t *ids = malloc((size_t)x->ncomms * sizeof(*ids));
+
+		rank = malloc((size_t)x->ncomms * sizeof(*rank));
+		if (!ids || !rank) {
+			free(ids);
+			free(rank);
+			free(r);
+			return -1;
+		}
+		for (uint32_t i = 0; i < x->ncomms; i++)
+			ids[i] = i;
+		rank_x = x;
+		qsort(ids, x->ncomms, sizeof(*ids), cmp_comm_id);
+		/* equal names share a rank */
+		for (uint32_t i = 0, k = 0; i < x->ncomms; i++) {
+			if (i && strncmp(tl_comm(x, ids[i]), tl_comm(x, ids[i - 1]), RQ_COMM_LEN))
+				k = i;
+			rank[ids[i]] = k;
+		}
+		free(ids);
+	}
+	for (int i = 0; i < RQ_PATH__COUNT; i++)
+		order[i] = i;
+	qsort(order, RQ_PATH__COUNT, sizeof(order[0]), cmp_path_id);
+	for (int i = 0; i < RQ_PATH__COUNT; i++)
+		path_rank[order[i]] = i;
+	for (int i = 0; i < s->nrows; i++) {
+		const struct tl_pl *c = &x->pl[s->irows[i]];
+		int path = c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN;
+		uint64_t k = 0;
+
+		switch (s->sort.col) {
+		case PS_KIND:
+			k = rq_paths[path].kind;
+			break;
+		case PS_PID:
+			k = (uint64_t)(uint32_t)c->pid;
+			break;
+		case PS_COMM:
+			k = c->comm < x->ncomms ? rank[c->comm] : 0;
+			break;
+		case PS_CPU:
+			k = (uint64_t)(c->to + 32768);
+			break;
+		case PS_PATH:
+			k = (uint64_t)path_rank[path];
+			break;
+		case PS_CONF:
+			k = c->conf;
+			break;
+		case PS_FINDINGS:
+			k = (uint64_t)(8 - __builtin_popcount(c->findings)) << 8 |
+			    (uint64_t)(255 - c->findings);
+			break;
+		default:
+			break;
+		}
+		r[i] = (struct sort_row){ k, s->irows[i] };
+	}
+	qsort(r, s->nrows, sizeof(*r), cmp_row);
+	for (int i = 0; i < s->nrows; i++)
+		s->irows[s->sort.reverse ? s->nrows - 1 - i : i] = r[i].i;
+	free(rank);
+	free(r);
+	return 0;
 }
 
 /* The rows come in time order: another order is a sort, time reversed a reversal. */
@@ -416,9 +506,10 @@ static void sort_rows(struct view *v)
 		}
 		return;
 	}
-	if (s->indexed)
-		qsort_r(s->irows, s->nrows, sizeof(s->irows[0]), cmp_index, &c);
-	else
+	if (s->indexed) {
+		if (sort_index(s, c.x))
+			tui_message(v->t, "sort: out of memory");
+	} else
 		qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ring, &c);
 }
 
