@@ -51,7 +51,7 @@ static void add_scope(struct help_state *s, const char *scope, const char *title
 static void build(struct view *v)
 {
 	static const struct view_ops *const views[] = { &dashboard_ops, &placements_ops,
-		&tasks_ops, &findings_ops, &teach_ops, &detail_ops };
+		&tasks_ops, &findings_ops, &teach_ops, &timeline_ops, &detail_ops };
 	struct help_state *s = v->priv;
 	char buf[200];
 

@@ -189,4 +189,15 @@ for cpu in (0, 1):
 sys.exit(bad)
 PY
 [ "$rc" -eq 0 ] || fail "exit status $rc"
+# its keys in ? help, under its own title
+script_reset
+step help "6?"
+run_script RQPATH_TUI_SIZE=80x120 -- replay "$f"
+screen help | sed -n '/^ timeline view$/,/^$/p' >"$work/help-tl"
+for k in 'z +zoom in' 'Z +zoom out' 'Left/h +pan left' '\[ +previous placement' \
+	'n +next flagged placement' 'f +which finding n/N walk' 'c +lanes by task or by scheduling policy' \
+	'Enter +the detail of the selected placement'; do
+	grep -Eq "^   $k" "$work/help-tl" || fail "? help: no timeline key '$k'"
+done
+has help '^ +timeline +one lane per CPU' "? help: the timeline is not among the views"
 finish
