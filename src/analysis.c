@@ -81,6 +81,69 @@ void rq_analysis_finish(struct rq_analysis *an)
 	rq_delay_finish(an);
 }
 
+/* ---- what the outputs read ------------------------------------------------- */
+
+const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
+{
+	/* the summary is a cache of the analysis: filling it changes nothing it reports */
+	struct rq_analysis *w = (struct rq_analysis *)an;
+	struct rq_summary *s = &w->summary;
+
+	s->source = an->source;
+	s->nr_cpus = an->cpus ? an->nr_cpus : 0;
+	s->profile = an->profile;
+	s->nr_events = an->nr_events;
+	s->lost_events = an->lost_events;
+	s->first_ts = an->first_ts;
+	s->last_ts = an->last_ts;
+	s->counts = an->counts;
+	s->path_counts = an->path_counts;
+	s->path_conf = (const uint64_t (*)[3])an->path_conf;
+	s->conf_counts = an->conf_counts;
+	s->nr_placements = an->nr_placements;
+	s->findings = an->findings;
+	s->has_event = an->has_event;
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		s->lacks[f] = rq_finding_lacks(f, an->counts);
+	s->has_markers = an->has_markers;
+	s->has_topology = an->has_topology;
+	s->llc_source = an->llc_source;
+	s->asym_capacity = an->asym_capacity;
+	s->markers_ignored = an->markers_ignored;
+	s->mask_violations = an->mask_violations;
+	s->nr_tasks = an->nr_tasks;
+	s->nr_tasks_evicted = an->nr_tasks_evicted;
+	s->recent_len = an->recent_len;
+	s->recent_cap = an->recent_cap;
+	s->delay = an->delay;
+	for (int cpu = 0; w->cpu_summary && cpu < s->nr_cpus; cpu++) {
+		const struct rq_cpu *c = &an->cpus[cpu];
+
+		w->cpu_summary[cpu] = (struct rq_cpu_summary){
+			.known = c->known, .curr = c->curr, .nqueued = c->nqueued,
+			.ndelayed = c->ndelayed, .pending_wakeups = c->pending_wakeups,
+			.llc = c->llc, .core = c->core, .node = c->node, .capacity = c->capacity,
+			.last_idle_ts = c->last_idle_ts,
+			.placements_in = c->placements_in, .placements_out = c->placements_out,
+			.lost_events = c->lost_events, .repairs = c->repairs,
+			.idle_repairs = c->idle_repairs, .switch_mismatches = c->switch_mismatches,
+			.clock_backwards = c->clock_backwards,
+		};
+	}
+	s->cpus = w->cpu_summary;
+	return s;
+}
+
+struct rq_delay *rq_analysis_delay(const struct rq_analysis *an)
+{
+	return an->delay;
+}
+
+const char *rq_analysis_error(const struct rq_analysis *an)
+{
+	return an->error;
+}
+
 /* ---- life cycle -------------------------------------------------------------- */
 
 struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
@@ -115,10 +178,13 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		errno = EINVAL;
 		return -1;
 	}
+	if (an->opts.source_name)
+		source = an->opts.source_name;
 	strlcpy(an->source, source ? source : "", sizeof(an->source));
 	an->nr_cpus = nr_cpus;
 	an->cpus = calloc((size_t)nr_cpus, sizeof(*an->cpus));
-	if (!an->cpus || grow_hash(an))
+	an->cpu_summary = calloc((size_t)nr_cpus, sizeof(*an->cpu_summary));
+	if (!an->cpus || !an->cpu_summary || grow_hash(an))
 		return -1;
 	if (rq_cpumask_init(&an->all_cpus, nr_cpus))
 		return -1;
@@ -176,6 +242,7 @@ void rq_analysis_free(struct rq_analysis *an)
 		free(an->cpus[cpu].delayed);
 	}
 	free(an->cpus);
+	free(an->cpu_summary);
 	rq_cpumask_free(&an->all_cpus);
 	free(an->task_hash);
 	free(an->recent);

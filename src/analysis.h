@@ -310,6 +310,69 @@ struct rq_analysis_opts {
 	int recent_capacity;	/* placements kept in the ring; 0 = default */
 	/* --topology: a spec ("llc 0-3 4-7; capacity 1024 ...") or a file holding one */
 	const char *topology;
+	/* the name the outputs give the trace ("live"); NULL: the source rq_analysis_begin() got */
+	const char *source_name;
+};
+
+/* One CPU as the model sees it, and the quality of its data (struct rq_summary.cpus). */
+struct rq_cpu_summary {
+	bool known;		/* runqueue known: seen idle, or watched long enough */
+	int curr;		/* pid running, 0 idle, -1 unknown */
+	int nqueued;		/* runnable tasks queued, not running */
+	int ndelayed;		/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
+	int pending_wakeups;
+	/* topology: first CPU of its LLC, its core and node; capacity 0 unknown */
+	int llc, core, node, capacity;
+	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	uint64_t placements_in, placements_out;
+	/* data quality */
+	uint64_t lost_events;
+	uint64_t repairs;	/* the running task corrected from a record's common_pid */
+	uint64_t idle_repairs;	/* of those, the model had the idle task running */
+	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
+	uint64_t clock_backwards;	/* records older than the CPU's previous one */
+};
+
+/*
+ * What an analysis found, for every output and view: rq_analysis_summary() fills it.
+ * The arrays (counts, findings, ...) point into the analysis and the rest is copied;
+ * all of it stays valid and unchanged until the next rq_analysis_feed(),
+ * rq_analysis_finish() or rq_analysis_free() on that analysis: call again after
+ * feeding.  Nothing in it is written by its readers.
+ */
+struct rq_summary {
+	/* trace identity */
+	const char *source;	/* file name or "live" */
+	int nr_cpus;
+	struct rq_profile profile;
+	/* counters */
+	uint64_t nr_events;
+	uint64_t lost_events;	/* counted by the engine alone (RQ_EV_LOST, rq_analysis_note_lost()) */
+	uint64_t first_ts, last_ts;
+	const uint64_t *counts;		/* [RQ_EV__COUNT] */
+	const uint64_t *path_counts;	/* [RQ_PATH__COUNT] */
+	const uint64_t (*path_conf)[3];	/* [RQ_PATH__COUNT]: exact, inferred, unknown */
+	const uint64_t *conf_counts;	/* [3] */
+	uint64_t nr_placements;
+	/* per finding: count = exact + inferred, possible, not_judged, judged, examples */
+	const struct rq_finding_store *findings;	/* [RQ_FIND__COUNT] */
+	/* what the trace supports */
+	const bool *has_event;		/* [RQ_EV__COUNT]: the source carries the event */
+	/* per finding: an event it needs that the trace lacks, RQ_EV_OTHER none */
+	enum rq_event_type lacks[RQ_FIND__COUNT];
+	bool has_markers;
+	bool has_topology;
+	enum rq_llc_source llc_source;
+	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
+	/* data quality beyond the per-CPU numbers */
+	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
+	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
+	unsigned int nr_tasks;		/* tasks known now (live and recently exited) */
+	uint64_t nr_tasks_evicted;
+	/* the recent placements ring (rq_recent()) */
+	unsigned int recent_len, recent_cap;
+	const struct rq_cpu_summary *cpus;	/* [nr_cpus] */
+	struct rq_delay *delay;		/* queue delays and their sinks (delay.h) */
 };
 
 #define RQ_RECENT_DEFAULT 65536
@@ -365,6 +428,9 @@ struct rq_analysis {
 	/* rq_analysis_observe() */
 	void (*on_placement)(void *data, const struct rq_placement *p);
 	void *on_placement_data;
+	/* rq_analysis_summary()'s answer, refilled at each call */
+	struct rq_summary summary;
+	struct rq_cpu_summary *cpu_summary;
 };
 
 /* Returns NULL on allocation failure. */
@@ -389,6 +455,12 @@ void rq_analysis_observe(struct rq_analysis *an,
 /* Resolve what is still pending at the end of the trace. */
 void rq_analysis_finish(struct rq_analysis *an);
 void rq_analysis_free(struct rq_analysis *an);
+/* The summary of what an analysis found (see struct rq_summary for how long it holds). */
+const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an);
+/* The queue-delay store and its sinks (delay.h): lives as long as the analysis. */
+struct rq_delay *rq_analysis_delay(const struct rq_analysis *an);
+/* Why rq_analysis_begin() failed, for the user ("" if it did not). */
+const char *rq_analysis_error(const struct rq_analysis *an);
 
 struct rq_task *rq_task_find(const struct rq_analysis *an, int pid);
 /* Call fn for each task known; stops early when fn returns non-zero. */

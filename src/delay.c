@@ -665,9 +665,9 @@ static void text_row(FILE *f, const char *label, struct rq_sketch *s)
 		rq_delay_fmt(s->max, m, sizeof(m)), rq_delay_fmt(s->total, t, sizeof(t)));
 }
 
-void rq_delay_text(FILE *f, const struct rq_analysis *an)
+void rq_delay_text(FILE *f, const struct rq_summary *sum)
 {
-	struct rq_delay *d = an->delay;
+	struct rq_delay *d = sum->delay;
 	bool exact = true;
 
 	if (!d)
@@ -714,9 +714,9 @@ void rq_delay_text(FILE *f, const struct rq_analysis *an)
 			RQ_SKETCH_EXACT);
 }
 
-void rq_delay_json_summary(FILE *f, const struct rq_analysis *an)
+void rq_delay_json_summary(FILE *f, const struct rq_summary *sum)
 {
-	struct rq_delay *d = an->delay;
+	struct rq_delay *d = sum->delay;
 	struct rq_delay empty = { 0 };
 
 	if (!d)
@@ -744,23 +744,23 @@ void rq_delay_json_summary(FILE *f, const struct rq_analysis *an)
 
 /* ---- the audit JSON's per-path and per-finding keys (report.c) ------------------ */
 
-void rq_report_json_path_delay(FILE *f, const struct rq_analysis *an, int path)
+void rq_report_json_path_delay(FILE *f, const struct rq_summary *sum, int path)
 {
-	if (!an->delay || path < 0 || path >= RQ_PATH__COUNT)
+	if (!sum->delay || path < 0 || path >= RQ_PATH__COUNT)
 		return;
 	fprintf(f, ", \"delay\": ");
-	rq_delay_json(f, &an->delay->path[path]);
+	rq_delay_json(f, &sum->delay->path[path]);
 }
 
-void rq_report_json_finding_delay(FILE *f, const struct rq_analysis *an, int finding)
+void rq_report_json_finding_delay(FILE *f, const struct rq_summary *sum, int finding)
 {
 	struct rq_sketch others;
 
-	if (!an->delay || finding < 0 || finding >= RQ_FIND__COUNT)
+	if (!sum->delay || finding < 0 || finding >= RQ_FIND__COUNT)
 		return;
 	fprintf(f, ", \"delay\": ");
-	rq_delay_json(f, &an->delay->finding[finding]);
-	if (rq_delay_others(an->delay, finding, &others)) {
+	rq_delay_json(f, &sum->delay->finding[finding]);
+	if (rq_delay_others(sum->delay, finding, &others)) {
 		rq_sketch_free(&others);
 		return;
 	}

@@ -64,6 +64,7 @@ struct rq_delay_task {
 };
 
 struct rq_analysis;
+struct rq_summary;
 struct rq_placement;
 struct rq_task;
 
@@ -116,11 +117,11 @@ const char *rq_delay_others_label(int finding);
 void rq_delay_json(FILE *f, struct rq_sketch *s);
 char *rq_delay_fmt(uint64_t ns, char *buf, size_t size);
 /* The text section "Queue delay" of the audit report. */
-void rq_delay_text(FILE *f, const struct rq_analysis *an);
+void rq_delay_text(FILE *f, const struct rq_summary *sum);
 /* The top-level JSON "delay" value (without key). */
-void rq_delay_json_summary(FILE *f, const struct rq_analysis *an);
+void rq_delay_json_summary(FILE *f, const struct rq_summary *sum);
 /* ", \"delay\": {…}" inside a placements entry, and for a finding with "delay_others". */
-void rq_report_json_path_delay(FILE *f, const struct rq_analysis *an, int path);
-void rq_report_json_finding_delay(FILE *f, const struct rq_analysis *an, int finding);
+void rq_report_json_path_delay(FILE *f, const struct rq_summary *sum, int path);
+void rq_report_json_finding_delay(FILE *f, const struct rq_summary *sum, int finding);
 
 #endif

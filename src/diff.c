@@ -23,21 +23,22 @@ const char *const rq_diff_verdict_names[4] = { "unchanged", "within noise", "cha
 
 void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 {
-	struct rq_delay *d = an->delay;
+	const struct rq_summary *sum = rq_analysis_summary(an);
+	struct rq_delay *d = sum->delay;
 
 	memset(r, 0, sizeof(*r));
-	strlcpy(r->source, an->source, sizeof(r->source));
-	strlcpy(r->kernel, an->profile.release, sizeof(r->kernel));
-	r->cpus = an->nr_cpus;
-	r->duration_s = an->last_ts > an->first_ts ? (double)(an->last_ts - an->first_ts) / 1e9 :
+	strlcpy(r->source, sum->source, sizeof(r->source));
+	strlcpy(r->kernel, sum->profile.release, sizeof(r->kernel));
+	r->cpus = sum->nr_cpus;
+	r->duration_s = sum->last_ts > sum->first_ts ? (double)(sum->last_ts - sum->first_ts) / 1e9 :
 						     0.0;
-	r->events = an->nr_events;
-	r->lost_events = an->lost_events;
-	r->placements = an->nr_placements;
-	memcpy(r->path_counts, an->path_counts, sizeof(r->path_counts));
+	r->events = sum->nr_events;
+	r->lost_events = sum->lost_events;
+	r->placements = sum->nr_placements;
+	memcpy(r->path_counts, sum->path_counts, sizeof(r->path_counts));
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
-		r->f_count[f] = an->findings[f].count;
-		r->f_possible[f] = an->findings[f].possible;
+		r->f_count[f] = sum->findings[f].count;
+		r->f_possible[f] = sum->findings[f].possible;
 		if (!d)
 			continue;
 		r->f_delay_n[f] = d->finding[f].n;

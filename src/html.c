@@ -101,7 +101,7 @@ static void html_event(const struct rq_event *ev, void *ctx)
 	struct rq_html *h = ctx;
 
 	if (!h->cols && !h->failed) {
-		h->nr_cpus = h->an->nr_cpus;
+		h->nr_cpus = rq_analysis_summary(h->an)->nr_cpus;
 		h->cols = calloc((size_t)h->nr_cpus * RQ_HTML_BUCKETS, sizeof(*h->cols));
 		h->found = calloc(RQ_HTML_BUCKETS, sizeof(*h->found));
 		if (!h->cols || !h->found || rq_runs_init(&h->runs, h->an, h->nr_cpus)) {
@@ -158,21 +158,23 @@ int rq_html_start(struct rq_html *h, struct rq_analysis *an)
 	memset(h, 0, sizeof(*h));
 	h->an = an;
 	h->marks = calloc(RQ_HTML_FLAGGED + RQ_HTML_PLAIN, sizeof(*h->marks));
-	if (!h->marks || !an->delay) {
+	if (!h->marks || !rq_analysis_delay(an)) {
 		free(h->marks);
 		return -1;
 	}
-	an->delay->event_sink = html_event;
-	an->delay->event_ctx = h;
-	rq_delay_set_sink(an->delay, html_placement, h);
+	rq_analysis_delay(an)->event_sink = html_event;
+	rq_analysis_delay(an)->event_ctx = h;
+	rq_delay_set_sink(rq_analysis_delay(an), html_placement, h);
 	return 0;
 }
 
 void rq_html_free(struct rq_html *h)
 {
-	if (h->an && h->an->delay && h->an->delay->event_ctx == h) {
-		h->an->delay->event_sink = NULL;
-		rq_delay_set_sink(h->an->delay, NULL, NULL);
+	struct rq_delay *d = h->an ? rq_analysis_delay(h->an) : NULL;
+
+	if (d && d->event_ctx == h) {
+		d->event_sink = NULL;
+		rq_delay_set_sink(d, NULL, NULL);
 	}
 	rq_runs_free(&h->runs);
 	free(h->cols);
@@ -371,22 +373,22 @@ static void write_timeline(FILE *f, struct rq_html *h)
 		h->nplain, h->marks_dropped ? "; the later ones only in the counts" : "");
 }
 
-static void write_paths(FILE *f, const struct rq_analysis *an)
+static void write_paths(FILE *f, const struct rq_summary *sum)
 {
 	uint64_t max = 1;
 
 	for (int p = 0; p < RQ_PATH__COUNT; p++)
-		if (an->path_counts[p] > max)
-			max = an->path_counts[p];
+		if (sum->path_counts[p] > max)
+			max = sum->path_counts[p];
 	fputs("<table><tr><th>kind path</th><th>count</th><th></th></tr>\n", f);
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
-		if (!an->path_counts[p])
+		if (!sum->path_counts[p])
 			continue;
 		fprintf(f, "<tr><td>%s %s</td><td>%llu</td><td style=\"text-align:left\">"
 			   "<span class=\"bar\" style=\"width:%.0fpx\"></span></td></tr>\n",
 			rq_kind_names[rq_paths[p].kind], rq_paths[p].id,
-			(unsigned long long)an->path_counts[p],
-			400.0 * (double)an->path_counts[p] / (double)max);
+			(unsigned long long)sum->path_counts[p],
+			400.0 * (double)sum->path_counts[p] / (double)max);
 	}
 	fputs("</table>\n", f);
 }
@@ -413,7 +415,7 @@ static void write_findings_time(FILE *f, struct rq_html *h)
 		fprintf(f, "<div>%s (%llu)<br><svg width=\"480\" height=\"40\" viewBox=\"0 0 %d 40\" "
 			   "role=\"img\" aria-label=\"%s over time\"><rect width=\"%d\" height=\"40\" "
 			   "fill=\"#f4f4f4\"/>", rq_finding_ids[fi],
-			(unsigned long long)h->an->findings[fi].count, n * 4, rq_finding_ids[fi],
+			(unsigned long long)rq_analysis_summary(h->an)->findings[fi].count, n * 4, rq_finding_ids[fi],
 			n * 4);
 		for (int i = 0; i < n; i++)
 			if (v[i])
@@ -474,9 +476,9 @@ static void delay_histogram(FILE *f, const char *label, const struct rq_sketch *
 		(unsigned long long)s->n);
 }
 
-static void write_delays(FILE *f, struct rq_analysis *an)
+static void write_delays(FILE *f, const struct rq_summary *sum)
 {
-	struct rq_delay *d = an->delay;
+	struct rq_delay *d = sum->delay;
 
 	if (!d)
 		return;
@@ -502,7 +504,8 @@ static void write_delays(FILE *f, struct rq_analysis *an)
 
 int rq_html_write(FILE *f, struct rq_html *h)
 {
-	struct rq_analysis *an = h->an;
+	const struct rq_analysis *an = h->an;
+	const struct rq_summary *sum = rq_analysis_summary(an);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -511,24 +514,24 @@ int rq_html_write(FILE *f, struct rq_html *h)
 		rq_runs_finish(&h->runs);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"generator\" content=\"rqpath\"><title>rqpath audit of ", f);
-	html_text(f, an->source, strlen(an->source));
+	html_text(f, sum->source, strlen(sum->source));
 	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>rqpath audit of ", css);
-	html_text(f, an->source, strlen(an->source));
+	html_text(f, sum->source, strlen(sum->source));
 	fprintf(f, "</h1>\n<p>kernel ");
-	html_text(f, an->profile.release[0] ? an->profile.release : "unknown",
-		  strlen(an->profile.release[0] ? an->profile.release : "unknown"));
+	html_text(f, sum->profile.release[0] ? sum->profile.release : "unknown",
+		  strlen(sum->profile.release[0] ? sum->profile.release : "unknown"));
 	fprintf(f, ", %d CPUs, %llu events, %llu lost, %.3f s traced, %llu placements.</p>\n",
-		an->nr_cpus, (unsigned long long)an->nr_events, (unsigned long long)an->lost_events,
-		an->last_ts > an->first_ts ? secs(an->last_ts - an->first_ts) : 0.0,
-		(unsigned long long)an->nr_placements);
+		sum->nr_cpus, (unsigned long long)sum->nr_events, (unsigned long long)sum->lost_events,
+		sum->last_ts > sum->first_ts ? secs(sum->last_ts - sum->first_ts) : 0.0,
+		(unsigned long long)sum->nr_placements);
 	fputs("<h2>Per-CPU timeline</h2>\n", f);
 	write_timeline(f, h);
 	fputs("<h2>Placements by path</h2>\n", f);
-	write_paths(f, an);
+	write_paths(f, sum);
 	fputs("<h2>Findings over time</h2>\n", f);
 	write_findings_time(f, h);
 	fputs("<h2>Queue delay (placement until the task runs)</h2>\n", f);
-	write_delays(f, an);
+	write_delays(f, sum);
 	fputs("<h2>The report: the trace, what it cannot show, the examples and their "
 	      "evidence</h2>\n<pre>", f);
 	mem = open_memstream(&text, &len);

@@ -92,13 +92,13 @@ void rq_placements_start(struct rq_placements_out *out, FILE *f,
 	out->an = an;
 	if (fmt == RQ_PLACEMENTS_CSV)
 		fputs(CSV_HEADER, f);
-	if (an->delay)
-		rq_delay_set_sink(an->delay, write_row, out);
+	if (rq_analysis_delay(an))
+		rq_delay_set_sink(rq_analysis_delay(an), write_row, out);
 }
 
 int rq_placements_end(struct rq_placements_out *out)
 {
-	if (out->an && out->an->delay)
-		rq_delay_set_sink(out->an->delay, NULL, NULL);
+	if (out->an && rq_analysis_delay(out->an))
+		rq_delay_set_sink(rq_analysis_delay(out->an), NULL, NULL);
 	return fflush(out->f) || ferror(out->f) ? -1 : 0;
 }

@@ -15,21 +15,21 @@ static double secs(uint64_t ns)
 }
 
 /* Events worth a "counts" entry: the sched and syscall events this trace defines. */
-static bool count_listed(const struct rq_analysis *an, enum rq_event_type t)
+static bool count_listed(const struct rq_summary *sum, enum rq_event_type t)
 {
 	if (t == RQ_EV_OTHER || t == RQ_EV_MARKER || t == RQ_EV_LOST)
 		return false;
 	if (t == RQ_EV_WAKEUP_NEW || t == RQ_EV_MIGRATE || t == RQ_EV_EXEC)
 		return true;	/* always present, 0 when the trace lacks the event */
-	return an->has_event[t] || an->counts[t];
+	return sum->has_event[t] || sum->counts[t];
 }
 
 /* The kernel release comes from the file (UNAME option, marker): escaped for text. */
-static const char *release_or_unknown(const struct rq_analysis *an, char *buf, size_t size)
+static const char *release_or_unknown(const struct rq_summary *sum, char *buf, size_t size)
 {
-	if (!an->profile.release[0])
+	if (!sum->profile.release[0])
 		return "unknown";
-	return rq_escape_c(an->profile.release, strlen(an->profile.release), buf, size);
+	return rq_escape_c(sum->profile.release, strlen(sum->profile.release), buf, size);
 }
 
 static const char *affected(bool yes)
@@ -37,9 +37,9 @@ static const char *affected(bool yes)
 	return yes ? "affected" : "fixed";
 }
 
-static const char *topology_source(const struct rq_analysis *an)
+static const char *topology_source(const struct rq_summary *sum)
 {
-	return an->llc_source == RQ_LLC_OPTION ? "option" : an->has_topology ? "trace" : "assumed";
+	return sum->llc_source == RQ_LLC_OPTION ? "option" : sum->has_topology ? "trace" : "assumed";
 }
 
 /* Sums of the per-CPU data-quality counters. */
@@ -47,15 +47,15 @@ struct quality {
 	uint64_t repairs, idle_repairs, mismatches, backwards;
 };
 
-static struct quality quality_sum(const struct rq_analysis *an)
+static struct quality quality_sum(const struct rq_summary *sum)
 {
 	struct quality q = { 0 };
 
-	for (int c = 0; c < an->nr_cpus; c++) {
-		q.repairs += an->cpus[c].repairs;
-		q.idle_repairs += an->cpus[c].idle_repairs;
-		q.mismatches += an->cpus[c].switch_mismatches;
-		q.backwards += an->cpus[c].clock_backwards;
+	for (int c = 0; c < sum->nr_cpus; c++) {
+		q.repairs += sum->cpus[c].repairs;
+		q.idle_repairs += sum->cpus[c].idle_repairs;
+		q.mismatches += sum->cpus[c].switch_mismatches;
+		q.backwards += sum->cpus[c].clock_backwards;
 	}
 	return q;
 }
@@ -82,10 +82,10 @@ static void json_example(FILE *f, const struct rq_placement *p)
 	fputc('}', f);
 }
 
-static void json_trace_extra(FILE *f, const struct rq_analysis *an)
+static void json_trace_extra(FILE *f, const struct rq_summary *sum)
 {
-	const struct rq_profile *pr = &an->profile;
-	struct quality q = quality_sum(an);
+	const struct rq_profile *pr = &sum->profile;
+	struct quality q = quality_sum(sum);
 	bool first = true;
 
 	fprintf(f, ",\n    \"profile\": {\"exec_callback\": \"%s\", \"idle_stack\": \"%s\", "
@@ -94,18 +94,18 @@ static void json_trace_extra(FILE *f, const struct rq_analysis *an)
 		affected(pr->fork_util_regression), pr->delayed_dequeue ? "true" : "false");
 	rq_json_string(f, pr->note, strlen(pr->note));
 	fprintf(f, "},\n    \"topology\": {\"source\": \"%s\", \"llc\": [",
-		topology_source(an));
-	for (int c = 0; c < an->nr_cpus; c++)
-		fprintf(f, "%s%d", c ? ", " : "", an->cpus[c].llc);
-	fprintf(f, "], \"asym_capacity\": %s},\n", an->asym_capacity ? "true" : "false");
+		topology_source(sum));
+	for (int c = 0; c < sum->nr_cpus; c++)
+		fprintf(f, "%s%d", c ? ", " : "", sum->cpus[c].llc);
+	fprintf(f, "], \"asym_capacity\": %s},\n", sum->asym_capacity ? "true" : "false");
 	fprintf(f, "    \"data_quality\": {\"repairs\": %llu, \"idle_exits_repaired\": %llu, "
 		   "\"switch_mismatches\": %llu, \"markers_ignored\": %llu, "
 		   "\"mask_violations\": %llu, \"clock_backwards\": %llu, \"cpus\": [",
 		(unsigned long long)q.repairs, (unsigned long long)q.idle_repairs,
-		(unsigned long long)q.mismatches, (unsigned long long)an->markers_ignored,
-		(unsigned long long)an->mask_violations, (unsigned long long)q.backwards);
-	for (int c = 0; c < an->nr_cpus; c++) {
-		const struct rq_cpu *cpu = &an->cpus[c];
+		(unsigned long long)q.mismatches, (unsigned long long)sum->markers_ignored,
+		(unsigned long long)sum->mask_violations, (unsigned long long)q.backwards);
+	for (int c = 0; c < sum->nr_cpus; c++) {
+		const struct rq_cpu_summary *cpu = &sum->cpus[c];
 
 		if (!cpu->repairs && !cpu->switch_mismatches && !cpu->clock_backwards)
 			continue;
@@ -143,48 +143,48 @@ static void json_examples(FILE *f, const char *key, const struct rq_placement *e
 	fprintf(f, "%s]", n ? "\n    " : "");
 }
 
-static void write_json(FILE *f, const struct rq_analysis *an)
+static void write_json(FILE *f, const struct rq_summary *sum)
 {
 	bool first = true;
 
 	fprintf(f, "{\n  \"schema\": \"rqpath.audit/1\",\n  \"trace\": {\"source\": ");
-	rq_json_string(f, an->source, strlen(an->source));
+	rq_json_string(f, sum->source, strlen(sum->source));
 	fprintf(f, ", \"kernel\": ");
-	rq_json_string(f, an->profile.release, strlen(an->profile.release));
+	rq_json_string(f, sum->profile.release, strlen(sum->profile.release));
 	fprintf(f, ", \"cpus\": %d, \"events\": %llu, \"lost_events\": %llu, "
 		   "\"first_ts\": %.9f, \"last_ts\": %.9f",
-		an->nr_cpus, (unsigned long long)an->nr_events,
-		(unsigned long long)an->lost_events, secs(an->first_ts), secs(an->last_ts));
-	json_trace_extra(f, an);
+		sum->nr_cpus, (unsigned long long)sum->nr_events,
+		(unsigned long long)sum->lost_events, secs(sum->first_ts), secs(sum->last_ts));
+	json_trace_extra(f, sum);
 	fprintf(f, "},\n");
 
 	fprintf(f, "  \"counts\": {");
 	for (int t = 0; t < RQ_EV__COUNT; t++) {
-		if (!count_listed(an, t))
+		if (!count_listed(sum, t))
 			continue;
 		fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", rq_event_name(t),
-			(unsigned long long)an->counts[t]);
+			(unsigned long long)sum->counts[t]);
 		first = false;
 	}
 	fprintf(f, "},\n  \"placements\": [");
 	first = true;
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
-		if (!an->path_counts[p])
+		if (!sum->path_counts[p])
 			continue;
 		fprintf(f, "%s\n    {\"kind\": \"%s\", \"path\": \"%s\", \"count\": %llu, "
 			   "\"exact\": %llu, \"inferred\": %llu, \"unknown\": %llu",
 			first ? "" : ",", rq_kind_names[rq_paths[p].kind], rq_paths[p].id,
-			(unsigned long long)an->path_counts[p],
-			(unsigned long long)an->path_conf[p][RQ_CONF_EXACT],
-			(unsigned long long)an->path_conf[p][RQ_CONF_INFERRED],
-			(unsigned long long)an->path_conf[p][RQ_CONF_UNKNOWN]);
-		rq_report_json_path_delay(f, an, p);
+			(unsigned long long)sum->path_counts[p],
+			(unsigned long long)sum->path_conf[p][RQ_CONF_EXACT],
+			(unsigned long long)sum->path_conf[p][RQ_CONF_INFERRED],
+			(unsigned long long)sum->path_conf[p][RQ_CONF_UNKNOWN]);
+		rq_report_json_path_delay(f, sum, p);
 		fputc('}', f);
 		first = false;
 	}
 	fprintf(f, "%s],\n  \"findings\": {", first ? "" : "\n  ");
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		const struct rq_finding_store *s = &an->findings[i];
+		const struct rq_finding_store *s = &sum->findings[i];
 
 		fprintf(f, "%s\n    \"%s\": {\"count\": %llu", i ? "," : "", rq_finding_ids[i],
 			(unsigned long long)s->count);
@@ -198,13 +198,13 @@ static void write_json(FILE *f, const struct rq_analysis *an)
 			(unsigned long long)s->possible, (unsigned long long)s->not_judged,
 			(unsigned long long)s->judged);
 		json_assumptions(f, s->assumptions);
-		rq_report_json_finding_delay(f, an, i);
+		rq_report_json_finding_delay(f, sum, i);
 		json_examples(f, "examples", s->examples, s->nexamples);
 		json_examples(f, "possible_examples", s->possible_examples, s->npossible);
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n  },\n  \"delay\": ");
-	rq_delay_json_summary(f, an);
+	rq_delay_json_summary(f, sum);
 	fprintf(f, "\n}\n");
 }
 
@@ -231,18 +231,18 @@ static void csv_row(FILE *f, const char *record, const char *name, const char *k
 }
 
 /* Data quality rows: name says what, kind says which CPU ("" for the whole trace). */
-static void csv_quality(FILE *f, const struct rq_analysis *an)
+static void csv_quality(FILE *f, const struct rq_summary *sum)
 {
-	struct quality q = quality_sum(an);
+	struct quality q = quality_sum(sum);
 
 	csv_row(f, "quality", "repairs", "", "", q.repairs, NULL);
 	csv_row(f, "quality", "idle_exits_repaired", "", "", q.idle_repairs, NULL);
 	csv_row(f, "quality", "switch_mismatches", "", "", q.mismatches, NULL);
-	csv_row(f, "quality", "markers_ignored", "", "", an->markers_ignored, NULL);
-	csv_row(f, "quality", "mask_violations", "", "", an->mask_violations, NULL);
+	csv_row(f, "quality", "markers_ignored", "", "", sum->markers_ignored, NULL);
+	csv_row(f, "quality", "mask_violations", "", "", sum->mask_violations, NULL);
 	csv_row(f, "quality", "clock_backwards", "", "", q.backwards, NULL);
-	for (int c = 0; c < an->nr_cpus; c++) {
-		const struct rq_cpu *cpu = &an->cpus[c];
+	for (int c = 0; c < sum->nr_cpus; c++) {
+		const struct rq_cpu_summary *cpu = &sum->cpus[c];
 		char name[32];
 
 		if (!cpu->repairs && !cpu->switch_mismatches && !cpu->clock_backwards)
@@ -256,38 +256,38 @@ static void csv_quality(FILE *f, const struct rq_analysis *an)
 	}
 }
 
-static void write_csv(FILE *f, const struct rq_analysis *an)
+static void write_csv(FILE *f, const struct rq_summary *sum)
 {
 	fputs("record,name,kind,path,count,ts,pid,comm,cpu,from_cpu,to_cpu,confidence,why\n", f);
 	/* text values of the trace go in the last column, numbers in count */
 	fputs("trace,source,,,,,,,,,,,", f);
-	rq_csv_field(f, an->source, strlen(an->source));
+	rq_csv_field(f, sum->source, strlen(sum->source));
 	fputs("\ntrace,kernel,,,,,,,,,,,", f);
-	rq_csv_field(f, an->profile.release, strlen(an->profile.release));
+	rq_csv_field(f, sum->profile.release, strlen(sum->profile.release));
 	fputc('\n', f);
-	csv_row(f, "trace", "events", "", "", an->nr_events, NULL);
-	csv_row(f, "trace", "lost_events", "", "", an->lost_events, NULL);
-	csv_row(f, "trace", "cpus", "", "", (unsigned long long)an->nr_cpus, NULL);
+	csv_row(f, "trace", "events", "", "", sum->nr_events, NULL);
+	csv_row(f, "trace", "lost_events", "", "", sum->lost_events, NULL);
+	csv_row(f, "trace", "cpus", "", "", (unsigned long long)sum->nr_cpus, NULL);
 	for (int t = 0; t < RQ_EV__COUNT; t++)
-		if (count_listed(an, t))
-			csv_row(f, "count", rq_event_name(t), "", "", an->counts[t], NULL);
+		if (count_listed(sum, t))
+			csv_row(f, "count", rq_event_name(t), "", "", sum->counts[t], NULL);
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
-		if (!an->path_counts[p])
+		if (!sum->path_counts[p])
 			continue;
 		csv_row(f, "placement", rq_paths[p].id, rq_kind_names[rq_paths[p].kind],
-			rq_paths[p].id, an->path_counts[p], NULL);
+			rq_paths[p].id, sum->path_counts[p], NULL);
 		/* confidence of the path's placements: one row each, in the count column */
 		for (int c = 0; c < 3; c++) {
 			char rec[32];
 
 			snprintf(rec, sizeof(rec), "placement-%s", rq_confidence_names[c]);
 			csv_row(f, rec, rq_paths[p].id, rq_kind_names[rq_paths[p].kind],
-				rq_paths[p].id, an->path_conf[p][c], NULL);
+				rq_paths[p].id, sum->path_conf[p][c], NULL);
 		}
 	}
-	csv_quality(f, an);
+	csv_quality(f, sum);
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		const struct rq_finding_store *s = &an->findings[i];
+		const struct rq_finding_store *s = &sum->findings[i];
 
 		csv_row(f, "finding", rq_finding_ids[i], "", "", s->count, NULL);
 		csv_row(f, "finding-exact", rq_finding_ids[i], "", "", s->exact, NULL);
@@ -314,27 +314,27 @@ static void write_csv(FILE *f, const struct rq_analysis *an)
 /* ---- text ------------------------------------------------------------------ */
 
 /* Say plainly which findings this trace cannot support, and why. */
-static void text_limits(FILE *f, const struct rq_analysis *an)
+static void text_limits(FILE *f, const struct rq_summary *sum)
 {
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		enum rq_event_type t = rq_finding_lacks(i, an->counts);
+		enum rq_event_type t = sum->lacks[i];
 
 		if (t != RQ_EV_OTHER)
 			fprintf(f, "  cannot support %s: the trace has no %s events\n",
 				rq_finding_ids[i], rq_event_name(t));
 	}
-	if (!an->has_markers && an->counts[RQ_EV_EXEC])
+	if (!sum->has_markers && sum->counts[RQ_EV_EXEC])
 		fprintf(f, "  needless-callback needs each task's allowed CPUs: without rqpath\n"
 			   "    markers only forks of known tasks carry them\n");
 }
 
 /* The lines under the findings table: what each number rests on. */
-static void text_finding_notes(FILE *f, const struct rq_analysis *an)
+static void text_finding_notes(FILE *f, const struct rq_summary *sum)
 {
 	bool possible = false;
 
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		const struct rq_finding_store *s = &an->findings[i];
+		const struct rq_finding_store *s = &sum->findings[i];
 
 		possible |= s->possible != 0;
 		if (s->assumptions) {
@@ -350,12 +350,12 @@ static void text_finding_notes(FILE *f, const struct rq_analysis *an)
 			fputc('\n', f);
 		}
 	}
-	if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown)
+	if (sum->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown)
 		fprintf(f, "  needless-callback: %llu exec(s) with unknown affinity, not counted\n",
-			(unsigned long long)an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown);
-	if (!an->profile.exec_callback_unconditional)
+			(unsigned long long)sum->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown);
+	if (!sum->profile.exec_callback_unconditional)
 		fprintf(f, "  needless-callback: the profile says sched_exec() is fixed\n");
-	if (!an->profile.idle_stack_allowed)
+	if (!sum->profile.idle_stack_allowed)
 		fprintf(f, "  idle-stacking: the profile says the kernel has the v7.1 fix "
 			   "(fd54d81c2c0e): nothing counted\n");
 	if (possible)
@@ -363,7 +363,7 @@ static void text_finding_notes(FILE *f, const struct rq_analysis *an)
 			   "that\n    blocked on a CPU that never went idle since may have been "
 			   "requeued,\n    still delay-dequeued, by ttwu_runnable()); never in the "
 			   "count\n");
-	if (an->asym_capacity && an->findings[RQ_FIND_MISSED_IDLE].possible)
+	if (sum->asym_capacity && sum->findings[RQ_FIND_MISSED_IDLE].possible)
 		fprintf(f, "  missed-idle: CPUs of different capacity: EAS may choose a busy "
 			   "CPU on\n    purpose, so every candidate is possible\n");
 }
@@ -390,9 +390,9 @@ static void text_wrapped(FILE *f, const char *text, int indent, int width)
 	}
 }
 
-static void text_examples(FILE *f, const struct rq_analysis *an, int i, bool possible)
+static void text_examples(FILE *f, const struct rq_summary *sum, int i, bool possible)
 {
-	const struct rq_finding_store *s = &an->findings[i];
+	const struct rq_finding_store *s = &sum->findings[i];
 	int n = possible ? s->npossible : s->nexamples;
 
 	if (!n)
@@ -422,10 +422,10 @@ static void text_examples(FILE *f, const struct rq_analysis *an, int i, bool pos
 }
 
 /* What the model had to repair, per CPU: the trace lacked switches. */
-static void text_quality(FILE *f, const struct rq_analysis *an)
+static void text_quality(FILE *f, const struct rq_summary *sum)
 {
-	for (int c = 0; c < an->nr_cpus; c++) {
-		const struct rq_cpu *cpu = &an->cpus[c];
+	for (int c = 0; c < sum->nr_cpus; c++) {
+		const struct rq_cpu_summary *cpu = &sum->cpus[c];
 
 		if (cpu->clock_backwards)
 			fprintf(f, "  data quality: CPU %d: its clock went backwards %llu time(s); its\n"
@@ -446,73 +446,73 @@ static void text_quality(FILE *f, const struct rq_analysis *an)
 				cpu->repairs ? "    " : "",
 				(unsigned long long)cpu->switch_mismatches);
 	}
-	if (an->markers_ignored)
+	if (sum->markers_ignored)
 		fprintf(f, "  data quality: %llu marker line(s) not written by the recorder: "
-			   "ignored\n", (unsigned long long)an->markers_ignored);
-	if (an->mask_violations)
+			   "ignored\n", (unsigned long long)sum->markers_ignored);
+	if (sum->mask_violations)
 		fprintf(f, "  data quality: %llu task(s) ran outside their marked CPUs: those "
-			   "masks dropped\n", (unsigned long long)an->mask_violations);
+			   "masks dropped\n", (unsigned long long)sum->mask_violations);
 }
 
-static void write_text(FILE *f, const struct rq_analysis *an)
+static void write_text(FILE *f, const struct rq_summary *sum)
 {
 	char src[1024], rel[512];
-	uint64_t total = an->nr_placements ? an->nr_placements : 1;
+	uint64_t total = sum->nr_placements ? sum->nr_placements : 1;
 
-	rq_escape_c(an->source, strlen(an->source), src, sizeof(src));
+	rq_escape_c(sum->source, strlen(sum->source), src, sizeof(src));
 	fprintf(f, "rqpath audit of %s\n", src);
 	fprintf(f, "  kernel %s, %d CPUs, %llu events, %llu lost, %.3f s traced\n",
-		release_or_unknown(an, rel, sizeof(rel)), an->nr_cpus, (unsigned long long)an->nr_events,
-		(unsigned long long)an->lost_events,
-		an->last_ts > an->first_ts ? secs(an->last_ts - an->first_ts) : 0.0);
+		release_or_unknown(sum, rel, sizeof(rel)), sum->nr_cpus, (unsigned long long)sum->nr_events,
+		(unsigned long long)sum->lost_events,
+		sum->last_ts > sum->first_ts ? secs(sum->last_ts - sum->first_ts) : 0.0);
 	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s,\n"
 		   "    delay-dequeue %s (%s)\n",
-		affected(an->profile.exec_callback_unconditional),
-		affected(an->profile.idle_stack_allowed),
-		affected(an->profile.fork_util_regression),
-		an->profile.delayed_dequeue ? "on" : "off", an->profile.note);
-	fprintf(f, "  attributes: %s\n", an->has_markers ?
+		affected(sum->profile.exec_callback_unconditional),
+		affected(sum->profile.idle_stack_allowed),
+		affected(sum->profile.fork_util_regression),
+		sum->profile.delayed_dequeue ? "on" : "off", sum->profile.note);
+	fprintf(f, "  attributes: %s\n", sum->has_markers ?
 		"rqpath markers (affinity, policy) + fork/syscall events" :
 		"no rqpath markers: affinity/policy from fork and syscall events");
 	fprintf(f, "  topology: %s%s\n",
-		an->llc_source == RQ_LLC_OPTION ? "from --topology" :
-		an->llc_source == RQ_LLC_CACHE ? "LLC groups from sysfs cache information" :
-		an->llc_source == RQ_LLC_PACKAGE ? "LLC taken as the package (no cache info)" :
+		sum->llc_source == RQ_LLC_OPTION ? "from --topology" :
+		sum->llc_source == RQ_LLC_CACHE ? "LLC groups from sysfs cache information" :
+		sum->llc_source == RQ_LLC_PACKAGE ? "LLC taken as the package (no cache info)" :
 		"not in the trace: all CPUs assumed to share one LLC",
-		an->asym_capacity ? "; CPU capacities differ (EAS possible)" : "");
-	text_quality(f, an);
-	text_limits(f, an);
+		sum->asym_capacity ? "; CPU capacities differ (EAS possible)" : "");
+	text_quality(f, sum);
+	text_limits(f, sum);
 
 	fprintf(f, "\nEvents%*s\n", 34, "count");
 	for (int t = 0; t < RQ_EV__COUNT; t++)
-		if (count_listed(an, t))
+		if (count_listed(sum, t))
 			fprintf(f, "  %-30s %9llu\n", rq_event_name(t),
-				(unsigned long long)an->counts[t]);
+				(unsigned long long)sum->counts[t]);
 
 	fprintf(f, "\nPlacements%*s  %6s  %s\n", 30, "count", "share", "kernel function");
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
 		char label[40];
 
-		if (!an->path_counts[p])
+		if (!sum->path_counts[p])
 			continue;
 		snprintf(label, sizeof(label), "%s %s", rq_kind_names[rq_paths[p].kind],
 			 rq_paths[p].id);
 		fprintf(f, "  %-28s %9llu  %5.1f%%  %s\n", label,
-			(unsigned long long)an->path_counts[p],
-			100.0 * (double)an->path_counts[p] / (double)total, rq_paths[p].kernel_fn);
+			(unsigned long long)sum->path_counts[p],
+			100.0 * (double)sum->path_counts[p] / (double)total, rq_paths[p].kernel_fn);
 	}
-	if (!an->nr_placements)
+	if (!sum->nr_placements)
 		fprintf(f, "  (none: the trace has no placement events)\n");
 	fprintf(f, "  confidence: %llu exact, %llu inferred, %llu unknown\n",
-		(unsigned long long)an->conf_counts[RQ_CONF_EXACT],
-		(unsigned long long)an->conf_counts[RQ_CONF_INFERRED],
-		(unsigned long long)an->conf_counts[RQ_CONF_UNKNOWN]);
+		(unsigned long long)sum->conf_counts[RQ_CONF_EXACT],
+		(unsigned long long)sum->conf_counts[RQ_CONF_INFERRED],
+		(unsigned long long)sum->conf_counts[RQ_CONF_UNKNOWN]);
 
 	/* count = exact + inferred: proven; possible and not judged are apart */
 	fprintf(f, "\nFindings                 count   exact inferred possible not judged  "
 		   "judged\n");
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		const struct rq_finding_store *s = &an->findings[i];
+		const struct rq_finding_store *s = &sum->findings[i];
 		char count[24];
 
 		if (nothing_judged(s))
@@ -524,20 +524,22 @@ static void write_text(FILE *f, const struct rq_analysis *an)
 			(unsigned long long)s->possible, (unsigned long long)s->not_judged,
 			(unsigned long long)s->judged);
 	}
-	text_finding_notes(f, an);
-	rq_delay_text(f, an);
+	text_finding_notes(f, sum);
+	rq_delay_text(f, sum);
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		text_examples(f, an, i, false);
-		text_examples(f, an, i, true);
+		text_examples(f, sum, i, false);
+		text_examples(f, sum, i, true);
 	}
 }
 
 int rq_report_write(FILE *f, const struct rq_analysis *an, enum rq_format fmt)
 {
+	const struct rq_summary *sum = rq_analysis_summary(an);
+
 	switch (fmt) {
-	case RQ_FMT_JSON: write_json(f, an); break;
-	case RQ_FMT_CSV: write_csv(f, an); break;
-	default: write_text(f, an); break;
+	case RQ_FMT_JSON: write_json(f, sum); break;
+	case RQ_FMT_CSV: write_csv(f, sum); break;
+	default: write_text(f, sum); break;
 	}
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

@@ -401,13 +401,13 @@ static bool in_list(const int *list, int path)
 	return false;
 }
 
-static uint64_t sum_list(const struct rq_analysis *an, const int *list)
+static uint64_t sum_list(const struct rq_summary *sum, const int *list)
 {
 	uint64_t n = 0;
 
 	for (int k = 0; k < RQ_TEACH_MAX_PATHS && list[k] != END; k++)
 		if (list[k] >= 0 && list[k] < RQ_PATH__COUNT)
-			n += an->path_counts[list[k]];
+			n += sum->path_counts[list[k]];
 	return n;
 }
 
@@ -416,33 +416,35 @@ static uint64_t sum_list(const struct rq_analysis *an, const int *list)
  * CPUs of different capacities; select_idle_smt() needs SMT siblings.  Ruled out only
  * when the trace (or --topology) says so: a step nobody can rule out keeps its maybe.
  */
-static bool step_possible(const struct rq_analysis *an, const char *id)
+static bool step_possible(const struct rq_summary *sum, const char *id)
 {
 	bool capacities = false, smt = false;
 
-	for (int c = 0; c < an->nr_cpus; c++) {
-		capacities |= an->cpus[c].capacity > 0;
-		smt |= an->cpus[c].core != c;
+	for (int c = 0; c < sum->nr_cpus; c++) {
+		capacities |= sum->cpus[c].capacity > 0;
+		smt |= sum->cpus[c].core != c;
 	}
 	if (!strcmp(id, "eas") || !strcmp(id, "sis-capacity"))
-		return !capacities || an->asym_capacity;
+		return !capacities || sum->asym_capacity;
 	if (!strcmp(id, "sis-smt"))
-		return smt || (an->llc_source != RQ_LLC_CACHE && an->llc_source != RQ_LLC_PACKAGE);
+		return smt || (sum->llc_source != RQ_LLC_CACHE && sum->llc_source != RQ_LLC_PACKAGE);
 	return true;
 }
 
 bool rq_teach_count(const struct rq_analysis *an, int i, struct rq_teach_count *c)
 {
+	const struct rq_summary *sum;
 	const struct rq_teach_node *n;
 
 	memset(c, 0, sizeof(*c));
 	if (!an || i < 0 || i >= rq_teach_nr_nodes)
 		return false;
+	sum = rq_analysis_summary(an);
 	n = &rq_teach_nodes[i];
-	c->taken = sum_list(an, n->taken);
-	c->maybe = step_possible(an, n->id) ? sum_list(an, n->maybe) : 0;
+	c->taken = sum_list(sum, n->taken);
+	c->maybe = step_possible(sum, n->id) ? sum_list(sum, n->maybe) : 0;
 	if (n->finding >= 0 && n->finding < RQ_FIND__COUNT)
-		c->finding = an->findings[n->finding].count;
+		c->finding = sum->findings[n->finding].count;
 	return true;
 }
 
@@ -598,16 +600,17 @@ static const char finding_letter[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
 
 void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief)
 {
+	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	char pre[128], src[1024], rel[512];
 
 	fprintf(f, "select_task_rq(): how Linux chooses a CPU for a task\n");
-	if (an) {
-		rq_escape_c(an->source, strlen(an->source), src, sizeof(src));
+	if (sum) {
+		rq_escape_c(sum->source, strlen(sum->source), src, sizeof(src));
 		/* the release is the file's (UNAME option or marker): escaped like the source */
-		rq_escape_c(an->profile.release, strlen(an->profile.release), rel, sizeof(rel));
+		rq_escape_c(sum->profile.release, strlen(sum->profile.release), rel, sizeof(rel));
 		fprintf(f, "counts from %s: %llu placements, kernel %s, %d CPUs\n", src,
-			(unsigned long long)an->nr_placements, rel[0] ? rel : "unknown",
-			an->nr_cpus);
+			(unsigned long long)sum->nr_placements, rel[0] ? rel : "unknown",
+			sum->nr_cpus);
 		fprintf(f, "through: placements that went through the step; maybe: more that "
 			   "may have\n(the trace cannot tell); finding: the one related to the "
 			   "step, and its count.\n");
@@ -658,7 +661,7 @@ void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief
 
 		fprintf(f, "\n%s: %s", rq_finding_ids[k], rq_teach_finding_title[k]);
 		if (an)
-			fprintf(f, " (%llu)", (unsigned long long)an->findings[k].count);
+			fprintf(f, " (%llu)", (unsigned long long)sum->findings[k].count);
 		fprintf(f, "\n");
 		rq_teach_wrap(rq_teach_finding_text[k], 76, wrap_print, &w);
 	}

@@ -115,10 +115,12 @@ static void pf_event(const struct rq_event *ev, void *ctx)
 	struct rq_perfetto *p = ctx;
 
 	if (!p->runs.cpu) {
-		if (rq_runs_init(&p->runs, p->an, p->an->nr_cpus))
+		int nr_cpus = rq_analysis_summary(p->an)->nr_cpus;
+
+		if (rq_runs_init(&p->runs, p->an, nr_cpus))
 			return;
 		p->runs.run = pf_run;
-		for (int cpu = 0; cpu < p->an->nr_cpus; cpu++) {
+		for (int cpu = 0; cpu < nr_cpus; cpu++) {
 			sep(p);
 			fprintf(p->f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, "
 				      "\"tid\": %d, \"ts\": 0, \"args\": {\"name\": \"CPU %d\"}}",
@@ -169,16 +171,16 @@ int rq_perfetto_start(struct rq_perfetto *p, FILE *f, struct rq_analysis *an)
 	memset(p, 0, sizeof(*p));
 	p->f = f;
 	p->an = an;
-	if (!an->delay)
+	if (!rq_analysis_delay(an))
 		return -1;
 	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"generator\": \"rqpath\"}, "
 	      "\"traceEvents\": [", f);
 	sep(p);
 	fputs("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"ts\": 0, "
 	      "\"args\": {\"name\": \"CPUs (rqpath)\"}}", f);
-	an->delay->event_sink = pf_event;
-	an->delay->event_ctx = p;
-	rq_delay_set_sink(an->delay, pf_placement, p);
+	rq_analysis_delay(an)->event_sink = pf_event;
+	rq_analysis_delay(an)->event_ctx = p;
+	rq_delay_set_sink(rq_analysis_delay(an), pf_placement, p);
 	return 0;
 }
 
@@ -187,9 +189,9 @@ int rq_perfetto_end(struct rq_perfetto *p)
 	if (p->runs.cpu)
 		rq_runs_finish(&p->runs);
 	rq_runs_free(&p->runs);
-	if (p->an->delay) {
-		p->an->delay->event_sink = NULL;
-		rq_delay_set_sink(p->an->delay, NULL, NULL);
+	if (rq_analysis_delay(p->an)) {
+		rq_analysis_delay(p->an)->event_sink = NULL;
+		rq_delay_set_sink(rq_analysis_delay(p->an), NULL, NULL);
 	}
 	fputs("\n]}\n", p->f);
 	return fflush(p->f) || ferror(p->f) ? -1 : 0;

@@ -76,7 +76,7 @@ static int check_rules(const struct rq_analysis *an, void *ctx)
 	/* only proven counts trip a rule, unless the rule names the possible ones */
 	for (int i = 0; i < rc->n; i++) {
 		const struct fail_rule *r = &rc->rules[i];
-		const struct rq_finding_store *s = &an->findings[r->finding];
+		const struct rq_finding_store *s = &rq_analysis_summary(an)->findings[r->finding];
 		unsigned long long n = r->possible ? s->possible : s->count;
 
 		if (n > r->max) {
@@ -329,6 +329,7 @@ static int cmd_audit(int argc, char **argv)
 		}
 		snprintf(tmpfile, sizeof(tmpfile), "/proc/self/fd/%d", live_fd);
 		file = tmpfile;
+		aopts.source_name = "live";
 	}
 
 	an = rq_analysis_new(&aopts);
@@ -355,14 +356,13 @@ static int cmd_audit(int argc, char **argv)
 		char esc[1024];
 
 		rq_escape_c(file, strlen(file), esc, sizeof(esc));
-		if (an->error[0])
-			rq_escape_c(an->error, strlen(an->error), err, sizeof(err));
+		if (rq_analysis_error(an)[0])
+			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
+				    sizeof(err));
 		rq_error("%s: %s", esc, err);
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (live)
-		strlcpy(an->source, "live", sizeof(an->source));
 	if (placements >= 0 ? rq_placements_end(&pout) :
 	    perfetto ? rq_perfetto_end(&pf) :
 	    html ? rq_html_write(dst, &hp) : rq_report_write(dst, an, fmt)) {

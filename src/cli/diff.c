@@ -74,8 +74,9 @@ static int audit_one(const char *file, const char *profile, const char *topology
 	}
 	if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
 		rq_escape_c(file, strlen(file), esc, sizeof(esc));
-		if (an->error[0])
-			rq_escape_c(an->error, strlen(an->error), err, sizeof(err));
+		if (rq_analysis_error(an)[0])
+			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
+				    sizeof(err));
 		rq_error("%s: %s", esc, err);
 		rq_analysis_free(an);
 		return -1;

@@ -86,8 +86,9 @@ static int cmd_explain(int argc, char **argv)
 			char name[1024];
 
 			rq_escape_c(file, strlen(file), name, sizeof(name));
-			if (an->error[0])
-				rq_escape_c(an->error, strlen(an->error), err, sizeof(err));
+			if (rq_analysis_error(an)[0])
+				rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
+					    sizeof(err));
 			rq_error("%s: %s", name, err);
 			rq_analysis_free(an);
 			return RQ_EXIT_ERROR;
