@@ -10,6 +10,7 @@
  * buffer) is valid while the sinks look at it.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,7 +355,14 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 		}
 		if (__builtin_expect(rec->missed || rec->backwards, 0))
 			lost_mark(p, rec);
-		rq_decode_raw(p->dec, rec->data, rec->size, rec->ts, cpu, &ev);
+		if (__builtin_expect(p->dec != NULL, 1)) {
+			rq_decode_raw(p->dec, rec->data, rec->size, rec->ts, cpu, &ev);
+		} else {
+			/* a source without formats: every record is one rqpath does not know */
+			memset(&ev, 0, sizeof(ev));
+			ev.ts = rec->ts;
+			ev.cpu = cpu;
+		}
 		deliver(p, &ev);
 		p->pending = cpu;
 		p->next = -2;
@@ -420,4 +428,11 @@ double rq_pump_progress(const struct rq_pump *p)
 const char *rq_pump_error(const struct rq_pump *p)
 {
 	return p->failed ? p->err : "error while reading the trace";
+}
+
+double rq_rate_decay(double rate, uint64_t count, double dt, double tau)
+{
+	if (dt <= 0)
+		return rate;
+	return rate + (1 - exp(-dt / tau)) * ((double)count / dt - rate);
 }

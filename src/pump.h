@@ -59,7 +59,8 @@ struct rq_source {
 	const struct rq_source_ops *ops;
 	void *ctx;
 	int ncpus;
-	struct tep_handle *tep;	/* the formats the records are decoded with */
+	struct tep_handle *tep;	/* the formats the records are decoded with (NULL: none,
+				 * every record is RQ_EV_OTHER) */
 };
 
 /* A trace.dat as a source: rq_source_file() in tracedat.h. */
@@ -132,5 +133,11 @@ const char *rq_pump_error(const struct rq_pump *p);
  * Do not mix with rq_pump_run() on the same pump.
  */
 int rq_pump_next_raw(struct rq_pump *p, struct rq_raw *rec);
+
+/*
+ * A rate that decays (the live events/s): count more records over dt seconds move rate
+ * toward count/dt by 1 - e^(-dt/tau), so a burst fades within a few tau.
+ */
+double rq_rate_decay(double rate, uint64_t count, double dt, double tau);
 
 #endif

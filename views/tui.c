@@ -1156,10 +1156,8 @@ static void live_status(struct tui *t, double now)
 	double dt = now - t->rate_at;
 
 	if (dt >= 0.5) {
-		double inst = (double)(n - t->rate_events) / dt;
-
 		/* exponentially weighted: a burst fades within a few seconds */
-		t->rate += (1 - exp(-dt / RATE_TAU)) * (inst - t->rate);
+		t->rate = rq_rate_decay(t->rate, n - t->rate_events, dt, RATE_TAU);
 		t->rate_events = n;
 		t->rate_at = now;
 	}

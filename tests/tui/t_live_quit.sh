@@ -2,7 +2,8 @@
 # rqpath live (root): q asks before ending a recording that has no -o (issue: q, and Esc,
 # ended it at once); any other key goes on, y ends it; Ctrl-C needs no answer.  With -o
 # the header names the file and its size and q quits at once; lost events come with
-# the advice to raise --buffer-kb; tracing switched off under it is said ("stalled").
+# the advice to raise --buffer-kb; tracing switched off under it is said ("stalled:
+# ..., tracing_on is 0": the recorder checks why no event comes, quiet alone is not it).
 # In-process (script).
 . "$(dirname "$0")/golden/script.sh"
 
@@ -88,6 +89,9 @@ done
 ) &
 run_script -- live
 wait
-grep -q 'stalled: no events for [3-9]s' "$work/dump" ||
-	fail "tracing switched off: the header never said stalled"
+grep -q 'stalled: no events for [3-9]s, tracing_on is 0' "$work/dump" ||
+	fail "tracing switched off: the header never said stalled, and why"
+# quiet alone is not stalled: before tracing went off the header said recording
+grep -q 'stalled' "$work/dump" && ! grep -q 'dashboard  recording' "$work/dump" &&
+	fail "stalled from the start"
 finish

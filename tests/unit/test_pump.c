@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_pump.c - the one per-CPU merge (src/pump.c) over a made-up source: time order
+ * with ties to the lower CPU, lost events counted once against a CPU's statistic, the
+ * budget (events, trace time, a sink's stop), a live source's rounds, the decaying rate.
+ * The expected orders and counts are written out by hand from the records below.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pump.h"
+
+#define MAXREC 8
+
+struct fake_rec {
+	uint64_t ts;
+	long long missed;
+};
+
+struct fake {
+	int ncpus;
+	struct fake_rec rec[3][MAXREC];
+	int n[3];		/* records of each CPU */
+	int avail[3];		/* live: records readable so far */
+	int pos[3];
+	int rounds;		/* live: refills that make one more record of each CPU readable */
+	bool live;
+	int data;
+};
+
+static int fake_next(void *ctx, int cpu, struct rq_raw *r)
+{
+	struct fake *f = ctx;
+	int lim = f->live ? f->avail[cpu] : f->n[cpu];
+
+	if (f->pos[cpu] >= lim)
+		return 0;
+	r->ts = f->rec[cpu][f->pos[cpu]].ts;
+	r->missed = f->rec[cpu][f->pos[cpu]].missed;
+	r->cpu = cpu;
+	r->data = &f->data;
+	r->size = 4;
+	r->backwards = false;
+	f->pos[cpu]++;
+	return 1;
+}
+
+static int fake_refill(void *ctx)
+{
+	struct fake *f = ctx;
+	int any = 0;
+
+	if (!f->rounds)
+		return 0;
+	f->rounds--;
+	for (int cpu = 0; cpu < f->ncpus; cpu++)
+		if (f->avail[cpu] < f->n[cpu]) {
+			f->avail[cpu]++;
+			any = 1;
+		}
+	return any;
+}
+
+static const struct rq_source_ops file_like = { .next = fake_next };
+static const struct rq_source_ops live_like = { .next = fake_next, .refill = fake_refill };
+
+struct seen {
+	int n;
+	uint64_t ts[32];
+	int cpu[32];
+	int type[32];
+	long long arg[32];
+	struct rq_pump *p;
+	int stop_at;		/* rq_pump_stop() after this many events (0: never) */
+};
+
+static void sink(void *data, const struct rq_event *ev)
+{
+	struct seen *s = data;
+
+	if (s->n < 32) {
+		s->ts[s->n] = ev->ts;
+		s->cpu[s->n] = ev->cpu;
+		s->type[s->n] = ev->type;
+		s->arg[s->n] = ev->arg;
+	}
+	s->n++;
+	if (s->stop_at && s->n == s->stop_at)
+		rq_pump_stop(s->p);
+}
+
+static struct rq_pump *make(struct fake *f, const struct rq_source_ops *ops, struct seen *s)
+{
+	struct rq_source src = { .ops = ops, .ctx = f, .ncpus = f->ncpus, .tep = NULL };
+	struct rq_pump *p = rq_pump_new(&src);
+
+	assert_non_null(p);
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	assert_int_equal(rq_pump_add_sink(p, sink, s), 0);
+	return p;
+}
+
+/*
+ * CPU0 1 3 5 5, CPU1 2 4 5 6, CPU2 nothing: 1 2 3 4 5(0) 5(0) 5(1) 6; CPU1 reaches 5
+ * right after its 4, while CPU0 waits at 5: the tie goes to CPU0.
+ */
+static void merges_by_time_lower_cpu_first(void **state)
+{
+	struct fake f = { .ncpus = 3, .n = { 4, 4, 0 },
+			  .rec = { { { 1, 0 }, { 3, 0 }, { 5, 0 }, { 5, 0 } },
+				   { { 2, 0 }, { 4, 0 }, { 5, 0 }, { 6, 0 } } } };
+	static const uint64_t ts[] = { 1, 2, 3, 4, 5, 5, 5, 6 };
+	static const int cpu[] = { 0, 1, 0, 1, 0, 0, 1, 1 };
+	struct seen s;
+	struct rq_pump *p = make(&f, &file_like, &s);
+
+	(void)state;
+	assert_int_equal(rq_pump_next_ts(p), 1);
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_END);
+	assert_int_equal(s.n, 8);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(s.ts[i], ts[i]);
+		assert_int_equal(s.cpu[i], cpu[i]);
+		assert_int_equal(s.type[i], RQ_EV_OTHER);
+	}
+	assert_int_equal(rq_pump_records(p), 8);
+	assert_int_equal(rq_pump_next_ts(p), UINT64_MAX);
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_END);
+	rq_pump_free(p);
+}
+
+/*
+ * CPU0's statistic says 10 lost; its pages mark 4, then 8 more (12 in all): the total
+ * is 12, not 22; the first mark is within the statistic (a mark, 0 more), the second
+ * passes it by 2.  CPU1 marks an unknown number (-1): a mark, nothing counted.
+ */
+static void lost_events_are_counted_once(void **state)
+{
+	struct fake f = { .ncpus = 2, .n = { 3, 2 },
+			  .rec = { { { 10, 0 }, { 20, 4 }, { 30, 8 } },
+				   { { 15, 0 }, { 25, -1 } } } };
+	struct seen s;
+	struct rq_pump *p = make(&f, &file_like, &s);
+	long long told = 10;
+
+	(void)state;
+	assert_int_equal(rq_pump_note_overrun(p, 0, 10, false, 0), 10);
+	assert_int_equal(rq_pump_note_overrun(p, 0, 10, false, 0), 0);
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_END);
+	/* 5 records and 3 marks, each mark just before its record */
+	assert_int_equal(s.n, 8);
+	for (int i = 0; i < s.n; i++) {
+		if (s.type[i] != RQ_EV_LOST)
+			continue;
+		assert_int_equal(s.type[i + 1], RQ_EV_OTHER);
+		assert_int_equal(s.ts[i], s.ts[i + 1]);
+		assert_int_equal(s.cpu[i], s.cpu[i + 1]);
+		told += s.arg[i];
+	}
+	assert_int_equal(s.type[2], RQ_EV_LOST);	/* 10 15 | 20 */
+	assert_int_equal(s.arg[2], 0);
+	assert_int_equal(s.type[4], RQ_EV_LOST);	/* 25 on CPU1, unknown */
+	assert_int_equal(s.arg[4], 0);
+	assert_int_equal(s.type[6], RQ_EV_LOST);	/* 30 */
+	assert_int_equal(s.arg[6], 2);
+	assert_int_equal(rq_pump_lost(p), 12);
+	assert_int_equal(told, 12);
+	/* a statistic read at the end that passes the marks: the excess is told once */
+	assert_int_equal(rq_pump_note_overrun(p, 1, 3, true, 99), 3);
+	assert_int_equal(s.type[8], RQ_EV_LOST);
+	assert_int_equal(s.arg[8], 3);
+	assert_int_equal(rq_pump_lost(p), 15);
+	rq_pump_free(p);
+}
+
+static void runs_to_a_budget(void **state)
+{
+	struct fake f = { .ncpus = 2, .n = { 4, 4 },
+			  .rec = { { { 1, 0 }, { 3, 0 }, { 5, 0 }, { 7, 0 } },
+				   { { 2, 0 }, { 4, 0 }, { 6, 0 }, { 8, 0 } } } };
+	const struct rq_budget three = { .max_events = 3 };
+	const struct rq_budget until5 = { .until_ts = 5 };
+	struct seen s;
+	struct rq_pump *p = make(&f, &file_like, &s);
+
+	(void)state;
+	assert_int_equal(rq_pump_run(p, &three), RQ_PUMP_BUDGET);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(rq_pump_last_fed(p), 3);
+	assert_int_equal(rq_pump_next_ts(p), 4);
+	/* up to trace time 5: 4 and 5, then it stops before 6 */
+	assert_int_equal(rq_pump_run(p, &until5), RQ_PUMP_UNTIL);
+	assert_int_equal(s.n, 5);
+	assert_int_equal(rq_pump_last_ts(p), 5);
+	/* a sink stops it right after the event it saw */
+	s.stop_at = 6;
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_STOPPED);
+	assert_int_equal(s.n, 6);
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_END);
+	assert_int_equal(s.n, 8);
+	assert_int_equal(s.ts[7], 8);
+	rq_pump_free(p);
+}
+
+/* A live source: a round at a time, idle when nothing new, merged within each round. */
+static void live_rounds_go_idle(void **state)
+{
+	struct fake f = { .ncpus = 2, .n = { 2, 2 }, .live = true, .rounds = 1,
+			  .rec = { { { 10, 0 }, { 30, 0 } }, { { 20, 0 }, { 40, 0 } } } };
+	struct seen s;
+	struct rq_pump *p = make(&f, &live_like, &s);
+
+	(void)state;
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_IDLE);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.ts[0], 10);
+	assert_int_equal(s.ts[1], 20);
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_IDLE);
+	assert_int_equal(s.n, 2);
+	f.rounds = 5;
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_IDLE);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.ts[2], 30);
+	assert_int_equal(s.ts[3], 40);
+	rq_pump_free(p);
+}
+
+/* Two pumps side by side share nothing. */
+static void two_pumps_are_independent(void **state)
+{
+	struct fake a = { .ncpus = 1, .n = { 2 }, .rec = { { { 1, 0 }, { 2, 0 } } } };
+	struct fake b = { .ncpus = 1, .n = { 1 }, .rec = { { { 7, 5 } } } };
+	struct seen sa, sb;
+	struct rq_pump *pa = make(&a, &file_like, &sa), *pb = make(&b, &file_like, &sb);
+	const struct rq_budget one = { .max_events = 1 };
+
+	(void)state;
+	assert_int_equal(rq_pump_run(pa, &one), RQ_PUMP_BUDGET);
+	assert_int_equal(rq_pump_run(pb, NULL), RQ_PUMP_END);
+	assert_int_equal(rq_pump_run(pa, NULL), RQ_PUMP_END);
+	assert_int_equal(sa.n, 2);
+	assert_int_equal(sb.n, 2);
+	assert_int_equal(rq_pump_lost(pa), 0);
+	assert_int_equal(rq_pump_lost(pb), 5);
+	rq_pump_free(pa);
+	rq_pump_free(pb);
+}
+
+/* 1000/s for 10 s, then nothing: the rate follows up, then decays toward 0. */
+static void the_rate_decays(void **state)
+{
+	double r = 0;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		r = rq_rate_decay(r, 500, 0.5, 2.0);
+	assert_true(r > 990 && r <= 1000);
+	r = rq_rate_decay(r, 0, 2.0, 2.0);
+	assert_true(r > 360 && r < 370);	/* e^-1 of it */
+	for (int i = 0; i < 10; i++)
+		r = rq_rate_decay(r, 0, 1.0, 2.0);
+	assert_true(r < 3);
+	assert_true(rq_rate_decay(5, 100, 0, 2.0) == 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(merges_by_time_lower_cpu_first),
+		cmocka_unit_test(lost_events_are_counted_once),
+		cmocka_unit_test(runs_to_a_budget),
+		cmocka_unit_test(live_rounds_go_idle),
+		cmocka_unit_test(two_pumps_are_independent),
+		cmocka_unit_test(the_rate_decays),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
