@@ -1,7 +1,7 @@
 #!/bin/sh
 # rqpath live answers a key within 10 ms (median, target 20 ms; issue: ~100 ms, keys were read only at
-# the recorder's 100 ms tick): the recorder's wait between rounds ends when the terminal
-# is readable (poll), and the tick handles the key at once.  Timed on a pty by
+# the recorder's 100 ms tick): the live loop waits in poll() on the terminal and the
+# ring buffers, handles a key first and draws its screen before pumping records.  Timed on a pty by
 # tests/tools/keylat.py (no tmux), with the plain build.  A machine loaded far beyond its
 # CPUs (load above 3 per CPU) cannot time it honestly: then the test skips and says so.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
