@@ -197,7 +197,7 @@ static int detail_open(struct view *v, const void *arg)
 			snprintf(s->ev_err, sizeof(s->ev_err), "shown in replay (rqpath replay "
 				 "FILE); live, the recording is still being written");
 		} else {
-			s->nev = tui_evidence(v->t->path, &s->p, s->ev, DL_EVIDENCE, s->ev_err,
+			s->nev = tui_evidence(v->t, v->t->path, &s->p, s->ev, DL_EVIDENCE, s->ev_err,
 					      sizeof(s->ev_err));
 		}
 	}
@@ -261,7 +261,7 @@ static enum view_key detail_key(struct view *v, enum tui_action act)
 /* The end of the TUI: the evidence's reader and its records go too. */
 static void detail_done(struct view *v)
 {
-	tui_evidence_free();
+	tui_evidence_free(v->t);
 }
 
 const struct view_ops detail_ops = {

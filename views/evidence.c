@@ -42,7 +42,7 @@ struct ev_result {
 	char rec[EV_BEFORE + EV_AFTER][TUI_EV_LEN];
 };
 
-static struct ev_cache {
+struct ev_cache {
 	char *path;
 	struct rq_replay *r;
 	struct rq_analysis *an;
@@ -55,7 +55,7 @@ static struct ev_cache {
 	uint64_t reads;		/* times the trace was opened (tests: RQPATH_TUI_EV_STATS) */
 	struct ev_result results[EV_RESULTS];
 	int nresults, next_result;
-} cache;
+};
 
 struct ev_ctx {
 	const struct rq_placement *p;
@@ -263,12 +263,17 @@ static void cache_close(struct ev_cache *k)
 	k->eof = false;
 }
 
-void tui_evidence_free(void)
+void tui_evidence_free(struct tui *t)
 {
-	cache_close(&cache);
-	free(cache.buf);
-	free(cache.path);
-	memset(&cache, 0, sizeof(cache));
+	struct ev_cache *k = t->evidence;
+
+	if (!k)
+		return;
+	cache_close(k);
+	free(k->buf);
+	free(k->path);
+	free(k);
+	t->evidence = NULL;
 }
 
 static int cache_open(struct ev_cache *k, const char *path, char *err, size_t errlen)
@@ -329,16 +334,25 @@ static int collect(struct ev_cache *k, const struct rq_placement *p, struct ev_c
 	return c->nafter;
 }
 
-int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI_EV_LEN],
-		 int max, char *err, size_t errlen)
+int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
+		 char (*rec)[TUI_EV_LEN], int max, char *err, size_t errlen)
 {
 	char before[EV_BEFORE][TUI_EV_LEN], after[EV_AFTER][TUI_EV_LEN];
 	struct ev_ctx c = { .p = p, .ring = before, .after = after };
 	const struct rq_budget step = { .max_events = 4096 };
-	struct ev_cache *k = &cache;
+	struct ev_cache *k = t->evidence;
 	struct ev_result *res;
 	enum rq_pump_status st;
 	int out = 0;
+
+	/* the TUI's own reader, no file static: a second TUI session has its own */
+	if (!k) {
+		k = t->evidence = calloc(1, sizeof(*k));
+		if (!k) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
 
 	if (k->path && !strcmp(k->path, path)) {
 		for (int i = 0; i < k->nresults; i++) {

@@ -171,6 +171,7 @@ struct prompt_hist {
 };
 
 struct tl_index;
+struct ev_cache;
 
 struct tui {
 	struct rq_analysis *an;
@@ -215,6 +216,7 @@ struct tui {
 	const char *stall;	/* why no event can come (rq_recorder_stalled()), NULL */
 
 	struct tui_hist hist;	/* findings over time, fed by the placement observer */
+	struct ev_cache *evidence;	/* the detail's evidence reader (evidence.c) */
 	uint64_t generation;	/* bumped on every model change */
 
 	struct view views[VIEW__COUNT];
@@ -368,10 +370,10 @@ void tui_help_line(const struct tui *t, char *buf, size_t size);
  * open and reads on for the next placement (stepping forward costs the distance only).
  */
 #define TUI_EV_LEN 200
-int tui_evidence(const char *path, const struct rq_placement *p, char (*rec)[TUI_EV_LEN],
-		 int max, char *err, size_t errlen);
-/* The reader tui_evidence() keeps between calls, and its records: released. */
-void tui_evidence_free(void);
+int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
+		 char (*rec)[TUI_EV_LEN], int max, char *err, size_t errlen);
+/* The reader tui_evidence() keeps between calls (in t), and its records: released. */
+void tui_evidence_free(struct tui *t);
 
 /*
  * The detail's [ ] (n N): step the list view below it (placements, timeline) by dir and
