@@ -134,6 +134,18 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	return s;
 }
 
+int rq_analysis_nr_cpus(const struct rq_analysis *an)
+{
+	return an->cpus ? an->nr_cpus : 0;
+}
+
+int rq_analysis_queued(const struct rq_analysis *an, int cpu)
+{
+	if (!an->cpus || cpu < 0 || cpu >= an->nr_cpus || !an->cpus[cpu].known)
+		return -1;
+	return an->cpus[cpu].nqueued;
+}
+
 struct rq_delay *rq_analysis_delay(const struct rq_analysis *an)
 {
 	return an->delay;

@@ -457,6 +457,13 @@ void rq_analysis_finish(struct rq_analysis *an);
 void rq_analysis_free(struct rq_analysis *an);
 /* The summary of what an analysis found (see struct rq_summary for how long it holds). */
 const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an);
+/*
+ * Cheap reads for a sink called at every event (rq_analysis_summary() copies more):
+ * the CPU count (0 before rq_analysis_begin()), and cpu's queue length as the model
+ * knows it now (-1: its runqueue is unknown, or cpu is out of range).
+ */
+int rq_analysis_nr_cpus(const struct rq_analysis *an);
+int rq_analysis_queued(const struct rq_analysis *an, int cpu);
 /* The queue-delay store and its sinks (delay.h): lives as long as the analysis. */
 struct rq_delay *rq_analysis_delay(const struct rq_analysis *an);
 /* Why rq_analysis_begin() failed, for the user ("" if it did not). */

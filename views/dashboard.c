@@ -36,34 +36,34 @@ static void fmt_count(uint64_t n, char *buf, size_t size)
 static void draw_info(struct view *v, int y)
 {
 	struct tui *t = v->t;
-	const struct rq_analysis *an = t->an;
+	const struct rq_summary *sum = rq_analysis_summary(t->an);
 	char ev[32], rate[32], line[256], lost[32];
 	double span = 0;
 	int x;
 
 	tui_clear_row(y, 0);
 	x = tui_puts(y, 0, -1, " kernel ");
-	x += tui_puts_untrusted(y, x, 24, an->profile.release[0] ? an->profile.release : "?",
-				an->profile.release[0] ? strlen(an->profile.release) : 1);
-	fmt_count(an->nr_events, ev, sizeof(ev));
-	fmt_count(an->lost_events, lost, sizeof(lost));
+	x += tui_puts_untrusted(y, x, 24, sum->profile.release[0] ? sum->profile.release : "?",
+				sum->profile.release[0] ? strlen(sum->profile.release) : 1);
+	fmt_count(sum->nr_events, ev, sizeof(ev));
+	fmt_count(sum->lost_events, lost, sizeof(lost));
 	if (t->live) {
 		if (t->test_mode)
 			snprintf(rate, sizeof(rate), "-");
 		else
 			snprintf(rate, sizeof(rate), "%.0f/s", t->rate);
 	} else {
-		if (an->last_ts > an->first_ts)
-			span = (an->last_ts - an->first_ts) / 1e9;
+		if (sum->last_ts > sum->first_ts)
+			span = (sum->last_ts - sum->first_ts) / 1e9;
 		if (span > 0)
-			snprintf(rate, sizeof(rate), "%.0f/s", an->nr_events / span);
+			snprintf(rate, sizeof(rate), "%.0f/s", sum->nr_events / span);
 		else
 			snprintf(rate, sizeof(rate), "-");
 	}
-	snprintf(line, sizeof(line), "  %d CPUs  %s events (%s)  %s lost", an->nr_cpus, ev, rate,
+	snprintf(line, sizeof(line), "  %d CPUs  %s events (%s)  %s lost", sum->nr_cpus, ev, rate,
 		 lost);
 	x += tui_puts(y, x, -1, line);
-	if (an->lost_events) {
+	if (sum->lost_events) {
 		/* live, the remedy is at hand: a bigger ring buffer per CPU */
 		const char *mark = t->live ? " ! raise --buffer-kb" : " !";
 
@@ -99,38 +99,38 @@ static void draw_info(struct view *v, int y)
  */
 static void draw_limits(struct view *v, int y)
 {
-	const struct rq_analysis *an = v->t->an;
+	const struct rq_summary *sum = rq_analysis_summary(v->t->an);
 	char line[512], rep[256] = "";
 	uint64_t repairs = 0, mism = 0;
 	size_t off = 0;
 	bool warn;
 
-	for (int c = 0; an->cpus && c < an->nr_cpus; c++) {
-		repairs += an->cpus[c].repairs;
-		mism += an->cpus[c].switch_mismatches;
+	for (int c = 0; sum->cpus && c < sum->nr_cpus; c++) {
+		repairs += sum->cpus[c].repairs;
+		mism += sum->cpus[c].switch_mismatches;
 	}
 	if (repairs || mism) {
 		off += snprintf(rep, sizeof(rep), "repaired:");
-		for (int c = 0; c < an->nr_cpus && off < sizeof(rep); c++)
-			if (an->cpus[c].repairs || an->cpus[c].switch_mismatches)
+		for (int c = 0; c < sum->nr_cpus && off < sizeof(rep); c++)
+			if (sum->cpus[c].repairs || sum->cpus[c].switch_mismatches)
 				off += snprintf(rep + off, sizeof(rep) - off, " cpu%d %llu/%llu", c,
-						(unsigned long long)an->cpus[c].repairs,
-						(unsigned long long)an->cpus[c].switch_mismatches);
+						(unsigned long long)sum->cpus[c].repairs,
+						(unsigned long long)sum->cpus[c].switch_mismatches);
 		snprintf(rep + off, off < sizeof(rep) ? sizeof(rep) - off : 0,
 			 " (runs/switches)");
 	} else {
 		snprintf(rep, sizeof(rep), "no model repairs");
 	}
 	snprintf(line, sizeof(line), " %s  %s  %s  %s",
-		 an->has_markers ? "markers: affinity, policy" :
+		 sum->has_markers ? "markers: affinity, policy" :
 				   "no markers: affinity, policy assumed",
-		 an->llc_source == RQ_LLC_CACHE ? "LLC: sysfs" :
-		 an->llc_source == RQ_LLC_PACKAGE ? "LLC: package" :
+		 sum->llc_source == RQ_LLC_CACHE ? "LLC: sysfs" :
+		 sum->llc_source == RQ_LLC_PACKAGE ? "LLC: package" :
 						    "no topology: one LLC assumed",
-		 !an->profile.release[0] ? "kernel unknown: profile assumed" :
-		 an->profile.overridden ? "profile: overridden" : "profile: from release",
+		 !sum->profile.release[0] ? "kernel unknown: profile assumed" :
+		 sum->profile.overridden ? "profile: overridden" : "profile: from release",
 		 rep);
-	warn = !an->has_markers || an->llc_source == RQ_LLC_ASSUMED || !an->profile.release[0] ||
+	warn = !sum->has_markers || sum->llc_source == RQ_LLC_ASSUMED || !sum->profile.release[0] ||
 	       repairs || mism;
 	tui_clear_row(y, 0);
 	if (warn)
@@ -144,7 +144,8 @@ static void draw_limits(struct view *v, int y)
 static void draw_cpu(struct view *v, int y, int x, int w, int cpu)
 {
 	const struct rq_analysis *an = v->t->an;
-	const struct rq_cpu *c = &an->cpus[cpu];
+	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
+	const struct rq_cpu_summary *c = &sum->cpus[cpu];
 	int namew = w < 60 ? 17 : 23;
 	char buf[64];
 	int used;
@@ -191,10 +192,10 @@ static int cpu_columns(int n, int rows_avail)
 
 static int draw_cpus(struct view *v, int y, int rows)
 {
-	const struct rq_analysis *an = v->t->an;
-	int n = an->nr_cpus, ncol, colw, per_col;
+	const struct rq_summary *sum = rq_analysis_summary(v->t->an);
+	int n = sum->nr_cpus, ncol, colw, per_col;
 
-	if (!an->cpus || n <= 0) {
+	if (!sum->cpus || n <= 0) {
 		tui_puts(y, 1, -1, "(no CPU data yet)");
 		return y + 1;
 	}
@@ -223,13 +224,13 @@ static int draw_cpus(struct view *v, int y, int rows)
 	return y + rows;
 }
 
-static uint64_t kind_total(const struct rq_analysis *an, int kind)
+static uint64_t kind_total(const struct rq_summary *sum, int kind)
 {
 	uint64_t n = 0;
 
 	for (int i = 0; i < RQ_PATH__COUNT; i++)
 		if ((int)rq_paths[i].kind == kind)
-			n += an->path_counts[i];
+			n += sum->path_counts[i];
 	return n;
 }
 
@@ -250,14 +251,14 @@ static void select_row(int y, bool sel)
 static int draw_paths(struct view *v, int y, int ymax)
 {
 	struct dash_state *s = v->priv;
-	const struct rq_analysis *an = v->t->an;
+	const struct rq_summary *sum = rq_analysis_summary(v->t->an);
 	uint64_t max = 0;
 	int shown = 0, nonzero = 0;
 
 	for (int i = 0; i < RQ_PATH__COUNT; i++) {
-		if (an->path_counts[i] > max)
-			max = an->path_counts[i];
-		if (an->path_counts[i])
+		if (sum->path_counts[i] > max)
+			max = sum->path_counts[i];
+		if (sum->path_counts[i])
 			nonzero++;
 	}
 	if (!nonzero) {
@@ -266,13 +267,13 @@ static int draw_paths(struct view *v, int y, int ymax)
 	}
 	/* grouped by kind, in the order of enum rq_kind */
 	for (int k = 0; k < RQ_KIND__COUNT; k++) {
-		uint64_t total = kind_total(an, k);
+		uint64_t total = kind_total(sum, k);
 
 		for (int i = 0; i < RQ_PATH__COUNT; i++) {
 			char buf[96], of[48];
 			bool sel;
 
-			if ((int)rq_paths[i].kind != k || !an->path_counts[i])
+			if ((int)rq_paths[i].kind != k || !sum->path_counts[i])
 				continue;
 			if (y >= ymax)
 				continue;
@@ -289,11 +290,11 @@ static int draw_paths(struct view *v, int y, int ymax)
 			snprintf(of, sizeof(of), "of %llu %s", (unsigned long long)total,
 				 kind_plural[k]);
 			snprintf(buf, sizeof(buf), " %-8s %-16s %7llu %-16s", rq_kind_names[k],
-				 rq_paths[i].id, (unsigned long long)an->path_counts[i], of);
+				 rq_paths[i].id, (unsigned long long)sum->path_counts[i], of);
 			tui_puts(y, 0, -1, buf);
 			if (sel)
 				attroff(tui_attr(C_SELECT));
-			tui_bar(y, 52, COLS - 53, an->path_counts[i], max);
+			tui_bar(y, 52, COLS - 53, sum->path_counts[i], max);
 			y++;
 			shown++;
 		}
@@ -302,18 +303,18 @@ static int draw_paths(struct view *v, int y, int ymax)
 }
 
 /* What a finding is counted out of: its candidates, and their name. */
-static uint64_t finding_of(const struct rq_analysis *an, int f, const char **what)
+static uint64_t finding_of(const struct rq_summary *sum, int f, const char **what)
 {
 	switch (f) {
 	case RQ_FIND_NEEDLESS_CALLBACK:
 		*what = "execs";
-		return kind_total(an, RQ_KIND_EXEC);
+		return kind_total(sum, RQ_KIND_EXEC);
 	case RQ_FIND_OFFCPU_FORK:
 		*what = "forks";
-		return an->findings[f].of;
+		return sum->findings[f].of;
 	default:
 		*what = "wakeups";
-		return kind_total(an, RQ_KIND_WAKEUP);
+		return kind_total(sum, RQ_KIND_WAKEUP);
 	}
 }
 
@@ -332,12 +333,12 @@ static int draw_findings(struct view *v, int y, int ymax)
 {
 	struct dash_state *s = v->priv;
 	struct tui *t = v->t;
-	const struct rq_analysis *an = t->an;
+	const struct rq_summary *sum = rq_analysis_summary(t->an);
 
 	for (int f = 0; f < RQ_FIND__COUNT && y < ymax; f++) {
-		const struct rq_finding_store *fs = &an->findings[f];
+		const struct rq_finding_store *fs = &sum->findings[f];
 		const char *what;
-		uint64_t of = finding_of(an, f, &what);
+		uint64_t of = finding_of(sum, f, &what);
 		char buf[160], cnt[24], ofs[40], e[16], i[16], p[16], nj[16];
 		bool sel = v->sel == s->npaths + f;
 		uint64_t unjudged = f == RQ_FIND_NEEDLESS_CALLBACK && fs->unknown > fs->not_judged ?
@@ -460,6 +461,7 @@ static void draw_top_tasks(struct view *v, int y, int ymax)
 
 static void dashboard_draw(struct view *v, int y0, int h)
 {
+	const struct rq_summary *sum;
 	struct dash_state *s = v->priv;
 	struct tui *t = v->t;
 	int y = y0, ymax = y0 + h;
@@ -469,6 +471,7 @@ static void dashboard_draw(struct view *v, int y0, int h)
 		tui_puts(y, 1, -1, "no data");
 		return;
 	}
+	sum = rq_analysis_summary(t->an);
 	s->npaths = 0;
 	draw_info(v, y++);
 	draw_limits(v, y++);
@@ -476,10 +479,10 @@ static void dashboard_draw(struct view *v, int y0, int h)
 	left = ymax - y - 5 - 2;
 	npaths = 0;
 	for (int i = 0; i < RQ_PATH__COUNT; i++)
-		npaths += t->an->path_counts[i] != 0;
+		npaths += sum->path_counts[i] != 0;
 	if (npaths < 1)
 		npaths = 1;
-	ncpu_rows = t->an->nr_cpus;
+	ncpu_rows = sum->nr_cpus;
 	{
 		int ncol = cpu_columns(ncpu_rows, left - npaths);
 
@@ -492,7 +495,7 @@ static void dashboard_draw(struct view *v, int y0, int h)
 	if (ncpu_rows < 1)
 		ncpu_rows = 1;
 	tui_rule(t, y++, "CPUs: running task, queued, placements in / out");
-	y = draw_cpus(v, y, ncpu_rows < t->an->nr_cpus ? ncpu_rows : t->an->nr_cpus);
+	y = draw_cpus(v, y, ncpu_rows < sum->nr_cpus ? ncpu_rows : sum->nr_cpus);
 	tui_rule(t, y++, "placements by kind and select_task_rq path (Enter: list them)");
 	/* the findings sit under the paths; rows left over go to the top tasks */
 	pend = draw_paths(v, y, ymax - 5);

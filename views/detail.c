@@ -80,6 +80,7 @@ static void build(struct view *v)
 	struct detail_state *s = v->priv;
 	const struct rq_placement *p = &s->p;
 	const struct rq_analysis *an = v->t->an;
+	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	const struct rq_path_info *pi = &rq_paths[p->path];
 	const struct rq_task *tk = an ? rq_task_find(an, p->pid) : NULL;
 	char comm[RQ_COMM_LEN * 4 + 1], why[RQ_WHY_LEN + 256], esc[(RQ_WHY_LEN + 256) * 4];
@@ -105,7 +106,7 @@ static void build(struct view *v)
 		add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (from the index of the whole trace: "
 		    "the engine keeps the full record of the last %u placements)",
 		    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu,
-		    an ? an->recent_cap : 0);
+		    an ? sum->recent_cap : 0);
 	add(s, C_NORMAL, " path       %s: %s", pi->id, pi->summary);
 	add(s, C_NORMAL, " kernel     %s()", pi->kernel_fn);
 	add(s, p->conf == RQ_CONF_EXACT ? C_NORMAL : C_MAYBE, " confidence %s",
@@ -165,8 +166,9 @@ static void build(struct view *v)
 void tui_open_placement(struct tui *t, const struct rq_placement *p)
 {
 	const struct rq_analysis *an = t->an;
+	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 
-	for (unsigned int i = 0; an && i < an->recent_len; i++) {
+	for (unsigned int i = 0; an && i < sum->recent_len; i++) {
 		const struct rq_placement *r = rq_recent(an, i);
 
 		if (r && (uint32_t)r->seq == (uint32_t)p->seq && r->ts == p->ts) {
@@ -175,10 +177,10 @@ void tui_open_placement(struct tui *t, const struct rq_placement *p)
 		}
 	}
 	for (int f = 0; an && f < RQ_FIND__COUNT; f++)
-		for (int e = 0; e < an->findings[f].nexamples; e++)
-			if ((uint32_t)an->findings[f].examples[e].seq == (uint32_t)p->seq &&
-			    an->findings[f].examples[e].ts == p->ts) {
-				tui_push(t, VIEW_DETAIL, &an->findings[f].examples[e]);
+		for (int e = 0; e < sum->findings[f].nexamples; e++)
+			if ((uint32_t)sum->findings[f].examples[e].seq == (uint32_t)p->seq &&
+			    sum->findings[f].examples[e].ts == p->ts) {
+				tui_push(t, VIEW_DETAIL, &sum->findings[f].examples[e]);
 				return;
 			}
 	tui_push(t, VIEW_DETAIL, p);

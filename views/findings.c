@@ -28,12 +28,13 @@ static void rebuild(struct view *v)
 {
 	struct findings_state *s = v->priv;
 	const struct rq_analysis *an = v->t->an;
+	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 
 	s->nrows = 0;
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
 		s->rows[s->nrows++] = (struct frow){ f, -1 };
 		s->rows[s->nrows++] = (struct frow){ f, -2 };
-		for (int e = 0; an && e < an->findings[f].nexamples; e++)
+		for (int e = 0; an && e < sum->findings[f].nexamples; e++)
 			s->rows[s->nrows++] = (struct frow){ f, e };
 	}
 }
@@ -46,8 +47,8 @@ static int findings_open(struct view *v, const void *arg)
 
 static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 {
-	const struct rq_analysis *an = v->t->an;
-	const struct rq_finding_store *fs = &an->findings[r->finding];
+	const struct rq_summary *sum = rq_analysis_summary(v->t->an);
+	const struct rq_finding_store *fs = &sum->findings[r->finding];
 	char buf[256], extra[96] = "";
 	int x;
 
@@ -136,7 +137,7 @@ static bool findings_match(struct view *v, int row, const char *needle, bool ica
 		return tui_text_has(rq_teach_finding_title[r->finding], needle, icase);
 	if (r->example < 0 || !v->t->an)
 		return false;
-	p = &v->t->an->findings[r->finding].examples[r->example];
+	p = &rq_analysis_summary(v->t->an)->findings[r->finding].examples[r->example];
 	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), esc, sizeof(esc));
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	return tui_text_has(esc, needle, icase) || strstr(pid, needle);
@@ -155,7 +156,9 @@ static enum view_key findings_key(struct view *v, enum tui_action act)
 		return VK_UNHANDLED;
 	r = &s->rows[v->sel];
 	if (r->example >= 0) {
-		tui_push(v->t, VIEW_DETAIL, &v->t->an->findings[r->finding].examples[r->example]);
+		const struct rq_finding_store *fs = &rq_analysis_summary(v->t->an)->findings[r->finding];
+
+		tui_push(v->t, VIEW_DETAIL, &fs->examples[r->example]);
 	} else {
 		pl_filter_clear(&f);
 		f.finding = r->finding;

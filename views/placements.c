@@ -267,7 +267,7 @@ static int rebuild_index(struct view *v)
 {
 	struct pl_state *s = v->priv;
 	struct tl_index *x = v->t->idx;
-	uint64_t until = v->t->an ? v->t->an->last_ts : 0;
+	uint64_t until = v->t->an ? rq_analysis_summary(v->t->an)->last_ts : 0;
 
 	tl_index_sort(x);
 	if (x->sorted > (size_t)s->cap) {
@@ -290,7 +290,8 @@ static int rebuild_ring(struct view *v)
 {
 	struct pl_state *s = v->priv;
 	const struct rq_analysis *an = v->t->an;
-	unsigned int n = an ? an->recent_len : 0;
+	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
+	unsigned int n = an ? sum->recent_len : 0;
 
 	if ((int)n > s->cap) {
 		const struct rq_placement **r = realloc(s->rows, n * sizeof(*r));
@@ -635,6 +636,7 @@ static void draw_row(struct view *v, int y, const struct rq_placement *p, bool s
 
 static void placements_draw(struct view *v, int y0, int h)
 {
+	const struct rq_summary *sum = v->t->an ? rq_analysis_summary(v->t->an) : NULL;
 	struct pl_state *s = v->priv;
 	struct tui *t = v->t;
 	char buf[512], f[200];
@@ -647,7 +649,7 @@ static void placements_draw(struct view *v, int y0, int h)
 		 s->nrows == 1 ? "" : "s", f[0] ? " matching " : "", f,
 		 s->sort.col || s->sort.reverse ? ", sorted by " : "",
 		 s->sort.col || s->sort.reverse ? ps_names[s->sort.col] : "",
-		 s->sort.reverse ? " reversed" : "", !s->indexed && t->an && t->an->nr_placements > t->an->recent_len ?
+		 s->sort.reverse ? " reversed" : "", !s->indexed && sum && sum->nr_placements > sum->recent_len ?
 		 " (the most recent ones; the rest are counted, not kept)" : "");
 	/* the filter and the search are typed by the user: printable ASCII only */
 	tui_puts(y0, 0, -1, buf);

@@ -137,8 +137,8 @@ static bool want_cpu(struct tl_index *x, int cpu)
 	if (cpu < x->nr_cpus)
 		return true;
 	n = cpu + 1;
-	if (x->an && x->an->nr_cpus > n && x->an->nr_cpus <= TL_MAX_CPUS)
-		n = x->an->nr_cpus;
+	if (x->an && rq_analysis_nr_cpus(x->an) > n && rq_analysis_nr_cpus(x->an) <= TL_MAX_CPUS)
+		n = rq_analysis_nr_cpus(x->an);
 	c = realloc(x->cpu, n * sizeof(*c));
 	if (!c)
 		return false;
@@ -205,14 +205,12 @@ static int policy_of(const struct tl_index *x, int pid)
 static void note_queue(struct tl_index *x, int cpu, uint64_t ts)
 {
 	struct tl_cpu *c;
-	const struct rq_cpu *rc;
 	int32_t n;
 
-	if (cpu < 0 || cpu >= x->nr_cpus || !x->an || cpu >= x->an->nr_cpus || !x->an->cpus)
+	if (cpu < 0 || cpu >= x->nr_cpus || !x->an || cpu >= rq_analysis_nr_cpus(x->an))
 		return;
 	c = &x->cpu[cpu];
-	rc = &x->an->cpus[cpu];
-	n = rc->known ? rc->nqueued : -1;
+	n = rq_analysis_queued(x->an, cpu);
 	if (c->nq && c->q[c->nq - 1].n == n)
 		return;
 	if (c->nq && c->q[c->nq - 1].ts == ts) {
@@ -236,7 +234,7 @@ static void note_queue(struct tl_index *x, int cpu, uint64_t ts)
 /* After the engine handled ev: the queues it may have changed. */
 static void note_queues(struct tl_index *x, const struct rq_event *ev)
 {
-	int n = x->an ? x->an->nr_cpus : 0;
+	int n = x->an ? rq_analysis_nr_cpus(x->an) : 0;
 
 	if (n > x->nr_cpus)
 		n = x->nr_cpus;
@@ -365,25 +363,28 @@ static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *c
 void tl_index_attach(struct tl_index *x, struct rq_analysis *an)
 {
 	size_t max_pl = x->max_pl, max_runs = x->max_runs;
+	struct rq_delay *d = rq_analysis_delay(an);
 
 	reset(x);
 	x->max_pl = max_pl;
 	x->max_runs = max_runs;
 	x->an = an;
-	if (!an->delay)
+	if (!d)
 		return;
-	an->delay->event_sink = on_event;
-	an->delay->event_ctx = x;
-	rq_delay_set_sink(an->delay, on_placement, x);
+	d->event_sink = on_event;
+	d->event_ctx = x;
+	rq_delay_set_sink(d, on_placement, x);
 }
 
 void tl_index_detach(struct tl_index *x, struct rq_analysis *an)
 {
-	if (!an || !an->delay || an->delay->event_ctx != x)
+	struct rq_delay *d = an ? rq_analysis_delay(an) : NULL;
+
+	if (!d || d->event_ctx != x)
 		return;
-	an->delay->event_sink = NULL;
-	an->delay->event_ctx = NULL;
-	rq_delay_set_sink(an->delay, NULL, NULL);
+	d->event_sink = NULL;
+	d->event_ctx = NULL;
+	rq_delay_set_sink(d, NULL, NULL);
 	x->an = NULL;
 }
 

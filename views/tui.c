@@ -258,7 +258,7 @@ double tui_wall_elapsed(const struct tui *t)
 
 double tui_rel(const struct tui *t, uint64_t ts)
 {
-	uint64_t base = t->trace_first ? t->trace_first : (t->an ? t->an->first_ts : 0);
+	uint64_t base = t->trace_first ? t->trace_first : (t->an ? rq_analysis_summary(t->an)->first_ts : 0);
 
 	if (ts < base)
 		return 0;
@@ -282,7 +282,7 @@ const char *tui_fmt_ts(const struct tui *t, uint64_t ts, int width, char *buf, s
 int tui_time_width(const struct tui *t)
 {
 	char buf[64];
-	uint64_t last = t->trace_last ? t->trace_last : t->an ? t->an->last_ts : 0;
+	uint64_t last = t->trace_last ? t->trace_last : t->an ? rq_analysis_summary(t->an)->last_ts : 0;
 	int w;
 
 	if (!t->abs_time)
@@ -457,7 +457,7 @@ static int replay_reopen(struct tui *t)
 	if (t->idx && !t->idx->complete)
 		tl_index_attach(t->idx, t->an);
 	if (!t->rp || rq_replay_begin(t->rp, t->an)) {
-		tui_message(t, "%s", !t->rp ? err : t->an->error[0] ? t->an->error :
+		tui_message(t, "%s", !t->rp ? err : *rq_analysis_error(t->an) ? rq_analysis_error(t->an) :
 			    "cannot read the trace");
 		return -1;
 	}
@@ -495,7 +495,7 @@ static bool replay_feed(struct tui *t, double budget)
 			break;
 		case RQ_PUMP_END:
 			t->at_end = true;
-			t->trace_last = t->an->last_ts;
+			t->trace_last = rq_analysis_summary(t->an)->last_ts;
 			if (t->idx && !t->idx->complete) {
 				tl_index_complete(t->idx);
 				tl_index_detach(t->idx, t->an);
@@ -527,7 +527,7 @@ static void replay_seek(struct tui *t, uint64_t limit, bool until_placement)
 static uint64_t position(const struct tui *t)
 {
 	if (t->live)
-		return t->an ? t->an->last_ts : 0;
+		return t->an ? rq_analysis_summary(t->an)->last_ts : 0;
 	return t->play_ts;
 }
 
@@ -541,6 +541,7 @@ static void jump_done(struct tui *t, const char *text, void *data)
 	char *end;
 	double s;
 	uint64_t target, now = position(t);
+	const struct rq_summary *sum;
 	char buf[64];
 
 	(void)data;
@@ -567,7 +568,8 @@ static void jump_done(struct tui *t, const char *text, void *data)
 			    tui_fmt_ts(t, t->trace_last, 0, buf, sizeof(buf)));
 		target = t->trace_last;
 	}
-	if (t->an->nr_events && target < t->an->last_ts) {
+	sum = rq_analysis_summary(t->an);
+	if (sum->nr_events && target < sum->last_ts) {
 		if (replay_reopen(t))
 			return;
 	}
@@ -984,10 +986,12 @@ static int replay_loop(struct tui *t)
 		}
 		if (t->loading) {
 			if (replay_feed(t, 0.05)) {
+				const struct rq_summary *sum = rq_analysis_summary(t->an);
+
 				t->loading = false;
 				t->dirty = true;
 				if (t->at_end || t->seek_placement)
-					t->play_ts = t->an->nr_events ? t->an->last_ts : t->trace_first;
+					t->play_ts = sum->nr_events ? sum->last_ts : t->trace_first;
 				else
 					t->play_ts = t->seek_ts;
 			}
@@ -1004,7 +1008,7 @@ static int replay_loop(struct tui *t)
 			if (t->at_end) {
 				t->playing = false;
 				t->dirty = true;
-				t->play_ts = t->an->last_ts;
+				t->play_ts = rq_analysis_summary(t->an)->last_ts;
 			}
 		} else {
 			last = wall_now();
@@ -1075,8 +1079,8 @@ static void live_advance(void *data, uint64_t ts)
 	struct tui *t = data;
 
 	t->events_at = wall_now();
-	if (!t->trace_first && t->an && t->an->first_ts)
-		t->trace_first = t->an->first_ts;
+	if (!t->trace_first && t->an && rq_analysis_summary(t->an)->first_ts)
+		t->trace_first = rq_analysis_summary(t->an)->first_ts;
 	on_advance(data, ts);
 }
 
