@@ -404,6 +404,7 @@ int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
 	for (int j = 0; j < out && j < EV_BEFORE + EV_AFTER; j++, res->n++)
 		memcpy(res->rec[j], rec[j], TUI_EV_LEN);
 	if (getenv("RQPATH_TUI_EV_STATS"))
-		fprintf(stderr, "evidence: trace read %llu time(s)\n", (unsigned long long)k->reads);
+		fprintf(stderr, "evidence: trace read %llu time(s)\n",
+			(unsigned long long)k->reads);
 	return out;
 }

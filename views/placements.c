@@ -398,8 +398,8 @@ static const struct tl_index *rank_x;
 
 static int cmp_comm_id(const void *pa, const void *pb)
 {
-	return strncmp(tl_comm(rank_x, *(const uint32_t *)pa), tl_comm(rank_x, *(const uint32_t *)pb),
-		       RQ_COMM_LEN);
+	return strncmp(tl_comm(rank_x, *(const uint32_t *)pa),
+		       tl_comm(rank_x, *(const uint32_t *)pb), RQ_COMM_LEN);
 }
 
 static int cmp_path_id(const void *pa, const void *pb)

@@ -136,8 +136,8 @@ void tui_search_highlight(struct view *v)
 			short pair;
 
 			row[x] = L' ';
-			if (mvin_wch(y, x, &cc) != ERR && getcchar(&cc, wc, &a, &pair, NULL) != ERR &&
-			    wc[0])
+			if (mvin_wch(y, x, &cc) != ERR &&
+			    getcchar(&cc, wc, &a, &pair, NULL) != ERR && wc[0])
 				row[x] = wc[0];
 		}
 		for (int x = 0; x + (int)nl <= w; x++) {

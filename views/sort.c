@@ -76,7 +76,8 @@ enum view_key tui_sort_key(struct view *v, struct tui_sort *s, const char *const
 		pick.names = names;
 		pick.n = n;
 		for (int c = 0; c < n && off < sizeof(all); c++)
-			off += snprintf(all + off, sizeof(all) - off, "%s%s", c ? " " : "", names[c]);
+			off += snprintf(all + off, sizeof(all) - off, "%s%s", c ? " " : "",
+					names[c]);
 		tui_message(v->t, "columns: %s (the current one again reverses)", all);
 		snprintf(label, sizeof(label), "sort by: ");
 		tui_prompt(v->t, label, names[s->col], pick_done, v);

@@ -554,8 +554,8 @@ static void timeline_draw(struct view *v, int y0, int h)
 		snprintf(buf, sizeof(buf), " %s idle  x lost  n normal b batch i idle F fifo R rr "
 			 "D deadline  qN queued", tui_g.idle);
 	else
-		snprintf(buf, sizeof(buf), " %s idle x lost a-z task ^ stayed 0-9 from CPU o origin "
-			 "NOIM flagged qN queued", tui_g.idle);
+		snprintf(buf, sizeof(buf), " %s idle x lost a-z task ^ stayed 0-9 from CPU "
+			 "o origin NOIM flagged qN queued", tui_g.idle);
 	attron(tui_attr(C_DIM));
 	tui_puts(y, 0, -1, buf);
 	attroff(tui_attr(C_DIM));

@@ -5,8 +5,8 @@
  * Runs follow sched_switch, and the writer of any other record where the trace lacks a
  * CPU's switch (the same repair as the engine's and the Perfetto writer's), each with the
  * task's policy; each CPU's queue length whenever the engine's changed.  Memory: 24 bytes
- * a run, 16 a queue change, 32 a placement; a growth that fails stops the index (x->full) instead of
- * the program.
+ * a run, 16 a queue change, 32 a placement; a growth that fails stops the index
+ * (x->full) instead of the program.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
 /*
  * tlindex.h - the TUI's index of the whole trace, built once while it loads: what ran on
  * each CPU and when (for the timeline view), how many tasks its runqueue held, the
- * lost-event gaps, and every placement in 32 bytes (for the timeline and the drill-down past the engine's ring of recent ones).
+ * lost-event gaps, and every placement in 32 bytes (for the timeline and the drill-down
+ * past the engine's ring of recent ones).
  *
  * Fed through the engine's two sinks (src/delay.h): every event after the engine handled
  * it, and every placement once settled.  No curses here.
