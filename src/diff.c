@@ -18,6 +18,7 @@
 #include "delay.h"
 #include "diff.h"
 #include "escape.h"
+#include "replay.h"
 
 const char *const rq_diff_verdict_names[4] = { "unchanged", "within noise", "changed", "n/a" };
 
@@ -49,6 +50,30 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 		r->all_delay_n[i] = d->all[i].n;
 		r->all_delay_p50[i] = rq_sketch_quantile(&d->all[i], 0.50);
 	}
+}
+
+int rq_diff_run_file(struct rq_diff_run *r, const char *path, const struct rq_analysis_opts *o,
+		     int show_progress, char *err, size_t errlen)
+{
+	struct rq_analysis *an = rq_analysis_new(o);
+	char esc[1024], why[512];
+
+	if (!an) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (rq_replay_file(path, an, show_progress, why, sizeof(why))) {
+		rq_escape_c(path, strlen(path), esc, sizeof(esc));
+		if (rq_analysis_error(an)[0])
+			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), why,
+				    sizeof(why));
+		snprintf(err, errlen, "%s: %s", esc, why);
+		rq_analysis_free(an);
+		return -1;
+	}
+	rq_diff_run_from(r, an);
+	rq_analysis_free(an);
+	return 0;
 }
 
 /* ---- rows ------------------------------------------------------------------- */
@@ -354,7 +379,7 @@ const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char 
 /* ---- text ------------------------------------------------------------------- */
 
 /* A value in at most 11 characters: rates and counts with 4 significant digits. */
-static char *fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t size)
+char *rq_diff_fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t size)
 {
 	if (isnan(v))
 		return strlcpy(buf, "-", size), buf;
@@ -371,7 +396,7 @@ static char *fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t 
 	return buf;
 }
 
-static char *fmt_change(const struct rq_diff_row *r, char *buf, size_t size)
+char *rq_diff_fmt_change(const struct rq_diff_row *r, char *buf, size_t size)
 {
 	if (r->verdict == RQ_DIFF_NA)
 		strlcpy(buf, "", size);
@@ -400,7 +425,7 @@ static void text_run(FILE *f, const char *side, int i, int n, const struct rq_di
 		(unsigned long long)r->events, (unsigned long long)r->lost_events);
 }
 
-static const char *section_title(const struct rq_diff_row *r)
+const char *rq_diff_section_title(const struct rq_diff_row *r)
 {
 	if (!strcmp(r->section, "kind"))
 		return "Placements per second by kind";
@@ -411,6 +436,17 @@ static const char *section_title(const struct rq_diff_row *r)
 	if (!strcmp(r->section, "finding"))
 		return "Findings";
 	return "Queue delay";
+}
+
+void rq_diff_row_label(const struct rq_diff_row *r, char *buf, size_t size)
+{
+	if (!strcmp(r->section, "finding") || !strcmp(r->section, "delay"))
+		snprintf(buf, size, "%s %s", r->name,
+			 !strcmp(r->metric, "per_s") ? "per s" :
+			 !strcmp(r->metric, "p50_ns") ? "p50" :
+			 !strcmp(r->metric, "p99_ns") ? "p99" : r->metric);
+	else
+		strlcpy(buf, r->name, size);
 }
 
 static void write_text(FILE *f, const struct rq_diff *d)
@@ -435,29 +471,23 @@ static void write_text(FILE *f, const struct rq_diff *d)
 		char label[64], b[32], n[32], c[32];
 
 		if (strcmp(last, r->section)) {
-			fprintf(f, "\n%-30s %11s %11s %9s  %s\n", section_title(r),
+			fprintf(f, "\n%-30s %11s %11s %9s  %s\n", rq_diff_section_title(r),
 				ranges ? "base median" : "base", ranges ? "new median" : "new",
 				"change", "verdict");
 			last = r->section;
 		}
-		if (!strcmp(r->section, "finding") || !strcmp(r->section, "delay"))
-			snprintf(label, sizeof(label), "%s %s", r->name,
-				 !strcmp(r->metric, "per_s") ? "per s" :
-				 !strcmp(r->metric, "p50_ns") ? "p50" :
-				 !strcmp(r->metric, "p99_ns") ? "p99" : r->metric);
-		else
-			strlcpy(label, r->name, sizeof(label));
+		rq_diff_row_label(r, label, sizeof(label));
 		fprintf(f, "  %-28.28s %11s %11s %9s  %s\n", label,
-			fmt_value(r, r->base.median, b, sizeof(b)),
-			fmt_value(r, r->new.median, n, sizeof(n)), fmt_change(r, c, sizeof(c)),
-			rq_diff_verdict_names[r->verdict]);
+			rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
+			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
+			rq_diff_fmt_change(r, c, sizeof(c)), rq_diff_verdict_names[r->verdict]);
 		if (ranges && r->verdict != RQ_DIFF_UNCHANGED && r->verdict != RQ_DIFF_NA) {
 			char b2[32], n2[32];
 
-			fmt_value(r, r->base.min, b, sizeof(b));
-			fmt_value(r, r->base.max, b2, sizeof(b2));
-			fmt_value(r, r->new.min, n, sizeof(n));
-			fmt_value(r, r->new.max, n2, sizeof(n2));
+			rq_diff_fmt_value(r, r->base.min, b, sizeof(b));
+			rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
+			rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
+			rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
 			fprintf(f, "      range: base %s .. %s, new %s .. %s\n", b, b2, n, n2);
 		}
 	}
@@ -638,14 +668,14 @@ static void write_html(FILE *f, const struct rq_diff *d)
 		if (strcmp(last, r->section)) {
 			fprintf(f, "%s<h2>%s</h2>\n<table><tr><th></th><th>base</th><th>new</th>"
 				   "<th>change</th><th>verdict</th><th style=\"width:220px\"></th>"
-				   "</tr>\n", *last ? "</table>\n" : "", section_title(r));
+				   "</tr>\n", *last ? "</table>\n" : "", rq_diff_section_title(r));
 			last = r->section;
 		}
 		fprintf(f, "<tr><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td>"
 			   "<td class=\"%s\">%s</td><td style=\"text-align:left\">",
-			r->name, r->metric, fmt_value(r, r->base.median, b, sizeof(b)),
-			fmt_value(r, r->new.median, n, sizeof(n)), fmt_change(r, c, sizeof(c)),
-			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
+			r->name, r->metric, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
+			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
+			rq_diff_fmt_change(r, c, sizeof(c)), r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
 			rq_diff_verdict_names[r->verdict]);
 		fprintf(f, "<span class=\"b base\" style=\"width:%.0fpx\"></span>"
 			   "<span class=\"b new\" style=\"width:%.0fpx\"></span>",
@@ -654,10 +684,10 @@ static void write_html(FILE *f, const struct rq_diff *d)
 		if ((d->nbase > 1 || d->nnew > 1) && r->verdict != RQ_DIFF_NA) {
 			char b2[32], n2[32];
 
-			fmt_value(r, r->base.min, b, sizeof(b));
-			fmt_value(r, r->base.max, b2, sizeof(b2));
-			fmt_value(r, r->new.min, n, sizeof(n));
-			fmt_value(r, r->new.max, n2, sizeof(n2));
+			rq_diff_fmt_value(r, r->base.min, b, sizeof(b));
+			rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
+			rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
+			rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
 			fprintf(f, "<span class=\"range\">base %s .. %s, new %s .. %s</span>", b, b2,
 				n, n2);
 		}

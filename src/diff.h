@@ -32,6 +32,13 @@ struct rq_diff_run {
 /* Fill r from an analysis that has seen the whole trace (rq_analysis_finish() done). */
 void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an);
 
+/*
+ * Audit the trace at path with opts into r (what `rqpath diff` does for each file).  0, or
+ * -1 with one line in err, the file name escaped: "NAME: why".
+ */
+int rq_diff_run_file(struct rq_diff_run *r, const char *path, const struct rq_analysis_opts *o,
+		     int show_progress, char *err, size_t errlen);
+
 enum rq_diff_verdict { RQ_DIFF_UNCHANGED, RQ_DIFF_NOISE, RQ_DIFF_CHANGED, RQ_DIFF_NA };
 extern const char *const rq_diff_verdict_names[4];
 
@@ -73,5 +80,15 @@ int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt);
 
 /* The row a --fail-on RULE names: the per-second rate of a finding or path id; NULL if none. */
 const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char *id);
+
+/*
+ * The text table's pieces, for other front ends (the TUI's compare view) to show the same
+ * numbers: a value of row r (median, min or max), its change, the section's title and
+ * the row's label ("offcpu-fork per s").
+ */
+char *rq_diff_fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t size);
+char *rq_diff_fmt_change(const struct rq_diff_row *r, char *buf, size_t size);
+const char *rq_diff_section_title(const struct rq_diff_row *r);
+void rq_diff_row_label(const struct rq_diff_row *r, char *buf, size_t size);
 
 #endif

@@ -58,7 +58,7 @@ void pl_finding_marks(unsigned int findings, char *buf)
 
 void pl_filter_clear(struct pl_filter *f)
 {
-	f->pid = f->cpu = f->kind = f->path = f->finding = f->node = -1;
+	f->pid = f->cpu = f->kind = f->path = f->finding = f->flagged = f->node = -1;
 	f->node_maybe = false;
 	f->comm[0] = '\0';
 }
@@ -127,6 +127,12 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 					 "offcpu-fork, idle-stacking, missed-idle)", val);
 				return -1;
 			}
+		} else if (!strcmp(key, "flagged")) {
+			if (strcmp(val, "yes") && strcmp(val, "no")) {
+				snprintf(err, errlen, "flagged wants yes or no, not '%s'", val);
+				return -1;
+			}
+			nf.flagged = val[0] == 'y';
 		} else if (!strcmp(key, "node")) {
 			/* an id, or the step number rqpath explain and the teach view print; a
 			 * trailing ? asks for the placements that may have taken the step */
@@ -149,7 +155,7 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 			}
 		} else {
 			snprintf(err, errlen, "unknown filter key '%s' (pid comm cpu kind path "
-				 "finding node)", key);
+				 "finding flagged node)", key);
 			return -1;
 		}
 	}
@@ -175,6 +181,8 @@ void pl_filter_format(const struct pl_filter *f, char *buf, size_t size)
 		ADD("%spath=%s", off ? " " : "", rq_paths[f->path].id);
 	if (f->finding >= 0)
 		ADD("%sfinding=%s", off ? " " : "", rq_finding_ids[f->finding]);
+	if (f->flagged >= 0)
+		ADD("%sflagged=%s", off ? " " : "", f->flagged ? "yes" : "no");
 	if (f->node >= 0)
 		ADD("%snode=%s%s", off ? " " : "", rq_teach_nodes[f->node].id,
 		    f->node_maybe ? "?" : "");
@@ -200,6 +208,8 @@ bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p)
 	if (f->path >= 0 && (int)p->path != f->path)
 		return false;
 	if (f->finding >= 0 && !(p->findings & (1u << f->finding)))
+		return false;
+	if (f->flagged >= 0 && !p->findings != !f->flagged)
 		return false;
 	if (f->node >= 0 && rq_teach_node_mark(f->node, p->path) !=
 	    (f->node_maybe ? RQ_TEACH_MAYBE : RQ_TEACH_TAKEN))
@@ -254,6 +264,8 @@ static bool match_compact(const struct pl_filter *f, const struct tl_index *x,
 	if (f->path >= 0 && path != f->path)
 		return false;
 	if (f->finding >= 0 && !(c->findings & (1u << f->finding)))
+		return false;
+	if (f->flagged >= 0 && !c->findings != !f->flagged)
 		return false;
 	if (f->node >= 0 && rq_teach_node_mark(f->node, path) !=
 	    (f->node_maybe ? RQ_TEACH_MAYBE : RQ_TEACH_TAKEN))

@@ -43,6 +43,7 @@ static const struct view_ops *const view_table[VIEW__COUNT] = {
 	[VIEW_FINDINGS] = &findings_ops,
 	[VIEW_TEACH] = &teach_ops,
 	[VIEW_TIMELINE] = &timeline_ops,
+	[VIEW_COMPARE] = &compare_ops,
 	[VIEW_DETAIL] = &detail_ops,
 	[VIEW_HELP] = &help_ops,
 };
@@ -635,6 +636,8 @@ static void draw_title(struct tui *t)
 		x += tui_puts(0, x, -1, "live");
 	} else {
 		x += tui_puts(0, x, -1, "replay ");
+		if (t->cmp)	/* which of the two traces the views show */
+			x += tui_puts(0, x, -1, tui_compare_side(t->cmp) ? "NEW " : "BASE ");
 	}
 	if (t->live) {
 		char state[96];
@@ -888,6 +891,32 @@ static void handle_key(struct tui *t, int ch)
 	case ACT_VIEW_TIMELINE:
 		tui_switch(t, VIEW_TIMELINE, NULL);
 		break;
+	case ACT_VIEW_COMPARE:
+		if (t->cmp)
+			tui_switch(t, VIEW_COMPARE, NULL);
+		else
+			tui_message(t, "no compare: start with rqpath replay BASE.dat --compare "
+				    "NEW.dat");
+		break;
+	case ACT_SWITCH_SIDE: {
+		enum tui_view_id bottom = t->depth ? (enum tui_view_id)(t->stack[0] - t->views) :
+					  VIEW_DASHBOARD;
+
+		if (!t->cmp) {
+			tui_message(t, "x switches between the traces of rqpath replay BASE.dat "
+				    "--compare NEW.dat");
+			break;
+		}
+		if (tui_compare_show(t, !tui_compare_side(t->cmp))) {
+			char name[256];
+
+			tui_switch(t, bottom, NULL);
+			rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+			tui_message(t, "the views show %s: %s", tui_compare_side(t->cmp) ? "NEW" :
+				    "BASE", name);
+		}
+		break;
+	}
 	case ACT_NEXT_VIEW: {
 		int cur = 0;
 
@@ -951,13 +980,15 @@ static void tui_free(struct tui *t)
 		rq_analysis_free(t->an);
 	t->rp = NULL;
 	t->an = NULL;
+	tui_compare_free(t->cmp);
+	t->cmp = NULL;
 }
 
 static int replay_loop(struct tui *t)
 {
 	double last = wall_now();
 
-	tui_switch(t, VIEW_DASHBOARD, NULL);
+	tui_switch(t, t->cmp ? VIEW_COMPARE : VIEW_DASHBOARD, NULL);
 	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
 	t->dirty = true;
 	while (!t->quit && !sig_quit) {
@@ -1017,7 +1048,37 @@ static int replay_loop(struct tui *t)
 	return 0;
 }
 
-int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
+/* --compare: read the NEW trace whole, as the loop reads BASE; -1 and err when it fails. */
+static int compare_load(struct tui *t, const char *path, char *err, size_t errlen)
+{
+	char name[1024];
+	int rc = 0;
+
+	tui_compare_swap(t);
+	t->path = path;
+	t->idx = tl_index_new();
+	if (!t->idx || replay_reopen(t)) {
+		rc = -1;
+	} else {
+		replay_seek(t, UINT64_MAX, false);
+		while (!replay_feed(t, 1.0))
+			;
+		t->loading = false;
+		t->play_ts = t->an->nr_events ? t->an->last_ts : t->trace_first;
+		/* a trace that breaks off is an error here, as in rqpath diff */
+		rc = t->msg[0] ? -1 : 0;
+		tui_compare_take(t);
+	}
+	if (rc) {
+		rq_escape_c(path, strlen(path), name, sizeof(name));
+		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
+	}
+	tui_compare_swap(t);
+	return rc;
+}
+
+static int replay_main(const char *const *base, int nbase, const char *const *new, int nnew,
+		       const char *topology, char *err, size_t errlen)
 {
 	struct tui *t;
 	char terr[512];
@@ -1028,7 +1089,7 @@ int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	t->path = path;
+	t->path = base[0];
 	t->topology = topology;
 	t->speed = SPEED_1X;
 	t->idx = tl_index_new();
@@ -1042,6 +1103,14 @@ int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
 		free(t);
 		return -1;
 	}
+	if (nnew) {
+		t->cmp = tui_compare_new(base, nbase, new, nnew, topology, err, errlen);
+		if (!t->cmp || compare_load(t, new[0], err, errlen)) {
+			tui_free(t);
+			free(t);
+			return -1;
+		}
+	}
 	if (term_start(t, terr, sizeof(terr))) {
 		snprintf(err, errlen, "replay: %s", terr);
 		tui_free(t);
@@ -1054,6 +1123,17 @@ int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
 	tui_free(t);
 	free(t);
 	return rc;
+}
+
+int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
+{
+	return replay_main(&path, 1, NULL, 0, topology, err, errlen);
+}
+
+int tui_compare(const char *const *base, int nbase, const char *const *new, int nnew,
+		const char *topology, char *err, size_t errlen)
+{
+	return replay_main(base, nbase, new, nnew, topology, err, errlen);
 }
 
 /* ---- live --------------------------------------------------------------------------- */

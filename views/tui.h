@@ -62,6 +62,9 @@ enum tui_action {
 	ACT_COLOR_BY,
 	ACT_FREEZE,		/* live: Z */
 	ACT_RESET,		/* live: R */
+	ACT_VIEW_COMPARE,
+	ACT_SWITCH_SIDE,
+	ACT_ENTER_BASE,
 };
 
 /* One row of the key table: keys, help view and help line are all generated from it. */
@@ -130,13 +133,14 @@ enum tui_view_id {
 	VIEW_FINDINGS,
 	VIEW_TEACH,
 	VIEW_TIMELINE,
+	VIEW_COMPARE,
 	VIEW_DETAIL,
 	VIEW_HELP,
 	VIEW__COUNT
 };
 
 extern const struct view_ops dashboard_ops, placements_ops, tasks_ops, findings_ops,
-	teach_ops, timeline_ops, detail_ops, help_ops;
+	teach_ops, timeline_ops, compare_ops, detail_ops, help_ops;
 
 /* Rate history of each finding over trace time, for the sparkline. */
 #define TUI_HIST 128
@@ -154,6 +158,7 @@ struct pl_filter {
 	int kind;
 	int path;
 	int finding;
+	int flagged;		/* 1: with a finding, 0: without */
 	int node;		/* rq_teach_nodes[] index: placements that took that step */
 	bool node_maybe;	/* ...or that may have taken it (node=ID?: the candidates) */
 	char comm[RQ_COMM_LEN * 4 + 1];
@@ -172,6 +177,7 @@ struct prompt_hist {
 
 struct tl_index;
 struct ev_cache;
+struct tui_compare;
 
 struct tui {
 	struct rq_analysis *an;
@@ -189,6 +195,7 @@ struct tui {
 	const char *topology;	/* --topology of replay, or NULL */
 	struct rq_replay *rp;
 	struct rq_pump *pump;	/* of the replay or of the live recording */
+	struct tui_compare *cmp;	/* --compare: the other trace and the diff (compare.c) */
 	bool loading;		/* the initial load to the end, with progress */
 	uint64_t seek_ts;	/* loading: feed up to this trace time (UINT64_MAX: all) */
 	bool seek_placement;	/* loading: stop after the next placement (s) */
@@ -381,6 +388,39 @@ void tui_evidence_free(struct tui *t);
  */
 bool pl_step(struct view *v, int dir);
 bool tl_step(struct view *v, int dir);
+
+/*
+ * compare.c: `rqpath replay BASE... --compare NEW...`.  The first file of each side is
+ * loaded whole (analysis, index, replay state); the views show one side at a time
+ * through the fields of struct tui, the other side waits in a struct tui_side, and
+ * tui_compare_swap() exchanges the two.  The other files of a side are audited for
+ * their numbers only.  The compare view shows src/diff.c's rows.
+ */
+struct tui_side {
+	const char *path;
+	struct rq_replay *rp;
+	struct rq_analysis *an;
+	struct tl_index *idx;
+	uint64_t trace_first, trace_last, play_ts, seen_seq, generation;
+	bool at_end;
+	double progress;
+	struct tui_hist hist;
+};
+
+/* NULL and a line in err when a file cannot be read (audits the extra runs). */
+struct tui_compare *tui_compare_new(const char *const *base, int nbase,
+				    const char *const *new, int nnew, const char *topology,
+				    char *err, size_t errlen);
+void tui_compare_free(struct tui_compare *c);
+/* The first file of a side (0 BASE, 1 NEW); the side the views show now. */
+const char *tui_compare_path(const struct tui_compare *c, int side);
+int tui_compare_side(const struct tui_compare *c);
+/* Exchange the shown trace with the other one; the views start over on it. */
+void tui_compare_swap(struct tui *t);
+/* The shown side has been read to its end: keep its numbers for the diff. */
+void tui_compare_take(struct tui *t);
+/* Show side (0 BASE, 1 NEW): false, with a message, while a trace is still loading. */
+bool tui_compare_show(struct tui *t, int side);
 
 /* detail.c: the detail of a placement, from the engine's copy when it still has it */
 void tui_open_placement(struct tui *t, const struct rq_placement *p);

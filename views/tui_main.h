@@ -15,6 +15,13 @@
  */
 int tui_replay(const char *path, const char *topology, char *err, size_t errlen);
 
+/*
+ * `rqpath replay BASE... --compare NEW...`: the compare view over the first file of each
+ * side, the other files' numbers in its rows.  0, or -1 with one line in err.
+ */
+int tui_compare(const char *const *base, int nbase, const char *const *new, int nnew,
+		const char *topology, char *err, size_t errlen);
+
 struct tui_live_opts {
 	int buffer_kb;		/* per-CPU buffer, 0 = default */
 	const char *output;	/* keep the recording in this file, NULL: a temporary one */

@@ -65,24 +65,12 @@ static int audit_one(const char *file, const char *profile, const char *topology
 		     struct rq_diff_run *run)
 {
 	struct rq_analysis_opts aopts = { .profile_override = profile, .topology = topology };
-	struct rq_analysis *an = rq_analysis_new(&aopts);
-	char err[512], esc[1024];
+	char err[2048];
 
-	if (!an) {
-		rq_error("diff: out of memory");
+	if (rq_diff_run_file(run, file, &aopts, isatty(STDERR_FILENO), err, sizeof(err))) {
+		rq_error("%s", err);
 		return -1;
 	}
-	if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
-		rq_escape_c(file, strlen(file), esc, sizeof(esc));
-		if (rq_analysis_error(an)[0])
-			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
-				    sizeof(err));
-		rq_error("%s: %s", esc, err);
-		rq_analysis_free(an);
-		return -1;
-	}
-	rq_diff_run_from(run, an);
-	rq_analysis_free(an);
 	return 0;
 }
 

@@ -16,22 +16,30 @@
 static int cmd_replay(int argc, char **argv);
 static int cmd_live(int argc, char **argv);
 
-enum { OPT_TOPOLOGY = 257 };
+enum { OPT_TOPOLOGY = 257, OPT_COMPARE };
 
 static const struct cli_option replay_options[] = {
 	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
+	{ "compare", OPT_COMPARE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
+	  "the files before it are BASE, the files after it NEW: the compare view" },
 	{ NULL },
 };
 
 const struct cli_command cli_replay = {
 	.name = "replay",
 	.fn = cmd_replay,
-	.operands = "FILE.dat",
+	.operands = "FILE.dat | BASE.dat... --compare NEW.dat...",
 	.summary = "open a trace.dat (rqpath record, trace-cmd record/extract) in the TUI",
-	.description = "Open a trace.dat in the TUI; press ? inside for the keys.",
+	.description =
+		"Open a trace.dat in the TUI; press ? inside for the keys.  With --compare,\n"
+		"BASE against NEW as rqpath diff compares them (several runs a side), and\n"
+		"the first file of each side to drill into.",
 	.options = replay_options,
 };
+
+#define MAX_COMPARE_RUNS 64
+static char SEP[] = "\001--compare";
 
 enum { OPT_BUFFER_KB = 256 };
 
@@ -61,19 +69,54 @@ static int cmd_replay(int argc, char **argv)
 	const char *topology = NULL;
 	struct cli_parser p;
 	char err[2048];
-	int opt;
+	int opt, sep = -1, nbase, nnew;
 
+	/*
+	 * BASE... --compare NEW...: the first --compare becomes an operand that getopt keeps
+	 * in place among the files (as diff's "--"); no file name can be SEP.
+	 */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--compare")) {
+			argv[i] = SEP;
+			break;
+		}
+	}
 	cli_parser_init(&p, &cli_replay, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
+		if (opt == OPT_COMPARE) {
+			rq_error("replay: --compare once, between the BASE and the NEW files");
+			return RQ_EXIT_ERROR;
+		}
 		if (opt != OPT_TOPOLOGY)
 			return cli_stop(&p, opt);
 		topology = p.arg;
 	}
-	if (argc - p.optind != 1) {
-		rq_error("replay: needs one FILE.dat; try 'rqpath help replay'");
+	for (int i = p.optind; i < argc; i++)
+		if (argv[i] == SEP)
+			sep = i;
+	if (sep < 0) {
+		if (argc - p.optind != 1) {
+			rq_error("replay: needs one FILE.dat (or BASE.dat... --compare "
+				 "NEW.dat...); try 'rqpath help replay'");
+			return RQ_EXIT_ERROR;
+		}
+		if (tui_replay(argv[p.optind], topology, err, sizeof(err))) {
+			rq_error("%s", err);
+			return RQ_EXIT_ERROR;
+		}
+		return RQ_EXIT_OK;
+	}
+	nbase = sep - p.optind;
+	nnew = argc - sep - 1;
+	if (nbase < 1 || nnew < 1 || nbase > MAX_COMPARE_RUNS || nnew > MAX_COMPARE_RUNS) {
+		rq_error("replay: --compare needs 1 to %d trace files on each side (base %d, "
+			 "new %d)", MAX_COMPARE_RUNS, nbase, nnew);
 		return RQ_EXIT_ERROR;
 	}
-	if (tui_replay(argv[p.optind], topology, err, sizeof(err))) {
+	if (tui_compare((const char *const *)&argv[p.optind], nbase,
+			(const char *const *)&argv[sep + 1], nnew, topology, err, sizeof(err))) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}
