@@ -51,7 +51,7 @@ static void add_scope(struct help_state *s, const char *scope, const char *title
 static void build(struct view *v)
 {
 	static const struct view_ops *const views[] = { &dashboard_ops, &placements_ops,
-		&tasks_ops, &findings_ops, &teach_ops, &timeline_ops, &detail_ops };
+		&tasks_ops, &findings_ops, &teach_ops, &timeline_ops, &detail_ops, &compare_ops };
 	struct help_state *s = v->priv;
 	char buf[200];
 
@@ -61,9 +61,13 @@ static void build(struct view *v)
 		add_scope(s, "replay", "replay");
 	else
 		add_scope(s, "live", "live");
+	if (v->t->cmp)
+		add_scope(s, "compare-mode", "replay --compare (two traces)");
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		bool any = false;
 
+		if (views[i] == &compare_ops && !v->t->cmp)
+			continue;
 		for (int k = 0; k < tui_nr_keys; k++)
 			if (tui_keys[k].scope && !strcmp(tui_keys[k].scope, views[i]->name))
 				any = true;
@@ -74,6 +78,8 @@ static void build(struct view *v)
 	}
 	add(s, true, "views");
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		if (views[i] == &compare_ops && !v->t->cmp)
+			continue;
 		snprintf(buf, sizeof(buf), "  %-10s %s", views[i]->name, views[i]->help);
 		add(s, false, buf);
 	}

@@ -24,9 +24,14 @@ const struct tui_key tui_keys[] = {
 	{ 'G', "G", ACT_FINISH, "replay", "jump to the end (replays the rest, paused)", NULL },
 	{ 't', "t", ACT_JUMP_TIME, "replay",
 	  "jump to a time: seconds from the start, or +N / -N from here", "t time" },
+	/* replay --compare: two traces */
+	{ '7', "7", ACT_VIEW_COMPARE, "compare-mode", "compare: BASE against NEW, as rqpath diff",
+	  "7 compare" },
+	{ 'x', "x", ACT_SWITCH_SIDE, "compare-mode",
+	  "switch the trace the other views show (BASE / NEW)", "x BASE/NEW" },
 	/* placements */
 	{ 'f', "f", ACT_FILTER, "placements",
-	  "filter: pid=N comm=TEXT cpu=N kind=K path=P finding=F flagged=yes|no node=ID "
+	  "filter: pid=N comm=TEXT cpu=N kind=K path=P finding=F node=ID flagged=yes|no "
 	  "(words: comm)",
 	  "f filter" },
 	{ 'F', "F", ACT_FILTER_CLEAR, "placements", "clear the filter", "F clear" },
@@ -99,10 +104,6 @@ const struct tui_key tui_keys[] = {
 	{ '5', "5", ACT_VIEW_TEACH, NULL, "teach: the select_task_rq() decision tree", NULL },
 	{ '6', "6", ACT_VIEW_TIMELINE, NULL, "timeline: what ran on each CPU, and the placements",
 	  NULL },
-	{ '7', "7", ACT_VIEW_COMPARE, NULL,
-	  "compare (replay --compare): BASE against NEW, as rqpath diff", NULL },
-	{ 'x', "x", ACT_SWITCH_SIDE, NULL,
-	  "replay --compare: switch the trace the views show (BASE / NEW)", NULL },
 	{ '\t', "Tab", ACT_NEXT_VIEW, NULL, "next view", NULL },
 	{ '/', "/", ACT_SEARCH, NULL,
 	  "search the list (smart case: capitals match exactly; matches highlighted)", "/ search" },
@@ -144,6 +145,8 @@ static bool in_scope(const struct tui *t, const char *scope, const char *view)
 		return !t->live;
 	if (!strcmp(scope, "live"))
 		return t->live;
+	if (!strcmp(scope, "compare-mode"))
+		return t->cmp != NULL;
 	return view && !strcmp(scope, view);
 }
 
@@ -182,8 +185,8 @@ void tui_help_line(const struct tui *t, char *buf, size_t size)
 			else if (pass == 2)
 				mine = k->scope && ((!strcmp(k->scope, "replay") && !t->live) ||
 						    (!strcmp(k->scope, "live") && t->live));
-			else
-				mine = !k->scope;
+			else	/* with two traces, their keys come first */
+				mine = !k->scope || (!strcmp(k->scope, "compare-mode") && t->cmp);
 			if (!mine)
 				continue;
 			if (pass == 1 && k->act == ACT_BACK && t->depth <= 1)

@@ -29,6 +29,7 @@
 
 #include "decode.h"
 #include "escape.h"
+#include "msg.h"
 #include "record.h"
 #include "pump.h"
 #include "replay.h"
@@ -1048,32 +1049,38 @@ static int replay_loop(struct tui *t)
 	return 0;
 }
 
-/* --compare: read the NEW trace whole, as the loop reads BASE; -1 and err when it fails. */
-static int compare_load(struct tui *t, const char *path, char *err, size_t errlen)
+/*
+ * --compare: read the trace shown whole before the screen opens (both sides, so that a
+ * file that breaks off is one line and exit 2, as in rqpath diff); -1 and err if it fails.
+ */
+static int compare_load(struct tui *t, char *err, size_t errlen)
 {
+	bool progress = isatty(STDERR_FILENO);
 	char name[1024];
 	int rc = 0;
 
-	tui_compare_swap(t);
-	t->path = path;
-	t->idx = tl_index_new();
-	if (!t->idx || replay_reopen(t)) {
+	rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+	if (!t->idx && !(t->idx = tl_index_new())) {
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
+	}
+	if (!t->rp && replay_reopen(t)) {
 		rc = -1;
 	} else {
 		replay_seek(t, UINT64_MAX, false);
-		while (!replay_feed(t, 1.0))
-			;
+		while (!replay_feed(t, 0.2))
+			if (progress)
+				rq_progress("reading %s %3.0f%%", name, t->progress * 100);
+		if (progress)
+			rq_progress(NULL);
 		t->loading = false;
 		t->play_ts = t->an->nr_events ? t->an->last_ts : t->trace_first;
-		/* a trace that breaks off is an error here, as in rqpath diff */
-		rc = t->msg[0] ? -1 : 0;
+		/* an error while reading ends the feed early: an index never completed */
+		rc = t->msg[0] || !t->idx->complete ? -1 : 0;
 		tui_compare_take(t);
 	}
-	if (rc) {
-		rq_escape_c(path, strlen(path), name, sizeof(name));
-		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
-	}
-	tui_compare_swap(t);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot read the trace");
 	return rc;
 }
 
@@ -1104,8 +1111,18 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 		return -1;
 	}
 	if (nnew) {
+		bool ok;
+
 		t->cmp = tui_compare_new(base, nbase, new, nnew, topology, err, errlen);
-		if (!t->cmp || compare_load(t, new[0], err, errlen)) {
+		ok = t->cmp && !compare_load(t, err, errlen);
+		if (ok) {
+			/* NEW in the other slot, then back to BASE */
+			tui_compare_swap(t);
+			t->path = new[0];
+			ok = !compare_load(t, err, errlen);
+			tui_compare_swap(t);
+		}
+		if (!ok) {
 			tui_free(t);
 			free(t);
 			return -1;
