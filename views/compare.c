@@ -105,7 +105,7 @@ void tui_compare_swap(struct tui *t)
 	SWAP(t->trace_first, o->trace_first);
 	SWAP(t->trace_last, o->trace_last);
 	SWAP(t->play_ts, o->play_ts);
-	SWAP(t->seen_seq, o->seen_seq);
+	SWAP(t->pump, o->pump);
 	SWAP(t->at_end, o->at_end);
 	SWAP(t->progress, o->progress);
 	SWAP(t->hist, o->hist);

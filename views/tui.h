@@ -399,9 +399,10 @@ bool tl_step(struct view *v, int dir);
 struct tui_side {
 	const char *path;
 	struct rq_replay *rp;
+	struct rq_pump *pump;
 	struct rq_analysis *an;
 	struct tl_index *idx;
-	uint64_t trace_first, trace_last, play_ts, seen_seq, generation;
+	uint64_t trace_first, trace_last, play_ts;
 	bool at_end;
 	double progress;
 	struct tui_hist hist;
