@@ -962,7 +962,7 @@ static void show_progress(struct session *s, bool final)
 		return;
 	s->last_progress = t;
 	rq_progress("recording %.1fs  %llu events  %llu lost", t,
-		(unsigned long long)s->st->events, (unsigned long long)s->st->lost_events);
+		(unsigned long long)s->st->events, (unsigned long long)rq_pump_lost(s->pump));
 }
 
 /* Per-CPU "overrun" from the instance stats: events the ring buffer overwrote. */
