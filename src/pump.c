@@ -29,8 +29,7 @@ struct rq_pump {
 	struct rq_source src;
 	struct rq_decoder *dec;
 	int ncpus;
-	struct rq_raw *head;	/* per CPU */
-	bool *has;		/* per CPU: head holds a record not yet delivered */
+	const struct rq_raw **head;	/* per CPU: the record not yet delivered, NULL none */
 	int next;		/* CPU of the next record; -1 none; -2 to pick */
 	int pending;		/* CPU whose record was delivered and is still to advance */
 	uint64_t limit_ts;	/* the earliest head of the CPUs but next */
@@ -60,11 +59,10 @@ struct rq_pump *rq_pump_new(const struct rq_source *src)
 	p->src = *src;
 	p->ncpus = src->ncpus > 0 ? src->ncpus : 0;
 	p->head = calloc((size_t)n, sizeof(*p->head));
-	p->has = calloc((size_t)n, sizeof(*p->has));
 	p->marks = calloc((size_t)n, sizeof(*p->marks));
 	p->counted = calloc((size_t)n, sizeof(*p->counted));
 	p->dec = src->tep ? rq_decoder_new(src->tep) : NULL;
-	if (!p->head || !p->has || !p->marks || !p->counted || (src->tep && !p->dec)) {
+	if (!p->head || !p->marks || !p->counted || (src->tep && !p->dec)) {
 		rq_pump_free(p);
 		return NULL;
 	}
@@ -80,7 +78,6 @@ void rq_pump_free(struct rq_pump *p)
 	if (p->dec)
 		rq_decoder_free(p->dec);
 	free(p->head);
-	free(p->has);
 	free(p->marks);
 	free(p->counted);
 	free(p);
@@ -165,11 +162,12 @@ static inline bool fill(struct rq_pump *p, int cpu)
 {
 	int got = p->src.ops->next(p->src.ctx, cpu, &p->head[cpu]);
 
-	if (got < 0)
+	if (got < 0) {
+		p->head[cpu] = NULL;
 		return fail(p);
-	p->has[cpu] = got == 1;
-	if (got == 1)
-		p->head[cpu].cpu = cpu;
+	}
+	if (got == 0)
+		p->head[cpu] = NULL;
 	return true;
 }
 
@@ -181,9 +179,9 @@ static void pick(struct rq_pump *p)
 	for (int cpu = 0; cpu < p->ncpus; cpu++) {
 		uint64_t t;
 
-		if (!p->has[cpu])
+		if (!p->head[cpu])
 			continue;
-		t = p->head[cpu].ts;
+		t = p->head[cpu]->ts;
 		if (best < 0 || t < ts) {
 			second = best;
 			ts2 = ts;
@@ -219,8 +217,8 @@ static bool settle(struct rq_pump *p)
 		if (!fill(p, cpu))
 			return false;
 		/* still before every other CPU: no need to look at them */
-		if (p->has[cpu] && (p->head[cpu].ts < p->limit_ts ||
-				    (p->head[cpu].ts == p->limit_ts && cpu < p->limit_cpu))) {
+		if (p->head[cpu] && (p->head[cpu]->ts < p->limit_ts ||
+				     (p->head[cpu]->ts == p->limit_ts && cpu < p->limit_cpu))) {
 			p->next = cpu;
 			return true;
 		}
@@ -236,7 +234,7 @@ static bool settle(struct rq_pump *p)
 		if (r == 0)
 			return true;
 		for (int cpu = 0; cpu < p->ncpus; cpu++)
-			if (!p->has[cpu] && !fill(p, cpu))
+			if (!p->head[cpu] && !fill(p, cpu))
 				return false;
 		pick(p);
 	}
@@ -246,11 +244,11 @@ static bool settle(struct rq_pump *p)
 /* The record at CPU cpu's head is taken: its CPU advances at the next settle(). */
 static inline void take(struct rq_pump *p, int cpu)
 {
-	p->has[cpu] = false;
+	p->last_ts = p->head[cpu]->ts;
+	p->head[cpu] = NULL;
 	p->pending = cpu;
 	p->next = -2;
 	p->records++;
-	p->last_ts = p->head[cpu].ts;
 }
 
 static double now_s(void)
@@ -286,7 +284,7 @@ static void lost_mark(struct rq_pump *p, const struct rq_raw *rec)
 enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 {
 	static const struct rq_budget all;
-	int (*next)(void *ctx, int cpu, struct rq_raw *rec) = p->src.ops->next;
+	int (*next)(void *ctx, int cpu, const struct rq_raw **rec) = p->src.ops->next;
 	void *ctx = p->src.ctx;
 	double until = 0;
 	long fed = 0, max_events;
@@ -314,15 +312,17 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 			int got = next(ctx, cpu, &p->head[cpu]);
 
 			p->pending = -1;
-			if (__builtin_expect(got < 0, 0)) {
-				fail(p);
-				st = RQ_PUMP_ERROR;
-				break;
-			}
-			p->has[cpu] = got;
-			if (got && (p->head[cpu].ts < p->limit_ts ||
-				    (p->head[cpu].ts == p->limit_ts && cpu < p->limit_cpu)))
+			if (__builtin_expect(got <= 0, 0)) {
+				p->head[cpu] = NULL;
+				if (got < 0) {
+					fail(p);
+					st = RQ_PUMP_ERROR;
+					break;
+				}
+			} else if (p->head[cpu]->ts < p->limit_ts ||
+				   (p->head[cpu]->ts == p->limit_ts && cpu < p->limit_cpu)) {
 				p->next = cpu;
+			}
 		}
 		if (__builtin_expect(p->next < 0, 0)) {
 			if (p->failed || !settle(p)) {
@@ -340,7 +340,7 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 			}
 		}
 		cpu = p->next;
-		rec = &p->head[cpu];
+		rec = p->head[cpu];
 		if (__builtin_expect(rec->ts > until_ts, 0)) {
 			st = RQ_PUMP_UNTIL;
 			break;
@@ -364,6 +364,7 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 			ev.cpu = cpu;
 		}
 		deliver(p, &ev);
+		p->head[cpu] = NULL;
 		p->pending = cpu;
 		p->next = -2;
 		p->records++;
@@ -391,7 +392,7 @@ int rq_pump_next_raw(struct rq_pump *p, struct rq_raw *rec)
 		return -1;
 	if (p->next < 0)
 		return 0;
-	*rec = p->head[p->next];
+	*rec = *p->head[p->next];
 	take(p, p->next);
 	return 1;
 }
@@ -410,7 +411,7 @@ uint64_t rq_pump_next_ts(struct rq_pump *p)
 {
 	if (p->failed || p->end || !settle(p) || p->next < 0)
 		return UINT64_MAX;
-	return p->head[p->next].ts;
+	return p->head[p->next]->ts;
 }
 
 uint64_t rq_pump_last_ts(const struct rq_pump *p)

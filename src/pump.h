@@ -39,11 +39,11 @@ struct rq_raw {
 
 struct rq_source_ops {
 	/*
-	 * The next record of CPU cpu: 1 with *rec filled (valid until the next call for
-	 * that CPU), 0 none (for good from a file; none read yet from a live source),
-	 * -1 on error.
+	 * The next record of CPU cpu: 1 with *rec pointing to it (the source's own, valid
+	 * until the next call for that CPU: the pump copies nothing), 0 none (for good from
+	 * a file; none read yet from a live source), -1 on error.
 	 */
-	int (*next)(void *ctx, int cpu, struct rq_raw *rec);
+	int (*next)(void *ctx, int cpu, const struct rq_raw **rec);
 	/*
 	 * Live sources only (NULL for a file): read what the ring buffers hold now.
 	 * 1 something new, 0 nothing, -1 on error.

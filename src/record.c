@@ -86,6 +86,7 @@ struct live_cursor {
 	long long missed;	/* lost before the next record: 0, -1 unknown, N */
 	bool seen;
 	uint64_t last_ts;
+	struct rq_raw rec;	/* the record handed out */
 };
 
 struct session {
@@ -559,11 +560,12 @@ static void capture_attributes(struct session *s, const struct rq_event *ev)
  * The next record of CPU cpu in this round's pages.  kbuffers are per CPU, so each one
  * still points at the record it handed out last until this CPU is asked again.
  */
-static int live_next(void *ctx, int cpu, struct rq_raw *rec)
+static int live_next(void *ctx, int cpu, const struct rq_raw **out)
 {
 	struct session *s = ctx;
 	struct live_cursor *c = &s->cur[cpu];
 	struct kbuffer *kb = s->kb[cpu];
+	struct rq_raw *rec = &c->rec;
 
 	if (c->data)
 		c->data = kbuffer_next_event(kb, &c->ts);
@@ -589,6 +591,7 @@ static int live_next(void *ctx, int cpu, struct rq_raw *rec)
 	c->missed = 0;
 	c->seen = true;
 	c->last_ts = c->ts;
+	*out = rec;
 	return 1;
 }
 

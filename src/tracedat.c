@@ -1867,7 +1867,7 @@ static inline bool fast_advance(struct rq_td *td, struct td_cpu *c)
  * that a CPU is advanced only when its next record is asked for, so the record handed
  * out before (which points into the CPU's buffer) stays valid until then.
  */
-static int file_next(void *ctx, int cpu, struct rq_raw *rec)
+static int file_next(void *ctx, int cpu, const struct rq_raw **rec)
 {
 	struct rq_td *td = ctx;
 	struct td_cpu *c;
@@ -1877,9 +1877,9 @@ static int file_next(void *ctx, int cpu, struct rq_raw *rec)
 	c = &td->cpu[cpu];
 	if (!c->has && !fast_advance(td, c) && (!c->present || !cpu_advance(td, c)))
 		return td->failed ? -1 : 0;
-	*rec = c->rec;
+	*rec = &c->rec;
 	c->seen = true;
-	c->last_ts = rec->ts;
+	c->last_ts = c->rec.ts;
 	c->has = false;
 	return 1;
 }

@@ -30,12 +30,14 @@ struct fake {
 	int rounds;		/* live: refills that make one more record of each CPU readable */
 	bool live;
 	int data;
+	struct rq_raw out[3];
 };
 
-static int fake_next(void *ctx, int cpu, struct rq_raw *r)
+static int fake_next(void *ctx, int cpu, const struct rq_raw **out)
 {
 	struct fake *f = ctx;
 	int lim = f->live ? f->avail[cpu] : f->n[cpu];
+	struct rq_raw *r = &f->out[cpu];
 
 	if (f->pos[cpu] >= lim)
 		return 0;
@@ -46,6 +48,7 @@ static int fake_next(void *ctx, int cpu, struct rq_raw *r)
 	r->size = 4;
 	r->backwards = false;
 	f->pos[cpu]++;
+	*out = r;
 	return 1;
 }
 
