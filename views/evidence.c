@@ -26,10 +26,12 @@
  * forward): every record of a kind the evidence can show, with its owner's name as the
  * model knew it then, is kept from EV_KEEP_NS before the last placement asked for, so the
  * next one only reads on from there.  One that needs records already dropped (further
- * back) reads the trace again from its start.  The last EV_RESULTS answers are kept too.
+ * back) reads the trace again from its start; a list stepped backwards asks for the
+ * evidence of its previous rows all in that one pass (tui_evidence_prefetch).  The last
+ * EV_RESULTS answers are kept too.
  */
 #define EV_KEEP_NS (4 * EV_WINDOW_NS)
-#define EV_RESULTS 16
+#define EV_RESULTS 64
 
 struct ev_rec {
 	struct rq_event ev;	/* ev.str not kept */
@@ -407,4 +409,42 @@ int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
 		fprintf(stderr, "evidence: trace read %llu time(s)\n",
 			(unsigned long long)k->reads);
 	return out;
+}
+
+bool tui_evidence_near(struct tui *t, const char *path, const struct rq_placement *p)
+{
+	struct ev_cache *k = t->evidence;
+
+	if (!k || !k->path || strcmp(k->path, path))
+		return false;
+	for (int i = 0; i < k->nresults; i++)
+		if (k->results[i].ts == p->ts && k->results[i].seq == p->seq &&
+		    k->results[i].pid == p->pid)
+			return true;
+	return k->r && !(k->dropped_to && p->ts <= k->dropped_to + EV_WINDOW_NS);
+}
+
+static int cmp_pl_ts(const void *a, const void *b)
+{
+	const struct rq_placement *x = *(const struct rq_placement *const *)a;
+	const struct rq_placement *y = *(const struct rq_placement *const *)b;
+
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+void tui_evidence_prefetch(struct tui *t, const char *path, const struct rq_placement *ps,
+			   int n)
+{
+	const struct rq_placement *order[TUI_EV_PREFETCH];
+	char rec[EV_BEFORE + EV_AFTER][TUI_EV_LEN], err[160];
+
+	if (n > TUI_EV_PREFETCH)
+		n = TUI_EV_PREFETCH;
+	for (int i = 0; i < n; i++)
+		order[i] = &ps[i];
+	/* earliest first: one read from the start serves them all */
+	qsort(order, n, sizeof(order[0]), cmp_pl_ts);
+	for (int i = 0; i < n; i++)
+		if (tui_evidence(t, path, order[i], rec, EV_BEFORE + EV_AFTER, err, sizeof(err)) < 0)
+			return;
 }

@@ -597,6 +597,19 @@ bool pl_step(struct view *v, int dir)
 	v->sel += dir;
 	tui_list_clamp(v, s->nrows, v->height > 0 ? v->height : 10);
 	remember(v);
+	/* backwards past what the evidence's reader still holds: the rows before this one
+	 * all in the one pass from the start, not a pass each */
+	if (dir < 0 && !v->t->live && v->t->path &&
+	    !tui_evidence_near(v->t, v->t->path, row_pl(v, v->sel))) {
+		struct rq_placement *ps = malloc(TUI_EV_PREFETCH * sizeof(*ps));
+		int n = 0;
+
+		for (int i = v->sel; ps && i >= 0 && n < TUI_EV_PREFETCH; i--)
+			ps[n++] = *row_pl(v, i);
+		if (ps)
+			tui_evidence_prefetch(v->t, v->t->path, ps, n);
+		free(ps);
+	}
 	tui_open_placement(v->t, row_pl(v, v->sel));
 	tui_message(v->t, "placement %d of %d in the list", v->sel + 1, s->nrows);
 	return true;

@@ -381,6 +381,12 @@ int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
 		 char (*rec)[TUI_EV_LEN], int max, char *err, size_t errlen);
 /* The reader tui_evidence() keeps between calls (in t), and its records: released. */
 void tui_evidence_free(struct tui *t);
+/* Whether p's evidence is kept, or can be read on to without reading from the start. */
+bool tui_evidence_near(struct tui *t, const char *path, const struct rq_placement *p);
+/* The evidence of up to TUI_EV_PREFETCH placements read in one pass, kept for later. */
+#define TUI_EV_PREFETCH 32
+void tui_evidence_prefetch(struct tui *t, const char *path, const struct rq_placement *ps,
+			   int n);
 
 /*
  * The detail's [ ] (n N): step the list view below it (placements, timeline) by dir and

@@ -65,4 +65,27 @@ run_script RQPATH_TUI_SIZE=160x60 RQPATH_TUI_EV_STATS=1 -- replay "$f"
 tail -1 "$work/err" | grep -q 'trace read 2 time' ||
 	fail "from the end to the start: not read again ($(tail -1 "$work/err"))"
 has early '^>' "the first placement: no deciding record marked"
+
+# backwards through a list whose rows lie far apart (the 8 wake-affine placements, spread
+# over the second): the first step past the kept records reads the rows before it all in
+# one pass from the start, so 7 steps back read the trace twice, not once a step; each
+# shows the records a fresh open shows
+script_reset
+step "w7" "2fpath=wake-affine<Enter><End><Enter>"
+for i in 6 5 4 3 2 1 0; do step "w$i" "["; done
+run_script RQPATH_TUI_SIZE=160x60 RQPATH_TUI_EV_STATS=1 -- replay "$f"
+has w0 'placement 1 of 8 in the list' "[ x7: not at the first of the 8 wake-affine placements"
+sort -u "$work/err" | grep -q 'trace read [3-9] time' &&
+	fail "stepping back read the trace more than twice: $(sort -u "$work/err" | tr '\n' ' ')"
+for i in 7 6 5 4 3 2 1 0; do records "w$i" >"$work/back-$i"; done
+script_reset
+for i in 0 1 2 3 4 5 6 7; do
+	step "x$i" "2fpath=wake-affine<Enter><Home>$(awk -v n=$i 'BEGIN { for (; n > 0; n--) printf "<Down>" }')<Enter>"
+	step - "<Esc>"
+done
+run_script RQPATH_TUI_SIZE=160x60 -- replay "$f"
+for i in 0 1 2 3 4 5 6 7; do
+	[ -s "$work/back-$i" ] || fail "back $i: no records"
+	records "x$i" | cmp -s - "$work/back-$i" || fail "back $i: other records than a fresh open's"
+done
 finish
