@@ -78,6 +78,11 @@ has switch-new "$rec_new events" "x: NEW's dashboard does not count its $rec_new
 has switch-base "^ rqpath replay BASE .*dashboard" "x x: the dashboard is not BASE's"
 has switch-base "$rec_base events" "x x: BASE's dashboard does not count its $rec_base records"
 has help "^ +x +switch the trace the other views show" "? help: no x"
+# the README shows this screen
+sed -n '/^    \$ rqpath replay tests\/fixtures\/diff\/spawn-idle1.dat --compare/,/^$/p' \
+	"$top/README" | sed -e '1,2d' -e '/^$/d' -e 's/^    //' >"$work/readme"
+screen compare-80x24 | diff -u - "$work/readme" >/dev/null ||
+	fail "README: the compare screen is not the golden compare-80x24"
 
 # 2. the screen's numbers are rqpath diff's, one run a side and three
 check_numbers() {	# NAME SIZE BASE... -- NEW...
