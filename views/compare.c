@@ -384,8 +384,9 @@ static void compare_draw(struct view *v, int y0, int h)
 	draw_side(v, y++, 1);
 	for (int i = 0; i < d->nnotes && y < y0 + 4; i++) {
 		tui_clear_row(y, 0);
-		snprintf(buf, sizeof(buf), " note: %s", d->notes[i]);
-		tui_puts(y++, 0, -1, buf);
+		/* a note may quote a kernel release from a file: not trusted text */
+		tui_puts(y, 0, -1, " note: ");
+		tui_puts_untrusted(y++, 7, COLS - 7, d->notes[i], strlen(d->notes[i]));
 	}
 	attron(tui_attr(C_HEADER) | A_UNDERLINE);
 	tui_clear_row(y, 0);
