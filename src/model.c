@@ -364,18 +364,42 @@ bool look_busy(const struct cpu_look *l, unsigned int *assume)
 	return false;	/* only SCHED_IDLE work: sched_idle_cpu() */
 }
 
+/*
+ * look_cpu(busy_enough) then look_busy() in their common case, without filling a
+ * cpu_look: the runqueue is known and its running task (not skip) is not SCHED_IDLE
+ * work by its known policy.  false: ask look_cpu().
+ */
+static inline bool busy_by_curr(const struct rq_analysis *an, int cpu, const struct rq_task *skip)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+	const struct rq_task *q;
+
+	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
+		return false;
+	q = rq_task_find(an, c->curr);
+	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
+}
+
 /* At sched_waking: which CPUs were truly idle and which busy, while the kernel chose. */
 void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 		   unsigned long *idle, unsigned long *busy)
 {
-	memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
-	memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
+	if (mask_longs(an) == 1) {
+		idle[0] = busy[0] = 0;
+	} else {
+		memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
+		memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
+	}
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		struct cpu_look l;
 		unsigned int ignored = 0;
 
 		if (cpu_truly_idle(an, cpu)) {
 			bit_set(idle, cpu);
+			continue;
+		}
+		if (busy_by_curr(an, cpu, t)) {
+			bit_set(busy, cpu);
 			continue;
 		}
 		look_cpu(an, cpu, t, &l, true);
