@@ -11,7 +11,8 @@
 #            same rounds; trace-cmd report and perf sched timehist for scale
 #   memory   peak RSS of the audit on the 1x and the 4x files
 #   live     the workload bare, under rqpath record (default buffer) and under
-#            perf sched record: slowdown (median of BENCH_LIVE_RUNS), rqpath's lost events
+#            perf sched record, BENCH_LIVE_RUNS rounds in an order that rotates: each
+#            round's slowdowns against its own bare run, their medians, rqpath's lost events
 #   tui      rqpath replay under tmux: time from tmux send-keys to a changed screen; the
 #            scripted keys in-process; live mode's key to screen on a pty
 #            (tests/tools/keylat.py), idle and while 4 hackbench tasks run
@@ -22,7 +23,7 @@
 # one fails, 2 when the bench itself cannot run.
 #
 # Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
-# the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (5),
+# the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (7),
 # BENCH_SKIP="live tui profile rss 4x" (any of them), BENCH_KEEP=1 keeps the large files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +31,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RQPATH:=$top/rqpath}"
 : "${BENCH_LOOPS:=10000}"
 : "${BENCH_RUNS:=5}"
-: "${BENCH_LIVE_RUNS:=5}"
+: "${BENCH_LIVE_RUNS:=7}"
 : "${BENCH_SKIP:=}"
 : "${BENCH_KEEP:=0}"
 : "${BENCH_BUFFER_KB:=131072}"
@@ -139,34 +140,50 @@ t_start=$(now)
 # workload time = hackbench's own "Time:" (the wall time of its message passing);
 # command time = wall time of the whole command (recorder start-up and flush included)
 hb_time() { awk '/^Time:/ { print $2 }' "$1" | tail -n 1; }
+live_bare() {
+	s=$(now); $WORKLOAD "$BENCH_LOOPS" >"$OUT/bare.log" 2>&1; e=$(now)
+	secs "$s" "$e" >>"$OUT/live-bare-cmd.t"; hb_time "$OUT/bare.log" >>"$OUT/live-bare.t"
+}
+live_rqpath() {
+	s=$(now)
+	"$RQPATH" record -o "$OUT/live.dat" --force -- $WORKLOAD "$BENCH_LOOPS" >"$OUT/rqrec.log" 2>&1
+	e=$(now)
+	secs "$s" "$e" >>"$OUT/live-rqpath-cmd.t"; hb_time "$OUT/rqrec.log" >>"$OUT/live-rqpath.t"
+	sed -n 's/.*recorded \([0-9]*\) events, \([0-9]*\) lost events.*/\1 \2/p' \
+		"$OUT/rqrec.log" >>"$OUT/live-rqpath-lost.t"
+	grep -q 'recorded .* lost events' "$OUT/rqrec.log" ||
+		{ say "rqpath record failed:"; tail -n 5 "$OUT/rqrec.log" >&2; }
+}
+live_perf() {
+	[ $perf_ok = 1 ] || return 0
+	s=$(now)
+	perf sched record -o "$OUT/perf.data" -- $WORKLOAD "$BENCH_LOOPS" >"$OUT/perfrec.log" 2>&1
+	e=$(now)
+	secs "$s" "$e" >>"$OUT/live-perf-cmd.t"; hb_time "$OUT/perfrec.log" >>"$OUT/live-perf.t"
+}
 if ! skipped live; then
-	say "live: $BENCH_LIVE_RUNS x (bare, rqpath record, perf sched record) of $WORKLOAD $BENCH_LOOPS"
+	# one round = bare, rqpath record, perf sched record, in an order that rotates from
+	# round to round (no tool always runs right after another); the slowdowns are taken
+	# per round (against that round's bare run) and their medians compared
+	say "live: $BENCH_LIVE_RUNS rounds of bare / rqpath record / perf sched record (order rotating) of $WORKLOAD $BENCH_LOOPS"
 	i=0
 	while [ $i -lt "$BENCH_LIVE_RUNS" ]; do
+		case $((i % 3)) in
+		0) order="bare rqpath perf" ;;
+		1) order="rqpath perf bare" ;;
+		*) order="perf bare rqpath" ;;
+		esac
 		i=$((i + 1))
-		s=$(now); $WORKLOAD "$BENCH_LOOPS" >"$OUT/bare.log" 2>&1; e=$(now)
-		secs "$s" "$e" >>"$OUT/live-bare-cmd.t"; hb_time "$OUT/bare.log" >>"$OUT/live-bare.t"
-
-		s=$(now)
-		"$RQPATH" record -o "$OUT/live.dat" --force -- $WORKLOAD "$BENCH_LOOPS" \
-			>"$OUT/rqrec.log" 2>&1
-		e=$(now)
-		secs "$s" "$e" >>"$OUT/live-rqpath-cmd.t"; hb_time "$OUT/rqrec.log" >>"$OUT/live-rqpath.t"
-		sed -n 's/.*recorded \([0-9]*\) events, \([0-9]*\) lost events.*/\1 \2/p' \
-			"$OUT/rqrec.log" >>"$OUT/live-rqpath-lost.t"
-		grep -q 'recorded .* lost events' "$OUT/rqrec.log" ||
-			{ say "rqpath record failed:"; tail -n 5 "$OUT/rqrec.log" >&2; }
-
+		for w in $order; do live_$w; done
+		b=$(tail -n 1 "$OUT/live-bare.t") r=$(tail -n 1 "$OUT/live-rqpath.t")
+		calc "$r / $b" >>"$OUT/live-ratio-rqpath.t"
 		if [ $perf_ok = 1 ]; then
-			s=$(now)
-			perf sched record -o "$OUT/perf.data" -- $WORKLOAD "$BENCH_LOOPS" \
-				>"$OUT/perfrec.log" 2>&1
-			e=$(now)
-			secs "$s" "$e" >>"$OUT/live-perf-cmd.t"; hb_time "$OUT/perfrec.log" >>"$OUT/live-perf.t"
+			p=$(tail -n 1 "$OUT/live-perf.t")
+			calc "$p / $b" >>"$OUT/live-ratio-perf.t"
 		fi
-		say "  run $i: bare $(tail -n 1 "$OUT/live-bare.t")s rqpath $(tail -n 1 "$OUT/live-rqpath.t")s" \
-		    "($(tail -n 1 "$OUT/live-rqpath-lost.t" | awk '{ print $2 }') lost)" \
-		    "perf $( [ $perf_ok = 1 ] && tail -n 1 "$OUT/live-perf.t" || echo SKIP)s"
+		say "  round $i ($order): bare ${b}s rqpath ${r}s ($(fmt "$(calc "$r / $b")" %.3f)x," \
+		    "$(tail -n 1 "$OUT/live-rqpath-lost.t" | awk '{ print $2 }') lost)" \
+		    "perf $( [ $perf_ok = 1 ] && echo "${p}s ($(fmt "$(calc "$p / $b")" %.3f)x)" || echo SKIP)"
 	done
 	rm -f "$OUT/live.dat"
 fi
@@ -477,11 +494,11 @@ if ! skipped live; then
 	maxlost=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$OUT/live-rqpath-lost.t")
 	lostlist=$(awk '{ printf "%s%s", sep, $2; sep = ", " }' "$OUT/live-rqpath-lost.t")
 	target "live: rqpath record lost events, default buffer" "$lostlist" "0" "$(ok "$maxlost == 0")"
-	sd_rq=$(calc "$(med "$OUT/live-rqpath.t") / $(med "$OUT/live-bare.t")")
+	sd_rq=$(med "$OUT/live-ratio-rqpath.t")
 	if [ $perf_ok = 1 ]; then
-		sd_perf=$(calc "$(med "$OUT/live-perf.t") / $(med "$OUT/live-bare.t")")
-		target "live: workload slowdown rqpath record vs perf sched record" \
-			"$(fmt "$sd_rq" %.2f)x vs $(fmt "$sd_perf" %.2f)x" "rqpath <= perf" \
+		sd_perf=$(med "$OUT/live-ratio-perf.t")
+		target "live: workload slowdown rqpath record vs perf sched record (median of $BENCH_LIVE_RUNS rotating rounds)" \
+			"$(fmt "$sd_rq" %.3f)x vs $(fmt "$sd_perf" %.3f)x" "rqpath <= perf" \
 			"$(ok "$sd_rq <= $sd_perf")"
 	else
 		target "live: workload slowdown rqpath record vs perf sched record" \
@@ -560,13 +577,18 @@ row() {	# row NAME EVENTS FILE
 	fi
 	if ! skipped live; then
 		echo
-		echo "| Live, \`$WORKLOAD $BENCH_LOOPS\` (median of $BENCH_LIVE_RUNS) | workload s | slowdown | command s | lost events |"
+		echo "| Live, \`$WORKLOAD $BENCH_LOOPS\` ($BENCH_LIVE_RUNS rotating rounds) | workload s (median) | slowdown (median of the rounds' ratios) | command s | lost events |"
 		echo "|---|---:|---:|---:|---:|"
 		b=$(med "$OUT/live-bare.t")
 		echo "| bare | $(fmt "$b" %.2f) | 1.00× | $(fmt "$(med "$OUT/live-bare-cmd.t")" %.2f) | – |"
-		echo "| \`rqpath record\` (default buffer) | $(fmt "$(med "$OUT/live-rqpath.t")" %.2f) | $(fmt "$(calc "$(med "$OUT/live-rqpath.t") / $b")" %.2f)× | $(fmt "$(med "$OUT/live-rqpath-cmd.t")" %.2f) | $lostlist |"
+		echo "| \`rqpath record\` (default buffer) | $(fmt "$(med "$OUT/live-rqpath.t")" %.2f) | $(fmt "$(med "$OUT/live-ratio-rqpath.t")" %.3f)× | $(fmt "$(med "$OUT/live-rqpath-cmd.t")" %.2f) | $lostlist |"
 		if [ $perf_ok = 1 ]; then
-			echo "| \`perf sched record\` | $(fmt "$(med "$OUT/live-perf.t")" %.2f) | $(fmt "$(calc "$(med "$OUT/live-perf.t") / $b")" %.2f)× | $(fmt "$(med "$OUT/live-perf-cmd.t")" %.2f) | ${perf_lost:-?} (last run) |"
+			echo "| \`perf sched record\` | $(fmt "$(med "$OUT/live-perf.t")" %.2f) | $(fmt "$(med "$OUT/live-ratio-perf.t")" %.3f)× | $(fmt "$(med "$OUT/live-perf-cmd.t")" %.2f) | ${perf_lost:-?} (last run) |"
+			echo
+			printf '| Round | %s |\n|---|%s\n' "$(seq 1 "$BENCH_LIVE_RUNS" | tr '\n' '|' | sed 's/|$//; s/|/ | /g')" \
+				"$(seq 1 "$BENCH_LIVE_RUNS" | awk '{ printf "---:|" }')"
+			printf '| rqpath record / bare |'; awk '{ printf " %.3f |", $1 }' "$OUT/live-ratio-rqpath.t"; echo
+			printf '| perf sched record / bare |'; awk '{ printf " %.3f |", $1 }' "$OUT/live-ratio-perf.t"; echo
 		else
 			echo "| \`perf sched record\` | SKIP: $perf_why | | | |"
 		fi
