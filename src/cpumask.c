@@ -52,23 +52,13 @@ void rq_cpumask_set(struct rq_cpumask *m, int cpu)
 		m->bits[cpu / BITS_PER_LONG_] |= 1UL << (cpu % BITS_PER_LONG_);
 }
 
-/* Bits set in x, without libgcc's __popcountdi2 (no POPCNT in the baseline ISA). */
-static inline int popcount_long(unsigned long x)
-{
-	uint64_t v = x;
-
-	v = v - ((v >> 1) & 0x5555555555555555ULL);
-	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
-	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (int)((v * 0x0101010101010101ULL) >> 56);
-}
-
-int rq_cpumask_weight(const struct rq_cpumask *m)
+/* rq_cpumask_weight() of a mask wider than a long */
+int rq_cpumask_weight_long(const struct rq_cpumask *m)
 {
 	int w = 0;
 
 	for (size_t i = 0; m->bits && i < NLONGS(m->nbits); i++)
-		w += popcount_long(m->bits[i]);
+		w += rq_popcount_long(m->bits[i]);
 	return w;
 }
 

@@ -30,7 +30,25 @@ static inline bool rq_cpumask_test(const struct rq_cpumask *m, int cpu)
 	return m->bits[cpu / bpl] & (1UL << (cpu % bpl));
 }
 
-int rq_cpumask_weight(const struct rq_cpumask *m);
+int rq_cpumask_weight_long(const struct rq_cpumask *m);
+
+/* Bits set in x, without libgcc's __popcountdi2 (no POPCNT in the baseline ISA). */
+static inline int rq_popcount_long(unsigned long x)
+{
+	unsigned long long v = x;
+
+	v = v - ((v >> 1) & 0x5555555555555555ULL);
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((v * 0x0101010101010101ULL) >> 56);
+}
+
+static inline int rq_cpumask_weight(const struct rq_cpumask *m)
+{
+	if (m->bits && m->nbits <= (int)(sizeof(unsigned long) * 8))
+		return rq_popcount_long(m->bits[0]);
+	return rq_cpumask_weight_long(m);
+}
 /* Exactly one CPU set (rq_cpumask_weight() == 1, without counting them all). */
 bool rq_cpumask_single(const struct rq_cpumask *m);
 int rq_cpumask_first(const struct rq_cpumask *m);

@@ -297,6 +297,22 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 
 /* ---- what the kernel would see on a CPU ------------------------------------- */
 
+/*
+ * look_cpu(busy_enough) then look_busy() in their common case, without filling a
+ * cpu_look: the runqueue is known and its running task (not skip) is not SCHED_IDLE
+ * work by its known policy.  false: ask look_cpu().
+ */
+static inline bool busy_by_curr(const struct rq_analysis *an, int cpu, const struct rq_task *skip)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+	const struct rq_task *q;
+
+	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
+		return false;
+	q = rq_task_find(an, c->curr);
+	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
+}
+
 /* Count q into l; true when q is not SCHED_IDLE work by its known policy. */
 static bool look_task(const struct rq_task *q, struct cpu_look *l)
 {
@@ -322,6 +338,15 @@ void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 	const struct rq_cpu *c = &an->cpus[cpu];
 	unsigned int ignored = 0;
 
+	if (busy_enough && busy_by_curr(an, cpu, skip)) {
+		/* what the scan below finds at its first task, and where it stops */
+		*l = (struct cpu_look){
+			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
+			.assume = c->watched_since && !c->last_idle_ts ?
+				  1u << RQ_ASSUME_CPU_WATCHED : 0,
+		};
+		return;
+	}
 	memset(l, 0, sizeof(*l));
 	l->known = c->known && c->curr >= 0;
 	if (!l->known)
@@ -362,22 +387,6 @@ bool look_busy(const struct cpu_look *l, unsigned int *assume)
 		return true;
 	}
 	return false;	/* only SCHED_IDLE work: sched_idle_cpu() */
-}
-
-/*
- * look_cpu(busy_enough) then look_busy() in their common case, without filling a
- * cpu_look: the runqueue is known and its running task (not skip) is not SCHED_IDLE
- * work by its known policy.  false: ask look_cpu().
- */
-static inline bool busy_by_curr(const struct rq_analysis *an, int cpu, const struct rq_task *skip)
-{
-	const struct rq_cpu *c = &an->cpus[cpu];
-	const struct rq_task *q;
-
-	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
-		return false;
-	q = rq_task_find(an, c->curr);
-	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
 }
 
 /* At sched_waking: which CPUs were truly idle and which busy, while the kernel chose. */
