@@ -24,6 +24,12 @@ Q := @
 endif
 
 CFLAGS ?= -O2 -g
+# The release build (rqpath, librqpath.a, the test helpers) on top of CFLAGS: -O3, and
+# link-time optimisation so the engine's files (model, classify, findings, delay) inline
+# into each other; callgrind, audit of a 217k-event hackbench trace: 973 -> ~860
+# instructions per event.  The sanitizer build (make check) keeps CFLAGS alone.
+# RELEASE_OPT= turns it off.
+RELEASE_OPT ?= -O3 -flto=auto
 WARNINGS := -Wall -Wextra -Wno-unused-parameter
 ifeq ($(WERROR),1)
 WARNINGS += -Werror
@@ -86,7 +92,7 @@ rqpath: $(BUILD)/rqpath
 # The command line, then the views, then the library: each depends only on those after it.
 $(BUILD)/rqpath: $(CLI_OBJ) $(BUILD)/librqpath-views.a $(BUILD)/librqpath.a | $(BUILD)/deps.stamp
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(CC) $(CFLAGS) $(RELEASE_OPT) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/librqpath.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -112,7 +118,7 @@ $(BUILD)/asan/%.o: %.c | $(BUILD)/deps.stamp
 $(BUILD)/%.o: %.c | $(BUILD)/deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(call layer_cflags,$<) -c -o $@ $<
+	$(Q)$(CC) $(call layer_cflags,$<) $(RELEASE_OPT) -c -o $@ $<
 
 # Unit tests see the library alone: its headers, its archive, its packages.
 $(BUILD)/asan/tests/%: tests/unit/%.c $(BUILD)/asan/librqpath.a | $(BUILD)/test-deps.stamp
@@ -142,7 +148,8 @@ $(BUILD)/asan/tests/test_views_%: tests/unit/test_views_%.c $(BUILD)/asan/librqp
 $(BUILD)/tests/%: tests/helpers/%.c $(BUILD)/librqpath.a | $(BUILD)/test-deps.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(LIB_CFLAGS) $(TEST_PKG_CFLAGS) -o $@ $< $(BUILD)/librqpath.a $(TEST_PKG_LIBS) -lm
+	$(Q)$(CC) $(LIB_CFLAGS) $(RELEASE_OPT) $(TEST_PKG_CFLAGS) -o $@ $< $(BUILD)/librqpath.a \
+		$(TEST_PKG_LIBS) -lm
 
 # The main job on the bundled fixture: the TUI when stdout is a terminal, else the audit.
 RUN_FIXTURE ?= fixtures/spawn.dat

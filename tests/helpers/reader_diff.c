@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (uint64_t i = 0;; i++) {
-		struct rq_raw r;
+		struct rq_raw r = { 0 };
 		struct tep_record mine = { 0 };
 		int got = rq_pump_next_raw(pump, &r);
 		int cpu = lib_pick(&l);
