@@ -45,7 +45,15 @@
 #include "snapshot.h"
 #include "tracedat_write.h"
 
-#define DEFAULT_BUFFER_KB	4096
+/*
+ * Default ring buffer: 64 MB in all, split over the CPUs, 4 to 32 MB each.  The recorder
+ * shares the CPUs with the workload; on a busy machine it can be kept off them for a
+ * second or more, and the buffer must hold what is written meanwhile (hackbench writes
+ * ~5 MB/s per CPU; 4 MB lost events on a loaded 2-CPU machine).
+ */
+#define DEFAULT_BUFFER_TOTAL_KB	65536
+#define DEFAULT_BUFFER_MIN_KB	4096
+#define DEFAULT_BUFFER_MAX_KB	32768
 #define POLL_MS			100	/* rq_record_run(): longest wait for data */
 #define BUSY_GAP_MS		10	/* ... and the shortest gap between two reads */
 #define MAX_BATCH_PAGES		256	/* per CPU per read round */
@@ -1061,8 +1069,13 @@ static int write_file(struct session *s)
 
 static int setup_instance(struct session *s)
 {
-	unsigned long kb = s->o->buffer_kb > 0 ? (unsigned long)s->o->buffer_kb : DEFAULT_BUFFER_KB;
+	unsigned long kb = s->o->buffer_kb > 0 ? (unsigned long)s->o->buffer_kb :
+			   DEFAULT_BUFFER_TOTAL_KB / (unsigned long)(s->ncpus > 0 ? s->ncpus : 1);
 	char *clocks;
+
+	if (s->o->buffer_kb <= 0)
+		kb = kb < DEFAULT_BUFFER_MIN_KB ? DEFAULT_BUFFER_MIN_KB :
+		     kb > DEFAULT_BUFFER_MAX_KB ? DEFAULT_BUFFER_MAX_KB : kb;
 
 	instance_name(s->inst_name, sizeof(s->inst_name));
 	s->inst = tracefs_instance_create(s->inst_name);

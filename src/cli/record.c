@@ -21,7 +21,7 @@ static const struct cli_option record_options[] = {
 	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, 0,
 	  "stop after S seconds (else when CMD exits, or on SIGINT/SIGTERM/SIGHUP)" },
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
-	  "per-CPU ring buffer size in KB (default 4096)" },
+	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
 	{ "force", 'f', CLI_FLAG, NULL, 0, 0, 0, "replace an existing FILE" },
 	{ "file-version", OPT_FILE_VERSION, CLI_CHOICE, "6|7", 0, 0, 0,
 	  "trace.dat version to write (default 6)" },
