@@ -310,6 +310,12 @@ static bool row_filter(const struct rq_diff_row *r, struct pl_filter *f, char *w
 		       size_t size)
 {
 	pl_filter_clear(f);
+	/* the list filters on proven findings: the possible ones have no filter */
+	if (!strcmp(r->metric, "possible")) {
+		snprintf(what, size, "the possible ones are not listed: the count row lists the "
+			 "proven ones");
+		return false;
+	}
 	if (!strcmp(r->key, "all")) {
 		snprintf(what, size, "every placement");
 		return true;
@@ -335,7 +341,7 @@ static bool row_filter(const struct rq_diff_row *r, struct pl_filter *f, char *w
 
 static void draw_status(struct view *v, int y, const struct rq_diff_row *r, bool ranges)
 {
-	char line[256], what[64], f[200], b[32], b2[32], n[32], n2[32];
+	char line[256], what[128], f[200], b[32], b2[32], n[32], n2[32];
 	struct pl_filter pf;
 
 	tui_clear_row(y, 0);
@@ -354,7 +360,7 @@ static void draw_status(struct view *v, int y, const struct rq_diff_row *r, bool
 		else
 			snprintf(line, sizeof(line), " Enter: NEW's placements, all   b: BASE's");
 	} else {
-		line[0] = '\0';
+		snprintf(line, sizeof(line), " %s", what);
 	}
 	attron(tui_attr(C_DIM));
 	tui_puts(y, 0, -1, line);
@@ -411,13 +417,13 @@ static void drill(struct view *v, int side)
 	struct tui *t = v->t;
 	const struct rq_diff_row *r;
 	struct pl_filter f;
-	char what[64];
+	char what[128];
 
 	if (!s->nlines || s->lines[v->sel].row < 0)
 		return;
 	r = &t->cmp->diff.rows[s->lines[v->sel].row];
 	if (!row_filter(r, &f, what, sizeof(what))) {
-		tui_message(t, "no placements list for this row");
+		tui_message(t, "%s", what);
 		return;
 	}
 	if (!tui_compare_show(t, side))
