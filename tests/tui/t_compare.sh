@@ -84,6 +84,21 @@ sed -n '/^    \$ rqpath replay tests\/fixtures\/diff\/spawn-idle1.dat --compare/
 screen compare-80x24 | diff -u - "$work/readme" >/dev/null ||
 	fail "README: the compare screen is not the golden compare-80x24"
 
+# the delay rows of flagged and unflagged placements list just those (NOIM marks)
+script_reset
+step flagged "/flagged<Enter><Enter>"
+step unflagged "<Esc>/not flagged<Enter>b"
+step possible "<Esc>/offcpu-fork poss<Enter><Enter>"
+run_script RQPATH_TUI_SIZE=100x60 -- replay "$base" --compare "$new"
+has flagged "^ [0-9]+ placements matching flagged=yes" "flagged row: not the flagged=yes list"
+screen flagged | awk 'NR > 3 && / [0-9.]+→[0-9]+ / && $NF == "...."' | grep -q . &&
+	fail "flagged row: a placement without a finding listed"
+has unflagged "^ rqpath replay BASE " "unflagged row, b: not BASE"
+has unflagged "^ [0-9]+ placements matching flagged=no" "unflagged row: not the flagged=no list"
+screen unflagged | awk 'NR > 3 && / [0-9?]+→[0-9]+ / && $NF != "...."' | grep -q . &&
+	fail "unflagged row: a placement with a finding listed"
+has possible "the possible ones are not listed" "possible row: no word that it has no list"
+
 # 2. the screen's numbers are rqpath diff's, one run a side and three
 check_numbers() {	# NAME SIZE BASE... -- NEW...
 	name=$1 size=$2
