@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "engine.h"
 #include "delay.h"
 
 /* ---- the sketch ------------------------------------------------------------ */

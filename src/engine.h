@@ -19,6 +19,87 @@
 
 #include "analysis.h"
 
+/* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
+struct rq_cpu {
+	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
+	uint64_t watched_since;	/* first switch seen while not known */
+	int curr;		/* pid running, 0 idle, -1 unknown */
+	int nqueued, queued_cap;
+	struct rq_task **queued;	/* runnable, not running */
+	int ndelayed, delayed_cap;
+	struct rq_task **delayed;	/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
+	uint64_t last_prune;
+	int pending_wakeups;
+	int llc;		/* first CPU of its LLC group */
+	int core, node;
+	int capacity;		/* 0 unknown; from --topology */
+	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
+	uint64_t placements_in, placements_out;
+	uint64_t lost_events;
+	/* data quality: the model corrected from the records' common_pid */
+	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
+	uint64_t idle_repairs;	/* of those, the model had the idle task running */
+	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
+	uint64_t clock_backwards;	/* records older than the CPU's previous one */
+};
+
+struct rq_analysis {
+	struct rq_analysis_opts opts;
+	/* trace identity */
+	char source[512];	/* file name or "live" */
+	int nr_cpus;
+	struct rq_profile profile;
+	/* counters */
+	uint64_t nr_events;
+	uint64_t lost_events;
+	uint64_t first_ts, last_ts;
+	uint64_t counts[RQ_EV__COUNT];
+	uint64_t path_counts[RQ_PATH__COUNT];
+	uint64_t path_conf[RQ_PATH__COUNT][3];	/* per path: exact, inferred, unknown */
+	uint64_t conf_counts[3];
+	uint64_t nr_placements;
+	struct rq_finding_store findings[RQ_FIND__COUNT];
+	/* what the trace can and cannot support */
+	bool has_event[RQ_EV__COUNT];
+	bool has_markers;
+	bool has_topology;
+	enum rq_llc_source llc_source;
+	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
+	/* data quality beyond the per-CPU repair counters */
+	int marker_pid;		/* the recorder: the writer of the first marker, -1 none yet */
+	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
+	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
+	struct rq_cpumask all_cpus;	/* the assumed mask of tasks with no other evidence */
+	char error[256];	/* why rq_analysis_begin() failed, for the user */
+	/* model */
+	struct rq_cpu *cpus;
+	struct rq_task **task_hash;
+	unsigned int task_hash_size;
+	unsigned int nr_tasks;
+	unsigned int nr_exited_kept;
+	unsigned int exited_head;
+	int *exited_ring;	/* pids of freed tasks kept for the views, oldest first */
+	uint64_t nr_tasks_evicted;
+	/*
+	 * placements held until what follows them is known (a migration/N move, an exec
+	 * with an unknown mask), by slot; the tasks keep the slot numbers
+	 */
+	struct rq_placement *held;
+	int *held_free;		/* free slots */
+	int nheld, held_cap, nheld_free;
+	/* recent placements ring */
+	struct rq_placement *recent;
+	unsigned int recent_cap, recent_head, recent_len;
+	struct rq_delay *delay;	/* queue delay of each placement (delay.h) */
+	/* rq_analysis_observe() */
+	void (*on_placement)(void *data, const struct rq_placement *p);
+	void *on_placement_data;
+	/* rq_analysis_summary()'s answer, refilled at each call */
+	struct rq_summary summary;
+	struct rq_cpu_summary *cpu_summary;
+};
+
 #define NSEC_PER_MSEC 1000000ULL
 /* how long a migration/N move may wait for its exec to show (exec loads the binary) */
 #define STOPPER_EXEC_WINDOW (100 * NSEC_PER_MSEC)

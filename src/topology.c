@@ -21,7 +21,7 @@
 
 #include <bsd/string.h>
 
-#include "analysis.h"
+#include "engine.h"
 #include "markers.h"
 #include "snapshot.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * synth.h - hand-made scheduler event sequences for unit tests: no root, no kernel,
- * no trace file.  Each helper builds one struct rq_event and feeds it.
+ * no trace file.  Each helper builds one struct rq_event and feeds it.  The engine's
+ * tests are white-box: they see its private header (engine.h) and read its counters.
  */
 #ifndef RQPATH_TEST_SYNTH_H
 #define RQPATH_TEST_SYNTH_H
@@ -9,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "engine.h"
 #include "markers.h"
 
 #define MS 1000000ULL
