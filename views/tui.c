@@ -1074,7 +1074,8 @@ static int compare_load(struct tui *t, char *err, size_t errlen)
 		if (progress)
 			rq_progress(NULL);
 		t->loading = false;
-		t->play_ts = t->an->nr_events ? t->an->last_ts : t->trace_first;
+		t->play_ts = rq_analysis_summary(t->an)->nr_events ?
+			     rq_analysis_summary(t->an)->last_ts : t->trace_first;
 		/* an error while reading ends the feed early: an index never completed */
 		rc = t->msg[0] || !t->idx->complete ? -1 : 0;
 		tui_compare_take(t);
