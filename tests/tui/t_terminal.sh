@@ -5,9 +5,10 @@
 . "$(dirname "$0")/golden/lib.sh"
 
 restored() {
-	tm send-keys -t t "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo ST=\$?" Enter
-	wait_for 'ST=' 10 || { fail "$1: the shell did not come back"; return; }
-	line=$(cap | grep 'ST=' | tail -1)
+	# STTYRC=digit: not the typed line (STTYRC=$?), nor RQPATH_TUI_TEST=1 above it
+	tm send-keys -t t "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo STTYRC=\$?" Enter
+	wait_for 'STTYRC=[0-9]' 10 || { fail "$1: the shell did not come back"; return; }
+	line=$(cap | grep 'STTYRC=[0-9]' | tail -1)
 	case "$line" in *icanon*) ;; *) fail "$1: icanon not restored: $line" ;; esac
 	case "$line" in *echo\ *) ;; *) fail "$1: echo not restored: $line" ;; esac
 	cap | grep -q 'placements by kind' && fail "$1: TUI still on screen"
