@@ -3,8 +3,8 @@
 # t_hostile_uname.sh - the kernel release in a file's UNAME option is the file's, not
 # the machine's: a release made of terminal controls (ESC ] title, BEL, the C1 CSI
 # U+009B, the bidi override U+202E, the line separator U+2028) must reach no output raw:
-# audit text, JSON (as \u escapes, decoding to the same characters), CSV, explain and
-# the TUI's dashboard;
+# audit text, JSON (as \u escapes, decoding to the same characters), CSV, explain, the
+# TUI's dashboard and its compare view;
 # error lines likewise for a hostile file name.  Checked byte by byte.
 set -u
 : "${RQPATH:?}" "${RQPATH_TOP:?}"
@@ -70,6 +70,14 @@ PY
 		no "$b: the TUI exited $?"
 	raw "$tmp/$b.tui" || no "$b: the TUI passes the release raw"
 	grep -q 'kernel \\x1b' "$tmp/$b.tui" || no "$b: the TUI does not show the release escaped"
+	# replay --compare: the release in the side lines and in the note that the kernels differ
+	RQPATH_TUI_SCRIPT="$tmp/keys" RQPATH_TUI_SIZE=120x40 "$RQPATH" replay "$f" --compare \
+		"$tmp/$b.dat" >"$tmp/$b.cmp" 2>&1 || no "$b: replay --compare exited $?"
+	raw "$tmp/$b.cmp" || no "$b: the compare view passes the release raw"
+	grep -q 'note: kernels differ (base .*, new \\x1b\]0;X' "$tmp/$b.cmp" ||
+		no "$b: the compare view's note does not show the release escaped"
+	grep -q '^ NEW .*  \\x1b\]0;X' "$tmp/$b.cmp" ||
+		no "$b: the compare view's NEW line does not show the release escaped"
 done
 [ $n -gt 0 ] || no "no fixture"
 
