@@ -146,6 +146,13 @@ int rq_analysis_queued(const struct rq_analysis *an, int cpu)
 	return an->cpus[cpu].nqueued;
 }
 
+int rq_analysis_queued_pid(const struct rq_analysis *an, int cpu, int i)
+{
+	if (rq_analysis_queued(an, cpu) <= i || i < 0 || !an->cpus[cpu].queued[i])
+		return 0;
+	return an->cpus[cpu].queued[i]->pid;
+}
+
 struct rq_delay *rq_analysis_delay(const struct rq_analysis *an)
 {
 	return an->delay;

@@ -388,6 +388,8 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an);
  */
 int rq_analysis_nr_cpus(const struct rq_analysis *an);
 int rq_analysis_queued(const struct rq_analysis *an, int cpu);
+/* The pid of the i-th task queued on cpu (the model's order), 0 when there is none. */
+int rq_analysis_queued_pid(const struct rq_analysis *an, int cpu, int i);
 /* The queue-delay store and its sinks (delay.h): lives as long as the analysis. */
 struct rq_delay *rq_analysis_delay(const struct rq_analysis *an);
 /* Why rq_analysis_begin() failed, for the user ("" if it did not). */

@@ -386,7 +386,8 @@ static void draw_instant(struct view *v, int y, int ymax)
 	for (int c = 0; c < x->nr_cpus && xcol < COLS - 4; c++) {
 		size_t k;
 		const struct tl_run *r = tl_run_at(x, c, p->ts, &k);
-		int q = tl_queued_before(x, c, p->ts);
+		int qp[2];
+		int q = tl_queued_before(x, c, p->ts, qp);
 
 		snprintf(buf, sizeof(buf), "  cpu%d ", c);
 		xcol += tui_puts(y, xcol, -1, buf);
@@ -409,6 +410,20 @@ static void draw_instant(struct view *v, int y, int ymax)
 		if (q > 0)
 			attron(tui_attr(C_FINDING));
 		xcol += tui_puts(y, xcol, -1, buf);
+		/* who waited: the first one (by the model's name for it), and how many more */
+		if (q > 0 && qp[0] > 0) {
+			const struct rq_task *tk = v->t->an ? rq_task_find(v->t->an, qp[0]) : NULL;
+			const char *name = tk && tk->comm[0] ? tk->comm : "?";
+
+			xcol += tui_puts(y, xcol, -1, "[");
+			xcol += tui_puts_untrusted(y, xcol, 16, name, strnlen(name, RQ_COMM_LEN));
+			snprintf(buf, sizeof(buf), ":%d%s", qp[0], q > 1 ? " +" : "]");
+			xcol += tui_puts(y, xcol, -1, buf);
+			if (q > 1) {
+				snprintf(buf, sizeof(buf), "%d]", q - 1);
+				xcol += tui_puts(y, xcol, -1, buf);
+			}
+		}
 		if (q > 0)
 			attroff(tui_attr(C_FINDING));
 	}

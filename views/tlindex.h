@@ -26,10 +26,14 @@ struct tl_run {
 };
 #define TL_POLICY_UNKNOWN 255
 
-/* A CPU's runqueue from ts on: n tasks queued (runnable, not running); -1 not known. */
+/*
+ * A CPU's runqueue from ts on: n tasks queued (runnable, not running), -1 not known; the
+ * first two of them (pid, 0 none).
+ */
 struct tl_queue {
 	uint64_t ts;
 	int32_t n;
+	int32_t pid[2];
 };
 
 struct tl_pl {
@@ -93,9 +97,10 @@ const char *tl_comm(const struct tl_index *x, uint32_t id);
 const struct tl_run *tl_run_at(const struct tl_index *x, int cpu, uint64_t ts, size_t *i);
 /*
  * Tasks queued on cpu just before ts (what a placement at ts saw): 0 or more, -1 when the
- * engine did not know that runqueue (or nothing was recorded before ts).
+ * engine did not know that runqueue (or nothing was recorded before ts); pids (may be
+ * NULL) gets the first two of them (0: none).
  */
-int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts);
+int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int pids[2]);
 /* The first placement at or after ts (in pl[0..sorted)). */
 size_t tl_pl_at(const struct tl_index *x, uint64_t ts);
 /* A full placement from a compact one (no why text: see detail.c). */

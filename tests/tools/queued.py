@@ -13,8 +13,9 @@ order, a task is queued on a CPU from
   a sched_migrate_task that moves it while queued (to dest_cpu)
 until a sched_switch switches it in, it switches out asleep, or sched_process_exit.
 For each PID USEC (the wakeup's time in microseconds, as the TUI prints it in absolute
-time) it prints one line "PID USEC n0 n1 ..." with the queue lengths of CPUs 0, 1, ...
-just before that wakeup record, or "PID USEC none" when no such record is found.
+time) it prints one line "PID USEC n0 n1 ... q0 q1 ..." with the queue lengths of CPUs
+0, 1, ... just before that wakeup record, then the pids queued on each (comma-separated,
+"-" for none), or "PID USEC none" when no such record is found.
 Python 3 standard library only.
 """
 import re
@@ -71,9 +72,11 @@ def main(argv):
                 if k not in found and k[0] == pid and k[1] in (ts_ns // 1000,
                                                                (ts_ns + 500) // 1000):
                     n = [0] * 4096
-                    for c in queued.values():
+                    who = {}
+                    for p, c in queued.items():
                         n[c] += 1
-                    found[k] = n
+                        who.setdefault(c, []).append(p)
+                    found[k] = (n, who)
             if pid not in running:
                 queued[pid] = target
         elif ev == "sched_switch":
@@ -99,7 +102,10 @@ def main(argv):
                 running.discard(int(e.group(1)))
     for k in want:
         if k in found:
-            print(k[0], k[1], " ".join(str(x) for x in found[k][:ncpu]))
+            n, who = found[k]
+            print(k[0], k[1], " ".join(str(x) for x in n[:ncpu]),
+                  " ".join(",".join(str(p) for p in sorted(who.get(c, []))) or "-"
+                           for c in range(ncpu)))
         else:
             print(k[0], k[1], "none")
     return 0

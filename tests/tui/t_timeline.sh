@@ -3,7 +3,8 @@
 # idle-stacking placement (opened from the findings view, then 6 from its detail) must
 # show in its lane with the idle CPU visible at that instant: a golden screen, and the
 # CPU states checked against trace-cmd report's last sched_switch on each CPU before it,
-# and the tasks queued on each CPU (the other half of the verdict's ground) against an
+# and the tasks queued on each CPU (how many, and who first; the other half of the
+# verdict's ground) against an
 # independent model of the runqueues from trace-cmd report (tests/tools/queued.py), at
 # every idle-stacking placement and the missed-idle ones.  c colours (and letters) the
 # lanes by policy: the SCHED_IDLE hog as i.  f chooses the finding n/N walk.
@@ -98,20 +99,29 @@ python3 "$top/tests/tools/queued.py" "$top/$f" $args >"$work/queued" ||
 	fail "queued.py failed"
 set -- $names
 checked=0
-while read -r pid us q0 q1; do
+named=0
+while read -r pid us q0 q1 w0 w1; do
 	st=$1
 	shift
 	[ "$q0" = none ] && { fail "$st: trace-cmd has no wakeup of $pid at $us"; continue; }
 	line=$(screen "$st" | grep '^ at that instant:')
 	for c in 0 1; do
-		eval want=\$q$c
+		eval want=\$q$c who=\$w$c
 		got=$(printf '%s\n' "$line" | sed -n "s/.* cpu$c [^ ]* q\([0-9?]*\).*/\1/p")
 		[ "$got" = "?" ] && continue
 		[ "$got" = "$want" ] || fail "$st: cpu$c queued $got, trace-cmd report says $want ($line)"
 		checked=$((checked + 1))
+		# the task named as waiting is one of those the model has queued there
+		[ "$got" -gt 0 ] 2>/dev/null || continue
+		qpid=$(printf '%s\n' "$line" | sed -n "s/.* cpu$c [^ ]* q[0-9]*\[[^]]*:\([0-9]*\)[] ].*/\1/p")
+		case ",$who," in
+		*",$qpid,"*) named=$((named + 1)) ;;
+		*) fail "$st: cpu$c names pid '$qpid' as queued, trace-cmd report has $who ($line)" ;;
+		esac
 	done
 done <"$work/queued"
 [ "$checked" -ge 16 ] || fail "only $checked queue lengths checked"
+[ "$named" -ge 3 ] || fail "only $named queued tasks named and checked"
 # by policy: the hog (SCHED_IDLE: its sched_setscheduler asks policy 5) is i in its lane
 trace-cmd report "$top/$f" 2>/dev/null | grep -q -- '-2006 .*sys_enter_sched_setscheduler:.*policy: 0x00000005' ||
 	fail "trace-cmd: the hog (pid 2006) never asked SCHED_IDLE"
