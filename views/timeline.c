@@ -386,7 +386,7 @@ static void draw_instant(struct view *v, int y, int ymax)
 	for (int c = 0; c < x->nr_cpus && xcol < COLS - 4; c++) {
 		size_t k;
 		const struct tl_run *r = tl_run_at(x, c, p->ts, &k);
-		int qp[2];
+		int qp[1];
 		int q = tl_queued_before(x, c, p->ts, qp);
 
 		snprintf(buf, sizeof(buf), "  cpu%d ", c);

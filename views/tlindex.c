@@ -5,7 +5,7 @@
  * Runs follow sched_switch, and the writer of any other record where the trace lacks a
  * CPU's switch (the same repair as the engine's and the Perfetto writer's), each with the
  * task's policy; each CPU's queue length whenever the engine's changed.  Memory: 24 bytes
- * a run, 24 a queue change, 32 a placement; a growth that fails stops the index
+ * a run, 16 a queue change, 32 a placement; a growth that fails stops the index
  * (x->full) instead of the program.
  */
 #include <stdlib.h>
@@ -205,16 +205,14 @@ static int policy_of(const struct tl_index *x, int pid)
 static void note_queue(struct tl_index *x, int cpu, uint64_t ts)
 {
 	struct tl_cpu *c;
-	struct tl_queue e = { ts, -1, { 0, 0 } };
+	struct tl_queue e = { ts, -1, 0 };
 
 	if (cpu < 0 || cpu >= x->nr_cpus || !x->an || cpu >= rq_analysis_nr_cpus(x->an))
 		return;
 	c = &x->cpu[cpu];
 	e.n = rq_analysis_queued(x->an, cpu);
-	for (int i = 0; i < 2 && i < e.n; i++)
-		e.pid[i] = rq_analysis_queued_pid(x->an, cpu, i);
-	if (c->nq && c->q[c->nq - 1].n == e.n && c->q[c->nq - 1].pid[0] == e.pid[0] &&
-	    c->q[c->nq - 1].pid[1] == e.pid[1])
+	e.pid = e.n > 0 ? rq_analysis_queued_pid(x->an, cpu, 0) : 0;
+	if (c->nq && c->q[c->nq - 1].n == e.n && c->q[c->nq - 1].pid == e.pid)
 		return;
 	if (c->nq && c->q[c->nq - 1].ts == ts) {
 		c->q[c->nq - 1] = e;
@@ -257,13 +255,13 @@ static void note_queues(struct tl_index *x, const struct rq_event *ev)
 	}
 }
 
-int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int pids[2])
+int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int *first)
 {
 	const struct tl_cpu *c;
 	size_t lo = 0, hi;
 
-	if (pids)
-		pids[0] = pids[1] = 0;
+	if (first)
+		*first = 0;
 	if (cpu < 0 || cpu >= x->nr_cpus)
 		return -1;
 	c = &x->cpu[cpu];
@@ -277,10 +275,8 @@ int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int pids[2]
 		else
 			hi = mid;
 	}
-	if (pids && lo) {
-		pids[0] = c->q[lo - 1].pid[0];
-		pids[1] = c->q[lo - 1].pid[1];
-	}
+	if (first && lo)
+		*first = c->q[lo - 1].pid;
 	return lo ? c->q[lo - 1].n : -1;
 }
 

@@ -28,12 +28,12 @@ struct tl_run {
 
 /*
  * A CPU's runqueue from ts on: n tasks queued (runnable, not running), -1 not known; the
- * first two of them (pid, 0 none).
+ * first of them (pid, 0 none).
  */
 struct tl_queue {
 	uint64_t ts;
 	int32_t n;
-	int32_t pid[2];
+	int32_t pid;
 };
 
 struct tl_pl {
@@ -97,10 +97,10 @@ const char *tl_comm(const struct tl_index *x, uint32_t id);
 const struct tl_run *tl_run_at(const struct tl_index *x, int cpu, uint64_t ts, size_t *i);
 /*
  * Tasks queued on cpu just before ts (what a placement at ts saw): 0 or more, -1 when the
- * engine did not know that runqueue (or nothing was recorded before ts); pids (may be
- * NULL) gets the first two of them (0: none).
+ * engine did not know that runqueue (or nothing was recorded before ts); *first (may be
+ * NULL) gets the pid of the first of them (0: none).
  */
-int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int pids[2]);
+int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int *first);
 /* The first placement at or after ts (in pl[0..sorted)). */
 size_t tl_pl_at(const struct tl_index *x, uint64_t ts);
 /* A full placement from a compact one (no why text: see detail.c). */
