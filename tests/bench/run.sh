@@ -348,9 +348,10 @@ tuis_why="" live_keys_why=""
 if skipped tui; then
 	tuis_why="skipped by BENCH_SKIP" live_keys_why=$tuis_why
 else
-	say "tui: keys in-process on the 1x trace (timeline, drill-down, evidence steps, g/G)"
+	say "tui: keys in-process on the 1x trace (timeline, drill-down, evidence steps, g/G, sort)"
 	printf '%s\n' ':dump' 6 n N z Z ']' '<End>' '<Enter>' '<Esc>4<Down><Down><Enter>' \
-		'<Home><Enter>' ']' ']' '[' '<Esc><End><Enter>' '[' '<Esc>g' G >"$OUT/keys.script"
+		'<Home><Enter>' ']' ']' '[' '<Esc><End><Enter>' '[' '<Esc>g' G \
+		'2' '<F6>comm<Enter>' '<F6>findings<Enter>' '<lt>' >"$OUT/keys.script"
 	RQPATH_TUI_STEP_MS=1 RQPATH_TUI_SCRIPT="$OUT/keys.script" RQPATH_TUI_DUMP="$OUT/keys.dump" \
 		"$RQPATH" replay "$H1" >/dev/null 2>&1 || tuis_why="the scripted TUI failed"
 	sed -n 's/^=== [0-9]*: \(.*\) \[\([0-9.]*\) ms\]$/\1 \2/p' "$OUT/keys.dump" |
