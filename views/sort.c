@@ -55,7 +55,7 @@ static void pick_done(struct tui *t, const char *text, void *data)
 enum view_key tui_sort_key(struct view *v, struct tui_sort *s, const char *const *names, int n,
 			   enum tui_action act)
 {
-	char label[48], all[256] = "";
+	char label[96], all[80] = "";
 	size_t off = 0;
 
 	switch (act) {
@@ -78,8 +78,7 @@ enum view_key tui_sort_key(struct view *v, struct tui_sort *s, const char *const
 		for (int c = 0; c < n && off < sizeof(all); c++)
 			off += snprintf(all + off, sizeof(all) - off, "%s%s", c ? " " : "",
 					names[c]);
-		tui_message(v->t, "columns: %s (the current one again reverses)", all);
-		snprintf(label, sizeof(label), "sort by: ");
+		snprintf(label, sizeof(label), "sort by (%s): ", all);
 		tui_prompt(v->t, label, names[s->col], pick_done, v);
 		return VK_REDRAW;
 	default:

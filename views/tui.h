@@ -236,7 +236,7 @@ struct tui {
 	/* bottom line: a message, or a prompt being edited */
 	char msg[256];
 	bool prompt_active;
-	char prompt_label[48];
+	char prompt_label[96];
 	char prompt_buf[128];
 	int prompt_len, prompt_pos;	/* text length, cursor */
 	int prompt_at;			/* history entry shown, -1: the text typed */

@@ -20,6 +20,8 @@ step keep "<Down><Down>"
 step keep-sort "<F6>comm<Enter>"
 step keep-detail "<Enter>"
 step keep-next "]"
+step prompt "<Esc><F6>"
+step prompt-esc "<Esc>"
 run_script -- replay "$f"
 
 # column 1 time, 2 kind, 3 pid, then comm (may hold blanks: not used)
@@ -48,5 +50,8 @@ has keep-detail "placement #[0-9]+ at ${sel_ts}s" "sorting moved the selection o
 has keep-detail "task +$sel_pid " "detail of another task than pid $sel_pid"
 # ] steps to the next row of the sorted list
 has keep-next 'placement [0-9]+ of 996 in the list' "] in the detail"
+# F6 names the columns it takes; Esc leaves the sort as it was
+has prompt '^sort by \(time kind pid comm cpu path conf findings\):$' "F6: the prompt names no columns"
+has prompt-esc ', sorted by comm$' "Esc at the F6 prompt changed the sort"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 finish
