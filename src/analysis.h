@@ -4,10 +4,11 @@
  * (placement kind, select_task_rq path, confidence) and the four findings.
  *
  * Feed it rq_event records in timestamp order with rq_analysis_feed(), call
- * rq_analysis_finish() at the end, then read the stores below.  Memory grows with
- * tasks and CPUs, never with the length of the trace: placements are counted, the
- * last RQ_RECENT_DEFAULT of them are kept in a ring, and each finding keeps its first
- * RQ_MAX_EXAMPLES examples.  Views and sinks only read this struct.
+ * rq_analysis_finish() at the end, then read what it found: rq_analysis_summary(),
+ * rq_recent(), rq_task_find()/rq_task_foreach().  struct rq_analysis itself is private
+ * to the engine (engine.h).  Memory grows with tasks and CPUs, never with the length of
+ * the trace: placements are counted, the last RQ_RECENT_DEFAULT of them are kept in a
+ * ring, and each finding keeps its first RQ_MAX_EXAMPLES examples.
  */
 #ifndef RQPATH_ANALYSIS_H
 #define RQPATH_ANALYSIS_H
@@ -214,6 +215,12 @@ enum rq_task_state { RQ_TS_UNKNOWN, RQ_TS_RUNNING, RQ_TS_QUEUED, RQ_TS_SLEEPING,
 #define RQ_SCHED_DEADLINE 6
 #define RQ_SCHED_EXT 7
 
+/*
+ * One task as the engine knows it.  Outside the engine (outputs, views) a task is
+ * read-only, through rq_task_find() and rq_task_foreach(): its identity, attributes,
+ * state and counters (pid to nr_findings).  The fields after them are the model's and
+ * the classifier's working state: no output reads them.
+ */
 struct rq_task {
 	struct rq_task *hnext;
 	int pid, tgid, ppid;	/* tgid/ppid 0 = unknown */
@@ -395,11 +402,17 @@ struct rq_delay *rq_analysis_delay(const struct rq_analysis *an);
 /* Why rq_analysis_begin() failed, for the user ("" if it did not). */
 const char *rq_analysis_error(const struct rq_analysis *an);
 
+/*
+ * The task with that pid, or NULL.  Tasks and the recent placements belong to the
+ * analysis: a pointer to one is valid until the next rq_analysis_feed() (a task may be
+ * evicted, the ring may wrap) or rq_analysis_free().  The findings' examples (in the
+ * summary) stay until rq_analysis_free(); later events may complete them.
+ */
 struct rq_task *rq_task_find(const struct rq_analysis *an, int pid);
 /* Call fn for each task known; stops early when fn returns non-zero. */
 int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
 		    void *data);
-/* i-th most recent placement, 0 = newest; NULL past the end. */
+/* i-th most recent placement, 0 = newest; NULL past the end (recent_len in the summary). */
 const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int i);
 
 const char *rq_policy_name(int policy);
