@@ -924,6 +924,13 @@ static void handle_key(struct tui *t, int ch)
 		for (int i = 0; i < ncycle; i++)
 			if (t->depth && t->stack[0] == &t->views[cycle[i]])
 				cur = i;
+		/* with two traces the compare view is in the cycle, after the timeline */
+		if (t->cmp && t->depth && t->stack[0] == &t->views[VIEW_COMPARE])
+			cur = -1;
+		else if (t->cmp && cur == ncycle - 1) {
+			tui_switch(t, VIEW_COMPARE, NULL);
+			break;
+		}
 		tui_switch(t, cycle[(cur + 1) % ncycle], NULL);
 		break;
 	}

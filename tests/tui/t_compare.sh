@@ -89,6 +89,8 @@ script_reset
 step flagged "/flagged<Enter><Enter>"
 step unflagged "<Esc>/not flagged<Enter>b"
 step possible "<Esc>/offcpu-fork poss<Enter><Enter>"
+step tab-compare "6<Tab>"
+step tab-dashboard "<Tab>"
 run_script RQPATH_TUI_SIZE=100x60 -- replay "$base" --compare "$new"
 has flagged "^ [0-9]+ placements matching flagged=yes" "flagged row: not the flagged=yes list"
 screen flagged | awk 'NR > 3 && / [0-9.]+→[0-9]+ / && $NF == "...."' | grep -q . &&
@@ -98,6 +100,8 @@ has unflagged "^ [0-9]+ placements matching flagged=no" "unflagged row: not the 
 screen unflagged | awk 'NR > 3 && / [0-9?]+→[0-9]+ / && $NF != "...."' | grep -q . &&
 	fail "unflagged row: a placement with a finding listed"
 has possible "the possible ones are not listed" "possible row: no word that it has no list"
+has tab-compare "^ rqpath replay .* compare " "Tab after the timeline: not the compare view"
+has tab-dashboard "^ rqpath replay .* dashboard " "Tab after the compare view: not the dashboard"
 
 # 2. the screen's numbers are rqpath diff's, one run a side and three
 check_numbers() {	# NAME SIZE BASE... -- NEW...
