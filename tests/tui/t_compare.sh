@@ -9,6 +9,7 @@
 #  - the numbers on the screen are `rqpath diff --format csv` of the same files, one run a
 #    side and three (medians, changes, verdicts, and each side's min..max at 120 columns);
 #  - a trace against itself: no row changed;
+#  - --compare without a file on a side, or twice: one line, exit 2;
 #  - a second file that is not a trace, or is refused when opened, or breaks off midway,
 #    or is missing (with a hostile name): exit 2 and one line on stderr, before any
 #    screen; a good file with a hostile name is shown escaped.
@@ -237,6 +238,14 @@ for second in /etc/passwd "$work/broken.dat" "$work/breaks-off.dat" "$work/nonex
 		fail "bad second file $what: a control byte on stderr"
 	[ -s "$work/bad.dump" ] && fail "bad second file $what: a screen was drawn"
 	rm -f "$work/bad.dump"
+done
+# the command line: no NEW file, --compare twice
+for args in "$base --compare" "$base --compare $new --compare $new" "--compare $new"; do
+	# shellcheck disable=SC2086
+	(cd "$top" && RQPATH_TUI_SCRIPT="$work/script" "$RQPATH" replay $args >/dev/null 2>"$work/cli.err")
+	crc=$?
+	[ "$crc" -eq 2 ] && [ "$(wc -l <"$work/cli.err")" -eq 1 ] ||
+		fail "replay $args: exit $crc, $(wc -l <"$work/cli.err") lines (want 2, one line)"
 done
 # a hostile but good file name: drawn escaped
 script_reset
