@@ -203,7 +203,8 @@ static int build(struct view *v)
 	for (int i = 0; i < d->nrows; i++) {
 		if (strcmp(last, d->rows[i].section)) {
 			last = d->rows[i].section;
-			s->lines[s->nlines++] = (struct cline){ -1, rq_diff_section_title(&d->rows[i]) };
+			s->lines[s->nlines++] = (struct cline){ -1,
+								rq_diff_section_title(&d->rows[i]) };
 		}
 		s->lines[s->nlines++] = (struct cline){ i, NULL };
 	}
@@ -216,7 +217,8 @@ static int build(struct view *v)
 static int compare_open(struct view *v, const void *arg)
 {
 	if (!v->t->cmp) {
-		tui_message(v->t, "no compare: start with rqpath replay BASE.dat --compare NEW.dat");
+		tui_message(v->t, "no compare: start with rqpath replay BASE.dat --compare "
+			    "NEW.dat");
 		return -1;
 	}
 	return 0;

@@ -122,7 +122,7 @@ check_numbers() {	# NAME SIZE BASE... -- NEW...
 	(cd "$top" && "$RQPATH" diff --format csv $bases -- $news) >"$work/$name.csv" ||
 		fail "$name: rqpath diff failed"
 	screen "$name" >"$work/$name.screen"
-	python3 - "$work/$name.screen" "$work/$name.csv" <<'PY' || fail "$name: the screen is not rqpath diff's numbers"
+	python3 - "$work/$name.screen" "$work/$name.csv" <<'PY' || fail "$name: not diff's numbers"
 import csv, re, sys
 lines = open(sys.argv[1]).read().split("\n")
 rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["section"] not in ("run", "note")]
@@ -231,7 +231,8 @@ for second in /etc/passwd "$work/broken.dat" "$work/breaks-off.dat" "$work/nonex
 	brc=$?
 	what=$(basename "$second" | tr -c '[:print:]' '?')
 	[ "$brc" -eq 2 ] || fail "bad second file $what: exit $brc, not 2"
-	[ "$(wc -l <"$work/bad.err")" -eq 1 ] || { fail "bad second file $what: not one line"; cat "$work/bad.err"; }
+	[ "$(wc -l <"$work/bad.err")" -eq 1 ] ||
+		{ fail "bad second file $what: not one line"; cat "$work/bad.err"; }
 	grep -q '^rqpath: .*\.dat: \|^rqpath: /etc/passwd: ' "$work/bad.err" ||
 		fail "bad second file $what: the line does not name the file: $(cat "$work/bad.err")"
 	LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$work/bad.err" &&
@@ -242,7 +243,8 @@ done
 # the command line: no NEW file, --compare twice
 for args in "$base --compare" "$base --compare $new --compare $new" "--compare $new"; do
 	# shellcheck disable=SC2086
-	(cd "$top" && RQPATH_TUI_SCRIPT="$work/script" "$RQPATH" replay $args >/dev/null 2>"$work/cli.err")
+	(cd "$top" && RQPATH_TUI_SCRIPT="$work/script" "$RQPATH" replay $args \
+		>/dev/null 2>"$work/cli.err")
 	crc=$?
 	[ "$crc" -eq 2 ] && [ "$(wc -l <"$work/cli.err")" -eq 1 ] ||
 		fail "replay $args: exit $crc, $(wc -l <"$work/cli.err") lines (want 2, one line)"
