@@ -31,6 +31,7 @@ struct tui_compare {
 	int nfiles[2];
 	struct rq_diff_run *runs;	/* nfiles[0] BASE runs, then nfiles[1] NEW runs */
 	bool have[2];			/* the first run of each side, from its loaded trace */
+	int run[2];			/* the file of each side loaded (r walks them) */
 	struct rq_diff diff;
 	bool computed;
 };
@@ -84,12 +85,32 @@ void tui_compare_free(struct tui_compare *c)
 
 const char *tui_compare_path(const struct tui_compare *c, int side)
 {
-	return c->files[side][0];
+	return c->files[side][c->run[side]];
 }
 
 int tui_compare_side(const struct tui_compare *c)
 {
 	return c->side;
+}
+
+/* The views' state points into the trace they showed: they start over. */
+static void views_reset(struct tui *t)
+{
+	t->playing = false;
+	t->generation++;
+	for (int i = 0; i < VIEW__COUNT; i++) {
+		struct view *v = &t->views[i];
+
+		if (i == VIEW_COMPARE || i == VIEW_HELP || !v->priv)
+			continue;
+		if (v->ops && v->ops->done)
+			v->ops->done(v);
+		free(v->priv);
+		v->priv = NULL;
+		v->top = v->sel = 0;
+	}
+	t->depth = 0;
+	t->dirty = true;
 }
 
 #define SWAP(a, b) do { __typeof__(a) tmp_ = (a); (a) = (b); (b) = tmp_; } while (0)
@@ -110,22 +131,7 @@ void tui_compare_swap(struct tui *t)
 	SWAP(t->progress, o->progress);
 	SWAP(t->hist, o->hist);
 	t->cmp->side ^= 1;
-	t->playing = false;
-	t->generation++;
-	/* the views' state points into the trace they showed: they start over */
-	for (int i = 0; i < VIEW__COUNT; i++) {
-		struct view *v = &t->views[i];
-
-		if (i == VIEW_COMPARE || i == VIEW_HELP || !v->priv)
-			continue;
-		if (v->ops && v->ops->done)
-			v->ops->done(v);
-		free(v->priv);
-		v->priv = NULL;
-		v->top = v->sel = 0;
-	}
-	t->depth = 0;
-	t->dirty = true;
+	views_reset(t);
 }
 
 bool tui_compare_show(struct tui *t, int side)
@@ -141,6 +147,32 @@ bool tui_compare_show(struct tui *t, int side)
 	return true;
 }
 
+void tui_compare_next_run(struct tui *t)
+{
+	struct tui_compare *c = t->cmp;
+	int s = c->side, n = c->nfiles[s];
+	enum tui_view_id bottom = t->depth ? (enum tui_view_id)(t->stack[0] - t->views) :
+				  VIEW_DASHBOARD;
+	char name[256];
+
+	if (n < 2) {
+		tui_message(t, "%s is one file: r walks the files of a side given several",
+			    side_names[s]);
+		return;
+	}
+	if (t->loading) {
+		tui_message(t, "%s is still loading", side_names[s]);
+		return;
+	}
+	c->run[s] = (c->run[s] + 1) % n;
+	views_reset(t);
+	if (tui_replay_load(t, c->files[s][c->run[s]]))
+		return;		/* the message says why; the views show an empty trace */
+	tui_switch(t, bottom, NULL);
+	rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+	tui_message(t, "%s run %d of %d: %s", side_names[s], c->run[s] + 1, n, name);
+}
+
 void tui_compare_take(struct tui *t)
 {
 	struct tui_compare *c = t->cmp;
@@ -148,7 +180,7 @@ void tui_compare_take(struct tui *t)
 
 	if (c->have[s] || !t->an || !t->at_end || t->loading)
 		return;
-	rq_diff_run_from(&c->runs[s ? c->nfiles[0] : 0], t->an);
+	rq_diff_run_from(&c->runs[(s ? c->nfiles[0] : 0) + c->run[s]], t->an);
 	c->have[s] = true;
 }
 
@@ -233,8 +265,8 @@ static void compare_done(struct view *v)
 static void draw_side(struct view *v, int y, int side)
 {
 	struct tui_compare *c = v->t->cmp;
-	const struct rq_diff_run *r = &c->runs[side ? c->nfiles[0] : 0];
-	const char *path = c->files[side][0];
+	const struct rq_diff_run *r = &c->runs[(side ? c->nfiles[0] : 0) + c->run[side]];
+	const char *path = c->files[side][c->run[side]];
 	char info[400], more[48] = "", kernel[200];
 	int x;
 
@@ -245,8 +277,7 @@ static void draw_side(struct view *v, int y, int side)
 	if (side == c->side)
 		attroff(A_BOLD);
 	if (c->nfiles[side] > 1)
-		snprintf(more, sizeof(more), " +%d run%s", c->nfiles[side] - 1,
-			 c->nfiles[side] > 2 ? "s" : "");
+		snprintf(more, sizeof(more), " run %d/%d", c->run[side] + 1, c->nfiles[side]);
 	/* the kernel release comes from the file: escaped; on a wide screen only (the notes
 	 * say when the kernels differ) */
 	rq_escape_c(r->kernel[0] ? r->kernel : "?", r->kernel[0] ? strlen(r->kernel) : 1,

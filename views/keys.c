@@ -29,6 +29,8 @@ const struct tui_key tui_keys[] = {
 	  "7 compare" },
 	{ 'x', "x", ACT_SWITCH_SIDE, "compare-mode",
 	  "switch the trace the other views show (BASE / NEW)", "x BASE/NEW" },
+	{ 'r', "r", ACT_NEXT_RUN, "compare-mode",
+	  "the next file of the side shown, when it has several runs", NULL },
 	/* placements */
 	{ 'f', "f", ACT_FILTER, "placements",
 	  "filter: pid=N comm=TEXT cpu=N kind=K path=P finding=F node=ID flagged=yes|no "

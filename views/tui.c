@@ -918,6 +918,10 @@ static void handle_key(struct tui *t, int ch)
 		}
 		break;
 	}
+	case ACT_NEXT_RUN:
+		if (t->cmp)
+			tui_compare_next_run(t);
+		break;
 	case ACT_NEXT_VIEW: {
 		int cur = 0;
 
@@ -1053,6 +1057,23 @@ static int replay_loop(struct tui *t)
 			last = wall_now();
 		}
 	}
+	return 0;
+}
+
+int tui_replay_load(struct tui *t, const char *path)
+{
+	struct tl_index *idx = tl_index_new();
+
+	if (!idx) {
+		tui_message(t, "out of memory");
+		return -1;
+	}
+	tl_index_free(t->idx);
+	t->idx = idx;
+	t->path = path;
+	if (replay_reopen(t))
+		return -1;
+	replay_seek(t, UINT64_MAX, false);
 	return 0;
 }
 

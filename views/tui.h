@@ -65,6 +65,7 @@ enum tui_action {
 	ACT_VIEW_COMPARE,
 	ACT_SWITCH_SIDE,
 	ACT_ENTER_BASE,
+	ACT_NEXT_RUN,
 };
 
 /* One row of the key table: keys, help view and help line are all generated from it. */
@@ -419,7 +420,7 @@ struct tui_compare *tui_compare_new(const char *const *base, int nbase,
 				    const char *const *new, int nnew, const char *topology,
 				    char *err, size_t errlen);
 void tui_compare_free(struct tui_compare *c);
-/* The first file of a side (0 BASE, 1 NEW); the side the views show now. */
+/* The file of a side (0 BASE, 1 NEW) loaded now; the side the views show now. */
 const char *tui_compare_path(const struct tui_compare *c, int side);
 int tui_compare_side(const struct tui_compare *c);
 /* Exchange the shown trace with the other one; the views start over on it. */
@@ -428,6 +429,10 @@ void tui_compare_swap(struct tui *t);
 void tui_compare_take(struct tui *t);
 /* Show side (0 BASE, 1 NEW): false, with a message, while a trace is still loading. */
 bool tui_compare_show(struct tui *t, int side);
+/* The next file of the side shown (several runs a side): loaded as at the start. */
+void tui_compare_next_run(struct tui *t);
+/* tui.c: read path into the trace shown, from its start to its end (the loop loads it). */
+int tui_replay_load(struct tui *t, const char *path);
 
 /* detail.c: the detail of a placement, from the engine's copy when it still has it */
 void tui_open_placement(struct tui *t, const struct rq_placement *p);

@@ -5,7 +5,8 @@
 #    and b the BASE trace's, as many as tracefacts.py counted from trace-cmd report in each
 #    file; the detail's evidence comes from that side's file (its deciding record is a
 #    line of that file's trace-cmd report and of no line of the other's); x switches the
-#    trace the dashboard shows (its event count is that file's record count);
+#    trace the dashboard shows (its event count is that file's record count); r walks
+#    the files of a side given several (Enter lists the run's own off-CPU forks);
 #  - the numbers on the screen are `rqpath diff --format csv` of the same files, one run a
 #    side and three (medians, changes, verdicts, and each side's min..max at 120 columns);
 #  - a trace against itself: no row changed;
@@ -199,6 +200,26 @@ check_numbers numbers-1 100x80 "$base" -- "$new"
 check_numbers numbers-3 130x80 $fx/spawn-idle1.dat $fx/spawn-idle2.dat $fx/spawn-idle3.dat -- \
 	$fx/spawn-busy1.dat $fx/spawn-busy2.dat $fx/spawn-busy3.dat
 grep -q ' | ' "$work/numbers-3.screen" || fail "numbers-3: no min..max ranges at 130 columns"
+
+# r walks the files of a side: each one's off-CPU forks are its own
+script_reset
+step run-one "r"
+run_script -- replay "$base" --compare "$new"
+has run-one "BASE is one file: r walks the files of a side given several" "r on one file"
+script_reset
+step run-new "xr"
+step run-new-list "/offcpu-fork per<Enter><Enter>"
+step run-base "<Esc>xr"
+step run-base-list "b"
+run_script -- replay $fx/spawn-idle1.dat $fx/spawn-idle2.dat $fx/spawn-idle3.dat --compare \
+	$fx/spawn-busy1.dat $fx/spawn-busy2.dat $fx/spawn-busy3.dat
+has run-new "NEW run 2 of 3: tests/fixtures/diff/spawn-busy2.dat" "r on NEW: not its run 2"
+has run-new "^ NEW  tests/fixtures/diff/spawn-busy2.dat run 2/3 " "r on NEW: the side line"
+has run-new-list "^ $(fact busy2 offcpu_forks) placements matching finding=offcpu-fork" \
+	"r on NEW: not spawn-busy2's offcpu-fork placements (trace-cmd report's count)"
+has run-base "^ BASE tests/fixtures/diff/spawn-idle2.dat run 2/3 " "r on BASE: the side line"
+has run-base-list "^ $(fact idle2 offcpu_forks) placements matching finding=offcpu-fork" \
+	"r on BASE: not spawn-idle2's offcpu-fork placements (trace-cmd report's count)"
 
 # 3. a trace against itself: nothing changed
 script_reset
