@@ -498,7 +498,8 @@ static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
 		return;
 	dt->running = true;
 	if (dt->nruns == RQ_DELAY_RUNS) {
-		memmove(dt->runs, dt->runs + 1, (RQ_DELAY_RUNS - 1) * sizeof(dt->runs[0]));
+		for (int r = 0; r < RQ_DELAY_RUNS - 1; r++)
+			dt->runs[r] = dt->runs[r + 1];
 		dt->nruns--;
 	}
 	dt->runs[dt->nruns++] = ts;
