@@ -5,8 +5,8 @@
  *
  * Feed it rq_event records in timestamp order with rq_analysis_feed(), call
  * rq_analysis_finish() at the end, then read what it found: rq_analysis_summary(),
- * rq_recent(), rq_task_find()/rq_task_foreach().  struct rq_analysis itself is private
- * to the engine (engine.h).  Memory grows with tasks and CPUs, never with the length of
+ * rq_recent(), rq_task_info_get()/rq_task_info_foreach().  struct rq_analysis and
+ * struct rq_task are private to the engine (engine.h).  Memory grows with tasks and CPUs, never with the length of
  * the trace: placements are counted, the last RQ_RECENT_DEFAULT of them are kept in a
  * ring, and each finding keeps its first RQ_MAX_EXAMPLES examples.
  */
@@ -216,62 +216,23 @@ enum rq_task_state { RQ_TS_UNKNOWN, RQ_TS_RUNNING, RQ_TS_QUEUED, RQ_TS_SLEEPING,
 #define RQ_SCHED_EXT 7
 
 /*
- * One task as the engine knows it.  Outside the engine (outputs, views) a task is
- * read-only, through rq_task_find() and rq_task_foreach(): its identity, attributes,
- * state and counters (pid to nr_findings).  The fields after them are the model's and
- * the classifier's working state: no output reads them.
+ * What the outputs and views know of a task: a copy the engine fills
+ * (rq_task_info_get(), rq_task_info_foreach()).  comm is untrusted: escape it.
+ * mask points into the analysis and is valid until the next rq_analysis_feed() or
+ * rq_analysis_free() on it; the rest is a copy, the reader's to keep.
  */
-struct rq_task {
-	struct rq_task *hnext;
+struct rq_task_info {
 	int pid, tgid, ppid;	/* tgid/ppid 0 = unknown */
 	char comm[RQ_COMM_LEN];
 	int policy;		/* RQ_POLICY_UNKNOWN or a policy number */
-	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
-	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
-	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
-	int seen_cpu;		/* first CPU it ran on since the mask last changed, -1 */
-	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
-	struct rq_cpumask mask;
-	int prio;		/* last prio seen in an event, -1000 unknown */
-	int cpu;		/* last known CPU, -1 unknown */
 	enum rq_task_state state;
-	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
-	int rq_index;		/* its place in that list */
-	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
-	uint64_t blocked_ts;	/* when it last blocked (0: before the trace) */
-	int blocked_cpu;	/* where it last blocked, -1 unknown */
-	uint64_t first_ts, exit_ts;
+	int cpu;		/* last known CPU, -1 unknown */
 	bool exited;
-	bool retired;		/* in the FIFO of dead tasks kept for the views */
+	bool mask_known;	/* the allowed CPUs are a fact (marker, inheritance) */
+	const struct rq_cpumask *mask;	/* the allowed CPUs when mask_known, else NULL */
+	uint64_t first_ts, exit_ts;
 	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
-	uint64_t nr_findings[RQ_FIND__COUNT];
-
-	/* classification state between related events */
-	bool waking;		/* sched_waking seen, sched_wakeup not yet */
-	int waking_cpu;
-	int waker_pid;
-	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
-	unsigned long *busy_at_waking;	/* CPUs busy for the kernel then (not idle-ish) */
-	bool wake_migrated;	/* sched_migrate_task inside the waking window */
-	int wake_from;
-	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
-	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
-	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
-	int stopper_slot;	/* that move, waiting in the analysis' held placements */
-	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
-	bool setaffinity_inflight;
-	int inflight_target;	/* pid the in-flight set* syscall targets */
-	long long inflight_policy;
-	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
-	uint64_t unknown_execs;
-	int exec_slot;		/* the first of them, held for an example; -1 none */
-	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
-	bool numa_swap;
-	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
-	int fork_parent_cpu;
-	bool first_run_pending;
-	uint64_t fork_ts;
-	struct rq_delay_task delay;	/* queue delay: delay.c */
+	uint64_t nr_findings[RQ_FIND__COUNT];	/* proven findings on its placements */
 };
 
 enum rq_llc_source { RQ_LLC_ASSUMED, RQ_LLC_CACHE, RQ_LLC_PACKAGE, RQ_LLC_OPTION };
@@ -403,15 +364,20 @@ struct rq_delay *rq_analysis_delay(const struct rq_analysis *an);
 const char *rq_analysis_error(const struct rq_analysis *an);
 
 /*
- * The task with that pid, or NULL.  Tasks and the recent placements belong to the
- * analysis: a pointer to one is valid until the next rq_analysis_feed() (a task may be
- * evicted, the ring may wrap) or rq_analysis_free().  The findings' examples (in the
- * summary) stay until rq_analysis_free(); later events may complete them.
+ * Fill *out with what the analysis knows of the task with that pid; returns false (and
+ * leaves *out alone) when it knows none.  Tasks and the recent placements belong to the
+ * analysis: a task may be evicted and the ring may wrap at the next rq_analysis_feed().
+ * The findings' examples (in the summary) stay until rq_analysis_free(); later events
+ * may complete them.
  */
-struct rq_task *rq_task_find(const struct rq_analysis *an, int pid);
-/* Call fn for each task known; stops early when fn returns non-zero. */
-int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
-		    void *data);
+bool rq_task_info_get(const struct rq_analysis *an, int pid, struct rq_task_info *out);
+/*
+ * Call fn with each task known (in no particular order); stops early when fn returns
+ * non-zero and returns that value, else 0.  ti is valid only during the call (ti->mask
+ * as struct rq_task_info says).
+ */
+int rq_task_info_foreach(const struct rq_analysis *an,
+			 int (*fn)(const struct rq_task_info *ti, void *data), void *data);
 /* i-th most recent placement, 0 = newest; NULL past the end (recent_len in the summary). */
 const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int i);
 
@@ -428,11 +394,8 @@ void rq_profile_from_release(struct rq_profile *p, const char *release);
 int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen);
 /* This machine's topology (sysfs) in the spec format; returns 0 or -1 with err. */
 int rq_topology_describe_host(FILE *f, char *err, size_t errlen);
-/* The allowed CPUs a verdict may use for t; *assume gets the RQ_ASSUME_* bit, if any. */
 /* N for a per-CPU kthread name (kworker/N:M, ksoftirqd/N, migration/N, ...), else -1. */
 int rq_percpu_kthread_cpu(const char *comm);
-const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
-				      unsigned int *assume);
 
 /* Compose the human "why" for a placement (offcpu-fork extras included). */
 void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size);

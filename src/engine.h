@@ -19,6 +19,78 @@
 
 #include "analysis.h"
 
+/*
+ * One task as the engine knows it.  Outside the engine (outputs, views) a task is seen
+ * through struct rq_task_info (rq_task_info_get()): its identity, attributes, state and
+ * counters (pid to nr_findings).  The fields after them are the model's and the
+ * classifier's working state.
+ */
+struct rq_task {
+	struct rq_task *hnext;
+	int pid, tgid, ppid;	/* tgid/ppid 0 = unknown */
+	char comm[RQ_COMM_LEN];
+	int policy;		/* RQ_POLICY_UNKNOWN or a policy number */
+	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
+	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
+	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
+	int seen_cpu;		/* first CPU it ran on since the mask last changed, -1 */
+	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
+	struct rq_cpumask mask;
+	int prio;		/* last prio seen in an event, -1000 unknown */
+	int cpu;		/* last known CPU, -1 unknown */
+	enum rq_task_state state;
+	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
+	int rq_index;		/* its place in that list */
+	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
+	uint64_t blocked_ts;	/* when it last blocked (0: before the trace) */
+	int blocked_cpu;	/* where it last blocked, -1 unknown */
+	uint64_t first_ts, exit_ts;
+	bool exited;
+	bool retired;		/* in the FIFO of dead tasks kept for the views */
+	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
+	uint64_t nr_findings[RQ_FIND__COUNT];
+
+	/* classification state between related events */
+	bool waking;		/* sched_waking seen, sched_wakeup not yet */
+	int waking_cpu;
+	int waker_pid;
+	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
+	unsigned long *busy_at_waking;	/* CPUs busy for the kernel then (not idle-ish) */
+	bool wake_migrated;	/* sched_migrate_task inside the waking window */
+	int wake_from;
+	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
+	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
+	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
+	int stopper_slot;	/* that move, waiting in the analysis' held placements */
+	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
+	bool setaffinity_inflight;
+	int inflight_target;	/* pid the in-flight set* syscall targets */
+	long long inflight_policy;
+	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
+	uint64_t unknown_execs;
+	int exec_slot;		/* the first of them, held for an example; -1 none */
+	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
+	bool numa_swap;
+	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
+	int fork_parent_cpu;
+	bool first_run_pending;
+	uint64_t fork_ts;
+	struct rq_delay_task delay;	/* queue delay: delay.c */
+};
+
+
+/*
+ * The task with that pid, or NULL; valid until the next rq_analysis_feed() (it may be
+ * evicted) or rq_analysis_free().
+ */
+struct rq_task *rq_task_find(const struct rq_analysis *an, int pid);
+/* Call fn for each task known; stops early when fn returns non-zero. */
+int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
+		    void *data);
+/* The allowed CPUs a verdict may use for t; *assume gets the RQ_ASSUME_* bit, if any. */
+const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
+				      unsigned int *assume);
+
 /* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
 struct rq_cpu {
 	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */

@@ -15,9 +15,9 @@
 
 static int tgid_of(const struct rq_analysis *an, int pid)
 {
-	const struct rq_task *t = rq_task_find(an, pid);
+	struct rq_task_info t;
 
-	return t ? t->tgid : 0;
+	return rq_task_info_get(an, pid, &t) ? t.tgid : 0;
 }
 
 /* The finding ids of the bits set in which (1 << enum rq_finding), joined with sep. */

@@ -43,7 +43,7 @@ static void begin_run(struct rq_runs *r, int cpu, int pid, const char *comm, uin
 
 void rq_runs_event(struct rq_runs *r, const struct rq_event *ev)
 {
-	const struct rq_task *t;
+	struct rq_task_info t;
 
 	if (ev->cpu < 0 || ev->cpu >= r->nr_cpus)
 		return;
@@ -60,8 +60,9 @@ void rq_runs_event(struct rq_runs *r, const struct rq_event *ev)
 	}
 	/* the writer runs there: its switch in may be missing */
 	if (ev->common_pid > 0 && ev->common_pid != r->cpu[ev->cpu].pid) {
-		t = rq_task_find(r->an, ev->common_pid);
-		begin_run(r, ev->cpu, ev->common_pid, t && t->comm[0] ? t->comm : "?", ev->ts);
+		bool known = rq_task_info_get(r->an, ev->common_pid, &t);
+
+		begin_run(r, ev->cpu, ev->common_pid, known && t.comm[0] ? t.comm : "?", ev->ts);
 	}
 }
 

@@ -157,13 +157,13 @@ static void draw_cpu(struct view *v, int y, int x, int w, int cpu)
 		tui_puts(y, x + used, namew, c->curr == 0 ? "<idle>" : "?");
 		attroff(tui_attr(C_DIM));
 	} else {
-		const struct rq_task *tk = rq_task_find(an, c->curr);
+		struct rq_task_info tk;
 		int n = 0;
 
 		snprintf(buf, sizeof(buf), ":%d", c->curr);
-		if (tk)
-			n = tui_puts_untrusted(y, x + used, namew - 1 - (int)strlen(buf), tk->comm,
-					       strnlen(tk->comm, RQ_COMM_LEN));
+		if (rq_task_info_get(an, c->curr, &tk))
+			n = tui_puts_untrusted(y, x + used, namew - 1 - (int)strlen(buf), tk.comm,
+					       strnlen(tk.comm, RQ_COMM_LEN));
 		tui_puts(y, x + used + n, namew - n, n ? buf : buf + 1);
 	}
 	used += namew;
@@ -387,11 +387,11 @@ static int draw_findings(struct view *v, int y, int ymax)
 }
 
 struct top_ctx {
-	const struct rq_task *best[64];
+	struct rq_task_info best[64];	/* copies: ti lives only during the walk */
 	int n, want;
 };
 
-static uint64_t task_findings(const struct rq_task *t)
+static uint64_t task_findings(const struct rq_task_info *t)
 {
 	uint64_t n = 0;
 
@@ -401,27 +401,27 @@ static uint64_t task_findings(const struct rq_task *t)
 }
 
 /* More findings first, then the smaller pid. */
-static bool before(const struct rq_task *a, const struct rq_task *b)
+static bool before(const struct rq_task_info *a, const struct rq_task_info *b)
 {
 	uint64_t fa = task_findings(a), fb = task_findings(b);
 
 	return fa > fb || (fa == fb && a->pid < b->pid);
 }
 
-static int top_add(const struct rq_task *t, void *data)
+static int top_add(const struct rq_task_info *t, void *data)
 {
 	struct top_ctx *c = data;
 	int i;
 
 	if (!task_findings(t))
 		return 0;
-	if (c->n == c->want && !before(t, c->best[c->n - 1]))
+	if (c->n == c->want && !before(t, &c->best[c->n - 1]))
 		return 0;
 	if (c->n < c->want)
 		c->n++;
-	for (i = c->n - 1; i > 0 && before(t, c->best[i - 1]); i--)
+	for (i = c->n - 1; i > 0 && before(t, &c->best[i - 1]); i--)
 		c->best[i] = c->best[i - 1];
-	c->best[i] = t;
+	c->best[i] = *t;
 	return 0;
 }
 
@@ -434,12 +434,12 @@ static void draw_top_tasks(struct view *v, int y, int ymax)
 		return;
 	if (c.want > 64)
 		c.want = 64;
-	rq_task_foreach(v->t->an, top_add, &c);
+	rq_task_info_foreach(v->t->an, top_add, &c);
 	tui_rule(v->t, y++, "tasks with the most findings (3: all tasks)");
 	if (!c.n)
 		tui_puts(y, 1, -1, "(no task has a finding)");
 	for (int k = 0; k < c.n && y < ymax; k++, y++) {
-		const struct rq_task *tk = c.best[k];
+		const struct rq_task_info *tk = &c.best[k];
 		char buf[160], marks[8];
 		unsigned int bits = 0;
 		int x;

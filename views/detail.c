@@ -82,7 +82,8 @@ static void build(struct view *v)
 	const struct rq_analysis *an = v->t->an;
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	const struct rq_path_info *pi = &rq_paths[p->path];
-	const struct rq_task *tk = an ? rq_task_find(an, p->pid) : NULL;
+	struct rq_task_info info;
+	const struct rq_task_info *tk = an && rq_task_info_get(an, p->pid, &info) ? &info : NULL;
 	char comm[RQ_COMM_LEN * 4 + 1], why[RQ_WHY_LEN + 256], esc[(RQ_WHY_LEN + 256) * 4];
 	char from[16], mask[128] = "?", pre[128], ts[48];
 
@@ -96,7 +97,7 @@ static void build(struct view *v)
 	add(s, C_HEADER, "placement #%llu at %ss", (unsigned long long)p->seq,
 	    tui_fmt_ts(v->t, p->ts, 0, ts, sizeof(ts)));
 	if (tk && tk->mask_known)
-		rq_cpumask_format(&tk->mask, mask, sizeof(mask));
+		rq_cpumask_format(tk->mask, mask, sizeof(mask));
 	add(s, C_NORMAL, " task       %d %s  (policy %s, allowed CPUs %s)", p->pid, comm,
 	    tk ? rq_policy_name(tk->policy) : "?", mask);
 	if (p->writer_pid >= 0)

@@ -70,14 +70,13 @@ struct ev_ctx {
 
 static const char *owner(struct rq_analysis *an, int pid, char *buf, size_t size)
 {
-	const struct rq_task *t;
+	struct rq_task_info t;
 
 	if (pid == 0)
 		return "<idle>";
-	t = rq_task_find(an, pid);
-	if (!t || !t->comm[0])
+	if (!rq_task_info_get(an, pid, &t) || !t.comm[0])
 		return "<...>";
-	rq_escape_c(t->comm, strnlen(t->comm, RQ_COMM_LEN), buf, size);
+	rq_escape_c(t.comm, strnlen(t.comm, RQ_COMM_LEN), buf, size);
 	return buf;
 }
 

@@ -20,7 +20,7 @@ static const char *const sort_names[SORT__COUNT] = { "pid", "comm", "policy", "a
 						     "findings" };
 
 struct tasks_state {
-	const struct rq_task **rows;
+	struct rq_task_info *rows;	/* copies: rebuilt after every feed */
 	int nrows, cap;
 	uint64_t generation;
 	bool built;
@@ -29,7 +29,7 @@ struct tasks_state {
 };
 
 
-static uint64_t nr_findings(const struct rq_task *t)
+static uint64_t nr_findings(const struct rq_task_info *t)
 {
 	uint64_t n = 0;
 
@@ -38,20 +38,20 @@ static uint64_t nr_findings(const struct rq_task *t)
 	return n;
 }
 
-static int collect(const struct rq_task *t, void *data)
+static int collect(const struct rq_task_info *t, void *data)
 {
 	struct tasks_state *s = data;
 
 	if (s->nrows == s->cap) {
 		int cap = s->cap ? s->cap * 2 : 256;
-		const struct rq_task **r = realloc(s->rows, cap * sizeof(*r));
+		struct rq_task_info *r = realloc(s->rows, cap * sizeof(*r));
 
 		if (!r)
 			return 1;
 		s->rows = r;
 		s->cap = cap;
 	}
-	s->rows[s->nrows++] = t;
+	s->rows[s->nrows++] = *t;
 	return 0;
 }
 
@@ -62,22 +62,22 @@ static int cmp_u64(uint64_t a, uint64_t b)
 }
 
 /* Allowed CPUs: fewer first; an unknown mask last. */
-static int nr_allowed(const struct rq_task *t)
+static int nr_allowed(const struct rq_task_info *t)
 {
 	int n = 0;
 
 	if (!t->mask_known)
 		return 1 << 30;
-	for (int c = 0; c < t->mask.nbits; c++)
-		n += rq_cpumask_test(&t->mask, c);
+	for (int c = 0; c < t->mask->nbits; c++)
+		n += rq_cpumask_test(t->mask, c);
 	return n;
 }
 
 static int cmp_task(const void *pa, const void *pb, void *data)
 {
 	const struct tui_sort *k = data;
-	const struct rq_task *a = *(const struct rq_task *const *)pa;
-	const struct rq_task *b = *(const struct rq_task *const *)pb;
+	const struct rq_task_info *a = pa;
+	const struct rq_task_info *b = pb;
 	int c = 0;
 
 	switch (k->col) {
@@ -122,14 +122,14 @@ static void rebuild(struct view *v)
 	v->stale = false;
 	s->nrows = 0;
 	if (v->t->an)
-		rq_task_foreach(v->t->an, collect, s);
+		rq_task_info_foreach(v->t->an, collect, s);
 	if (s->nrows)
 		qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_task, &s->sort);
 	s->built = true;
 	s->generation = v->t->generation;
 	if (s->sel_pid) {
 		for (int i = 0; i < s->nrows; i++) {
-			if (s->rows[i]->pid == s->sel_pid) {
+			if (s->rows[i].pid == s->sel_pid) {
 				v->sel = i;
 				break;
 			}
@@ -184,14 +184,14 @@ static void tasks_draw(struct view *v, int y0, int h)
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	for (int i = 0; i < list_h && v->top + i < s->nrows; i++) {
-		const struct rq_task *t = s->rows[v->top + i];
+		const struct rq_task_info *t = &s->rows[v->top + i];
 		bool sel = v->top + i == v->sel;
 		int y = y0 + 2 + i, x;
 		char mask[128] = "?", marks[8];
 		unsigned int bits = 0;
 
 		if (t->mask_known)
-			rq_cpumask_format(&t->mask, mask, sizeof(mask));
+			rq_cpumask_format(t->mask, mask, sizeof(mask));
 		for (int f = 0; f < RQ_FIND__COUNT; f++)
 			if (t->nr_findings[f])
 				bits |= 1u << f;
@@ -223,7 +223,7 @@ static void tasks_draw(struct view *v, int y0, int h)
 	}
 	if (!s->nrows)
 		tui_puts(y0 + 3, 2, -1, "no tasks yet");
-	s->sel_pid = s->nrows ? s->rows[v->sel]->pid : 0;
+	s->sel_pid = s->nrows ? s->rows[v->sel].pid : 0;
 	v->height = list_h;
 	v->list_y = y0 + 2;
 }
@@ -236,7 +236,7 @@ static int tasks_rows(struct view *v)
 
 static bool tasks_match(struct view *v, int row, const char *needle, bool icase)
 {
-	const struct rq_task *tk = ((struct tasks_state *)v->priv)->rows[row];
+	const struct rq_task_info *tk = &((struct tasks_state *)v->priv)->rows[row];
 	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
 
 	rq_escape_c(tk->comm, strnlen(tk->comm, RQ_COMM_LEN), esc, sizeof(esc));
@@ -251,7 +251,7 @@ static enum view_key tasks_key(struct view *v, enum tui_action act)
 
 	rebuild(v);
 	if (tui_list_key(v, act, s->nrows)) {
-		s->sel_pid = s->nrows ? s->rows[v->sel]->pid : 0;
+		s->sel_pid = s->nrows ? s->rows[v->sel].pid : 0;
 		return VK_REDRAW;
 	}
 	switch (act) {
@@ -264,7 +264,7 @@ static enum view_key tasks_key(struct view *v, enum tui_action act)
 		if (!s->nrows)
 			return VK_NONE;
 		pl_filter_clear(&f);
-		f.pid = s->rows[v->sel]->pid;
+		f.pid = s->rows[v->sel].pid;
 		tui_push(v->t, VIEW_PLACEMENTS, &f);
 		return VK_REDRAW;
 	default:

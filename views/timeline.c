@@ -412,8 +412,9 @@ static void draw_instant(struct view *v, int y, int ymax)
 		xcol += tui_puts(y, xcol, -1, buf);
 		/* who waited: the first one (by the model's name for it), and how many more */
 		if (q > 0 && qp[0] > 0) {
-			const struct rq_task *tk = v->t->an ? rq_task_find(v->t->an, qp[0]) : NULL;
-			const char *name = tk && tk->comm[0] ? tk->comm : "?";
+			struct rq_task_info tk;
+			const char *name = v->t->an && rq_task_info_get(v->t->an, qp[0], &tk) &&
+					   tk.comm[0] ? tk.comm : "?";
 
 			xcol += tui_puts(y, xcol, -1, "[");
 			xcol += tui_puts_untrusted(y, xcol, 16, name, strnlen(name, RQ_COMM_LEN));

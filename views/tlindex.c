@@ -196,9 +196,9 @@ static void begin_run(struct tl_index *x, int cpu, int pid, const char *comm, in
 
 static int policy_of(const struct tl_index *x, int pid)
 {
-	const struct rq_task *t = x->an && pid > 0 ? rq_task_find(x->an, pid) : NULL;
+	struct rq_task_info t;
 
-	return t ? t->policy : RQ_POLICY_UNKNOWN;
+	return x->an && pid > 0 && rq_task_info_get(x->an, pid, &t) ? t.policy : RQ_POLICY_UNKNOWN;
 }
 
 /* The engine's queue length of cpu, recorded when it changed. */
@@ -325,7 +325,9 @@ static void on_event(const struct rq_event *ev, void *ctx)
 	}
 	/* the writer runs there: its switch in may be missing */
 	if (ev->common_pid > 0 && (!c->open || ev->common_pid != c->cur.pid)) {
-		const struct rq_task *t = x->an ? rq_task_find(x->an, ev->common_pid) : NULL;
+		struct rq_task_info info;
+		const struct rq_task_info *t = x->an && rq_task_info_get(x->an, ev->common_pid,
+									  &info) ? &info : NULL;
 
 		begin_run(x, ev->cpu, ev->common_pid, t && t->comm[0] ? t->comm : "?",
 			  t ? t->policy : RQ_POLICY_UNKNOWN, ev->ts);

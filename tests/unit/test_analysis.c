@@ -292,6 +292,12 @@ static void balance_kinds(void **state)
 	rq_analysis_free(an);
 }
 
+static int count_task(const struct rq_task_info *ti, void *data)
+{
+	(*(int *)data) += ti->pid > 0;
+	return 0;
+}
+
 /* A task preempted while exiting is still queued: a newidle pull of it is classified. */
 static void exiting_task_preempted_then_pulled(void **state)
 {
@@ -308,6 +314,34 @@ static void exiting_task_preempted_then_pulled(void **state)
 	assert_int_equal(path_count(an, "unknown"), 0);
 	ev_switch(an, 7 * MS, 0, 101, 0x10 /* X */, 0, NULL);
 	assert_int_equal(rq_task_find(an, 101)->state, RQ_TS_DEAD);
+	rq_analysis_free(an);
+}
+
+/* The public view of a task (struct rq_task_info) copies what the model knows. */
+static void task_info_copies_the_model(void **state)
+{
+	struct rq_analysis *an = two_cpus_known();
+	struct rq_task_info ti;
+	int seen = 0;
+
+	ev_fork(an, 2 * MS, 0, 100, 101);
+	ev_wakeup_new(an, 2 * MS, 0, 100, 101, 1);
+	ev_switch(an, 3 * MS, 1, 0, 0, 101, "child");
+	ev_simple(an, 4 * MS, 1, RQ_EV_EXIT, 101, 101, 0);
+	ev_switch(an, 5 * MS, 1, 101, 0x10 /* X */, 0, NULL);
+	assert_false(rq_task_info_get(an, 4242, &ti));
+	assert_true(rq_task_info_get(an, 100, &ti));
+	assert_int_equal(ti.pid, 100);
+	assert_int_equal(ti.nr_forks, rq_task_find(an, 100)->nr_forks);
+	assert_true(ti.nr_forks >= 1);
+	assert_true(rq_task_info_get(an, 101, &ti));
+	assert_string_equal(ti.comm, "child");
+	assert_int_equal(ti.ppid, 100);
+	assert_int_equal(ti.state, RQ_TS_DEAD);
+	assert_true(ti.exited);
+	assert_true(ti.mask_known == (ti.mask != NULL));
+	assert_int_equal(rq_task_info_foreach(an, count_task, &seen), 0);
+	assert_int_equal(seen, (int)rq_analysis_summary(an)->nr_tasks);
 	rq_analysis_free(an);
 }
 
@@ -501,6 +535,7 @@ int main(void)
 		cmocka_unit_test(wakeup_paths),
 		cmocka_unit_test(balance_kinds),
 		cmocka_unit_test(exiting_task_preempted_then_pulled),
+		cmocka_unit_test(task_info_copies_the_model),
 		cmocka_unit_test(idle_stacking_and_control),
 		cmocka_unit_test(idle_stacking_needs_known_policy_and_cpu),
 		cmocka_unit_test(idle_stacking_on_a_cpu_never_idle),
