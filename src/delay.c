@@ -325,11 +325,42 @@ void rq_delay_set_sink(struct rq_delay *d, rq_delay_sink_fn fn, void *ctx)
 	d->sink_ctx = ctx;
 }
 
+void rq_delay_set_sinks(struct rq_delay *d, rq_delay_sink_fn fn,
+			void (*ev_fn)(const struct rq_event *ev, void *ctx), void *ctx)
+{
+	rq_delay_set_sink(d, fn, ctx);
+	d->event_sink = ev_fn;
+	d->event_ctx = ctx;
+}
+
+bool rq_delay_unset_sinks(struct rq_delay *d, const void *ctx)
+{
+	if (!d || d->event_ctx != ctx)
+		return false;
+	rq_delay_set_sinks(d, NULL, NULL, NULL);
+	return true;
+}
+
 struct rq_sketch *rq_delay_kind(const struct rq_delay *d, int kind, bool flagged)
 {
 	if (kind < 0 || kind >= RQ_KIND__COUNT)
 		return NULL;
 	return &d->kind[kind * 2 + flagged];
+}
+
+struct rq_sketch *rq_delay_path(const struct rq_delay *d, int path)
+{
+	return path >= 0 && path < RQ_PATH__COUNT ? &d->path[path] : NULL;
+}
+
+struct rq_sketch *rq_delay_finding(const struct rq_delay *d, int finding)
+{
+	return finding >= 0 && finding < RQ_FIND__COUNT ? &d->finding[finding] : NULL;
+}
+
+struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged)
+{
+	return (struct rq_sketch *)&d->all[flagged];
 }
 
 static void add(struct rq_delay *d, struct rq_sketch *s, uint64_t v, int *b)

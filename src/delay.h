@@ -74,29 +74,21 @@ typedef void (*rq_delay_sink_fn)(const struct rq_placement *p, int64_t delay_ns,
 struct rq_delay_pending;
 struct rq_event;
 
-struct rq_delay {
-	/* the statistics, read by the sinks */
-	struct rq_sketch *path;		/* [RQ_PATH__COUNT] */
-	struct rq_sketch *finding;	/* [RQ_FIND__COUNT] */
-	struct rq_sketch *kind;		/* [RQ_KIND__COUNT * 2]: unflagged, flagged */
-	struct rq_sketch all[2];	/* every placement: unflagged, flagged */
-	uint64_t not_run;	/* placements whose task had not run again when the trace ended */
-	uint64_t unmeasured;	/* the switch-in may be missing: events were lost on the CPU */
-	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
-	/* pending placements: a pool with a free list, linked per task */
-	struct rq_delay_pending *pool;
-	struct rq_placement *full;	/* the whole placements, same index, while a sink is set */
-	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
-	rq_delay_sink_fn sink;
-	void *sink_ctx;
-	/* every event, after the engine handled it (for the timeline writers) */
-	void (*event_sink)(const struct rq_event *ev, void *ctx);
-	void *event_ctx;
-};
+/* The store of an analysis (rq_analysis_delay()); private to the engine (engine.h). */
+struct rq_delay;
 
 struct rq_delay *rq_delay_new(void);
 void rq_delay_free(struct rq_delay *d);
+/*
+ * The sinks: fn sees each placement with its delay (one sink; NULL removes it);
+ * rq_delay_set_sinks() also sets ev_fn, called with every event after the engine handled
+ * it (for the timeline writers), with the same ctx.  rq_delay_unset_sinks() removes both
+ * if ctx set them and returns whether it did (several writers may take turns).
+ */
 void rq_delay_set_sink(struct rq_delay *d, rq_delay_sink_fn fn, void *ctx);
+void rq_delay_set_sinks(struct rq_delay *d, rq_delay_sink_fn fn,
+			void (*ev_fn)(const struct rq_event *ev, void *ctx), void *ctx);
+bool rq_delay_unset_sinks(struct rq_delay *d, const void *ctx);
 
 /* The engine's hooks. */
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
@@ -104,8 +96,15 @@ void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev);
 /* End of the trace: what is still pending did not run; the sink sees it with -1. */
 void rq_delay_finish(struct rq_analysis *an);
 
-/* Sketch of one kind's placements, flagged or not; NULL if out of range. */
+/*
+ * The sketches, NULL if out of range: one kind's placements, flagged or not; one path's;
+ * one finding's; every placement, flagged or not.  They live as long as the analysis and
+ * change as it is fed; a reader only sorts one in place (rq_sketch_quantile()).
+ */
 struct rq_sketch *rq_delay_kind(const struct rq_delay *d, int kind, bool flagged);
+struct rq_sketch *rq_delay_path(const struct rq_delay *d, int path);
+struct rq_sketch *rq_delay_finding(const struct rq_delay *d, int finding);
+struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged);
 /*
  * The comparison group of a finding: the unflagged placements of the kinds it judges
  * (wakeups for missed-idle, forks for offcpu-fork, ...), merged into out (freed by caller).

@@ -42,13 +42,13 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 		r->f_possible[f] = sum->findings[f].possible;
 		if (!d)
 			continue;
-		r->f_delay_n[f] = d->finding[f].n;
-		r->f_delay_p50[f] = rq_sketch_quantile(&d->finding[f], 0.50);
-		r->f_delay_p99[f] = rq_sketch_quantile(&d->finding[f], 0.99);
+		r->f_delay_n[f] = rq_delay_finding(d, f)->n;
+		r->f_delay_p50[f] = rq_sketch_quantile(rq_delay_finding(d, f), 0.50);
+		r->f_delay_p99[f] = rq_sketch_quantile(rq_delay_finding(d, f), 0.99);
 	}
 	for (int i = 0; d && i < 2; i++) {
-		r->all_delay_n[i] = d->all[i].n;
-		r->all_delay_p50[i] = rq_sketch_quantile(&d->all[i], 0.50);
+		r->all_delay_n[i] = rq_delay_all(d, i)->n;
+		r->all_delay_p50[i] = rq_sketch_quantile(rq_delay_all(d, i), 0.50);
 	}
 }
 

@@ -91,6 +91,27 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
 				      unsigned int *assume);
 
+/* The queue-delay store (delay.h), one per analysis. */
+struct rq_delay {
+	/* the statistics, read by the sinks */
+	struct rq_sketch *path;		/* [RQ_PATH__COUNT] */
+	struct rq_sketch *finding;	/* [RQ_FIND__COUNT] */
+	struct rq_sketch *kind;		/* [RQ_KIND__COUNT * 2]: unflagged, flagged */
+	struct rq_sketch all[2];	/* every placement: unflagged, flagged */
+	uint64_t not_run;	/* placements whose task had not run again when the trace ended */
+	uint64_t unmeasured;	/* the switch-in may be missing: events were lost on the CPU */
+	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
+	/* pending placements: a pool with a free list, linked per task */
+	struct rq_delay_pending *pool;
+	struct rq_placement *full;	/* the whole placements, same index, while a sink is set */
+	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
+	rq_delay_sink_fn sink;
+	void *sink_ctx;
+	/* every event, after the engine handled it (for the timeline writers) */
+	void (*event_sink)(const struct rq_event *ev, void *ctx);
+	void *event_ctx;
+};
+
 /* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
 struct rq_cpu {
 	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */

@@ -162,20 +162,14 @@ int rq_html_start(struct rq_html *h, struct rq_analysis *an)
 		free(h->marks);
 		return -1;
 	}
-	rq_analysis_delay(an)->event_sink = html_event;
-	rq_analysis_delay(an)->event_ctx = h;
-	rq_delay_set_sink(rq_analysis_delay(an), html_placement, h);
+	rq_delay_set_sinks(rq_analysis_delay(an), html_placement, html_event, h);
 	return 0;
 }
 
 void rq_html_free(struct rq_html *h)
 {
-	struct rq_delay *d = h->an ? rq_analysis_delay(h->an) : NULL;
-
-	if (d && d->event_ctx == h) {
-		d->event_sink = NULL;
-		rq_delay_set_sink(d, NULL, NULL);
-	}
+	if (h->an)
+		rq_delay_unset_sinks(rq_analysis_delay(h->an), h);
 	rq_runs_free(&h->runs);
 	free(h->cols);
 	free(h->found);
@@ -482,10 +476,10 @@ static void write_delays(FILE *f, const struct rq_summary *sum)
 
 	if (!d)
 		return;
-	delay_histogram(f, "not flagged", &d->all[0], "#56B4E9");
-	delay_histogram(f, "flagged (any finding)", &d->all[1], "#D55E00");
+	delay_histogram(f, "not flagged", rq_delay_all(d, false), "#56B4E9");
+	delay_histogram(f, "flagged (any finding)", rq_delay_all(d, true), "#D55E00");
 	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		delay_histogram(f, rq_finding_ids[i], &d->finding[i], finding_colour[i]);
+		delay_histogram(f, rq_finding_ids[i], rq_delay_finding(d, i), finding_colour[i]);
 	fputs("<table><tr><th></th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
 	      "<th>p50 (log scale, 100 ns to 10 s)</th></tr>\n", f);
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
@@ -493,12 +487,12 @@ static void write_delays(FILE *f, const struct rq_summary *sum)
 
 		snprintf(label, sizeof(label), "%s %s", rq_kind_names[rq_paths[p].kind],
 			 rq_paths[p].id);
-		delay_row(f, label, &d->path[p]);
+		delay_row(f, label, rq_delay_path(d, p));
 	}
-	delay_row(f, "<b>flagged (any finding)</b>", &d->all[1]);
-	delay_row(f, "<b>not flagged</b>", &d->all[0]);
+	delay_row(f, "<b>flagged (any finding)</b>", rq_delay_all(d, true));
+	delay_row(f, "<b>not flagged</b>", rq_delay_all(d, false));
 	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		delay_row(f, rq_finding_ids[i], &d->finding[i]);
+		delay_row(f, rq_finding_ids[i], rq_delay_finding(d, i));
 	fputs("</table>\n", f);
 }
 

@@ -179,9 +179,7 @@ int rq_perfetto_start(struct rq_perfetto *p, FILE *f, struct rq_analysis *an)
 	sep(p);
 	fputs("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"ts\": 0, "
 	      "\"args\": {\"name\": \"CPUs (rqpath)\"}}", f);
-	rq_analysis_delay(an)->event_sink = pf_event;
-	rq_analysis_delay(an)->event_ctx = p;
-	rq_delay_set_sink(rq_analysis_delay(an), pf_placement, p);
+	rq_delay_set_sinks(rq_analysis_delay(an), pf_placement, pf_event, p);
 	return 0;
 }
 
@@ -190,10 +188,7 @@ int rq_perfetto_end(struct rq_perfetto *p)
 	if (p->runs.cpu)
 		rq_runs_finish(&p->runs);
 	rq_runs_free(&p->runs);
-	if (rq_analysis_delay(p->an)) {
-		rq_analysis_delay(p->an)->event_sink = NULL;
-		rq_delay_set_sink(rq_analysis_delay(p->an), NULL, NULL);
-	}
+	rq_delay_unset_sinks(rq_analysis_delay(p->an), p);
 	fputs("\n]}\n", p->f);
 	return fflush(p->f) || ferror(p->f) ? -1 : 0;
 }

@@ -378,20 +378,13 @@ void tl_index_attach(struct tl_index *x, struct rq_analysis *an)
 	x->an = an;
 	if (!d)
 		return;
-	d->event_sink = on_event;
-	d->event_ctx = x;
-	rq_delay_set_sink(d, on_placement, x);
+	rq_delay_set_sinks(d, on_placement, on_event, x);
 }
 
 void tl_index_detach(struct tl_index *x, struct rq_analysis *an)
 {
-	struct rq_delay *d = an ? rq_analysis_delay(an) : NULL;
-
-	if (!d || d->event_ctx != x)
+	if (!an || !rq_delay_unset_sinks(rq_analysis_delay(an), x))
 		return;
-	d->event_sink = NULL;
-	d->event_ctx = NULL;
-	rq_delay_set_sink(d, NULL, NULL);
 	x->an = NULL;
 }
 
