@@ -281,6 +281,7 @@ struct rq_delay_pending {
 	bool used;
 	bool tainted;		/* events were lost on its CPU meanwhile */
 	bool full;		/* full[] holds the placement */
+	bool wait;		/* an exec waiting for its verdict (on the task's wait list) */
 };
 
 struct rq_delay *rq_delay_new(void)
@@ -436,6 +437,26 @@ static void pool_put(struct rq_delay *d, uint32_t i)
 	d->pool_used--;
 }
 
+/* Pool entry i keeps placement p (all of it while a sink wants whole placements). */
+static void keep(struct rq_delay *d, int i, const struct rq_placement *p)
+{
+	if (d->sink && !d->full)
+		d->full = calloc(d->pool_cap, sizeof(*d->full));
+	d->pool[i].full = false;
+	d->pool[i].wait = false;
+	d->pool[i].tainted = false;
+	if (d->sink && d->full) {
+		d->full[i] = *p;
+		d->pool[i].full = true;
+	}
+	d->pool[i].ts = p->ts;
+	d->pool[i].seq = p->seq;
+	d->pool[i].findings = p->findings;
+	d->pool[i].pid = p->pid;
+	d->pool[i].to_cpu = p->to_cpu;
+	d->pool[i].path = (uint8_t)p->path;
+}
+
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 {
 	struct rq_delay *d = an->delay;
@@ -451,6 +472,23 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		return;
 	}
 	dt = &t->delay;
+	/*
+	 * An exec judged once the recorder's next marker gives the mask: the sinks (the
+	 * placements export, the timeline) get it then, with its verdict.  Its delay is 0.
+	 */
+	if (p->notes & RQ_NOTE_MASK_UNKNOWN) {
+		i = pool_get(d);
+		if (i < 0) {
+			d->no_memory++;
+			settle(d, p, 0, false);
+			return;
+		}
+		keep(d, i, p);
+		d->pool[i].wait = true;
+		d->pool[i].next = dt->wait_head;
+		dt->wait_head = (uint32_t)i + 1;
+		return;
+	}
 	/*
 	 * Emitted late (a migration/N move is classified once what followed is known): the
 	 * task may have run since.  The first switch-in at or after the placement counts;
@@ -479,18 +517,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, -1, true);
 		return;
 	}
-	if (d->sink && !d->full)
-		d->full = calloc(d->pool_cap, sizeof(*d->full));
-	if (d->sink && d->full) {
-		d->full[i] = *p;
-		d->pool[i].full = true;
-	}
-	d->pool[i].ts = p->ts;
-	d->pool[i].seq = p->seq;
-	d->pool[i].findings = p->findings;
-	d->pool[i].pid = p->pid;
-	d->pool[i].to_cpu = p->to_cpu;
-	d->pool[i].path = (uint8_t)p->path;
+	keep(d, i, p);
 	d->pool[i].next = dt->head;
 	dt->head = (uint32_t)i + 1;
 }
@@ -518,6 +545,60 @@ static void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool l
 	p.to_cpu = e->to_cpu;
 	p.path = e->path;
 	settle(d, &p, delay, lost);
+}
+
+/* Apply a marker's verdict to a waiting exec (the same change settle_unknown_execs counts). */
+void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
+{
+	p->notes &= ~RQ_NOTE_MASK_UNKNOWN;
+	if (!fix->one_cpu)
+		return;
+	if (p->path == RQ_PATH_EXEC_LOCAL) {
+		p->path = RQ_PATH_EXEC_AFFINE;
+		p->conf = RQ_CONF_EXACT;
+	}
+	if (fix->needless) {
+		p->findings |= 1u << RQ_FIND_NEEDLESS_CALLBACK;
+		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
+		p->why_cpu = fix->cpu;
+	}
+}
+
+void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
+			    const struct rq_exec_fix *fix)
+{
+	struct rq_delay *d = an->delay;
+	struct rq_delay_task *dt = &t->delay;
+
+	if (!d)
+		return;
+	/* the oldest first, as ran() does */
+	while (dt->wait_head) {
+		uint32_t i, prev = 0;
+		struct rq_delay_pending *e;
+
+		for (i = dt->wait_head; d->pool[i - 1].next; i = d->pool[i - 1].next)
+			prev = i;
+		if (prev)
+			d->pool[prev - 1].next = 0;
+		else
+			dt->wait_head = 0;
+		e = &d->pool[i - 1];
+		if (fix && e->full) {
+			rq_exec_fix_apply(&d->full[i - 1], fix);
+			e->findings = d->full[i - 1].findings;
+			e->path = (uint8_t)d->full[i - 1].path;
+		} else if (fix) {
+			struct rq_placement q = { .path = e->path, .findings = e->findings,
+						  .notes = RQ_NOTE_MASK_UNKNOWN };
+
+			rq_exec_fix_apply(&q, fix);
+			e->findings = q.findings;
+			e->path = (uint8_t)q.path;
+		}
+		settle_pending(d, i - 1, 0, false);
+		pool_put(d, i - 1);
+	}
 }
 
 static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
@@ -607,12 +688,13 @@ void rq_delay_finish(struct rq_analysis *an)
 			order[n++] = (struct seq_idx){ d->pool[i].seq, i };
 	if (order) {
 		qsort(order, n, sizeof(*order), cmp_seq);
+		/* an exec still waiting for its verdict ran (delay 0) and stays not judged */
 		for (uint32_t k = 0; k < n; k++)
-			settle_pending(d, order[k].i, -1, false);
+			settle_pending(d, order[k].i, d->pool[order[k].i].wait ? 0 : -1, false);
 	} else {
 		for (uint32_t i = 0; i < d->pool_cap; i++)
 			if (d->pool[i].used)
-				settle_pending(d, i, -1, false);
+				settle_pending(d, i, d->pool[i].wait ? 0 : -1, false);
 	}
 	free(order);
 	free(d->pool);
@@ -623,7 +705,7 @@ void rq_delay_finish(struct rq_analysis *an)
 	/* the tasks' heads point into the freed pool: clear them */
 	for (unsigned int b = 0; b < an->task_hash_size; b++)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
-			t->delay.head = 0;
+			t->delay.head = t->delay.wait_head = 0;
 }
 
 /* ---- comparison groups ----------------------------------------------------- */

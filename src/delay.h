@@ -58,6 +58,7 @@ void rq_sketch_histogram(const struct rq_sketch *s, int lo, int per, int nbins,
 #define RQ_DELAY_RUNS 4
 struct rq_delay_task {
 	uint32_t head;		/* first pending placement: pool index + 1, 0 none */
+	uint32_t wait_head;	/* execs whose needless-callback verdict waits for a marker */
 	uint8_t nruns;
 	bool running;		/* switched in (or seen writing a record), not out since */
 	uint64_t runs[RQ_DELAY_RUNS];	/* the last switch-in times, oldest first */
@@ -93,6 +94,18 @@ bool rq_delay_unset_sinks(struct rq_delay *d, const void *ctx);
 /* The engine's hooks. */
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
 void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev);
+/*
+ * The execs of t that waited for the recorder's marker (RQ_NOTE_MASK_UNKNOWN) are
+ * settled: fix (NULL: they stay not judged) is applied to each, then they go to the sink.
+ */
+struct rq_exec_fix {
+	bool one_cpu;		/* the marker's mask has one CPU: exec-local becomes exec-affine */
+	bool needless;		/* ... and the kernel calls the callback: a needless-callback */
+	int cpu;		/* that CPU */
+};
+void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
+			    const struct rq_exec_fix *fix);
+void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix);
 /* End of the trace: what is still pending did not run; the sink sees it with -1. */
 void rq_delay_finish(struct rq_analysis *an);
 

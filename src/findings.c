@@ -176,6 +176,31 @@ void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq
 }
 
 /*
+ * The execs settled by a marker, as the rows show them: the sinks (delay.c's wait list)
+ * and the recent ring get the same verdict the counts below take.
+ */
+static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n)
+{
+	struct rq_exec_fix fix = {
+		.one_cpu = rq_cpumask_weight(&t->mask) == 1,
+		.cpu = rq_cpumask_first(&t->mask),
+	};
+
+	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
+	rq_delay_execs_settled(an, t, &fix);
+	/* the ring's newest entries: stop at the n-th waiting exec of t */
+	for (unsigned int i = 0; n && i < an->recent_len; i++) {
+		struct rq_placement *p = &an->recent[(an->recent_head + an->recent_cap - 1 - i) %
+						     an->recent_cap];
+
+		if (p->pid != t->pid || !(p->notes & RQ_NOTE_MASK_UNKNOWN))
+			continue;
+		rq_exec_fix_apply(p, &fix);
+		n--;
+	}
+}
+
+/*
  * The recorder writes a task's mask into the trace some time after the fork, exec or
  * syscall that changed it.  Execs judged "unknown" in between, with no affinity
  * change since, ran with the mask this marker carries: judge them now.
@@ -190,9 +215,11 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 
 	t->unknown_execs = 0;
 	if (!n || !t->mask_known) {
+		rq_delay_execs_settled(an, t, NULL);
 		release(an, &t->exec_slot);
 		return;
 	}
+	settled_execs_out(an, t, n);
 	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;

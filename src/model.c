@@ -624,6 +624,7 @@ void handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rq_remove(an, child);
 	clear_pending(an, child);
 	release(an, &child->stopper_slot);
+	rq_delay_execs_settled(an, child, NULL);
 	release(an, &child->exec_slot);
 	task_init(child, ev->pid2, ev->ts);
 	note_comm(child, ev->comm2);
@@ -658,6 +659,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	struct rq_task **pp = &an->task_hash[b];
 
 	resolve_stopper(an, t, false);
+	rq_delay_execs_settled(an, t, NULL);
 	release(an, &t->exec_slot);
 	rq_remove(an, t);
 	clear_pending(an, t);
@@ -740,6 +742,7 @@ void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 			t->affinity_change_ts = ev->ts;
 			/* execs before this change stay unknown: no later marker describes them */
 			t->unknown_execs = 0;
+			rq_delay_execs_settled(an, t, NULL);
 			release(an, &t->exec_slot);
 		}
 		return;
@@ -792,6 +795,7 @@ void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	mask_forget(t);
 	t->unknown_execs = 0;
+	rq_delay_execs_settled(an, t, NULL);
 	release(an, &t->exec_slot);
 	if (t->idle_cgroup) {
 		t->idle_cgroup = false;

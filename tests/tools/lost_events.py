@@ -16,7 +16,7 @@ import sys
 def main():
     path = sys.argv[1]
     stat = subprocess.run(["trace-cmd", "report", "--stat", path], capture_output=True,
-                          text=True, check=True).stdout
+                          text=True, errors="surrogateescape", check=True).stdout
     overrun = {}
     cpu = None
     for line in stat.splitlines():
@@ -27,7 +27,7 @@ def main():
         if m and cpu is not None:
             overrun[cpu] = int(m.group(1))
     report = subprocess.run(["trace-cmd", "report", path], capture_output=True, text=True,
-                            check=True).stdout
+                            errors="surrogateescape", check=True).stdout
     marks = {}
     for m in re.finditer(r"CPU:(\d+) \[(\d+) EVENTS DROPPED\]", report):
         marks[int(m.group(1))] = marks.get(int(m.group(1)), 0) + int(m.group(2))

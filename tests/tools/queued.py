@@ -49,7 +49,7 @@ def main(argv):
     path = argv[1]
     want = [(int(argv[i]), int(argv[i + 1])) for i in range(2, len(argv), 2)]
     out = subprocess.run([tc, "report", "-t", "-R", path], capture_output=True, text=True,
-                         check=True).stdout
+                         errors="surrogateescape", check=True).stdout
     queued = {}		# pid -> cpu it waits on
     running = set()
     ncpu = 0

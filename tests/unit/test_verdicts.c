@@ -524,22 +524,47 @@ static void asymmetric_capacity_makes_missed_idle_possible(void **state)
  * task may have pinned itself just before): the exec waits for the recorder's next
  * marker for the task, which settles it; with the events, the marker's mask holds.
  */
+struct exec_rows {
+	int n, needless, affine;
+};
+
+static void count_exec_rows(const struct rq_placement *p, int64_t delay_ns, void *ctx)
+{
+	struct exec_rows *r = ctx;
+
+	if (rq_paths[p->path].kind != RQ_KIND_EXEC)
+		return;
+	assert_int_equal(delay_ns, 0);
+	r->n++;
+	r->needless += !!(p->findings & (1u << RQ_FIND_NEEDLESS_CALLBACK));
+	r->affine += p->path == RQ_PATH_EXEC_AFFINE;
+}
+
 static void exec_mask_settled_by_the_next_marker(void **state)
 {
 	struct rq_analysis *an = an_with(2, "6.18", "llc 0-1");	/* no syscall events */
 	struct rq_analysis *sc = marked(2, "6.18");			/* with them */
+	struct exec_rows rows = { 0 };
 
+	/* the rows (placements export, timeline) carry the verdict the counts take */
+	rq_delay_set_sink(rq_analysis_delay(an), count_exec_rows, &rows);
 	mark_task(an, 1 * MS, 970, 0, "0-1");
 	mark_task(sc, 1 * MS, 970, 0, "0-1");
 	ev_exec(an, 2 * MS, 1, 970, "/bin/true");
 	ev_exec(sc, 2 * MS, 1, 970, "/bin/true");
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 1);
+	assert_int_equal(rows.n, 0);	/* its row waits for the verdict */
 	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
 	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->judged, 1);
 	mark_task(an, 3 * MS, 970, 0, "1");	/* it had pinned itself */
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 1);
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
 	assert_int_equal(path_count(an, "exec-affine"), 1);
+	assert_int_equal(rows.n, 1);
+	assert_int_equal(rows.needless, 1);
+	assert_int_equal(rows.affine, 1);
+	assert_true(rq_recent(an, 0)->findings & (1u << RQ_FIND_NEEDLESS_CALLBACK));
+	assert_int_equal(rq_recent(an, 0)->path, RQ_PATH_EXEC_AFFINE);
 	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
 	rq_analysis_free(an);
 	rq_analysis_free(sc);
