@@ -28,7 +28,7 @@ f = d["findings"]["idle-stacking"]
 print(f["count"], f["possible"])'
 }
 
-for attempt in 1 2 3; do
+for attempt in 1 2 3 4 5; do
 	"$RQPATH" record -o "$dir/stack.dat" --force -- "$RQPATH" workload idle-stack \
 		--duration 1 >"$dir/stack.workload" 2>"$dir/stack.err" || no "record exited $?"
 	set -- $(stacking "$dir/stack.dat")
@@ -44,7 +44,7 @@ print(f["count"], f["possible"])')
 	# a busy machine leaves no CPU idle: then there is nothing to stack against
 	[ $(($1 + $2)) -gt 0 ] && break
 done
-[ $(($1 + $2)) -gt 0 ] || no "idle-stack: idle-stacking is 0 (and 0 possible) in 3 attempts"
+[ $(($1 + $2)) -gt 0 ] || no "idle-stack: idle-stacking is 0 (and 0 possible) in 5 attempts"
 if [ "$indep" -ge 0 ] 2>/dev/null && [ "$1" -gt "$indep" ]; then
 	no "rqpath flags $1 but only $indep such wakeups exist in trace-cmd report"
 fi
