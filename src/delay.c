@@ -547,6 +547,23 @@ static void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool l
 	settle(d, &p, delay, lost);
 }
 
+/*
+ * Take the oldest entry off a task's list (index + 1).  New entries go at the head, so
+ * the oldest is the tail: the lists are a few entries long.
+ */
+static uint32_t pop_oldest(struct rq_delay *d, uint32_t *head)
+{
+	uint32_t i, prev = 0;
+
+	for (i = *head; d->pool[i - 1].next; i = d->pool[i - 1].next)
+		prev = i;
+	if (prev)
+		d->pool[prev - 1].next = 0;
+	else
+		*head = 0;
+	return i;
+}
+
 /* Apply a marker's verdict to a waiting exec (the same change settle_unknown_execs counts). */
 void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 {
@@ -574,16 +591,9 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 		return;
 	/* the oldest first, as ran() does */
 	while (dt->wait_head) {
-		uint32_t i, prev = 0;
-		struct rq_delay_pending *e;
+		uint32_t i = pop_oldest(d, &dt->wait_head);
+		struct rq_delay_pending *e = &d->pool[i - 1];
 
-		for (i = dt->wait_head; d->pool[i - 1].next; i = d->pool[i - 1].next)
-			prev = i;
-		if (prev)
-			d->pool[prev - 1].next = 0;
-		else
-			dt->wait_head = 0;
-		e = &d->pool[i - 1];
 		if (fix && e->full) {
 			rq_exec_fix_apply(&d->full[i - 1], fix);
 			e->findings = d->full[i - 1].findings;
@@ -617,14 +627,7 @@ static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
 	dt->runs[dt->nruns++] = ts;
 	/* settle the oldest first: the sink sees them in the order they were placed */
 	while (dt->head) {
-		uint32_t prev = 0;
-
-		for (i = dt->head; d->pool[i - 1].next; i = d->pool[i - 1].next)
-			prev = i;
-		if (prev)
-			d->pool[prev - 1].next = 0;
-		else
-			dt->head = 0;
+		i = pop_oldest(d, &dt->head);
 		settle_pending(d, i - 1, (int64_t)(ts - d->pool[i - 1].ts), d->pool[i - 1].tainted);
 		pool_put(d, i - 1);
 	}
