@@ -18,7 +18,7 @@
 void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 {
 	if (ev->type == RQ_EV_LOST) {
-		handle_lost(an, ev);
+		rqe_handle_lost(an, ev);
 		rq_delay_event(an, ev);
 		return;
 	}
@@ -31,27 +31,27 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		an->counts[ev->type]++;
 	if (!valid_cpu(an, ev->cpu))
 		return;
-	repair_from_owner(an, ev);
+	rqe_repair_from_owner(an, ev);
 	switch (ev->type) {
-	case RQ_EV_SWITCH: handle_switch(an, ev); break;
-	case RQ_EV_WAKING: handle_waking(an, ev); break;
-	case RQ_EV_WAKEUP: handle_wakeup(an, ev); break;
-	case RQ_EV_WAKEUP_NEW: handle_wakeup_new(an, ev); break;
-	case RQ_EV_MIGRATE: handle_migrate(an, ev); break;
-	case RQ_EV_FORK: handle_fork(an, ev); break;
-	case RQ_EV_EXIT: handle_exit(an, ev); break;
-	case RQ_EV_FREE: handle_free(an, ev); break;
-	case RQ_EV_EXEC: handle_exec(an, ev); break;
+	case RQ_EV_SWITCH: rqe_handle_switch(an, ev); break;
+	case RQ_EV_WAKING: rqe_handle_waking(an, ev); break;
+	case RQ_EV_WAKEUP: rqe_handle_wakeup(an, ev); break;
+	case RQ_EV_WAKEUP_NEW: rqe_handle_wakeup_new(an, ev); break;
+	case RQ_EV_MIGRATE: rqe_handle_migrate(an, ev); break;
+	case RQ_EV_FORK: rqe_handle_fork(an, ev); break;
+	case RQ_EV_EXIT: rqe_handle_exit(an, ev); break;
+	case RQ_EV_FREE: rqe_handle_free(an, ev); break;
+	case RQ_EV_EXEC: rqe_handle_exec(an, ev); break;
 	case RQ_EV_MOVE_NUMA:
-	case RQ_EV_SWAP_NUMA: handle_numa(an, ev); break;
+	case RQ_EV_SWAP_NUMA: rqe_handle_numa(an, ev); break;
 	case RQ_EV_SETAFFINITY_ENTER:
 	case RQ_EV_SETAFFINITY_EXIT:
 	case RQ_EV_SETSCHED_ENTER:
 	case RQ_EV_SETSCHED_EXIT:
 	case RQ_EV_SETATTR_ENTER:
-	case RQ_EV_SETATTR_EXIT: handle_syscall(an, ev); break;
-	case RQ_EV_CGROUP_ATTACH: handle_cgroup_attach(an, ev); break;
-	case RQ_EV_MARKER: handle_marker(an, ev); break;
+	case RQ_EV_SETATTR_EXIT: rqe_handle_syscall(an, ev); break;
+	case RQ_EV_CGROUP_ATTACH: rqe_handle_cgroup_attach(an, ev); break;
+	case RQ_EV_MARKER: rqe_handle_marker(an, ev); break;
 	default: break;
 	}
 	rq_delay_event(an, ev);
@@ -59,7 +59,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 
 static int finish_task(const struct rq_task *t, void *data)
 {
-	resolve_stopper(data, (struct rq_task *)t, false);
+	rqe_resolve_stopper(data, (struct rq_task *)t, false);
 	return 0;
 }
 
@@ -203,7 +203,7 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 	an->nr_cpus = nr_cpus;
 	an->cpus = calloc((size_t)nr_cpus, sizeof(*an->cpus));
 	an->cpu_summary = calloc((size_t)nr_cpus, sizeof(*an->cpu_summary));
-	if (!an->cpus || !an->cpu_summary || grow_hash(an))
+	if (!an->cpus || !an->cpu_summary || rqe_grow_hash(an))
 		return -1;
 	if (rq_cpumask_init(&an->all_cpus, nr_cpus))
 		return -1;

@@ -85,7 +85,7 @@ static bool selection_proven(const struct rq_analysis *an, const struct rq_task 
 
 /* ---- placements held until what follows is known ------------------------------ */
 
-int hold(struct rq_analysis *an, int *slot, const struct rq_placement *p)
+int rqe_hold(struct rq_analysis *an, int *slot, const struct rq_placement *p)
 {
 	if (*slot < 0) {
 		if (an->nheld_free) {
@@ -113,7 +113,7 @@ int hold(struct rq_analysis *an, int *slot, const struct rq_placement *p)
 	return 0;
 }
 
-void release(struct rq_analysis *an, int *slot)
+void rqe_release(struct rq_analysis *an, int *slot)
 {
 	if (*slot < 0)
 		return;
@@ -125,13 +125,13 @@ void release(struct rq_analysis *an, int *slot)
 
 /*
  * A migration/N move (docs/kernel.md §3) is decided by what follows it: an
- * exec of the task inside STOPPER_EXEC_WINDOW (sched_exec(): handle_exec() emits it),
+ * exec of the task inside STOPPER_EXEC_WINDOW (sched_exec(): rqe_handle_exec() emits it),
  * a change of its name (an exec whose record is missing), a sched_setaffinity on it,
  * or nothing.  Wakeups in between decide nothing: exec may block loading the binary.
  * Active balance is said only when the trace would have shown an exec or an affinity
  * change; otherwise the reason stays unknown.
  */
-void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
+void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 {
 	struct rq_placement *p;
 
@@ -139,7 +139,7 @@ void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 		return;
 	t->stopper_pending = false;
 	if (by_exec) {
-		release(an, &t->stopper_slot);
+		rqe_release(an, &t->stopper_slot);
 		return;	/* the exec handler emits it as exec-moved */
 	}
 	p = held(an, t->stopper_slot);
@@ -162,29 +162,29 @@ void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 				 RQ_WHY_STOPPER_NO_AFFINITY);
 	}
 	emit(an, p);
-	release(an, &t->stopper_slot);
+	rqe_release(an, &t->stopper_slot);
 }
 
-void expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
+void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
 {
 	if (t->stopper_pending && now - held(an, t->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
-		resolve_stopper(an, t, false);
+		rqe_resolve_stopper(an, t, false);
 }
 
-void handle_waking(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 
 	if (!t)
 		return;
-	note_comm(t, ev->comm);
+	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
-	expire_stopper(an, t, ev->ts);
+	rqe_expire_stopper(an, t, ev->ts);
 	if (!t->idle_at_waking)
 		t->idle_at_waking = calloc(2 * mask_longs(an), sizeof(unsigned long));
 	if (t->idle_at_waking) {
 		t->busy_at_waking = t->idle_at_waking + mask_longs(an);
-		snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking);
+		rqe_snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking);
 	}
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
@@ -197,7 +197,7 @@ void handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 		t->blocked_cpu = ev->cpu_a;
 	/* not still queued or running (ttwu_runnable()): the wakeup is on its way there */
 	if (t->state != RQ_TS_RUNNING && !(t->state == RQ_TS_QUEUED && !t->on_delayed))
-		set_pending(an, t, ev->cpu_a);
+		rqe_set_pending(an, t, ev->cpu_a);
 }
 
 /* A stop-class task: the per-CPU stopper, migration/N. */
@@ -226,7 +226,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	enum rq_confidence conf = RQ_CONF_INFERRED;
 
 	t->nr_wakeups++;
-	clear_pending(an, t);
+	rqe_clear_pending(an, t);
 
 	if (t->state == RQ_TS_RUNNING || (t->state == RQ_TS_QUEUED && !t->wake_migrated)) {
 		path = RQ_PATH_WAKE_RUNNABLE;
@@ -272,8 +272,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 
 	if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN &&
 	    path != RQ_PATH_WAKE_STOP) {
-		judge_idle_stacking(an, &p, t, to, idle_before, proven);
-		judge_missed_idle(an, &p, t, to, idle_before, busy_before, proven);
+		rqe_judge_idle_stacking(an, &p, t, to, idle_before, proven);
+		rqe_judge_missed_idle(an, &p, t, to, idle_before, busy_before, proven);
 	}
 	emit(an, &p);
 
@@ -286,27 +286,27 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	}
 }
 
-void handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 
 	if (!t || !valid_cpu(an, ev->cpu_a))
 		return;
-	note_comm(t, ev->comm);
+	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	wakeup_placement(an, ev, t, ev->cpu_a);
 }
 
-void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 	int parent_cpu = ev->cpu, to = ev->cpu_a;
 	struct rq_placement p;
 	enum rq_path path;
 
 	if (!t || !valid_cpu(an, to))
 		return;
-	note_comm(t, ev->comm);
+	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	if (t->mask_known && rq_cpumask_weight(&t->mask) == 1)
 		path = RQ_PATH_FORK_AFFINE;
@@ -330,9 +330,9 @@ void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
-	judge_offcpu_fork(an, &p, t, parent_cpu, to);
+	rqe_judge_offcpu_fork(an, &p, t, parent_cpu, to);
 	/* a fork always selects (wake_up_new_task): no proof needed */
-	judge_idle_stacking(an, &p, t, to, NULL, true);
+	rqe_judge_idle_stacking(an, &p, t, to, NULL, true);
 	emit(an, &p);
 
 	t->first_run_pending = true;
@@ -343,9 +343,9 @@ void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	rq_enqueue(an, t, to, false);
 }
 
-void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 	struct rq_task *writer = rq_task_find(an, ev->common_pid);
 	int from = ev->cpu_a, to = ev->cpu_b;
 	struct rq_placement p;
@@ -355,18 +355,18 @@ void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 
 	if (!t || !valid_cpu(an, to))
 		return;
-	note_comm(t, ev->comm);
+	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	t->nr_migrations++;
 	/* a pending stopper move stays pending across wakeups: only its window ends it */
-	expire_stopper(an, t, ev->ts);
+	rqe_expire_stopper(an, t, ev->ts);
 	queued = t->state == RQ_TS_QUEUED && !t->on_delayed;
 
 	/* 1. inside a waking window on the waker's CPU: select_task_rq() of a wakeup */
 	if (t->waking && ev->cpu == t->waking_cpu) {
 		t->wake_migrated = true;
 		t->wake_from = from;
-		set_pending(an, t, to);
+		rqe_set_pending(an, t, to);
 		t->cpu = to;
 		return;	/* classified at sched_wakeup */
 	}
@@ -377,9 +377,9 @@ void handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		t->numa_ts = 0;
 	} else if (writer && is_stop_class(writer) && from == ev->cpu) {
 		/* 2. migration/N: exec balance if an exec follows, else affinity or active LB */
-		resolve_stopper(an, t, false);	/* a second move: the first had no exec */
+		rqe_resolve_stopper(an, t, false);	/* a second move: the first had no exec */
 		p.conf = RQ_CONF_INFERRED;
-		t->stopper_pending = !hold(an, &t->stopper_slot, &p);
+		t->stopper_pending = !rqe_hold(an, &t->stopper_slot, &p);
 		t->stopper_comm_changed = false;
 		goto model;
 	} else if ((ev->flags & RQ_FLAG_SOFTIRQ) && from != ev->cpu) {
@@ -423,7 +423,7 @@ model:
 		rq_remove(an, t);
 }
 
-void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rq_task_find(an, ev->pid2 ? ev->pid2 : ev->pid);
 	struct rq_placement p;
@@ -433,18 +433,18 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	bool mask_current;
 
 	if (!t)
-		t = task_get(an, ev->pid, ev->ts);
+		t = rqe_task_get(an, ev->pid, ev->ts);
 	if (!t)
 		return;
 	if (ev->pid2 && ev->pid2 != ev->pid) {
 		/* de_thread(): a non-leader thread took the leader's pid */
-		struct rq_task *leader = task_get(an, ev->pid, ev->ts);
+		struct rq_task *leader = rqe_task_get(an, ev->pid, ev->ts);
 
 		if (leader && leader != t) {
-			copy_attrs(an, leader, t);
+			rqe_copy_attrs(an, leader, t);
 			leader->prio = t->prio;
 			/* the leader takes the thread's pending move, and drops its own */
-			release(an, &leader->stopper_slot);
+			rqe_release(an, &leader->stopper_slot);
 			leader->stopper_slot = t->stopper_slot;
 			leader->stopper_pending = t->stopper_pending;
 			t->stopper_slot = -1;
@@ -473,7 +473,7 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 
 	if (t->stopper_pending && ev->ts - held(an, t->stopper_slot)->ts <= STOPPER_EXEC_WINDOW) {
 		p = *held(an, t->stopper_slot);
-		resolve_stopper(an, t, true);
+		rqe_resolve_stopper(an, t, true);
 		p.ts = ev->ts;
 		strlcpy(p.comm, t->comm, sizeof(p.comm));
 		p.path = RQ_PATH_EXEC_MOVED;
@@ -481,7 +481,7 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.conf = RQ_CONF_INFERRED;
 		p.why = 1u << RQ_WHY_EXEC_AFTER_STOPPER;
 	} else {
-		expire_stopper(an, t, ev->ts);
+		rqe_expire_stopper(an, t, ev->ts);
 		if (mask_current && rq_cpumask_weight(&t->mask) == 1)
 			path = RQ_PATH_EXEC_AFFINE;
 		else if (task_is_rt_or_dl(t))
@@ -492,10 +492,10 @@ void handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
 	}
 
-	judge_needless_callback(an, &p, t, mask_current);
+	rqe_judge_needless_callback(an, &p, t, mask_current);
 	emit(an, &p);
 	/* numbered by emit(): the example if it is settled */
 	if (t->unknown_execs == 1 && !mask_current)
-		hold(an, &t->exec_slot, &p);
+		rqe_hold(an, &t->exec_slot, &p);
 	t->cpu = ev->cpu;
 }

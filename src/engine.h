@@ -311,47 +311,47 @@ struct cpu_look {
 };
 
 /* model.c */
-int grow_hash(struct rq_analysis *an);
-struct rq_task *task_get(struct rq_analysis *an, int pid, uint64_t ts);
+int rqe_grow_hash(struct rq_analysis *an);
+struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts);
 void rq_remove(struct rq_analysis *an, struct rq_task *t);
 void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed);
-void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-	      struct cpu_look *l, bool busy_enough);
-bool look_busy(const struct cpu_look *l, unsigned int *assume);
-void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
-		   unsigned long *idle, unsigned long *busy);
-void note_comm(struct rq_task *t, const char *comm);
-void clear_pending(struct rq_analysis *an, struct rq_task *t);
-void set_pending(struct rq_analysis *an, struct rq_task *t, int cpu);
-void copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent);
-void repair_from_owner(struct rq_analysis *an, const struct rq_event *ev);
-void handle_switch(struct rq_analysis *an, const struct rq_event *ev);
-void handle_fork(struct rq_analysis *an, const struct rq_event *ev);
-void handle_exit(struct rq_analysis *an, const struct rq_event *ev);
-void handle_free(struct rq_analysis *an, const struct rq_event *ev);
-void handle_syscall(struct rq_analysis *an, const struct rq_event *ev);
-void handle_numa(struct rq_analysis *an, const struct rq_event *ev);
-void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev);
-void handle_marker(struct rq_analysis *an, const struct rq_event *ev);
-void handle_lost(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		  struct cpu_look *l, bool busy_enough);
+bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
+void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
+		       unsigned long *idle, unsigned long *busy);
+void rqe_note_comm(struct rq_task *t, const char *comm);
+void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t);
+void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu);
+void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent);
+void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_free(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev);
 
 /* classify.c */
-void resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);
-void expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now);
-void handle_waking(struct rq_analysis *an, const struct rq_event *ev);
-void handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
-void handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
-void handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
-void handle_exec(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);
+void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now);
+void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev);
 
 /*
  * Placements held by the analysis, not by every task, until what follows them is
- * known: *slot is the holder's slot (-1 none).  hold() stores p there (a new slot if
- * none) and returns 0, or -1 when out of memory (*slot stays -1); release() frees it.
+ * known: *slot is the holder's slot (-1 none).  rqe_hold() stores p there (a new slot if
+ * none) and returns 0, or -1 when out of memory (*slot stays -1); rqe_release() frees it.
  * A held placement is valid until its slot is released or another is taken.
  */
-int hold(struct rq_analysis *an, int *slot, const struct rq_placement *p);
-void release(struct rq_analysis *an, int *slot);
+int rqe_hold(struct rq_analysis *an, int *slot, const struct rq_placement *p);
+void rqe_release(struct rq_analysis *an, int *slot);
 static inline struct rq_placement *held(struct rq_analysis *an, int slot)
 {
 	return &an->held[slot];
@@ -359,21 +359,21 @@ static inline struct rq_placement *held(struct rq_analysis *an, int slot)
 
 /* findings.c */
 /* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
-int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		enum rq_finding f);
-void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			 int x, const unsigned long *idle_before, bool proven);
-void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		       int x, const unsigned long *idle_before, const unsigned long *busy_before,
-		       bool proven);
-void judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		       int parent_cpu, int to);
-void offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu);
-void offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t);
-void offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts);
+int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		    enum rq_finding f);
+void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			     int x, const unsigned long *idle_before, bool proven);
+void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			   int x, const unsigned long *idle_before,
+			   const unsigned long *busy_before, bool proven);
+void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			   int parent_cpu, int to);
+void rqe_offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu);
+void rqe_offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t);
+void rqe_offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts);
 /* mask_current: t's mask is known and current (no affinity change unseen since) */
-void judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			     bool mask_current);
-void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
+void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+				 bool mask_current);
+void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
 
 #endif

@@ -9,8 +9,8 @@
 #include "engine.h"
 
 /* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
-int add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		enum rq_finding f)
+int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+		    enum rq_finding f)
 {
 	struct rq_finding_store *s = &an->findings[f];
 
@@ -44,7 +44,7 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 
 	p->assume = (uint8_t)assume;
 	if (!possible) {
-		add_finding(an, p, t, f);
+		rqe_add_finding(an, p, t, f);
 		return;
 	}
 	p->notes |= RQ_NOTE_POSSIBLE;
@@ -85,9 +85,9 @@ static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumas
  * task onto CPU x running only SCHED_IDLE work, while another allowed CPU of x's LLC
  * was truly idle.  SCHED_IDLE only from evidence; every task on x must be known.
  */
-void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
-			 struct rq_task *t, int x, const unsigned long *idle_before,
-			 bool proven)
+void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
+			     struct rq_task *t, int x, const unsigned long *idle_before,
+			     bool proven)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
 	unsigned int assume = 0;
@@ -101,7 +101,7 @@ void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	if (cls == 0)
 		return;
 	mask = rq_task_mask(an, t, &assume);
-	look_cpu(an, x, t, &l, true);
+	rqe_look_cpu(an, x, t, &l, true);
 	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
 		s->not_judged++;
 		return;
@@ -129,9 +129,9 @@ void judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
  * was busy for the kernel while another allowed CPU of x's LLC was truly idle, both
  * when the kernel chose (sched_waking) and at sched_wakeup.
  */
-void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		       int x, const unsigned long *idle_before,
-		       const unsigned long *busy_before, bool proven)
+void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			   int x, const unsigned long *idle_before,
+			   const unsigned long *busy_before, bool proven)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
 	unsigned int assume = 0;
@@ -146,13 +146,13 @@ void judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq
 	if (cls < 0)
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
 	mask = rq_task_mask(an, t, &assume);
-	look_cpu(an, x, t, &l, true);
+	rqe_look_cpu(an, x, t, &l, true);
 	if (!mask || !l.known) {
 		s->not_judged++;
 		return;
 	}
 	s->judged++;
-	if (!look_busy(&l, &assume)) {
+	if (!rqe_look_busy(&l, &assume)) {
 		if (l.idle || !l.delayed_nonidle)
 			return;
 		/* SCHED_IDLE work only, unless a delayed fair task is still enqueued */
@@ -205,7 +205,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
  * syscall that changed it.  Execs judged "unknown" in between, with no affinity
  * change since, ran with the mask this marker carries: judge them now.
  */
-void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
+void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
 	uint64_t n = t->unknown_execs;
@@ -216,7 +216,7 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	t->unknown_execs = 0;
 	if (!n || !t->mask_known) {
 		rq_delay_execs_settled(an, t, NULL);
-		release(an, &t->exec_slot);
+		rqe_release(an, &t->exec_slot);
 		return;
 	}
 	settled_execs_out(an, t, n);
@@ -225,14 +225,14 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
 	s->judged += n;
 	if (rq_cpumask_weight(&t->mask) != 1) {
-		release(an, &t->exec_slot);
+		rqe_release(an, &t->exec_slot);
 		return;
 	}
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
 		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
 		p->why_cpu = rq_cpumask_first(&t->mask);
-		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
+		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 		s->count += n - 1;
 		s->exact += n - 1;
 		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
@@ -246,7 +246,7 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->conf_counts[RQ_CONF_INFERRED] -= n;
 		an->conf_counts[RQ_CONF_EXACT] += n;
 	}
-	release(an, &t->exec_slot);
+	rqe_release(an, &t->exec_slot);
 }
 
 /*
@@ -254,22 +254,22 @@ void settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
  * Every fork is judged (wake_up_new_task() always selects); the example is followed
  * until the child first runs and exits (offcpu_fork_*() below).
  */
-void judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		       int parent_cpu, int to)
+void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			   int parent_cpu, int to)
 {
 	an->findings[RQ_FIND_OFFCPU_FORK].of++;
 	an->findings[RQ_FIND_OFFCPU_FORK].judged++;
 	if (to != parent_cpu && an->profile.fork_util_regression)
 		p->why |= 1u << RQ_WHY_FORK_UTIL;
 	if (to != parent_cpu) {
-		int idx = add_finding(an, p, t, RQ_FIND_OFFCPU_FORK);
+		int idx = rqe_add_finding(an, p, t, RQ_FIND_OFFCPU_FORK);
 
 		t->fork_example = idx;
 	}
 }
 
 /* The parent's CPU went idle: forked children still waiting to run were sent away. */
-void offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu)
+void rqe_offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu)
 {
 	for (int i = 0; i < an->findings[RQ_FIND_OFFCPU_FORK].nexamples; i++) {
 		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[i];
@@ -282,7 +282,7 @@ void offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu)
 }
 
 /* A forked child runs for the first time: its parent's CPU stayed busy until now. */
-void offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t)
+void rqe_offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t)
 {
 	t->first_run_pending = false;
 	if (t->fork_example >= 0) {
@@ -294,7 +294,7 @@ void offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t)
 }
 
 /* A forked child exits: how long it lived. */
-void offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts)
+void rqe_offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts)
 {
 	if (t->fork_example >= 0 && t->fork_ts) {
 		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[t->fork_example];
@@ -310,8 +310,8 @@ void offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts)
  * two CPUs since its last affinity change (in a trace that would show one) has a
  * proven multi-CPU mask, which proves the callback was not needless.
  */
-void judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			     bool mask_current)
+void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+				 bool mask_current)
 {
 	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
 	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
@@ -326,6 +326,6 @@ void judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, str
 		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
 		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
 		p->why_cpu = rq_cpumask_first(&t->mask);
-		add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
+		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 	}
 }

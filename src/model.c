@@ -39,7 +39,7 @@ struct rq_task *rq_task_find(const struct rq_analysis *an, int pid)
 	return NULL;
 }
 
-int grow_hash(struct rq_analysis *an)
+int rqe_grow_hash(struct rq_analysis *an)
 {
 	unsigned int nsize = an->task_hash_size ? an->task_hash_size * 2 : 1024;
 	struct rq_task **nh = calloc(nsize, sizeof(*nh));
@@ -91,14 +91,14 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->first_ts = ts;
 }
 
-struct rq_task *task_get(struct rq_analysis *an, int pid, uint64_t ts)
+struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts)
 {
 	struct rq_task *t = rq_task_find(an, pid);
 	unsigned int b;
 
 	if (t || pid <= 0)
 		return t;
-	if (an->nr_tasks >= an->task_hash_size && grow_hash(an))
+	if (an->nr_tasks >= an->task_hash_size && rqe_grow_hash(an))
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -298,9 +298,9 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 /* ---- what the kernel would see on a CPU ------------------------------------- */
 
 /*
- * look_cpu(busy_enough) then look_busy() in their common case, without filling a
+ * rqe_look_cpu(busy_enough) then rqe_look_busy() in their common case, without filling a
  * cpu_look: the runqueue is known and its running task (not skip) is not SCHED_IDLE
- * work by its known policy.  false: ask look_cpu().
+ * work by its known policy.  false: ask rqe_look_cpu().
  */
 static inline bool busy_by_curr(const struct rq_analysis *an, int cpu, const struct rq_task *skip)
 {
@@ -332,8 +332,8 @@ static bool look_task(const struct rq_task *q, struct cpu_look *l)
  * policy (the common case, the running task, makes this O(1)); the counts are then
  * partial, but nonidle > 0 and the verdict rests on no assumption about the others.
  */
-void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-	      struct cpu_look *l, bool busy_enough)
+void rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		  struct cpu_look *l, bool busy_enough)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
 	unsigned int ignored = 0;
@@ -376,7 +376,7 @@ void look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
  * is unknown counts as not SCHED_IDLE (RQ_ASSUME_POLICY_PRIO); a CPU with a wakeup
  * pending and nothing running is not idle.
  */
-bool look_busy(const struct cpu_look *l, unsigned int *assume)
+bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume)
 {
 	if (l->idle)
 		return false;
@@ -390,8 +390,8 @@ bool look_busy(const struct cpu_look *l, unsigned int *assume)
 }
 
 /* At sched_waking: which CPUs were truly idle and which busy, while the kernel chose. */
-void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
-		   unsigned long *idle, unsigned long *busy)
+void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
+		       unsigned long *idle, unsigned long *busy)
 {
 	if (mask_longs(an) == 1) {
 		idle[0] = busy[0] = 0;
@@ -411,15 +411,15 @@ void snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 			bit_set(busy, cpu);
 			continue;
 		}
-		look_cpu(an, cpu, t, &l, true);
-		if (l.known && look_busy(&l, &ignored))
+		rqe_look_cpu(an, cpu, t, &l, true);
+		if (l.known && rqe_look_busy(&l, &ignored))
 			bit_set(busy, cpu);
 	}
 }
 
 /* ---- event handlers -------------------------------------------------------- */
 
-void note_comm(struct rq_task *t, const char *comm)
+void rqe_note_comm(struct rq_task *t, const char *comm)
 {
 	if (!t || !comm[0] || !memcmp(t->comm, comm, RQ_COMM_LEN))
 		return;
@@ -430,7 +430,7 @@ void note_comm(struct rq_task *t, const char *comm)
 }
 
 /* A wakeup on its way to a CPU makes it not idle for the kernel (rq->ttwu_pending). */
-void clear_pending(struct rq_analysis *an, struct rq_task *t)
+void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t)
 {
 	int cpu = t->pending_wake_cpu;
 
@@ -441,9 +441,9 @@ void clear_pending(struct rq_analysis *an, struct rq_task *t)
 	t->pending_wake_cpu = -1;
 }
 
-void set_pending(struct rq_analysis *an, struct rq_task *t, int cpu)
+void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu)
 {
-	clear_pending(an, t);
+	rqe_clear_pending(an, t);
 	if (!valid_cpu(an, cpu))
 		return;
 	an->cpus[cpu].pending_wakeups++;
@@ -480,7 +480,7 @@ static void note_running(struct rq_analysis *an, struct rq_task *t, int cpu)
  * records of another system the outgoing task writes right after its own switch (TLB,
  * FPU, stack traces) until the incoming task writes.
  */
-void repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_cpu *c = &an->cpus[ev->cpu];
 	int owner = ev->common_pid;
@@ -516,19 +516,19 @@ void repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 		c->last_idle_ts = ev->ts;
 		return;
 	}
-	t = task_get(an, owner, ev->ts);
+	t = rqe_task_get(an, owner, ev->ts);
 	if (!t)
 		return;
 	rq_remove(an, t);
-	clear_pending(an, t);
+	rqe_clear_pending(an, t);
 	t->state = RQ_TS_RUNNING;
 	note_running(an, t, ev->cpu);
 }
 
-void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_cpu *c = &an->cpus[ev->cpu];
-	struct rq_task *prev = task_get(an, ev->pid, ev->ts);
+	struct rq_task *prev = rqe_task_get(an, ev->pid, ev->ts);
 	struct rq_task *next;
 
 	/*
@@ -550,9 +550,9 @@ void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	if (!ev->pid)
 		c->last_idle_ts = ev->ts;	/* the idle task ran until now */
 	if (prev) {
-		note_comm(prev, ev->comm);
+		rqe_note_comm(prev, ev->comm);
 		prev->prio = ev->prio;
-		expire_stopper(an, prev, ev->ts);
+		rqe_expire_stopper(an, prev, ev->ts);
 		/* prev_state 0 (R) or TASK_REPORT_MAX alone (R+, preempted): still runnable */
 		if (!(ev->state & 0xff)) {
 			/* preempted, possibly while exiting: still queued */
@@ -586,24 +586,24 @@ void handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		c->curr = 0;
 		c->known = true;
 		c->last_idle_ts = ev->ts;
-		offcpu_fork_cpu_idle(an, ev->cpu);
+		rqe_offcpu_fork_cpu_idle(an, ev->cpu);
 		return;
 	}
-	next = task_get(an, ev->pid2, ev->ts);
+	next = rqe_task_get(an, ev->pid2, ev->ts);
 	c->curr = ev->pid2;
 	if (!next)
 		return;
-	note_comm(next, ev->comm2);
+	rqe_note_comm(next, ev->comm2);
 	next->prio = ev->prio2;
 	rq_remove(an, next);
-	clear_pending(an, next);
+	rqe_clear_pending(an, next);
 	next->state = RQ_TS_RUNNING;
 	note_running(an, next, ev->cpu);
 	if (next->first_run_pending)
-		offcpu_fork_first_run(an, next);
+		rqe_offcpu_fork_first_run(an, next);
 }
 
-void copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent)
+void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent)
 {
 	child->policy = parent->policy;
 	child->idle_cgroup = parent->idle_cgroup;
@@ -613,44 +613,44 @@ void copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_t
 		rq_cpumask_copy(&child->mask, &parent->mask);
 }
 
-void handle_fork(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *parent = task_get(an, ev->pid, ev->ts);
-	struct rq_task *child = task_get(an, ev->pid2, ev->ts);
+	struct rq_task *parent = rqe_task_get(an, ev->pid, ev->ts);
+	struct rq_task *child = rqe_task_get(an, ev->pid2, ev->ts);
 
 	if (!child)
 		return;
 	/* pid reuse: forget whatever an earlier task with this pid left behind */
 	rq_remove(an, child);
-	clear_pending(an, child);
-	release(an, &child->stopper_slot);
+	rqe_clear_pending(an, child);
+	rqe_release(an, &child->stopper_slot);
 	rq_delay_execs_settled(an, child, NULL);
-	release(an, &child->exec_slot);
+	rqe_release(an, &child->exec_slot);
 	task_init(child, ev->pid2, ev->ts);
-	note_comm(child, ev->comm2);
+	rqe_note_comm(child, ev->comm2);
 	if (parent) {
-		note_comm(parent, ev->comm);
+		rqe_note_comm(parent, ev->comm);
 		parent->nr_forks++;
 		child->ppid = parent->pid;
 		child->prio = parent->prio;
-		copy_attrs(an, child, parent);
+		rqe_copy_attrs(an, child, parent);
 		/* SCHED_RESET_ON_FORK is invisible: an RT/DL parent's child may be NORMAL */
 		if (task_is_rt_or_dl(parent))
 			child->policy = RQ_POLICY_UNKNOWN;
 	}
 }
 
-void handle_exit(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rq_task_find(an, ev->pid);
 
 	if (!t)
 		return;
-	note_comm(t, ev->comm);
-	resolve_stopper(an, t, false);
+	rqe_note_comm(t, ev->comm);
+	rqe_resolve_stopper(an, t, false);
 	t->exited = true;
 	t->exit_ts = ev->ts;
-	offcpu_fork_exit(an, t, ev->ts);
+	rqe_offcpu_fork_exit(an, t, ev->ts);
 }
 
 static void evict_task(struct rq_analysis *an, struct rq_task *t)
@@ -658,11 +658,11 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	unsigned int b = pid_hash(t->pid, an->task_hash_size);
 	struct rq_task **pp = &an->task_hash[b];
 
-	resolve_stopper(an, t, false);
+	rqe_resolve_stopper(an, t, false);
 	rq_delay_execs_settled(an, t, NULL);
-	release(an, &t->exec_slot);
+	rqe_release(an, &t->exec_slot);
 	rq_remove(an, t);
-	clear_pending(an, t);
+	rqe_clear_pending(an, t);
 	while (*pp && *pp != t)
 		pp = &(*pp)->hnext;
 	if (*pp)
@@ -709,7 +709,7 @@ static void retire_task(struct rq_analysis *an, struct rq_task *t)
 	an->nr_exited_kept++;
 }
 
-void handle_free(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_free(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rq_task_find(an, ev->pid);
 
@@ -720,12 +720,12 @@ void handle_free(struct rq_analysis *an, const struct rq_event *ev)
 static struct rq_task *syscall_target(struct rq_analysis *an, const struct rq_event *ev,
 				      int pid)
 {
-	return task_get(an, pid > 0 ? pid : ev->common_pid, ev->ts);
+	return rqe_task_get(an, pid > 0 ? pid : ev->common_pid, ev->ts);
 }
 
-void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *caller = task_get(an, ev->common_pid, ev->ts);
+	struct rq_task *caller = rqe_task_get(an, ev->common_pid, ev->ts);
 	struct rq_task *t;
 
 	if (!caller)
@@ -743,7 +743,7 @@ void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 			/* execs before this change stay unknown: no later marker describes them */
 			t->unknown_execs = 0;
 			rq_delay_execs_settled(an, t, NULL);
-			release(an, &t->exec_slot);
+			rqe_release(an, &t->exec_slot);
 		}
 		return;
 	default:
@@ -768,13 +768,13 @@ void handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 	caller->inflight_policy = -1;
 }
 
-void handle_numa(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev)
 {
 	/* mark the task(s) so that the stopper move that follows is attributed to NUMA */
 	int pids[2] = { ev->pid, ev->type == RQ_EV_SWAP_NUMA ? ev->pid2 : 0 };
 
 	for (int i = 0; i < 2; i++) {
-		struct rq_task *t = pids[i] > 0 ? task_get(an, pids[i], ev->ts) : NULL;
+		struct rq_task *t = pids[i] > 0 ? rqe_task_get(an, pids[i], ev->ts) : NULL;
 
 		if (!t)
 			continue;
@@ -787,16 +787,16 @@ void handle_numa(struct rq_analysis *an, const struct rq_event *ev)
  * Moving to another cgroup can change the allowed CPUs (cpuset) and whether the task
  * counts as SCHED_IDLE (cpu.idle): unknown until the recorder's marker says.
  */
-void handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = task_get(an, ev->pid, ev->ts);
+	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 
 	if (!t)
 		return;
 	mask_forget(t);
 	t->unknown_execs = 0;
 	rq_delay_execs_settled(an, t, NULL);
-	release(an, &t->exec_slot);
+	rqe_release(an, &t->exec_slot);
 	if (t->idle_cgroup) {
 		t->idle_cgroup = false;
 		t->policy = t->policy == RQ_SCHED_IDLE ? t->policy : RQ_POLICY_UNKNOWN;
@@ -824,7 +824,7 @@ static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 
 static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m, uint64_t ts)
 {
-	struct rq_task *t = task_get(an, m->pid, ts);
+	struct rq_task *t = rqe_task_get(an, m->pid, ts);
 
 	if (!t)
 		return;
@@ -848,10 +848,10 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	} else {
 		mask_forget(t);
 	}
-	settle_unknown_execs(an, t);
+	rqe_settle_unknown_execs(an, t);
 }
 
-void handle_marker(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_marker m;
 
@@ -889,7 +889,7 @@ void handle_marker(struct rq_analysis *an, const struct rq_event *ev)
 	}
 }
 
-void handle_lost(struct rq_analysis *an, const struct rq_event *ev)
+void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_cpu *c;
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # src/ is a library: build/librqpath.a alone (no views, no command line, no curses)
 # links into a small program whose report equals `rqpath audit`'s; the archive defines
-# and references no command (cmd_*), no rq_error and nothing of curses; src/ never
-# mentions curses.
+# and references no command (cmd_*), no rq_error and nothing of curses, and exports only
+# rq_-prefixed functions; src/ never mentions curses.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${RQPATH_BUILD:-$top/build}
 lib=$build/librqpath.a
@@ -16,6 +16,11 @@ cd "$top" || exit 1
 # 1. the archive holds no command and no error printer, defined or referenced
 bad=$(nm "$lib" | awk '$NF ~ /^(cmd_|rq_error$)/ { print $NF }' | sort -u)
 [ -z "$bad" ] || { echo "FAIL: librqpath.a has command-line symbols:" $bad; fail=1; }
+
+# 1b. every global symbol it defines (functions, data) is rq_-prefixed (the engine's cross-file
+# helpers are rqe_, anything else is static)
+bad=$(nm "$lib" | awk '$2 ~ /^[BCDGRSTVW]$/ && $NF !~ /^rqe?_/ { print $NF }' | sort -u)
+[ -z "$bad" ] || { echo "FAIL: librqpath.a defines unprefixed global symbols:" $bad; fail=1; }
 
 # 2. nothing it needs from outside comes from curses or terminfo
 nm -u "$lib" | awk '{ print $NF }' | sort -u >"$tmp/undef"
