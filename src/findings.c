@@ -187,6 +187,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 	};
 
 	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
+	fix.last_read = !an->has_event[RQ_EV_SETAFFINITY_ENTER];
 	rq_delay_execs_settled(an, t, &fix);
 	/* the ring's newest entries: stop at the n-th waiting exec of t */
 	for (unsigned int i = 0; n && i < an->recent_len; i++) {
@@ -212,6 +213,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
 	/* the first of them; none if it could not be held (out of memory) */
 	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
+	enum rq_confidence conf = RQ_CONF_EXACT;
 
 	t->unknown_execs = 0;
 	if (!n || !t->mask_known) {
@@ -228,13 +230,25 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		rqe_release(an, &t->exec_slot);
 		return;
 	}
+	/*
+	 * Without the sched_setaffinity events nothing shows that the mask the recorder read
+	 * after the exec held at the exec: the task may have pinned itself just after it (a
+	 * workload that pins itself at start does).  Then the verdict rests on that read.
+	 */
+	if (!an->has_event[RQ_EV_SETAFFINITY_ENTER]) {
+		p->assume |= 1u << RQ_ASSUME_MASK_LAST_READ;
+		conf = RQ_CONF_INFERRED;
+	}
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
 		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
 		p->why_cpu = rq_cpumask_first(&t->mask);
 		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 		s->count += n - 1;
-		s->exact += n - 1;
+		if (p->assume)
+			s->inferred += n - 1;
+		else
+			s->exact += n - 1;
 		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
 	}
 	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
@@ -242,9 +256,9 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->path_counts[RQ_PATH_EXEC_LOCAL] -= n;
 		an->path_counts[RQ_PATH_EXEC_AFFINE] += n;
 		an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] -= n;
-		an->path_conf[RQ_PATH_EXEC_AFFINE][RQ_CONF_EXACT] += n;
+		an->path_conf[RQ_PATH_EXEC_AFFINE][conf] += n;
 		an->conf_counts[RQ_CONF_INFERRED] -= n;
-		an->conf_counts[RQ_CONF_EXACT] += n;
+		an->conf_counts[conf] += n;
 	}
 	rqe_release(an, &t->exec_slot);
 }

@@ -558,6 +558,12 @@ static void exec_mask_settled_by_the_next_marker(void **state)
 	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->judged, 1);
 	mark_task(an, 3 * MS, 970, 0, "1");	/* it had pinned itself */
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 1);
+	/* the mask read after the exec may be newer than the exec: inferred, not exact */
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->inferred, 1);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->exact, 0);
+	assert_true(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->assumptions &
+		    (1u << RQ_ASSUME_MASK_LAST_READ));
+	assert_int_equal(rq_recent(an, 0)->conf, RQ_CONF_INFERRED);
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
 	assert_int_equal(path_count(an, "exec-affine"), 1);
 	assert_int_equal(rows.n, 1);
