@@ -145,16 +145,8 @@ static const struct tl_run *dominant(const struct tl_index *x, int cpu, uint64_t
 
 static bool lost_in(const struct tl_index *x, int cpu, uint64_t a, uint64_t b)
 {
-	size_t lo = 0, hi = x->nlost;
+	size_t lo = TL_LOWER_BOUND(x->lost, x->nlost, ts, a);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->lost[mid].ts < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < x->nlost && x->lost[lo].ts < b; lo++)
 		if (x->lost[lo].cpu == cpu)
 			return true;

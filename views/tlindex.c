@@ -258,23 +258,15 @@ static void note_queues(struct tl_index *x, const struct rq_event *ev)
 int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int *first)
 {
 	const struct tl_cpu *c;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (first)
 		*first = 0;
 	if (cpu < 0 || cpu >= x->nr_cpus)
 		return -1;
 	c = &x->cpu[cpu];
-	hi = c->nq;
 	/* the first change at or after ts; the one before it holds */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->q[mid].ts < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = TL_LOWER_BOUND(c->q, c->nq, ts, ts);
 	if (first && lo)
 		*first = c->q[lo - 1].pid;
 	return lo ? c->q[lo - 1].n : -1;
@@ -443,17 +435,7 @@ const struct tl_run *tl_run_at(const struct tl_index *x, int cpu, uint64_t ts, s
 
 size_t tl_pl_at(const struct tl_index *x, uint64_t ts)
 {
-	size_t lo = 0, hi = x->sorted;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->pl[mid].ts < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return TL_LOWER_BOUND(x->pl, x->sorted, ts, ts);
 }
 
 void tl_pl_expand(const struct tl_index *x, const struct tl_pl *c, struct rq_placement *p)

@@ -17,6 +17,22 @@
 
 #include "analysis.h"
 
+/*
+ * The index of the first of the n sorted entries of arr whose member key is at least v
+ * (n if none): the binary search every time-ordered table of the index needs.
+ */
+#define TL_LOWER_BOUND(arr, n, key, v) ({					\
+	size_t lo_ = 0, hi_ = (n);						\
+	while (lo_ < hi_) {							\
+		size_t mid_ = lo_ + (hi_ - lo_) / 2;				\
+		if ((arr)[mid_].key < (v))					\
+			lo_ = mid_ + 1;						\
+		else								\
+			hi_ = mid_;						\
+	}									\
+	lo_;									\
+})
+
 /* One stretch of a CPU: pid 0 the idle task; the time between runs is unknown. */
 struct tl_run {
 	uint64_t start, end;
