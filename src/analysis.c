@@ -75,6 +75,14 @@ void rq_analysis_observe(struct rq_analysis *an,
 	an->on_placement_data = data;
 }
 
+void rq_analysis_observe_late(struct rq_analysis *an,
+			      void (*fn)(void *data, uint64_t ts, unsigned int findings),
+			      void *data)
+{
+	an->on_late = fn;
+	an->on_late_data = data;
+}
+
 void rq_analysis_finish(struct rq_analysis *an)
 {
 	rq_task_foreach(an, finish_task, an);

@@ -345,6 +345,14 @@ void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n);
  */
 void rq_analysis_observe(struct rq_analysis *an,
 			 void (*fn)(void *data, const struct rq_placement *p), void *data);
+/*
+ * Observe findings a later verdict adds to a placement already observed (an exec judged
+ * once the recorder's next marker gives its mask): fn gets the placement's time and the
+ * added finding bits.  One observer; NULL removes it.
+ */
+void rq_analysis_observe_late(struct rq_analysis *an,
+			      void (*fn)(void *data, uint64_t ts, unsigned int findings),
+			      void *data);
 /* Resolve what is still pending at the end of the trace. */
 void rq_analysis_finish(struct rq_analysis *an);
 void rq_analysis_free(struct rq_analysis *an);

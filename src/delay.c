@@ -608,6 +608,8 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			e->findings = q.findings;
 			e->path = (uint8_t)q.path;
 		}
+		if (fix && fix->needless && an->on_late)
+			an->on_late(an->on_late_data, e->ts, 1u << RQ_FIND_NEEDLESS_CALLBACK);
 		settle_pending(d, i - 1, 0, false);
 		pool_put(d, i - 1);
 	}

@@ -188,6 +188,9 @@ struct rq_analysis {
 	/* rq_analysis_observe() */
 	void (*on_placement)(void *data, const struct rq_placement *p);
 	void *on_placement_data;
+	/* rq_analysis_observe_late() */
+	void (*on_late)(void *data, uint64_t ts, unsigned int findings);
+	void *on_late_data;
 	/* rq_analysis_summary()'s answer, refilled at each call */
 	struct rq_summary summary;
 	struct rq_cpu_summary *cpu_summary;

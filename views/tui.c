@@ -410,6 +410,14 @@ static void on_placement(void *data, const struct rq_placement *p)
 		rq_pump_stop(t->pump);
 }
 
+/* A later verdict (an exec settled by a marker) adds its finding to the sparkline. */
+static void on_late_finding(void *data, uint64_t ts, unsigned int findings)
+{
+	struct tui *t = data;
+
+	hist_add(&t->hist, ts, findings);
+}
+
 /* New events arrived: views must drop their row pointers. */
 static void on_advance(void *data, uint64_t ts)
 {
@@ -423,6 +431,7 @@ static void observe(struct tui *t, struct rq_pump *pump)
 {
 	t->pump = pump;
 	rq_analysis_observe(t->an, on_placement, t);
+	rq_analysis_observe_late(t->an, on_late_finding, t);
 	rq_pump_on_advance(pump, on_advance, t);
 }
 
@@ -1239,6 +1248,7 @@ static int live_begin(struct tui *t)
 	tl_index_window(t->idx, 1 << 20, 2 << 20);
 	tl_index_attach(t->idx, t->an);
 	rq_analysis_observe(t->an, on_placement, t);
+	rq_analysis_observe_late(t->an, on_late_finding, t);
 	t->trace_first = 0;
 	hist_reset(t);
 	t->counting_since = wall_now();

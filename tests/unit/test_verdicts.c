@@ -526,7 +526,18 @@ static void asymmetric_capacity_makes_missed_idle_possible(void **state)
  */
 struct exec_rows {
 	int n, needless, affine;
+	int late;		/* rq_analysis_observe_late() calls */
+	uint64_t late_ts;
 };
+
+static void late_finding(void *data, uint64_t ts, unsigned int findings)
+{
+	struct exec_rows *r = data;
+
+	assert_int_equal(findings, 1u << RQ_FIND_NEEDLESS_CALLBACK);
+	r->late++;
+	r->late_ts = ts;
+}
 
 static void count_exec_rows(const struct rq_placement *p, int64_t delay_ns, void *ctx)
 {
@@ -548,6 +559,7 @@ static void exec_mask_settled_by_the_next_marker(void **state)
 
 	/* the rows (placements export, timeline) carry the verdict the counts take */
 	rq_delay_set_sink(rq_analysis_delay(an), count_exec_rows, &rows);
+	rq_analysis_observe_late(an, late_finding, &rows);
 	mark_task(an, 1 * MS, 970, 0, "0-1");
 	mark_task(sc, 1 * MS, 970, 0, "0-1");
 	ev_exec(an, 2 * MS, 1, 970, "/bin/true");
@@ -569,6 +581,9 @@ static void exec_mask_settled_by_the_next_marker(void **state)
 	assert_int_equal(rows.n, 1);
 	assert_int_equal(rows.needless, 1);
 	assert_int_equal(rows.affine, 1);
+	/* the TUI's sparkline hears of the finding, at the exec's time */
+	assert_int_equal(rows.late, 1);
+	assert_int_equal(rows.late_ts, 2 * MS);
 	assert_true(rq_recent(an, 0)->findings & (1u << RQ_FIND_NEEDLESS_CALLBACK));
 	assert_int_equal(rq_recent(an, 0)->path, RQ_PATH_EXEC_AFFINE);
 	assert_int_equal(fs(sc, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
