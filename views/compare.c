@@ -343,11 +343,13 @@ static bool row_filter(const struct rq_diff_row *r, struct pl_filter *f, char *w
 		       size_t size)
 {
 	pl_filter_clear(f);
-	/* the list filters on proven findings: the possible ones have no filter */
+	/* a possible row lists the possible ones (possible=F), the others the proven ones */
 	if (!strcmp(r->metric, "possible")) {
-		snprintf(what, size, "the possible ones are not listed: the count row lists the "
-			 "proven ones");
-		return false;
+		for (int i = 0; i < RQ_FIND__COUNT; i++)
+			if (!strcmp(r->key, rq_finding_ids[i]))
+				f->possible = i;
+		snprintf(what, size, "%s, possible", r->key);
+		return f->possible >= 0;
 	}
 	if (!strcmp(r->key, "all")) {
 		snprintf(what, size, "every placement");

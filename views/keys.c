@@ -33,8 +33,8 @@ const struct tui_key tui_keys[] = {
 	  "the next file of the side shown, when it has several runs", NULL },
 	/* placements */
 	{ 'f', "f", ACT_FILTER, "placements",
-	  "filter: pid=N comm=TEXT cpu=N kind=K path=P finding=F node=ID flagged=yes|no "
-	  "(words: comm)",
+	  "filter: pid=N comm=TEXT cpu=N kind=K path=P finding=F possible=F node=ID "
+	  "flagged=yes|no (words: comm)",
 	  "f filter" },
 	{ 'F', "F", ACT_FILTER_CLEAR, "placements", "clear the filter", "F clear" },
 	{ '\n', "Enter", ACT_ENTER, "placements", "show the evidence of this placement",

@@ -58,7 +58,7 @@ void pl_finding_marks(unsigned int findings, char *buf)
 
 void pl_filter_clear(struct pl_filter *f)
 {
-	f->pid = f->cpu = f->kind = f->path = f->finding = f->flagged = f->node = -1;
+	f->pid = f->cpu = f->kind = f->path = f->finding = f->possible = f->flagged = f->node = -1;
 	f->node_maybe = false;
 	f->comm[0] = '\0';
 }
@@ -127,6 +127,14 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 					 "offcpu-fork, idle-stacking, missed-idle)", val);
 				return -1;
 			}
+		} else if (!strcmp(key, "possible")) {
+			nf.possible = lookup(val, (const char *const *)rq_finding_ids,
+					     RQ_FIND__COUNT, sizeof(rq_finding_ids[0]));
+			if (nf.possible < 0) {
+				snprintf(err, errlen, "no finding '%s' (needless-callback, "
+					 "offcpu-fork, idle-stacking, missed-idle)", val);
+				return -1;
+			}
 		} else if (!strcmp(key, "flagged")) {
 			if (strcmp(val, "yes") && strcmp(val, "no")) {
 				snprintf(err, errlen, "flagged wants yes or no, not '%s'", val);
@@ -155,7 +163,7 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 			}
 		} else {
 			snprintf(err, errlen, "unknown filter key '%s' (pid comm cpu kind path "
-				 "finding flagged node)", key);
+				 "finding possible flagged node)", key);
 			return -1;
 		}
 	}
@@ -181,6 +189,8 @@ void pl_filter_format(const struct pl_filter *f, char *buf, size_t size)
 		ADD("%spath=%s", off ? " " : "", rq_paths[f->path].id);
 	if (f->finding >= 0)
 		ADD("%sfinding=%s", off ? " " : "", rq_finding_ids[f->finding]);
+	if (f->possible >= 0)
+		ADD("%spossible=%s", off ? " " : "", rq_finding_ids[f->possible]);
 	if (f->flagged >= 0)
 		ADD("%sflagged=%s", off ? " " : "", f->flagged ? "yes" : "no");
 	if (f->node >= 0)
@@ -208,6 +218,8 @@ bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p)
 	if (f->path >= 0 && (int)p->path != f->path)
 		return false;
 	if (f->finding >= 0 && !(p->findings & (1u << f->finding)))
+		return false;
+	if (f->possible >= 0 && !(p->possible & (1u << f->possible)))
 		return false;
 	if (f->flagged >= 0 && !p->findings != !f->flagged)
 		return false;
@@ -264,6 +276,8 @@ static bool match_compact(const struct pl_filter *f, const struct tl_index *x,
 	if (f->path >= 0 && path != f->path)
 		return false;
 	if (f->finding >= 0 && !(c->findings & (1u << f->finding)))
+		return false;
+	if (f->possible >= 0 && !(TL_POSSIBLE(c) & (1u << f->possible)))
 		return false;
 	if (f->flagged >= 0 && !c->findings != !f->flagged)
 		return false;
@@ -476,7 +490,7 @@ static int sort_index(struct pl_state *s, const struct tl_index *x)
 			k = (uint64_t)path_rank[path];
 			break;
 		case PS_CONF:
-			k = c->conf;
+			k = TL_CONF(c);
 			break;
 		case PS_FINDINGS:
 			k = (uint64_t)(8 - __builtin_popcount(c->findings)) << 8 |

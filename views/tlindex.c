@@ -353,7 +353,7 @@ static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *c
 		.from = (int16_t)(p->from_cpu >= -1 && p->from_cpu < 32767 ? p->from_cpu : -1),
 		.to = (int16_t)(p->to_cpu < 32767 ? p->to_cpu : -1),
 		.path = (uint8_t)p->path, .findings = (uint8_t)p->findings,
-		.conf = (uint8_t)p->conf, .notes = p->notes, .comm = intern(x, p->comm),
+		.conf = (uint8_t)(p->conf | (p->possible & 0x0f) << 4), .notes = p->notes, .comm = intern(x, p->comm),
 		.delay_us = delay_ns < 0 ? -1 : delay_ns / 1000 > INT32_MAX ? INT32_MAX :
 						  (int32_t)(delay_ns / 1000),
 	};
@@ -450,7 +450,8 @@ void tl_pl_expand(const struct tl_index *x, const struct tl_pl *c, struct rq_pla
 	p->to_cpu = c->to;
 	p->writer_pid = -1;
 	p->path = c->path < RQ_PATH__COUNT ? (enum rq_path)c->path : RQ_PATH_UNKNOWN;
-	p->conf = c->conf <= RQ_CONF_UNKNOWN ? (enum rq_confidence)c->conf : RQ_CONF_UNKNOWN;
+	p->conf = TL_CONF(c) <= RQ_CONF_UNKNOWN ? (enum rq_confidence)TL_CONF(c) : RQ_CONF_UNKNOWN;
+	p->possible = (uint8_t)TL_POSSIBLE(c);
 	p->findings = c->findings;
 	p->notes = c->notes;
 	p->parent_cpu_idled = -1;

@@ -52,6 +52,9 @@ struct tl_queue {
 	int32_t pid;
 };
 
+/* conf keeps the confidence in its low nibble and the possible findings above it */
+#define TL_CONF(c) ((c)->conf & 0x0f)
+#define TL_POSSIBLE(c) ((unsigned int)(c)->conf >> 4)
 struct tl_pl {
 	uint64_t ts;
 	uint32_t seq;		/* the engine's seq (low 32 bits) */

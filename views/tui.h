@@ -159,6 +159,7 @@ struct pl_filter {
 	int kind;
 	int path;
 	int finding;
+	int possible;		/* a finding whose selection is not proven (rq_placement.possible) */
 	int flagged;		/* 1: with a finding, 0: without */
 	int node;		/* rq_teach_nodes[] index: placements that took that step */
 	bool node_maybe;	/* ...or that may have taken it (node=ID?: the candidates) */

@@ -90,8 +90,8 @@ screen compare-80x24 | diff -u - "$work/readme" >/dev/null ||
 script_reset
 step flagged "/flagged<Enter><Enter>"
 step unflagged "<Esc>/not flagged<Enter>b"
-step possible "<Esc>/offcpu-fork poss<Enter><Enter>"
-step tab-compare "6<Tab>"
+step possible "<Esc>/missed-idle poss<Enter><Enter>"
+step tab-compare "<Esc>6<Tab>"
 step tab-dashboard "<Tab>"
 run_script RQPATH_TUI_SIZE=100x60 -- replay "$base" --compare "$new"
 has flagged "^ [0-9]+ placements matching flagged=yes" "flagged row: not the flagged=yes list"
@@ -101,7 +101,12 @@ has unflagged "^ rqpath replay BASE " "unflagged row, b: not BASE"
 has unflagged "^ [0-9]+ placements matching flagged=no" "unflagged row: not the flagged=no list"
 screen unflagged | awk 'NR > 3 && / [0-9?]+→[0-9]+ / && $NF != "...."' | grep -q . &&
 	fail "unflagged row: a placement with a finding listed"
-has possible "the possible ones are not listed" "possible row: no word that it has no list"
+# a possible row lists the possible ones, as many as the independent model counts
+poss_new=$(python3 "$top/tests/tools/verdicts.py" "$top/$new" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["missed-idle"]["possible"])')
+has possible "^ $poss_new placements matching possible=missed-idle" \
+	"possible row: not NEW's $poss_new possible missed-idle (verdicts.py)"
 has tab-compare "^ rqpath replay .* compare " "Tab after the timeline: not the compare view"
 has tab-dashboard "^ rqpath replay .* dashboard " "Tab after the compare view: not the dashboard"
 
