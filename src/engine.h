@@ -378,5 +378,7 @@ void rqe_offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts
 void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 				 bool mask_current);
 void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
+/* No marker will describe t's execs waiting for one: they stay not judged, everywhere. */
+void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t);
 
 #endif

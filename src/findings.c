@@ -201,6 +201,13 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 	}
 }
 
+void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
+{
+	t->unknown_execs = 0;
+	rq_delay_execs_settled(an, t, NULL);
+	rqe_release(an, &t->exec_slot);
+}
+
 /*
  * The recorder writes a task's mask into the trace some time after the fork, exec or
  * syscall that changed it.  Execs judged "unknown" in between, with no affinity
@@ -215,12 +222,11 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
 	enum rq_confidence conf = RQ_CONF_EXACT;
 
-	t->unknown_execs = 0;
 	if (!n || !t->mask_known) {
-		rq_delay_execs_settled(an, t, NULL);
-		rqe_release(an, &t->exec_slot);
+		rqe_unknown_execs_stay(an, t);
 		return;
 	}
+	t->unknown_execs = 0;
 	settled_execs_out(an, t, n);
 	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;

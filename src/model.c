@@ -624,8 +624,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rq_remove(an, child);
 	rqe_clear_pending(an, child);
 	rqe_release(an, &child->stopper_slot);
-	rq_delay_execs_settled(an, child, NULL);
-	rqe_release(an, &child->exec_slot);
+	rqe_unknown_execs_stay(an, child);
 	task_init(child, ev->pid2, ev->ts);
 	rqe_note_comm(child, ev->comm2);
 	if (parent) {
@@ -659,8 +658,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	struct rq_task **pp = &an->task_hash[b];
 
 	rqe_resolve_stopper(an, t, false);
-	rq_delay_execs_settled(an, t, NULL);
-	rqe_release(an, &t->exec_slot);
+	rqe_unknown_execs_stay(an, t);
 	rq_remove(an, t);
 	rqe_clear_pending(an, t);
 	while (*pp && *pp != t)
@@ -741,9 +739,7 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 			t->setaffinity_inflight = true;
 			t->affinity_change_ts = ev->ts;
 			/* execs before this change stay unknown: no later marker describes them */
-			t->unknown_execs = 0;
-			rq_delay_execs_settled(an, t, NULL);
-			rqe_release(an, &t->exec_slot);
+			rqe_unknown_execs_stay(an, t);
 		}
 		return;
 	default:
@@ -794,9 +790,7 @@ void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t)
 		return;
 	mask_forget(t);
-	t->unknown_execs = 0;
-	rq_delay_execs_settled(an, t, NULL);
-	rqe_release(an, &t->exec_slot);
+	rqe_unknown_execs_stay(an, t);
 	if (t->idle_cgroup) {
 		t->idle_cgroup = false;
 		t->policy = t->policy == RQ_SCHED_IDLE ? t->policy : RQ_POLICY_UNKNOWN;
