@@ -171,6 +171,14 @@ static inline bool fill(struct rq_pump *p, int cpu)
 	return true;
 }
 
+/* CPU cpu's new head is still before every other CPU's (the lower CPU on a tie). */
+static inline bool stays_first(const struct rq_pump *p, int cpu)
+{
+	uint64_t ts = p->head[cpu]->ts;
+
+	return ts < p->limit_ts || (ts == p->limit_ts && cpu < p->limit_cpu);
+}
+
 static void pick(struct rq_pump *p)
 {
 	int best = -1, second = -1;
@@ -217,8 +225,7 @@ static bool settle(struct rq_pump *p)
 		if (!fill(p, cpu))
 			return false;
 		/* still before every other CPU: no need to look at them */
-		if (p->head[cpu] && (p->head[cpu]->ts < p->limit_ts ||
-				     (p->head[cpu]->ts == p->limit_ts && cpu < p->limit_cpu))) {
+		if (p->head[cpu] && stays_first(p, cpu)) {
 			p->next = cpu;
 			return true;
 		}
@@ -319,8 +326,7 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 					st = RQ_PUMP_ERROR;
 					break;
 				}
-			} else if (p->head[cpu]->ts < p->limit_ts ||
-				   (p->head[cpu]->ts == p->limit_ts && cpu < p->limit_cpu)) {
+			} else if (stays_first(p, cpu)) {
 				p->next = cpu;
 			}
 		}
@@ -364,11 +370,7 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 			ev.cpu = cpu;
 		}
 		deliver(p, &ev);
-		p->head[cpu] = NULL;
-		p->pending = cpu;
-		p->next = -2;
-		p->records++;
-		p->last_ts = rec->ts;
+		take(p, cpu);
 		fed++;
 		if (p->stop) {
 			st = RQ_PUMP_STOPPED;
