@@ -1776,10 +1776,11 @@ struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, co
 	}
 	if (!pick_buffer(td))
 		goto fail;
-	if (td->buf != &td->top)
-		td->overrun = 0;	/* the CPUSTAT options describe the top buffer */
-	if (td->buf != &td->top)
+	if (td->buf != &td->top) {
+		/* the CPUSTAT options describe the top buffer */
+		td->overrun = 0;
 		td->ncpu_overrun = 0;
+	}
 	return td;
 fail:
 	snprintf(err, errlen, "%s", td->err);
