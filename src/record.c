@@ -86,6 +86,13 @@ struct setter {
 	int target;
 };
 
+/* Every signal whose default action ends the process: rqpath cleans up on each. */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM,
+	SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
+};
+#define NR_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
 /* Where the live source is in CPU cpu's pages of the current round. */
 struct live_cursor {
 	int page;		/* next page of the batch to load */
@@ -152,7 +159,7 @@ struct session {
 	double stall_checked;
 	const char *stall;
 	/* what rq_recorder_start() changed in the process, put back by finish */
-	struct sigaction old_sig[14], old_xfsz;
+	struct sigaction old_sig[NR_STOP_SIGNALS], old_xfsz;
 	char *mounted;
 };
 
@@ -800,13 +807,6 @@ static void take_tty_back(struct session *s)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	s->tty_given = false;
 }
-
-/* Every signal whose default action ends the process: rqpath cleans up on each. */
-static const int stop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM,
-	SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
-};
-#define NR_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 /* In the child, between fork and exec: report why it failed through fd and exit. */
 static void child_fail(int fd, int e)
