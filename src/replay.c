@@ -167,11 +167,6 @@ enum rq_pump_status rq_replay_run(struct rq_replay *r, const struct rq_budget *b
 	return st;
 }
 
-bool rq_replay_finished(const struct rq_replay *r)
-{
-	return r->finished;
-}
-
 uint64_t rq_replay_next_ts(const struct rq_replay *r)
 {
 	return r->finished || r->failed ? UINT64_MAX : rq_pump_next_ts(r->pump);

@@ -37,7 +37,6 @@ struct rq_pump *rq_replay_pump(struct rq_replay *r);
  * end (RQ_PUMP_END) rq_analysis_finish() has been called.
  */
 enum rq_pump_status rq_replay_run(struct rq_replay *r, const struct rq_budget *b);
-bool rq_replay_finished(const struct rq_replay *r);
 /* After RQ_PUMP_ERROR: what went wrong, one line. */
 const char *rq_replay_error(const struct rq_replay *r);
 /* Timestamp of the next record not yet fed (UINT64_MAX at the end). */
