@@ -70,7 +70,9 @@ done
 for dat in fixtures/spawn.dat fixtures/execl-pinned.dat; do
 	"$tmp/user" "$dat" summary >"$tmp/sum.out" 2>&1 ||
 		{ echo "FAIL: library_user $dat summary exit $?"; fail=1; continue; }
-	"${RQPATH_PLAIN:-$top/rqpath}" audit --format json "$dat" | python3 -c '
+	"${RQPATH_PLAIN:-$top/rqpath}" audit --format json "$dat" >"$tmp/audit.json" ||
+		{ echo "FAIL: rqpath audit $dat exit $?"; fail=1; continue; }
+	python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 t = r["trace"]
@@ -78,7 +80,7 @@ print("trace", t["cpus"], t["events"], t["lost_events"],
       sum(p["count"] for p in r["placements"]))
 for f, v in r["findings"].items():
     print(f, *(v[k] for k in ("count", "exact", "inferred", "possible", "not_judged", "judged")))
-' >"$tmp/sum.json"
+' <"$tmp/audit.json" >"$tmp/sum.json"
 	if ! cmp -s "$tmp/sum.out" "$tmp/sum.json"; then
 		echo "FAIL: the summary and the JSON report differ on $dat:"
 		diff "$tmp/sum.json" "$tmp/sum.out" | head -10

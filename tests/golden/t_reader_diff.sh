@@ -70,8 +70,10 @@ done
 	{ echo "FAIL: backwards.dat: the backwards page is not seen"; fail=1; }
 
 # rqpath on them
-"$RQPATH" audit --format json "$tmp/zlib.dat" | sed "s|$tmp/zlib.dat|X|" >"$tmp/a" &&
-	"$RQPATH" audit --format json "$tmp/base.dat" | sed "s|$tmp/base.dat|X|" >"$tmp/b" &&
+"$RQPATH" audit --format json "$tmp/zlib.dat" >"$tmp/a.raw" &&
+	"$RQPATH" audit --format json "$tmp/base.dat" >"$tmp/b.raw" &&
+	sed "s|$tmp/zlib.dat|X|" "$tmp/a.raw" >"$tmp/a" &&
+	sed "s|$tmp/base.dat|X|" "$tmp/b.raw" >"$tmp/b" &&
 	cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: the zlib copy does not audit like its source"; fail=1; }
 "$RQPATH" audit --format json "$tmp/missed.dat" >"$tmp/m.json" ||
 	{ echo "FAIL: audit of missed.dat exit $?"; fail=1; }
