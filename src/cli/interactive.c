@@ -45,7 +45,7 @@ enum { OPT_BUFFER_KB = 256 };
 
 static const struct cli_option live_options[] = {
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
-	  "per-CPU ring buffer size in KB (default 4096)" },
+	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
 	  "keep the recording in FILE (else a temporary file, removed at the end)" },
 	{ "force", 'f', CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
