@@ -20,18 +20,21 @@ esac
 
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
+# idle-stacking count and possible from an audit JSON report (written first, its exit checked)
 stacking() {
-	"$RQPATH" audit --format json "$1" | python3 -c '
+	python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 f = d["findings"]["idle-stacking"]
-print(f["count"], f["possible"])'
+print(f["count"], f["possible"])' <"$1"
 }
 
 for attempt in 1 2 3 4 5; do
 	"$RQPATH" record -o "$dir/stack.dat" --force -- "$RQPATH" workload idle-stack \
 		--duration 1 >"$dir/stack.workload" 2>"$dir/stack.err" || no "record exited $?"
-	set -- $(stacking "$dir/stack.dat")
+	"$RQPATH" audit --format json "$dir/stack.dat" >"$dir/stack.json" ||
+		{ no "audit exited $?"; exit 1; }
+	set -- $(stacking "$dir/stack.json")
 	python3 "$top/tests/tools/tracefacts.py" --workload "$dir/stack.workload" \
 		"$dir/stack.dat" >"$dir/facts.json"
 	indep=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1])); print(f.get("idle_stack", {}).get("on_hog_cpu_while_other_idle", -1))' "$dir/facts.json")
@@ -51,7 +54,9 @@ fi
 
 "$RQPATH" record -o "$dir/control.dat" -- "$RQPATH" workload idle-stack --duration 1 \
 	--control >/dev/null 2>"$dir/control.err" || no "control record exited $?"
-set -- $(stacking "$dir/control.dat")
+"$RQPATH" audit --format json "$dir/control.dat" >"$dir/control.json" ||
+	{ no "control: audit exited $?"; exit 1; }
+set -- $(stacking "$dir/control.json")
 echo "control (SCHED_OTHER): idle-stacking=$1 possible=$2"
 [ "$1 $2" = "0 0" ] || no "control: idle-stacking $1 possible $2, want 0 0"
 [ $fail -eq 0 ] && echo "PASS"

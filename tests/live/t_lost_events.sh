@@ -27,7 +27,8 @@ want=$(sed -n 's/^total=//p' "$dir/want")
 rec=$(sed -n 's/.* events, \([0-9]*\) lost events,.*/\1/p' "$dir/rec.err")
 [ "${want:-0}" -gt 0 ] || no "an 8 KB buffer lost nothing: the test proves nothing"
 [ "$rec" = "$want" ] || no "rqpath record says $rec lost, trace-cmd's counts say $want"
-audit=$("$RQPATH" audit "$dir/lost.dat" | sed -n 's/.* events, \([0-9]*\) lost,.*/\1/p')
+"$RQPATH" audit "$dir/lost.dat" >"$dir/audit.out" || no "audit exited $?"
+audit=$(sed -n 's/.* events, \([0-9]*\) lost,.*/\1/p' "$dir/audit.out")
 echo "lost: trace-cmd $want, rqpath record $rec, rqpath audit $audit"
 [ "$audit" = "$want" ] || no "rqpath audit says $audit lost, trace-cmd's counts say $want"
 

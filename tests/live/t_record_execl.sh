@@ -17,7 +17,7 @@ trap 'rm -rf "$dir"' EXIT
 needless() {
 	wpid=$(sed -n 's/.*workload=execl .* pid=\([0-9]*\).*/\1/p' "$2")
 	[ -n "$wpid" ] || { echo "x x x"; return; }
-	"$RQPATH" audit --placements jsonl "$1" | python3 -c '
+	python3 -c '
 import json, sys
 pid = int(sys.argv[1])
 n = execs = 0
@@ -27,28 +27,36 @@ for line in sys.stdin:
         continue
     execs += 1
     n += "needless-callback" in p["findings"]
-print(n, execs)' "$wpid"
-	"$RQPATH" audit --format json "$1" | python3 -c '
+print(n, execs)' "$wpid" <"$1.jsonl"
+	python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-print(d["findings"]["needless-callback"]["unknown"])'
+print(d["findings"]["needless-callback"]["unknown"])' <"$1.json"
+}
+# the audits run here, not in needless()'s $(...), so that their exit status is seen
+audits() {
+	"$RQPATH" audit --placements jsonl "$1" >"$1.jsonl" || no "audit --placements $1 exited $?"
+	"$RQPATH" audit --format json "$1" >"$1.json" || no "audit --format json $1 exited $?"
 }
 
 "$RQPATH" record --syscalls -o "$dir/pinned.dat" -- "$RQPATH" workload execl --pin 1 --count 200 \
 	>"$dir/pinned.out" 2>"$dir/pinned.err" || no "pinned record exited $?"
 cat "$dir/pinned.err" | grep -v counts
+audits "$dir/pinned.dat"
 set -- $(needless "$dir/pinned.dat" "$dir/pinned.out")
 echo "pinned: the workload's needless-callback count=$1 of its $2 exec(s) (unknown in the whole trace: $3)"
 [ "$1" = 200 ] || no "pinned: needless-callback count $1, want 200 (every exec of the workload judged)"
 
 "$RQPATH" record -o "$dir/pinned-default.dat" -- "$RQPATH" workload execl --pin 1 --count 200 \
 	>"$dir/pinned-default.out" 2>"$dir/pinned-default.err" || no "pinned (default) record exited $?"
+audits "$dir/pinned-default.dat"
 set -- $(needless "$dir/pinned-default.dat" "$dir/pinned-default.out")
 echo "pinned, no syscall events: the workload's needless-callback count=$1 of its $2 exec(s)"
 [ "$1" -ge 100 ] && [ "$1" -le 201 ] || no "pinned (default): needless-callback count $1, want 100..201"
 
 "$RQPATH" record -o "$dir/free.dat" -- "$RQPATH" workload execl --count 200 \
 	>"$dir/free.out" 2>"$dir/free.err" || no "unpinned record exited $?"
+audits "$dir/free.dat"
 set -- $(needless "$dir/free.dat" "$dir/free.out")
 echo "unpinned: the workload's needless-callback count=$1 of its $2 exec(s)"
 [ "$1" = 0 ] || no "unpinned: needless-callback count $1, want 0"
