@@ -231,7 +231,10 @@ for f in $FILES; do
 	"$RQPATH" audit --format json "$f" >"$OUT/audit.json" 2>"$OUT/audit.err"
 	arc=$?
 	[ $arc -le 1 ] || { cat "$OUT/audit.err" >&2; die "rqpath audit $f failed ($arc)"; }
-	"$RQPATH" audit --threads 1 --format json "$f" | cmp -s - "$OUT/audit.json" ||
+	"$RQPATH" audit --threads 1 --format json "$f" >"$OUT/audit1.json" 2>"$OUT/audit.err"
+	arc=$?
+	[ $arc -le 1 ] || { cat "$OUT/audit.err" >&2; die "rqpath audit --threads 1 $f failed ($arc)"; }
+	cmp -s "$OUT/audit1.json" "$OUT/audit.json" ||
 		die "$(basename "$f"): audit --threads 1 differs from the default"
 done
 
