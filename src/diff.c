@@ -40,6 +40,8 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
 		r->f_count[f] = sum->findings[f].count;
 		r->f_possible[f] = sum->findings[f].possible;
+		r->f_inferred[f] = sum->findings[f].inferred;
+		r->f_not_judged[f] = sum->findings[f].not_judged;
 		if (!d)
 			continue;
 		r->f_delay_n[f] = rq_delay_finding(d, f)->n;
@@ -159,6 +161,16 @@ static double m_f_rate(const struct rq_diff_run *r, int f)
 static double m_f_possible(const struct rq_diff_run *r, int f)
 {
 	return (double)r->f_possible[f];
+}
+
+static double m_f_inferred(const struct rq_diff_run *r, int f)
+{
+	return (double)r->f_inferred[f];
+}
+
+static double m_f_not_judged(const struct rq_diff_run *r, int f)
+{
+	return (double)r->f_not_judged[f];
 }
 
 static double m_f_p50(const struct rq_diff_run *r, int f)
@@ -329,7 +341,9 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 
 		if (add_row(d, "finding", id, id, "per_s", "1/s", m_f_rate, f) ||
 		    add_row(d, "finding", id, id, "count", "", m_f_count, f) ||
-		    add_row(d, "finding", id, id, "possible", "", m_f_possible, f))
+		    add_row(d, "finding", id, id, "inferred", "", m_f_inferred, f) ||
+		    add_row(d, "finding", id, id, "possible", "", m_f_possible, f) ||
+		    add_row(d, "finding", id, id, "not_judged", "", m_f_not_judged, f))
 			return -1;
 	}
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {

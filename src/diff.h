@@ -23,6 +23,7 @@ struct rq_diff_run {
 	uint64_t events, lost_events, placements;
 	uint64_t path_counts[RQ_PATH__COUNT];
 	uint64_t f_count[RQ_FIND__COUNT], f_possible[RQ_FIND__COUNT];
+	uint64_t f_inferred[RQ_FIND__COUNT], f_not_judged[RQ_FIND__COUNT];
 	/* queue delay: n, p50 and p99 (ns) of each finding's placements and of all */
 	uint64_t f_delay_n[RQ_FIND__COUNT], f_delay_p50[RQ_FIND__COUNT],
 		 f_delay_p99[RQ_FIND__COUNT];

@@ -351,6 +351,11 @@ static bool row_filter(const struct rq_diff_row *r, struct pl_filter *f, char *w
 		snprintf(what, size, "%s, possible", r->key);
 		return f->possible >= 0;
 	}
+	if (!strcmp(r->metric, "not_judged")) {
+		snprintf(what, size, "the not judged ones are not listed: an unknown fact kept "
+			 "them from a verdict");
+		return false;
+	}
 	if (!strcmp(r->key, "all")) {
 		snprintf(what, size, "every placement");
 		return true;
