@@ -173,6 +173,9 @@ static void lost_events_are_counted_once(void **state)
 	assert_int_equal(s.arg[6], 2);
 	assert_int_equal(rq_pump_lost(p), 12);
 	assert_int_equal(told, 12);
+	/* a statistic read at the end that the marks already counted: nothing more */
+	assert_int_equal(rq_pump_note_overrun(p, 0, 12, true, 99), 0);
+	assert_int_equal(rq_pump_lost(p), 12);
 	/* a statistic read at the end that passes the marks: the excess is told once */
 	assert_int_equal(rq_pump_note_overrun(p, 1, 3, true, 99), 3);
 	assert_int_equal(s.type[8], RQ_EV_LOST);
