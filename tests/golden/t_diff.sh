@@ -115,6 +115,29 @@ else
 	echo "note: chromium not installed, the diff HTML was not opened"
 fi
 
+# every verdict class of a finding has its own row, equal to each side's audit
+"$rqpath" audit --format json "$top/fixtures/spawn.dat" >"$tmp/a.json" || bad "audit spawn: exit $?"
+"$rqpath" diff "$top/fixtures/spawn.dat" "$top/fixtures/spawn.dat" --format json \
+	>"$tmp/ss.json" || bad "diff spawn spawn: exit $?"
+python3 - "$tmp/a.json" "$tmp/ss.json" <<'PY' || fail=1
+import json, sys
+audit, diff = (json.load(open(p)) for p in sys.argv[1:3])
+rows = {(r["name"], r["metric"]): r for r in diff["rows"] if r["section"] == "finding"}
+bad = []
+for fid, f in audit["findings"].items():
+    for metric, key in (("count", "count"), ("inferred", "inferred"), ("possible", "possible"),
+                        ("not_judged", "not_judged")):
+        r = rows.get((fid, metric))
+        if r is None:
+            bad.append("%s: no %s row" % (fid, metric))
+        elif r["base"]["median"] != f[key] or r["new"]["median"] != f[key]:
+            bad.append("%s %s: %s/%s, the audit says %s" % (fid, metric, r["base"]["median"],
+                                                            r["new"]["median"], f[key]))
+for b in bad:
+    print("FAIL: diff verdict rows:", b)
+sys.exit(1 if bad else 0)
+PY
+
 # different kernels (the fixtures were recorded on two kernel builds) are stated at the top
 "$rqpath" diff "$top/fixtures/spawn.dat" "$fx/spawn-idle1.dat" >"$tmp/k.txt" || bad "diff of two kernels"
 sed -n '1,8p' "$tmp/k.txt" | grep -q '^  note: kernels differ' || bad "differing kernels not stated at the top"
