@@ -99,7 +99,16 @@ static void state_str(long long state, char *buf)
 	buf[n] = '\0';
 }
 
-static bool relevant(const struct rq_placement *p, const struct rq_event *ev)
+/* Which events a placement's evidence shows: the one list behind relevant() and kept_kind(). */
+enum ev_match {
+	EV_MATCH_NONE,		/* never shown */
+	EV_MATCH_PID,		/* the placement's task */
+	EV_MATCH_PIDS,		/* the task as either side (fork, exec) */
+	EV_MATCH_PIDS_CPUS,	/* either side, or on the placement's CPUs (switch) */
+	EV_MATCH_ALL,		/* every placement (lost events) */
+};
+
+static enum ev_match match_of(const struct rq_event *ev)
 {
 	switch (ev->type) {
 	case RQ_EV_WAKING:
@@ -107,14 +116,30 @@ static bool relevant(const struct rq_placement *p, const struct rq_event *ev)
 	case RQ_EV_WAKEUP_NEW:
 	case RQ_EV_MIGRATE:
 	case RQ_EV_EXIT:
-		return ev->pid == p->pid;
+		return EV_MATCH_PID;
 	case RQ_EV_FORK:
 	case RQ_EV_EXEC:
-		return ev->pid == p->pid || ev->pid2 == p->pid;
+		return EV_MATCH_PIDS;
 	case RQ_EV_SWITCH:
+		return EV_MATCH_PIDS_CPUS;
+	case RQ_EV_LOST:
+		return EV_MATCH_ALL;
+	default:
+		return EV_MATCH_NONE;
+	}
+}
+
+static bool relevant(const struct rq_placement *p, const struct rq_event *ev)
+{
+	switch (match_of(ev)) {
+	case EV_MATCH_PID:
+		return ev->pid == p->pid;
+	case EV_MATCH_PIDS:
+		return ev->pid == p->pid || ev->pid2 == p->pid;
+	case EV_MATCH_PIDS_CPUS:
 		return ev->pid == p->pid || ev->pid2 == p->pid || ev->cpu == p->to_cpu ||
 		       ev->cpu == p->from_cpu;
-	case RQ_EV_LOST:
+	case EV_MATCH_ALL:
 		return true;
 	default:
 		return false;
@@ -182,20 +207,7 @@ static void format(struct ev_ctx *c, const struct ev_rec *r, char *out)
 /* Whether the evidence of any placement could show ev. */
 static bool kept_kind(const struct rq_event *ev)
 {
-	switch (ev->type) {
-	case RQ_EV_WAKING:
-	case RQ_EV_WAKEUP:
-	case RQ_EV_WAKEUP_NEW:
-	case RQ_EV_MIGRATE:
-	case RQ_EV_EXIT:
-	case RQ_EV_FORK:
-	case RQ_EV_EXEC:
-	case RQ_EV_SWITCH:
-	case RQ_EV_LOST:
-		return true;
-	default:
-		return false;
-	}
+	return match_of(ev) != EV_MATCH_NONE;
 }
 
 /* A sink of the pump, after the analysis: the owner of a record is already known. */
