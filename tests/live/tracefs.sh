@@ -14,3 +14,13 @@ tracefs_ready() {
 	echo "tracefs cannot be mounted at $T (kernel without CONFIG_TRACING?)"
 	return 1
 }
+
+# live_ready: 0 when root and tracefs is usable; otherwise it prints why (the live TUI
+# tests skip with exit 77 then).
+live_ready() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "not root: live not tested"
+		return 1
+	fi
+	tracefs_ready
+}

@@ -7,34 +7,18 @@
 # events coming.
 . "$(dirname "$0")/golden/script.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "not root: live not tested"
-	exit 77
-fi
 . "$(dirname "$0")/../live/tracefs.sh"
-tracefs_ready || exit 77
+live_ready || exit 77
 
 events() {
 	row "$1" 2 | sed -nE 's/.* ([0-9]+) events .*/\1/p'
 }
 
-i=0
-while [ $i -lt 15 ]; do
-	step "a$i" ":dump"
-	i=$((i + 1))
-done
+steps a 15 ":dump"
 step frozen "Z"
-i=0
-while [ $i -lt 15 ]; do
-	step "f$i" ":dump"
-	i=$((i + 1))
-done
+steps f 15 ":dump"
 step thawed "Z"
-i=0
-while [ $i -lt 15 ]; do
-	step "t$i" ":dump"
-	i=$((i + 1))
-done
+steps t 15 ":dump"
 step reset "R"
 step after ":dump"
 out=$(mktemp /tmp/rqpath-live-freeze-XXXXXX.dat)

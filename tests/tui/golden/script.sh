@@ -42,6 +42,15 @@ step() {
 	printf '%s\n' "$2" >>"$work/script"
 }
 
+# steps PREFIX N KEYS: N steps named PREFIX0 .. PREFIX<N-1>, each sending KEYS
+steps() {
+	_i=0
+	while [ $_i -lt "$2" ]; do
+		step "$1$_i" "$3"
+		_i=$((_i + 1))
+	done
+}
+
 run_script() {
 	envs=""
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
