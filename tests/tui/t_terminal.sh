@@ -45,24 +45,20 @@ cap | grep -q 'q quit' && fail "TERM=dumb: the footer was drawn"
 
 pidf=/tmp/rqpath-tui-term-$$.pid
 trap 'cleanup; rm -f "$pidf"' EXIT INT TERM
-tui_shell 80 24
 # in the foreground (a background job would stop on SIGTTOU first): the shell that execs
 # the TUI writes its pid, the test signals it once the TUI is on the screen
-tm send-keys -t t "sh -c 'echo \$\$ >\"\$2\"; exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture $pidf; echo RC=\$?" Enter
-wait_for ' END ' 20 || fail "SIGTERM: no TUI"
-kill -TERM "$(cat "$pidf")"
-wait_for "RC=[0-9]" 20 || fail "SIGTERM: no exit"
-cap | grep -q "RC=143" && fail "SIGTERM killed the TUI (exit 143) instead of ending it"
-restored SIGTERM
-
+signal_ends() {
+	tui_shell 80 24
+	tm send-keys -t t "sh -c 'echo \$\$ >\"\$2\"; exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture $pidf; echo RC=\$?" Enter
+	wait_for ' END ' 20 || fail "$1: no TUI"
+	kill -"${1#SIG}" "$(cat "$pidf")"
+	wait_for "RC=[0-9]" 20 || fail "$1: no exit"
+	cap | grep -q "RC=$2" && fail "$1 killed the TUI (exit $2) instead of ending it"
+	restored "$1"
+}
+signal_ends SIGTERM 143
 # a signal that kills by default (SIGUSR1) ends the replay the same way
-tui_shell 80 24
-tm send-keys -t t "sh -c 'echo \$\$ >\"\$2\"; exec env RQPATH_TUI_TEST=1 \"\$0\" replay \"\$1\"' $RQPATH $fixture $pidf; echo RC=\$?" Enter
-wait_for ' END ' 20 || fail "SIGUSR1: no TUI"
-kill -USR1 "$(cat "$pidf")"
-wait_for "RC=[0-9]" 20 || fail "SIGUSR1: no exit"
-cap | grep -q "RC=138" && fail "SIGUSR1 killed the TUI (exit 138) instead of ending it"
-restored SIGUSR1
+signal_ends SIGUSR1 138
 
 # monochrome and ASCII
 tui_start 80 24 NO_COLOR=1 LANG=C LC_ALL=C -- replay "$fixture"
