@@ -22,6 +22,15 @@ while IFS= read -r l; do
 	key=$(printf '%s\n' "$l" | sed 's/^.*\(\[[0-9][0-9][0-9]\]\)/\1/' | tr -s ' ')
 	grep -Fxq -- "$key" "$work/report" || fail "not a trace-cmd report line: $key"
 done <"$work/shown"
+# whose records: the task's own switches (either side), its fork as the child, and the
+# switches on its CPUs between other tasks
+pid=$(sed -n 's/^>.*sched_wakeup: *rq-idle-sleep:\([0-9]*\) .*/\1/p' "$work/shown")
+grep -Eq "sched_switch: .*:$pid \[120\] [^=]*==>|==> [^ ]*:$pid \[" "$work/shown" ||
+	fail "no sched_switch of the task ($pid) shown"
+grep -q "sched_process_fork: .* child_pid=$pid\$" "$work/shown" ||
+	fail "the fork of the task ($pid) is not shown"
+grep 'sched_switch:' "$work/shown" | grep -vq ":$pid \[" ||
+	fail "no sched_switch of other tasks on the placement's CPU shown"
 # the owner: <idle>-0 for the idle task's records, else a name and the pid
 grep -q '^[> ] *<idle>-0 ' "$work/shown" || fail "no record owned by <idle>-0"
 grep -Ev '^[> ] *[!-~]+-[0-9]+ +\[[0-9]{3}\] ' "$work/shown" | grep . &&
