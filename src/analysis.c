@@ -272,6 +272,8 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an->cpu_summary);
 	rq_cpumask_free(&an->all_cpus);
 	free(an->task_hash);
+	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
+		free(an->pid_pages[i]);
 	free(an->recent);
 	free(an->held);
 	free(an->held_free);

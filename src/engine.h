@@ -79,11 +79,6 @@ struct rq_task {
 };
 
 
-/*
- * The task with that pid, or NULL; valid until the next rq_analysis_feed() (it may be
- * evicted) or rq_analysis_free().
- */
-struct rq_task *rq_task_find(const struct rq_analysis *an, int pid);
 /* Call fn for each task known; stops early when fn returns non-zero. */
 int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
 		    void *data);
@@ -111,6 +106,15 @@ struct rq_delay {
 	void (*event_sink)(const struct rq_event *ev, void *ctx);
 	void *event_ctx;
 };
+
+/* PID_MAX_LIMIT of a 64-bit kernel: pids from 1 to here are indexed directly */
+#define RQ_PID_LIMIT 4194304
+#define RQ_PID_PAGE 1024	/* pids per page of the index (8 KiB) */
+
+/* rq_task_find() of a pid not in the direct index */
+struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
+/* rqe_task_get() of a pid not known yet (pid > 0) */
+struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
 
 /* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
 struct rq_cpu {
@@ -167,8 +171,16 @@ struct rq_analysis {
 	char error[256];	/* why rq_analysis_begin() failed, for the user */
 	/* model */
 	struct rq_cpu *cpus;
+	/*
+	 * Every task is in the hash, which gives rq_task_foreach() its order (outputs
+	 * depend on it: rq_analysis_finish() resolves pending moves in it).  Lookups, a few
+	 * per event, go first to pid_pages: an index by pid for the pids a kernel hands out,
+	 * in pages allocated when a pid in them is first seen, so that a hostile pid costs
+	 * one page at most; a pid from RQ_PID_LIMIT on is only in the hash.
+	 */
 	struct rq_task **task_hash;
 	unsigned int task_hash_size;
+	struct rq_task **pid_pages[RQ_PID_LIMIT / RQ_PID_PAGE];
 	unsigned int nr_tasks;
 	unsigned int nr_exited_kept;
 	unsigned int exited_head;
@@ -196,6 +208,29 @@ struct rq_analysis {
 	struct rq_cpu_summary *cpu_summary;
 };
 
+/*
+ * The task with that pid, or NULL; valid until the next rq_analysis_feed() (it may be
+ * evicted) or rq_analysis_free().
+ */
+static inline struct rq_task *rq_task_find(const struct rq_analysis *an, int pid)
+{
+	unsigned int i = (unsigned int)pid;	/* a negative pid is >= RQ_PID_LIMIT */
+	struct rq_task **page;
+
+	if (i >= RQ_PID_LIMIT)
+		return rqe_task_find_hashed(an, pid);
+	page = an->pid_pages[i / RQ_PID_PAGE];
+	return page ? page[i % RQ_PID_PAGE] : NULL;
+}
+
+/* The task with that pid, created if new; NULL for pid <= 0 or out of memory. */
+static inline struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts)
+{
+	struct rq_task *t = rq_task_find(an, pid);
+
+	return t || pid <= 0 ? t : rqe_task_new(an, pid, ts);
+}
+
 #define NSEC_PER_MSEC 1000000ULL
 /* how long a migration/N move may wait for its exec to show (exec loads the binary) */
 #define STOPPER_EXEC_WINDOW (100 * NSEC_PER_MSEC)
@@ -221,7 +256,8 @@ struct rq_analysis {
 
 static inline bool valid_cpu(const struct rq_analysis *an, int cpu)
 {
-	return cpu >= 0 && cpu < an->nr_cpus;
+	/* one compare: a negative cpu is a large unsigned */
+	return (unsigned int)cpu < (unsigned int)an->nr_cpus;
 }
 
 /* idle_cpu(): the idle task runs, nothing queued, no wakeup on its way. */
@@ -315,7 +351,6 @@ struct cpu_look {
 
 /* model.c */
 int rqe_grow_hash(struct rq_analysis *an);
-struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts);
 void rq_remove(struct rq_analysis *an, struct rq_task *t);
 void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed);
 void rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,

@@ -27,7 +27,7 @@ static unsigned int pid_hash(int pid, unsigned int size)
 	return ((unsigned int)pid * 2654435761u) & (size - 1);
 }
 
-struct rq_task *rq_task_find(const struct rq_analysis *an, int pid)
+struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid)
 {
 	struct rq_task *t;
 
@@ -91,14 +91,28 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->first_ts = ts;
 }
 
-struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts)
+/* The slot of pid in the direct index, its page allocated if needed; NULL if none. */
+static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 {
-	struct rq_task *t = rq_task_find(an, pid);
+	struct rq_task ***page;
+
+	if (pid <= 0 || pid >= RQ_PID_LIMIT)
+		return NULL;
+	page = &an->pid_pages[pid / RQ_PID_PAGE];
+	if (!*page && alloc)
+		*page = calloc(RQ_PID_PAGE, sizeof(**page));
+	return *page ? &(*page)[pid % RQ_PID_PAGE] : NULL;
+}
+
+struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
+{
+	struct rq_task *t, **slot;
 	unsigned int b;
 
-	if (t || pid <= 0)
-		return t;
 	if (an->nr_tasks >= an->task_hash_size && rqe_grow_hash(an))
+		return NULL;
+	slot = pid_slot(an, pid, true);
+	if (!slot && pid < RQ_PID_LIMIT)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -107,6 +121,8 @@ struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts)
 		free(t);
 		return NULL;
 	}
+	if (slot)
+		*slot = t;
 	task_init(t, pid, ts);
 	b = pid_hash(pid, an->task_hash_size);
 	t->hnext = an->task_hash[b];
@@ -655,7 +671,7 @@ void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 static void evict_task(struct rq_analysis *an, struct rq_task *t)
 {
 	unsigned int b = pid_hash(t->pid, an->task_hash_size);
-	struct rq_task **pp = &an->task_hash[b];
+	struct rq_task **pp = &an->task_hash[b], **slot;
 
 	rqe_resolve_stopper(an, t, false);
 	rqe_unknown_execs_stay(an, t);
@@ -665,6 +681,9 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 		pp = &(*pp)->hnext;
 	if (*pp)
 		*pp = t->hnext;
+	slot = pid_slot(an, t->pid, false);
+	if (slot && *slot == t)
+		*slot = NULL;
 	rq_cpumask_free(&t->mask);
 	free(t->idle_at_waking);
 	free(t);

@@ -72,6 +72,9 @@ static void million_pids_bounded(void **state)
 	assert_true(an->findings[RQ_FIND_OFFCPU_FORK].nexamples <= RQ_MAX_EXAMPLES);
 	assert_int_equal(path_count(an, "fork-moved") + path_count(an, "fork-local"), NR_TASKS);
 	assert_true(an->recent_len <= an->recent_cap);
+	/* the oldest children were evicted: the pid index forgot them too */
+	assert_null(rq_task_find(an, 1000));
+	assert_non_null(rq_task_find(an, 1000 + NR_TASKS - 1));
 	rq_analysis_free(an);
 }
 
@@ -99,11 +102,71 @@ static void million_pids_bounded_without_free(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * Pids from a trace are hostile: the task table indexes pids 1 .. RQ_PID_LIMIT - 1
+ * directly and hashes the others.  Each pid must find its own task, on both sides of
+ * every border, and a pid that is no task (0, negative) must get none.
+ */
+static void pid_table_borders(void **state)
+{
+	static const int pids[] = {
+		1, 2, RQ_PID_PAGE - 1, RQ_PID_PAGE, RQ_PID_PAGE + 1, RQ_PID_LIMIT - 1,
+		RQ_PID_LIMIT, RQ_PID_LIMIT + 1, 0x7fffffff, 0x7ffffffe,
+	};
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	const int n = (int)(sizeof(pids) / sizeof(pids[0]));
+	struct rq_task *t[sizeof(pids) / sizeof(pids[0])];
+
+	assert_non_null(an);
+	assert_null(rqe_task_get(an, 0, 1));
+	assert_null(rqe_task_get(an, -5, 1));
+	assert_null(rqe_task_get(an, -0x7fffffff - 1, 1));
+	for (int i = 0; i < n; i++) {
+		assert_null(rq_task_find(an, pids[i]));
+		t[i] = rqe_task_get(an, pids[i], 1);
+		assert_non_null(t[i]);
+		assert_int_equal(t[i]->pid, pids[i]);
+	}
+	for (int i = 0; i < n; i++) {
+		assert_ptr_equal(rq_task_find(an, pids[i]), t[i]);
+		assert_ptr_equal(rqe_task_get(an, pids[i], 2), t[i]);
+	}
+	assert_null(rq_task_find(an, 0));
+	assert_null(rq_task_find(an, -5));
+	assert_null(rq_task_find(an, 3));
+	assert_null(rq_task_find(an, RQ_PID_LIMIT + 2));
+	assert_int_equal(an->nr_tasks, n);
+	rq_analysis_free(an);
+}
+
+/* Many distinct pids, spread over the index and far beyond it: each finds its own task. */
+static void pid_table_many(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	const int n = 20000;
+
+	assert_non_null(an);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < n; i++) {
+			/* odd i: one pid every 200 up to RQ_PID_LIMIT; even: up to 2e9 */
+			int pid = i % 2 ? i * 200 + 1 : RQ_PID_LIMIT + i * 100000;
+			struct rq_task *t = pass ? rq_task_find(an, pid) : rqe_task_get(an, pid, 1);
+
+			assert_non_null(t);
+			assert_int_equal(t->pid, pid);
+		}
+	}
+	assert_int_equal(an->nr_tasks, n);
+	rq_analysis_free(an);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(million_pids_bounded),
 		cmocka_unit_test(million_pids_bounded_without_free),
+		cmocka_unit_test(pid_table_borders),
+		cmocka_unit_test(pid_table_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
