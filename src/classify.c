@@ -200,12 +200,6 @@ void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_set_pending(an, t, ev->cpu_a);
 }
 
-/* A stop-class task: the per-CPU stopper, migration/N. */
-static bool is_stop_class(const struct rq_task *t)
-{
-	return !strncmp(t->comm, "migration/", 10);
-}
-
 /*
  * A wakeup placement onto CPU to: which select_task_rq() path put it there.  Called at
  * sched_wakeup, or at the migration itself when the trace has no sched_wakeup.
@@ -230,7 +224,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 
 	if (t->state == RQ_TS_RUNNING || (t->state == RQ_TS_QUEUED && !t->wake_migrated)) {
 		path = RQ_PATH_WAKE_RUNNABLE;
-	} else if (is_stop_class(t)) {
+	} else if (t->stop_class) {
 		path = RQ_PATH_WAKE_STOP;
 	} else if (mask_one || (mask && assume && rq_cpumask_weight(mask) == 1)) {
 		path = RQ_PATH_WAKE_AFFINE;
@@ -375,7 +369,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		/* a sched_move_numa/sched_swap_numa on this task just before */
 		path = t->numa_swap ? RQ_PATH_NUMA_SWAP : RQ_PATH_NUMA_MOVE;
 		t->numa_ts = 0;
-	} else if (writer && is_stop_class(writer) && from == ev->cpu) {
+	} else if (writer && writer->stop_class && from == ev->cpu) {
 		/* 2. migration/N: exec balance if an exec follows, else affinity or active LB */
 		rqe_resolve_stopper(an, t, false);	/* a second move: the first had no exec */
 		p.conf = RQ_CONF_INFERRED;
@@ -461,6 +455,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		name[n] = '\0';
 		base = strrchr(name, '/');
 		strlcpy(t->comm, base ? base + 1 : name, sizeof(t->comm));
+		rqe_comm_changed(t);
 	}
 	t->nr_execs++;
 	/*

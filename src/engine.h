@@ -29,6 +29,9 @@ struct rq_task {
 	struct rq_task *hnext;
 	int pid, tgid, ppid;	/* tgid/ppid 0 = unknown */
 	char comm[RQ_COMM_LEN];
+	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
+	int kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
+	bool stop_class;	/* migration/N: the stopper, a stop-class task */
 	int policy;		/* RQ_POLICY_UNKNOWN or a policy number */
 	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
 	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
@@ -359,6 +362,8 @@ bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
 void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy);
 void rqe_note_comm(struct rq_task *t, const char *comm);
+/* Whoever writes t->comm calls this. */
+void rqe_comm_changed(struct rq_task *t);
 void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t);
 void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu);
 void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent);

@@ -89,6 +89,7 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->stopper_slot = -1;
 	t->exec_slot = -1;
 	t->first_ts = ts;
+	rqe_comm_changed(t);
 }
 
 /* The slot of pid in the direct index, its page allocated if needed; NULL if none. */
@@ -299,7 +300,7 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 	/* a change in the trace whose value the trace does not hold: nothing to assume */
 	if (t->mask_changed || an->has_markers)
 		return NULL;
-	cpu = rq_percpu_kthread_cpu(t->comm);
+	cpu = t->kthread_cpu;
 	if (cpu >= 0 && cpu < an->nr_cpus) {
 		*assume |= 1u << RQ_ASSUME_PERCPU_KTHREAD;
 		/* t->mask holds no fact for this task: it may carry the assumed one */
@@ -443,6 +444,13 @@ void rqe_note_comm(struct rq_task *t, const char *comm)
 	if (t->stopper_pending && t->comm[0])
 		t->stopper_comm_changed = true;
 	copy_comm(t->comm, comm);
+	rqe_comm_changed(t);
+}
+
+void rqe_comm_changed(struct rq_task *t)
+{
+	t->kthread_cpu = rq_percpu_kthread_cpu(t->comm);
+	t->stop_class = !strncmp(t->comm, "migration/", 10);
 }
 
 /* A wakeup on its way to a CPU makes it not idle for the kernel (rq->ttwu_pending). */
@@ -848,8 +856,10 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	}
 	if (m->tgid > 0)
 		t->tgid = m->tgid;
-	if (m->comm[0])
+	if (m->comm[0]) {
 		strlcpy(t->comm, m->comm, sizeof(t->comm));
+		rqe_comm_changed(t);
+	}
 	t->policy = m->policy >= 0 ? m->policy : RQ_POLICY_UNKNOWN;
 	t->idle_cgroup = m->idle_cg > 0;
 	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&t->mask, m->cpulist) &&
