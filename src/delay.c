@@ -128,21 +128,9 @@ static int to_buckets(struct rq_sketch *s)
 	return 0;
 }
 
-static void count(struct rq_sketch *s, uint64_t v)
+/* The first value (the exact buffer is allocated), or the first past the buffer (fold). */
+static __attribute__((noinline)) int sketch_add_slow(struct rq_sketch *s, uint64_t v, int *b)
 {
-	if (!s->n || v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
-	s->n++;
-	s->total += v;
-}
-
-/* Add v; *b is v's bucket once computed (-1 before), so that one value added to several
- * sketches is bucketed once. */
-static int sketch_add(struct rq_sketch *s, uint64_t v, int *b)
-{
-	count(s, v);
 	if (!s->buckets) {
 		if (!s->exact) {
 			s->exact = malloc(RQ_SKETCH_EXACT * sizeof(*s->exact));
@@ -161,6 +149,32 @@ static int sketch_add(struct rq_sketch *s, uint64_t v, int *b)
 		*b = (int)bucket_of(v);
 	s->buckets[*b]++;
 	return 0;
+}
+
+/*
+ * Add v; *b is v's bucket once computed (-1 before), so that one value added to several
+ * sketches is bucketed once.  Inline: a sketch takes a value per placement.
+ */
+static inline int sketch_add(struct rq_sketch *s, uint64_t v, int *b)
+{
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->n++;
+	s->total += v;
+	if (s->buckets) {
+		if (*b < 0)
+			*b = (int)bucket_of(v);
+		s->buckets[*b]++;
+		return 0;
+	}
+	if (s->exact && s->nexact < RQ_SKETCH_EXACT) {
+		s->exact[s->nexact++] = v;
+		s->sorted = false;
+		return 0;
+	}
+	return sketch_add_slow(s, v, b);
 }
 
 int rq_sketch_add(struct rq_sketch *s, uint64_t v)
@@ -370,31 +384,47 @@ static void add(struct rq_delay *d, struct rq_sketch *s, uint64_t v, int *b)
 		d->no_memory++;
 }
 
+/* A measured delay v goes into the sketches of its path, kind, group and findings. */
+static void account(struct rq_delay *d, unsigned int path, unsigned int findings, uint64_t v)
+{
+	bool flagged = findings != 0;
+	int b = -1;
+
+	add(d, &d->path[path], v, &b);
+	add(d, rq_delay_kind(d, rq_paths[path].kind, flagged), v, &b);
+	add(d, &d->all[flagged], v, &b);
+	for (; findings; findings &= findings - 1) {
+		unsigned int f = (unsigned int)__builtin_ctz(findings);
+
+		if (f >= RQ_FIND__COUNT)
+			break;
+		add(d, &d->finding[f], v, &b);
+	}
+}
+
+/* The delay is not known: the task did not run again (-1), or events were lost (lost). */
+static int64_t not_measured(struct rq_delay *d, int64_t delay, bool lost)
+{
+	if (lost) {
+		d->unmeasured++;
+		return -1;
+	}
+	d->not_run++;
+	return delay;
+}
+
 /* A placement's delay is known (ns), or is not (-1: unmeasured or never ran). */
 static void settle(struct rq_delay *d, const struct rq_placement *p, int64_t delay, bool lost)
 {
-	bool flagged = p->findings != 0;
-
-	if (delay >= 0 && !lost) {
-		uint64_t v = (uint64_t)delay;
-		int b = -1;
-
-		add(d, &d->path[p->path], v, &b);
-		add(d, rq_delay_kind(d, rq_paths[p->path].kind, flagged), v, &b);
-		add(d, &d->all[flagged], v, &b);
-		for (int f = 0; p->findings && f < RQ_FIND__COUNT; f++)
-			if (p->findings & (1u << f))
-				add(d, &d->finding[f], v, &b);
-	} else if (lost) {
-		d->unmeasured++;
-		delay = -1;
-	} else {
-		d->not_run++;
-	}
+	if (delay >= 0 && !lost)
+		account(d, p->path, p->findings, (uint64_t)delay);
+	else
+		delay = not_measured(d, delay, lost);
 	if (d->sink)
 		d->sink(p, delay, d->sink_ctx);
 }
 
+/* A free pool entry, its index; -1 when memory runs out.  The caller fills it (keep()). */
 static int pool_get(struct rq_delay *d)
 {
 	uint32_t i;
@@ -422,9 +452,6 @@ static int pool_get(struct rq_delay *d)
 	}
 	i = d->free_head - 1;
 	d->free_head = d->pool[i].next;
-	d->pool[i].used = true;
-	d->pool[i].tainted = false;
-	d->pool[i].full = false;
 	d->pool_used++;
 	return (int)i;
 }
@@ -437,24 +464,38 @@ static void pool_put(struct rq_delay *d, uint32_t i)
 	d->pool_used--;
 }
 
-/* Pool entry i keeps placement p (all of it while a sink wants whole placements). */
-static void keep(struct rq_delay *d, int i, const struct rq_placement *p)
+/*
+ * Pool entry i keeps placement p, first on the list *head (index + 1): all of it while a
+ * sink wants whole placements, else what the statistics and the finish need.
+ */
+static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool wait,
+		 uint32_t *head)
 {
+	struct rq_delay_pending *e = &d->pool[i];
+
 	if (d->sink && !d->full)
 		d->full = calloc(d->pool_cap, sizeof(*d->full));
-	d->pool[i].full = false;
-	d->pool[i].wait = false;
-	d->pool[i].tainted = false;
-	if (d->sink && d->full) {
+	e->full = d->sink && d->full;
+	if (e->full)
 		d->full[i] = *p;
-		d->pool[i].full = true;
-	}
-	d->pool[i].ts = p->ts;
-	d->pool[i].seq = p->seq;
-	d->pool[i].findings = p->findings;
-	d->pool[i].pid = p->pid;
-	d->pool[i].to_cpu = p->to_cpu;
-	d->pool[i].path = (uint8_t)p->path;
+	e->used = true;
+	e->tainted = false;
+	e->wait = wait;
+	e->ts = p->ts;
+	e->seq = p->seq;
+	e->findings = p->findings;
+	e->pid = p->pid;
+	e->to_cpu = p->to_cpu;
+	e->path = (uint8_t)p->path;
+	e->next = *head;
+	*head = (uint32_t)i + 1;
+}
+
+/* Run r of dt, 0 the oldest kept (nruns_total wraps at 256, a multiple of the ring). */
+_Static_assert((256 % RQ_DELAY_RUNS) == 0, "RQ_DELAY_RUNS must divide 256");
+static uint64_t run_at(const struct rq_delay_task *dt, unsigned int r)
+{
+	return dt->runs[(unsigned int)(dt->nruns_total - dt->nruns + r) % RQ_DELAY_RUNS];
 }
 
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
@@ -483,10 +524,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 			settle(d, p, 0, false);
 			return;
 		}
-		keep(d, i, p);
-		d->pool[i].wait = true;
-		d->pool[i].next = dt->wait_head;
-		dt->wait_head = (uint32_t)i + 1;
+		keep(d, i, p, true, &dt->wait_head);
 		return;
 	}
 	/*
@@ -494,13 +532,13 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	 * task may have run since.  The first switch-in at or after the placement counts;
 	 * if the ring no longer reaches back that far, the delay is not known.
 	 */
-	if (dt->nruns && dt->runs[dt->nruns - 1] >= p->ts) {
-		for (int r = 0; r < dt->nruns; r++) {
-			if (dt->runs[r] < p->ts)
+	if (dt->nruns && run_at(dt, dt->nruns - 1) >= p->ts) {
+		for (unsigned int r = 0; r < dt->nruns; r++) {
+			if (run_at(dt, r) < p->ts)
 				continue;
 			if (r == 0 && dt->nruns == RQ_DELAY_RUNS)
 				break;	/* an earlier run may have been pushed out */
-			settle(d, p, (int64_t)(dt->runs[r] - p->ts), false);
+			settle(d, p, (int64_t)(run_at(dt, r) - p->ts), false);
 			return;
 		}
 		settle(d, p, -1, true);
@@ -517,12 +555,13 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, -1, true);
 		return;
 	}
-	keep(d, i, p);
-	d->pool[i].next = dt->head;
-	dt->head = (uint32_t)i + 1;
+	keep(d, i, p, false, &dt->head);
 }
 
-/* Settle pending placement i: the sink gets the whole placement if one was kept. */
+/*
+ * Settle pending placement i: the sink gets the whole placement if one was kept, else one
+ * made of what the entry has; without a sink only the statistics take it.
+ */
 static void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool lost)
 {
 	const struct rq_delay_pending *e = &d->pool[i];
@@ -532,13 +571,18 @@ static void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool l
 		settle(d, &d->full[i], delay, lost);
 		return;
 	}
-	if (d->sink) {
-		memset(&p, 0, sizeof(p));
-		p.parent_cpu_idled = -1;
-		p.child_lifetime_ns = -1;
-		p.pid = e->pid;
-		p.from_cpu = -1;
+	if (!d->sink) {
+		if (delay >= 0 && !lost)
+			account(d, e->path, e->findings, (uint64_t)delay);
+		else
+			not_measured(d, delay, lost);
+		return;
 	}
+	memset(&p, 0, sizeof(p));
+	p.parent_cpu_idled = -1;
+	p.child_lifetime_ns = -1;
+	p.pid = e->pid;
+	p.from_cpu = -1;
 	p.ts = e->ts;
 	p.seq = e->seq;
 	p.findings = e->findings;
@@ -615,20 +659,16 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 	}
 }
 
+/* t runs from ts (it was not running): what waited for it is settled. */
 static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
 {
 	struct rq_delay_task *dt = &t->delay;
 	uint32_t i;
 
-	if (dt->running)
-		return;
 	dt->running = true;
-	if (dt->nruns == RQ_DELAY_RUNS) {
-		for (int r = 0; r < RQ_DELAY_RUNS - 1; r++)
-			dt->runs[r] = dt->runs[r + 1];
-		dt->nruns--;
-	}
-	dt->runs[dt->nruns++] = ts;
+	dt->runs[dt->nruns_total++ % RQ_DELAY_RUNS] = ts;
+	if (dt->nruns < RQ_DELAY_RUNS)
+		dt->nruns++;
 	/* settle the oldest first: the sink sees them in the order they were placed */
 	while (dt->head) {
 		i = pop_oldest(d, &dt->head);
@@ -641,30 +681,32 @@ void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_delay *d = an->delay;
 	struct rq_task *t;
+	int pid;
 
 	if (!d)
 		return;
 	if (d->event_sink)
 		d->event_sink(ev, d->event_ctx);
-	if (ev->type == RQ_EV_LOST) {
+	switch (ev->type) {
+	case RQ_EV_LOST:
 		/* a switch-in may be in the gap: what waits on that CPU is no longer measured */
 		for (uint32_t i = 0; i < d->pool_cap; i++)
 			if (d->pool[i].used && d->pool[i].to_cpu == ev->cpu)
 				d->pool[i].tainted = true;
 		return;
-	}
-	if (ev->type == RQ_EV_SWITCH) {
+	case RQ_EV_SWITCH:
 		t = ev->pid > 0 ? rq_task_find(an, ev->pid) : NULL;
 		if (t)
 			t->delay.running = false;
-		t = ev->pid2 > 0 ? rq_task_find(an, ev->pid2) : NULL;
-		if (t)
-			ran(d, t, ev->ts);
-		return;
+		pid = ev->pid2;
+		break;
+	default:
+		/* the writer of a record is running: its switch in may be missing from the trace */
+		pid = ev->common_pid;
+		break;
 	}
-	/* the writer of a record is running: its switch in may be missing from the trace */
-	t = ev->common_pid > 0 ? rq_task_find(an, ev->common_pid) : NULL;
-	if (t)
+	t = pid > 0 ? rq_task_find(an, pid) : NULL;
+	if (t && !t->delay.running)
 		ran(d, t, ev->ts);
 }
 

@@ -59,9 +59,10 @@ void rq_sketch_histogram(const struct rq_sketch *s, int lo, int per, int nbins,
 struct rq_delay_task {
 	uint32_t head;		/* first pending placement: pool index + 1, 0 none */
 	uint32_t wait_head;	/* execs whose needless-callback verdict waits for a marker */
-	uint8_t nruns;
+	uint8_t nruns;		/* runs kept, up to RQ_DELAY_RUNS */
+	uint8_t nruns_total;	/* runs seen (mod 256): the next goes to runs[nruns_total % N] */
 	bool running;		/* switched in (or seen writing a record), not out since */
-	uint64_t runs[RQ_DELAY_RUNS];	/* the last switch-in times, oldest first */
+	uint64_t runs[RQ_DELAY_RUNS];	/* a ring of the last switch-in times */
 };
 
 struct rq_analysis;
