@@ -304,28 +304,33 @@ struct rq_delay *rq_delay_new(void)
 
 	if (!d)
 		return NULL;
+	d->added = calloc(RQ_PATH__COUNT * 2, sizeof(*d->added));
 	d->path = calloc(RQ_PATH__COUNT, sizeof(*d->path));
 	d->finding = calloc(RQ_FIND__COUNT, sizeof(*d->finding));
 	d->kind = calloc(RQ_KIND__COUNT * 2, sizeof(*d->kind));
-	if (!d->path || !d->finding || !d->kind) {
+	if (!d->added || !d->path || !d->finding || !d->kind) {
 		rq_delay_free(d);
 		return NULL;
 	}
 	return d;
 }
 
+static void free_sketches(struct rq_sketch *s, int n)
+{
+	for (int i = 0; s && i < n; i++)
+		rq_sketch_free(&s[i]);
+}
+
 void rq_delay_free(struct rq_delay *d)
 {
 	if (!d)
 		return;
-	for (int i = 0; d->path && i < RQ_PATH__COUNT; i++)
-		rq_sketch_free(&d->path[i]);
-	for (int i = 0; d->finding && i < RQ_FIND__COUNT; i++)
-		rq_sketch_free(&d->finding[i]);
-	for (int i = 0; d->kind && i < RQ_KIND__COUNT * 2; i++)
-		rq_sketch_free(&d->kind[i]);
-	rq_sketch_free(&d->all[0]);
-	rq_sketch_free(&d->all[1]);
+	free_sketches(d->added, RQ_PATH__COUNT * 2);
+	free_sketches(d->path, RQ_PATH__COUNT);
+	free_sketches(d->finding, RQ_FIND__COUNT);
+	free_sketches(d->kind, RQ_KIND__COUNT * 2);
+	free_sketches(d->all, 2);
+	free(d->added);
 	free(d->path);
 	free(d->finding);
 	free(d->kind);
@@ -356,16 +361,49 @@ bool rq_delay_unset_sinks(struct rq_delay *d, const void *ctx)
 	return true;
 }
 
+/*
+ * The groups (per path, per kind, every placement) from the path sketches, merged again
+ * if values came since the last read: a sketch answers the same whatever the order of
+ * its values, so a group merged at the end is the group that took each value.
+ */
+static void groups_merge(const struct rq_delay *dc)
+{
+	struct rq_delay *d = (struct rq_delay *)dc;	/* the groups are a cache */
+
+	if (d->merged == d->nadded || !d->added)
+		return;
+	free_sketches(d->path, RQ_PATH__COUNT);
+	free_sketches(d->kind, RQ_KIND__COUNT * 2);
+	free_sketches(d->all, 2);
+	for (int p = 0; p < RQ_PATH__COUNT; p++) {
+		for (int flagged = 0; flagged < 2; flagged++) {
+			const struct rq_sketch *s = &d->added[p * 2 + flagged];
+
+			if (!s->n)
+				continue;
+			if (rq_sketch_merge(&d->path[p], s) ||
+			    rq_sketch_merge(&d->kind[rq_paths[p].kind * 2 + flagged], s) ||
+			    rq_sketch_merge(&d->all[flagged], s))
+				d->no_memory++;
+		}
+	}
+	d->merged = d->nadded;
+}
+
 struct rq_sketch *rq_delay_kind(const struct rq_delay *d, int kind, bool flagged)
 {
 	if (kind < 0 || kind >= RQ_KIND__COUNT)
 		return NULL;
+	groups_merge(d);
 	return &d->kind[kind * 2 + flagged];
 }
 
 struct rq_sketch *rq_delay_path(const struct rq_delay *d, int path)
 {
-	return path >= 0 && path < RQ_PATH__COUNT ? &d->path[path] : NULL;
+	if (path < 0 || path >= RQ_PATH__COUNT)
+		return NULL;
+	groups_merge(d);
+	return &d->path[path];
 }
 
 struct rq_sketch *rq_delay_finding(const struct rq_delay *d, int finding)
@@ -375,6 +413,7 @@ struct rq_sketch *rq_delay_finding(const struct rq_delay *d, int finding)
 
 struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged)
 {
+	groups_merge(d);
 	return (struct rq_sketch *)&d->all[flagged];
 }
 
@@ -384,15 +423,13 @@ static void add(struct rq_delay *d, struct rq_sketch *s, uint64_t v, int *b)
 		d->no_memory++;
 }
 
-/* A measured delay v goes into the sketches of its path, kind, group and findings. */
+/* A measured delay v goes into its path's sketch (the groups follow) and its findings'. */
 static void account(struct rq_delay *d, unsigned int path, unsigned int findings, uint64_t v)
 {
-	bool flagged = findings != 0;
 	int b = -1;
 
-	add(d, &d->path[path], v, &b);
-	add(d, rq_delay_kind(d, rq_paths[path].kind, flagged), v, &b);
-	add(d, &d->all[flagged], v, &b);
+	add(d, &d->added[path * 2 + (findings != 0)], v, &b);
+	d->nadded++;
 	for (; findings; findings &= findings - 1) {
 		unsigned int f = (unsigned int)__builtin_ctz(findings);
 
@@ -491,6 +528,30 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 	*head = (uint32_t)i + 1;
 }
 
+/*
+ * rq_task_find(), remembered by pid: the engine frees a task only when it evicts one
+ * (nr_tasks_evicted counts them), so until the next eviction a task found stays the
+ * task of its pid.  A pid not found is not remembered: the engine may add it any time.
+ */
+static inline struct rq_task *task_of(struct rq_analysis *an, struct rq_delay *d, int pid)
+{
+	unsigned int h = (unsigned int)pid % RQ_DELAY_TCACHE;
+	struct rq_task *t;
+
+	if (d->tcache[h].pid == pid && d->tcache_evicted == an->nr_tasks_evicted)
+		return d->tcache[h].t;
+	if (d->tcache_evicted != an->nr_tasks_evicted) {
+		memset(d->tcache, 0, sizeof(d->tcache));
+		d->tcache_evicted = an->nr_tasks_evicted;
+	}
+	t = rq_task_find(an, pid);
+	if (t) {
+		d->tcache[h].pid = pid;
+		d->tcache[h].t = t;
+	}
+	return t;
+}
+
 /* Run r of dt, 0 the oldest kept (nruns_total wraps at 256, a multiple of the ring). */
 _Static_assert((256 % RQ_DELAY_RUNS) == 0, "RQ_DELAY_RUNS must divide 256");
 static uint64_t run_at(const struct rq_delay_task *dt, unsigned int r)
@@ -507,7 +568,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 
 	if (!d)
 		return;
-	t = rq_task_find(an, p->pid);
+	t = task_of(an, d, p->pid);
 	if (!t) {
 		settle(d, p, -1, true);
 		return;
@@ -660,7 +721,7 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 }
 
 /* t runs from ts (it was not running): what waited for it is settled. */
-static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
+static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
 {
 	struct rq_delay_task *dt = &t->delay;
 	uint32_t i;
@@ -677,14 +738,16 @@ static void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
 	}
 }
 
-void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
+/*
+ * Every event but the common case: a switch (prev stops, next runs), lost events, and
+ * any event while the timeline writers want each one (ev_sink, set with the sinks).
+ */
+static __attribute__((noinline)) void delay_event_slow(struct rq_analysis *an, struct rq_delay *d,
+						       const struct rq_event *ev)
 {
-	struct rq_delay *d = an->delay;
 	struct rq_task *t;
 	int pid;
 
-	if (!d)
-		return;
 	if (d->event_sink)
 		d->event_sink(ev, d->event_ctx);
 	switch (ev->type) {
@@ -695,17 +758,36 @@ void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
 				d->pool[i].tainted = true;
 		return;
 	case RQ_EV_SWITCH:
-		t = ev->pid > 0 ? rq_task_find(an, ev->pid) : NULL;
+		t = ev->pid > 0 ? task_of(an, d, ev->pid) : NULL;
 		if (t)
 			t->delay.running = false;
 		pid = ev->pid2;
 		break;
 	default:
-		/* the writer of a record is running: its switch in may be missing from the trace */
 		pid = ev->common_pid;
 		break;
 	}
-	t = pid > 0 ? rq_task_find(an, pid) : NULL;
+	t = pid > 0 ? task_of(an, d, pid) : NULL;
+	if (t && !t->delay.running)
+		ran(d, t, ev->ts);
+}
+
+/*
+ * After each event.  Most are records a running task wrote (the writer of a record is
+ * running: its switch in may be missing from the trace), which change nothing here.
+ */
+void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_delay *d = an->delay;
+	struct rq_task *t;
+
+	if (!d)
+		return;
+	if (d->event_sink || ev->type == RQ_EV_SWITCH || ev->type == RQ_EV_LOST) {
+		delay_event_slow(an, d, ev);
+		return;
+	}
+	t = ev->common_pid > 0 ? task_of(an, d, ev->common_pid) : NULL;
 	if (t && !t->delay.running)
 		ran(d, t, ev->ts);
 }
@@ -835,6 +917,7 @@ void rq_delay_text(FILE *f, const struct rq_summary *sum)
 
 	if (!d)
 		return;
+	groups_merge(d);
 	fprintf(f, "\nQueue delay (placement until the task runs)\n");
 	if (!d->all[0].n && !d->all[1].n && !d->not_run && !d->unmeasured) {
 		fprintf(f, "  (no placement)\n");
@@ -884,6 +967,7 @@ void rq_delay_json_summary(FILE *f, const struct rq_summary *sum)
 
 	if (!d)
 		d = &empty;
+	groups_merge(d);
 	fprintf(f, "{\"flagged\": ");
 	rq_delay_json(f, &d->all[1]);
 	fprintf(f, ", \"unflagged\": ");
@@ -912,7 +996,7 @@ void rq_report_json_path_delay(FILE *f, const struct rq_summary *sum, int path)
 	if (!sum->delay || path < 0 || path >= RQ_PATH__COUNT)
 		return;
 	fprintf(f, ", \"delay\": ");
-	rq_delay_json(f, &sum->delay->path[path]);
+	rq_delay_json(f, rq_delay_path(sum->delay, path));
 }
 
 void rq_report_json_finding_delay(FILE *f, const struct rq_summary *sum, int finding)

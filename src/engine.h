@@ -90,12 +90,19 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 				      unsigned int *assume);
 
 /* The queue-delay store (delay.h), one per analysis. */
+#define RQ_DELAY_TCACHE 64	/* pids whose task delay.c remembers: a power of two */
 struct rq_delay {
-	/* the statistics, read by the sinks */
-	struct rq_sketch *path;		/* [RQ_PATH__COUNT] */
+	/*
+	 * the statistics: a measured delay goes into one sketch, its path's (unflagged or
+	 * flagged), and into its findings'; the groups the outputs read (per path, per kind,
+	 * every placement) are merged from the path sketches when read (rq_delay_path() ...)
+	 */
+	struct rq_sketch *added;	/* [RQ_PATH__COUNT * 2]: unflagged, flagged */
 	struct rq_sketch *finding;	/* [RQ_FIND__COUNT] */
+	struct rq_sketch *path;		/* [RQ_PATH__COUNT] */
 	struct rq_sketch *kind;		/* [RQ_KIND__COUNT * 2]: unflagged, flagged */
 	struct rq_sketch all[2];	/* every placement: unflagged, flagged */
+	uint64_t nadded, merged;	/* values added; nadded when the groups were merged */
 	uint64_t not_run;	/* placements whose task had not run again when the trace ended */
 	uint64_t unmeasured;	/* the switch-in may be missing: events were lost on the CPU */
 	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
@@ -108,6 +115,12 @@ struct rq_delay {
 	/* every event, after the engine handled it (for the timeline writers) */
 	void (*event_sink)(const struct rq_event *ev, void *ctx);
 	void *event_ctx;
+	/* rq_task_find() answers by pid; valid while no task was freed (nr_tasks_evicted) */
+	struct {
+		int pid;
+		struct rq_task *t;
+	} tcache[RQ_DELAY_TCACHE];
+	uint64_t tcache_evicted;
 };
 
 /* PID_MAX_LIMIT of a 64-bit kernel: pids from 1 to here are indexed directly */

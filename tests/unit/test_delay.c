@@ -172,7 +172,7 @@ static void late_placement_delay(void **state)
 	ev_switch(an, 3000, 1, 0, 0, 20, "t");		/* it runs there 2000 ns later */
 	ev_switch(an, 4000, 1, 20, 1, 0, NULL);
 	rq_analysis_finish(an);				/* now classified: lb-active */
-	s = &an->delay->path[RQ_PATH_LB_ACTIVE];
+	s = rq_delay_path(an->delay, RQ_PATH_LB_ACTIVE);
 	assert_int_equal(s->n, 1);
 	assert_int_equal(s->max, 2000);
 	rq_analysis_free(an);
@@ -196,6 +196,39 @@ static void lost_events_unmeasured(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * delay.c remembers the task of a pid until the engine frees one (evicts a dead task):
+ * a pid reused after its dead task was evicted is a new task, whose delay is measured.
+ */
+static void pid_reused_after_eviction(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	uint64_t ts = 1000, evicted;
+	struct rq_sketch *s;
+
+	assert_non_null(an);
+	ev_switch(an, 100, 0, 0, 0, 20, "old");		/* 20 runs on CPU 0 */
+	ev_simple(an, 150, 0, RQ_EV_OTHER, 20, 0, 0);	/* and writes a record */
+	ev_switch(an, 200, 0, 20, 1, 10, "parent");
+	ev_simple(an, 300, 0, RQ_EV_FREE, 10, 20, 0);	/* 20 is dead: kept for the views */
+	evicted = an->nr_tasks_evicted;
+	/* as many dead tasks after it: the oldest kept, 20, is evicted (freed) */
+	for (int i = 0; i < EXITED_KEEP; i++) {
+		ev_fork(an, ts++, 0, 10, 1000 + i);
+		ev_simple(an, ts++, 0, RQ_EV_FREE, 10, 1000 + i, 0);
+	}
+	assert_true(an->nr_tasks_evicted > evicted);
+	assert_null(rq_task_find(an, 20));
+	ev_fork(an, ts, 0, 10, 20);			/* a new task 20 */
+	ev_wakeup_new(an, ts + 1, 0, 10, 20, 1);	/* placed on CPU 1 */
+	ev_simple(an, ts + 501, 1, RQ_EV_OTHER, 20, 0, 0);	/* it runs: 500 ns later */
+	rq_analysis_finish(an);
+	s = rq_delay_all(an->delay, false);
+	assert_int_equal(s->n + rq_delay_all(an->delay, true)->n, 1);
+	assert_int_equal(rq_sketch_quantile(s->n ? s : rq_delay_all(an->delay, true), 1.0), 500);
+	rq_analysis_free(an);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +239,7 @@ int main(void)
 		cmocka_unit_test(late_placement_delay),
 		cmocka_unit_test(histogram_bins),
 		cmocka_unit_test(lost_events_unmeasured),
+		cmocka_unit_test(pid_reused_after_eviction),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
