@@ -176,6 +176,7 @@ enum rq_assumption {
 	RQ_ASSUME_LLC,		/* no topology: every CPU taken as one LLC */
 	RQ_ASSUME_IDLE_REPAIRED,	/* the idle CPU's switches out of idle are missing */
 	RQ_ASSUME_MASK_LAST_READ,	/* no setaffinity events: the mask last read still held */
+	RQ_ASSUME_CPUSET_UNSEEN,	/* no cgroup_attach_task events: no cpuset move since */
 	RQ_ASSUME__COUNT
 };
 

@@ -675,11 +675,11 @@ void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 	p->notes &= ~RQ_NOTE_MASK_UNKNOWN;
 	if (!fix->one_cpu)
 		return;
-	if (fix->last_read)
-		p->assume |= 1u << RQ_ASSUME_MASK_LAST_READ;
+	p->assume |= (uint8_t)fix->assume;
 	if (p->path == RQ_PATH_EXEC_LOCAL) {
 		p->path = RQ_PATH_EXEC_AFFINE;
-		p->conf = fix->last_read ? RQ_CONF_INFERRED : RQ_CONF_EXACT;
+		p->conf = fix->assume & (1u << RQ_ASSUME_MASK_LAST_READ) ? RQ_CONF_INFERRED :
+									   RQ_CONF_EXACT;
 	}
 	if (fix->needless) {
 		p->findings |= 1u << RQ_FIND_NEEDLESS_CALLBACK;

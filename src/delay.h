@@ -103,7 +103,7 @@ struct rq_exec_fix {
 	bool one_cpu;		/* the marker's mask has one CPU: exec-local becomes exec-affine */
 	bool needless;		/* ... and the kernel calls the callback: a needless-callback */
 	int cpu;		/* that CPU */
-	bool last_read;		/* no setaffinity events: the mask read after the exec held */
+	unsigned int assume;	/* what the mask read after the exec rests on (RQ_ASSUME_*) */
 };
 void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			    const struct rq_exec_fix *fix);

@@ -316,6 +316,17 @@ static inline bool task_is_idle_class(const struct rq_task *t)
 }
 
 /*
+ * What a known mask (a marker's, or inherited) rests on, 1 << RQ_ASSUME_*: without the
+ * sched_setaffinity events a change since the recorder read it is unseen, and without
+ * cgroup_attach_task a cpuset move (which changes the allowed CPUs too) is.
+ */
+static inline unsigned int rqe_mask_unseen(const struct rq_analysis *an)
+{
+	return (an->has_event[RQ_EV_SETAFFINITY_ENTER] ? 0 : 1u << RQ_ASSUME_MASK_LAST_READ) |
+	       (an->has_event[RQ_EV_CGROUP_ATTACH] ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN);
+}
+
+/*
  * Is t SCHED_IDLE work (policy SCHED_IDLE or under a cpu.idle cgroup)?  1 yes, 0 no, -1
  * unknown.  SCHED_IDLE is never assumed: the priority fields cannot show it (a SCHED_IDLE
  * task has prio 120 like a nice-0 SCHED_NORMAL one).  They do show RT and DL, which is

@@ -187,7 +187,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 	};
 
 	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
-	fix.last_read = !an->has_event[RQ_EV_SETAFFINITY_ENTER];
+	fix.assume = rqe_mask_unseen(an);
 	rq_delay_execs_settled(an, t, &fix);
 	/* the ring's newest entries: stop at the n-th waiting exec of t */
 	for (unsigned int i = 0; n && i < an->recent_len; i++) {
@@ -221,6 +221,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	/* the first of them; none if it could not be held (out of memory) */
 	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
 	enum rq_confidence conf = RQ_CONF_EXACT;
+	unsigned int unseen = rqe_mask_unseen(an);
 
 	if (!n || !t->mask_known) {
 		rqe_unknown_execs_stay(an, t);
@@ -239,12 +240,13 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	/*
 	 * Without the sched_setaffinity events nothing shows that the mask the recorder read
 	 * after the exec held at the exec: the task may have pinned itself just after it (a
-	 * workload that pins itself at start does).  Then the verdict rests on that read.
+	 * workload that pins itself at start does).  Then the verdict and the path rest on
+	 * that read.  Without cgroup_attach_task a cpuset move in between is unseen as well:
+	 * the verdict rests on that, the path (like every exec-affine) does not.
 	 */
-	if (!an->has_event[RQ_EV_SETAFFINITY_ENTER]) {
-		p->assume |= 1u << RQ_ASSUME_MASK_LAST_READ;
+	p->assume |= unseen;
+	if (unseen & (1u << RQ_ASSUME_MASK_LAST_READ))
 		conf = RQ_CONF_INFERRED;
-	}
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
 		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
@@ -346,6 +348,8 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
 		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
 		p->why_cpu = rq_cpumask_first(&t->mask);
+		/* current as far as the trace shows: a cpuset move it lacks is not */
+		p->assume |= rqe_mask_unseen(an);
 		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 	}
 }

@@ -292,9 +292,8 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 	int cpu;
 
 	if (t->mask_known) {
-		/* without the syscall events a change since the last /proc read is unseen */
-		if (!an->has_event[RQ_EV_SETAFFINITY_ENTER])
-			*assume |= 1u << RQ_ASSUME_MASK_LAST_READ;
+		/* a change since the last /proc read the trace would not show */
+		*assume |= rqe_mask_unseen(an);
 		return &t->mask;
 	}
 	/* a change in the trace whose value the trace does not hold: nothing to assume */

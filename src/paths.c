@@ -106,4 +106,6 @@ const char *const rq_assumption_names[RQ_ASSUME__COUNT] = {
 	[RQ_ASSUME_LLC] = "llc-assumed",
 	[RQ_ASSUME_IDLE_REPAIRED] = "idle-exits-repaired",
 	[RQ_ASSUME_MASK_LAST_READ] = "affinity-last-read",
+	[RQ_ASSUME_CPUSET_UNSEEN] = "cpuset-unseen",
 };
+_Static_assert(RQ_ASSUME__COUNT <= 8, "struct rq_placement's assume holds 8 bits");

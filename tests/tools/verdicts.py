@@ -8,7 +8,8 @@ Reads `trace-cmd report -l -R` (every record, its CPU, its common_flags, raw fie
 and applies the verdict rules as rqpath-paths(7) states them, with a model of its own,
 written apart from rqpath's C code.  Prints one JSON object:
 
-  {"missed-idle": {"count": N, "possible": N, "not_judged": N, "judged": N},
+  {"missed-idle": {"count": N, "exact": N, "inferred": N, "possible": N,
+                   "not_judged": N, "judged": N},
    "idle-stacking": {...}, "repairs": {"CPU": N, ...}}
 
 The rules, in short (rqpath-paths(7), VERDICTS):
@@ -28,6 +29,10 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     SCHED_IDLE work, all known, while another allowed CPU of its LLC was truly idle.
   * unproven selection (or a maybe-delayed non-idle task on the target) -> possible;
     so is every missed-idle when the CPUs' capacities differ (EAS).
+  * a counted verdict is inferred when it rests on an assumption, else exact.  A mask
+    the recorder read rests on "affinity-last-read" when the trace does not define
+    sys_enter_sched_setaffinity, on "cpuset-unseen" when it does not define
+    cgroup_attach_task (a cpuset move changes the allowed CPUs unseen).
 
 Python 3 standard library only.
 """
@@ -140,8 +145,9 @@ class Cpu:
 
 
 class Model:
-    def __init__(self, ncpu):
+    def __init__(self, ncpu, defined=()):
         self.n = ncpu
+        self.defined = set(defined)     # the events the trace defines (formats)
         self.cpus = [Cpu() for _ in range(ncpu)]
         self.tasks = {}
         self.has_markers = False
@@ -153,7 +159,8 @@ class Model:
         self.stack_allowed = True
         self.now = 0
         self.wakeups_seen = 0
-        self.f = {k: {"count": 0, "possible": 0, "not_judged": 0, "judged": 0}
+        self.f = {k: {"count": 0, "exact": 0, "inferred": 0, "possible": 0, "not_judged": 0,
+                      "judged": 0}
                   for k in ("missed-idle", "idle-stacking")}
 
     # ---- tasks and lists
@@ -230,6 +237,10 @@ class Model:
 
     def mask_of(self, t, assume):
         if t.mask_known:
+            if "sys_enter_sched_setaffinity" not in self.defined:
+                assume.add("affinity-last-read")
+            if "cgroup_attach_task" not in self.defined:
+                assume.add("cpuset-unseen")
             return t.mask
         if t.mask_changed or self.has_markers:
             return None
@@ -321,7 +332,7 @@ class Model:
             return
         if self.idle_cpu_for(mask, x, before, assume) < 0:
             return
-        s["possible" if not proven or lk["delayed"] else "count"] += 1
+        self.counted(s, not proven or lk["delayed"], assume | lk["assume"])
 
     def missed(self, t, x, before, busy_before, proven):
         s = self.f["missed-idle"]
@@ -346,7 +357,15 @@ class Model:
             return
         if self.asym:
             possible = True     # EAS may choose a busy CPU on purpose
-        s["possible" if possible else "count"] += 1
+        self.counted(s, possible, assume | lk["assume"])
+
+    @staticmethod
+    def counted(s, possible, assume):
+        if possible:
+            s["possible"] += 1
+        else:
+            s["count"] += 1
+            s["inferred" if assume else "exact"] += 1
 
     # ---- records
     def repair(self, ev, cpu, owner, flags):
@@ -708,13 +727,19 @@ def main(argv):
             path = a
     if path is None:
         sys.exit("verdicts: which trace.dat?")
+    # the events the trace defines, recorded or not (rqpath's has_event)
+    ev = subprocess.run([tc, "report", "--events", "-i", path], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE)
+    if ev.returncode != 0:
+        sys.exit("verdicts: trace-cmd report --events failed on %s" % path)
+    defined = re.findall(r"^name: (\S+)", ev.stdout.decode("utf-8", "replace"), re.M)
     proc = subprocess.Popen([tc, "report", "-l", "-R", "-t", path], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     model = None
     for raw in proc.stdout:
         line = raw.decode("utf-8", "replace").rstrip("\n")
         if model is None and line.startswith("cpus="):
-            model = Model(int(line[5:]))
+            model = Model(int(line[5:]), defined)
             continue
         if "EVENTS DROPPED" in line or "LOST EVENTS" in line:
             sys.exit("verdicts: %s has lost events: not supported" % path)

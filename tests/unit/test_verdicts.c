@@ -591,6 +591,57 @@ static void exec_mask_settled_by_the_next_marker(void **state)
 	rq_analysis_free(sc);
 }
 
+/*
+ * A marker's mask with the sched_setaffinity events in the trace: no change of it is
+ * unseen, except a cpuset move when the trace lacks cgroup_attach_task.  Then a miss
+ * and a needless exec callback resting on that mask are inferred (cpuset-unseen), with
+ * the event they are exact.
+ */
+static void cpuset_move_unseen_without_cgroup_events(void **state)
+{
+	for (int cgroup = 0; cgroup <= 1; cgroup++) {
+		const bool ev[RQ_EV__COUNT] = {
+			[RQ_EV_SWITCH] = true, [RQ_EV_WAKING] = true, [RQ_EV_WAKEUP] = true,
+			[RQ_EV_WAKEUP_NEW] = true, [RQ_EV_MIGRATE] = true, [RQ_EV_FORK] = true,
+			[RQ_EV_EXIT] = true, [RQ_EV_EXEC] = true,
+			[RQ_EV_SETAFFINITY_ENTER] = true, [RQ_EV_SETAFFINITY_EXIT] = true,
+			[RQ_EV_CGROUP_ATTACH] = cgroup,
+		};
+		struct rq_analysis *an = rq_analysis_new(NULL);
+		const struct rq_finding_store *mi, *nc;
+		unsigned int unseen = cgroup ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN;
+
+		assert_non_null(an);
+		assert_int_equal(rq_analysis_begin(an, "synthetic", 2, "6.6.30", ev), 0);
+		mark_cpu(an, 0, 0);
+		mark_cpu(an, 1, 0);
+		ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+		ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+		mark_task(an, 1 * MS, 900, 0, "0-1");
+		mark_task(an, 1 * MS, 910, 0, "0-1");
+		mark_task(an, 1 * MS, 970, 0, "1");
+		ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+		ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
+		ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
+		ev_waking(an, 5 * MS, 0, 910, 900, 0);
+		ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+		ev_exec(an, 6 * MS, 1, 970, "/bin/true");
+		mi = fs(an, RQ_FIND_MISSED_IDLE);
+		nc = fs(an, RQ_FIND_NEEDLESS_CALLBACK);
+		assert_int_equal(mi->count, 1);
+		assert_int_equal(mi->exact, cgroup);
+		assert_int_equal(mi->inferred, !cgroup);
+		assert_int_equal(mi->assumptions, unseen);
+		assert_int_equal(nc->count, 1);
+		assert_int_equal(nc->exact, cgroup);
+		assert_int_equal(nc->inferred, !cgroup);
+		assert_int_equal(nc->assumptions, unseen);
+		assert_int_equal(nc->unknown, 0);
+		assert_int_equal(rq_recent(an, 0)->assume, unseen);
+		rq_analysis_free(an);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +664,7 @@ int main(void)
 		cmocka_unit_test(topology_spec),
 		cmocka_unit_test(asymmetric_capacity_makes_missed_idle_possible),
 		cmocka_unit_test(exec_mask_settled_by_the_next_marker),
+		cmocka_unit_test(cpuset_move_unseen_without_cgroup_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
