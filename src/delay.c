@@ -129,7 +129,7 @@ static int to_buckets(struct rq_sketch *s)
 }
 
 /* The first value (the exact buffer is allocated), or the first past the buffer (fold). */
-static __attribute__((noinline)) int sketch_add_slow(struct rq_sketch *s, uint64_t v, int *b)
+static __attribute__((noinline)) int sketch_add_slow(struct rq_sketch *s, uint64_t v)
 {
 	if (!s->buckets) {
 		if (!s->exact) {
@@ -145,9 +145,7 @@ static __attribute__((noinline)) int sketch_add_slow(struct rq_sketch *s, uint64
 		if (to_buckets(s))
 			return -1;
 	}
-	if (*b < 0)
-		*b = (int)bucket_of(v);
-	s->buckets[*b]++;
+	s->buckets[bucket_of(v)]++;
 	return 0;
 }
 
@@ -174,7 +172,7 @@ static inline int sketch_add(struct rq_sketch *s, uint64_t v, int *b)
 		s->sorted = false;
 		return 0;
 	}
-	return sketch_add_slow(s, v, b);
+	return sketch_add_slow(s, v);
 }
 
 int rq_sketch_add(struct rq_sketch *s, uint64_t v)
@@ -461,32 +459,38 @@ static void settle(struct rq_delay *d, const struct rq_placement *p, int64_t del
 		d->sink(p, delay, d->sink_ctx);
 }
 
+/* Twice the pool (and full[] with it), its new entries on the free list; 0 or -1. */
+static __attribute__((noinline)) int pool_grow(struct rq_delay *d)
+{
+	uint32_t ncap = d->pool_cap ? d->pool_cap * 2 : 256;
+	struct rq_delay_pending *np = reallocarray(d->pool, ncap, sizeof(*np));
+
+	if (!np)
+		return -1;
+	d->pool = np;
+	if (d->full) {
+		struct rq_placement *nf = reallocarray(d->full, ncap, sizeof(*nf));
+
+		if (!nf)
+			return -1;
+		d->full = nf;
+	}
+	for (uint32_t i = ncap; i > d->pool_cap; i--) {
+		np[i - 1].used = false;
+		np[i - 1].next = d->free_head;
+		d->free_head = i;
+	}
+	d->pool_cap = ncap;
+	return 0;
+}
+
 /* A free pool entry, its index; -1 when memory runs out.  The caller fills it (keep()). */
-static int pool_get(struct rq_delay *d)
+static inline int pool_get(struct rq_delay *d)
 {
 	uint32_t i;
 
-	if (!d->free_head) {
-		uint32_t ncap = d->pool_cap ? d->pool_cap * 2 : 256;
-		struct rq_delay_pending *np = reallocarray(d->pool, ncap, sizeof(*np));
-
-		if (!np)
-			return -1;
-		d->pool = np;
-		if (d->full) {
-			struct rq_placement *nf = reallocarray(d->full, ncap, sizeof(*nf));
-
-			if (!nf)
-				return -1;
-			d->full = nf;
-		}
-		for (i = ncap; i > d->pool_cap; i--) {
-			np[i - 1].used = false;
-			np[i - 1].next = d->free_head;
-			d->free_head = i;
-		}
-		d->pool_cap = ncap;
-	}
+	if (!d->free_head && pool_grow(d))
+		return -1;
 	i = d->free_head - 1;
 	d->free_head = d->pool[i].next;
 	d->pool_used++;
@@ -501,6 +505,18 @@ static void pool_put(struct rq_delay *d, uint32_t i)
 	d->pool_used--;
 }
 
+/* A sink wants whole placements: full[i] keeps p; false if there is no memory for it. */
+static __attribute__((noinline)) bool keep_full(struct rq_delay *d, int i,
+						const struct rq_placement *p)
+{
+	if (!d->full)
+		d->full = calloc(d->pool_cap, sizeof(*d->full));
+	if (!d->full)
+		return false;
+	d->full[i] = *p;
+	return true;
+}
+
 /*
  * Pool entry i keeps placement p, first on the list *head (index + 1): all of it while a
  * sink wants whole placements, else what the statistics and the finish need.
@@ -510,11 +526,7 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 {
 	struct rq_delay_pending *e = &d->pool[i];
 
-	if (d->sink && !d->full)
-		d->full = calloc(d->pool_cap, sizeof(*d->full));
-	e->full = d->sink && d->full;
-	if (e->full)
-		d->full[i] = *p;
+	e->full = d->sink && keep_full(d, i, p);
 	e->used = true;
 	e->tainted = false;
 	e->wait = wait;
@@ -526,30 +538,6 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 	e->path = (uint8_t)p->path;
 	e->next = *head;
 	*head = (uint32_t)i + 1;
-}
-
-/*
- * rq_task_find(), remembered by pid: the engine frees a task only when it evicts one
- * (nr_tasks_evicted counts them), so until the next eviction a task found stays the
- * task of its pid.  A pid not found is not remembered: the engine may add it any time.
- */
-static inline struct rq_task *task_of(struct rq_analysis *an, struct rq_delay *d, int pid)
-{
-	unsigned int h = (unsigned int)pid % RQ_DELAY_TCACHE;
-	struct rq_task *t;
-
-	if (d->tcache[h].pid == pid && d->tcache_evicted == an->nr_tasks_evicted)
-		return d->tcache[h].t;
-	if (d->tcache_evicted != an->nr_tasks_evicted) {
-		memset(d->tcache, 0, sizeof(d->tcache));
-		d->tcache_evicted = an->nr_tasks_evicted;
-	}
-	t = rq_task_find(an, pid);
-	if (t) {
-		d->tcache[h].pid = pid;
-		d->tcache[h].t = t;
-	}
-	return t;
 }
 
 /* Run r of dt, 0 the oldest kept (nruns_total wraps at 256, a multiple of the ring). */
@@ -568,7 +556,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 
 	if (!d)
 		return;
-	t = task_of(an, d, p->pid);
+	t = rq_task_find(an, p->pid);
 	if (!t) {
 		settle(d, p, -1, true);
 		return;
@@ -619,24 +607,15 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	keep(d, i, p, false, &dt->head);
 }
 
-/*
- * Settle pending placement i: the sink gets the whole placement if one was kept, else one
- * made of what the entry has; without a sink only the statistics take it.
- */
-static void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool lost)
+/* Settle pending placement i for a sink: the whole placement, or one made of the entry. */
+static __attribute__((noinline)) void settle_pending_sink(struct rq_delay *d, uint32_t i,
+							  int64_t delay, bool lost)
 {
 	const struct rq_delay_pending *e = &d->pool[i];
 	struct rq_placement p;
 
 	if (e->full) {
 		settle(d, &d->full[i], delay, lost);
-		return;
-	}
-	if (!d->sink) {
-		if (delay >= 0 && !lost)
-			account(d, e->path, e->findings, (uint64_t)delay);
-		else
-			not_measured(d, delay, lost);
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -650,6 +629,19 @@ static void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool l
 	p.to_cpu = e->to_cpu;
 	p.path = e->path;
 	settle(d, &p, delay, lost);
+}
+
+/* Settle pending placement i; without a sink only the statistics take it. */
+static inline void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool lost)
+{
+	const struct rq_delay_pending *e = &d->pool[i];
+
+	if (e->full || d->sink)
+		settle_pending_sink(d, i, delay, lost);
+	else if (delay >= 0 && !lost)
+		account(d, e->path, e->findings, (uint64_t)delay);
+	else
+		not_measured(d, delay, lost);
 }
 
 /*
@@ -758,7 +750,7 @@ static __attribute__((noinline)) void delay_event_slow(struct rq_analysis *an, s
 				d->pool[i].tainted = true;
 		return;
 	case RQ_EV_SWITCH:
-		t = ev->pid > 0 ? task_of(an, d, ev->pid) : NULL;
+		t = ev->pid > 0 ? rq_task_find(an, ev->pid) : NULL;
 		if (t)
 			t->delay.running = false;
 		pid = ev->pid2;
@@ -767,7 +759,7 @@ static __attribute__((noinline)) void delay_event_slow(struct rq_analysis *an, s
 		pid = ev->common_pid;
 		break;
 	}
-	t = pid > 0 ? task_of(an, d, pid) : NULL;
+	t = pid > 0 ? rq_task_find(an, pid) : NULL;
 	if (t && !t->delay.running)
 		ran(d, t, ev->ts);
 }
@@ -787,7 +779,7 @@ void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
 		delay_event_slow(an, d, ev);
 		return;
 	}
-	t = ev->common_pid > 0 ? task_of(an, d, ev->common_pid) : NULL;
+	t = ev->common_pid > 0 ? rq_task_find(an, ev->common_pid) : NULL;
 	if (t && !t->delay.running)
 		ran(d, t, ev->ts);
 }

@@ -90,7 +90,6 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 				      unsigned int *assume);
 
 /* The queue-delay store (delay.h), one per analysis. */
-#define RQ_DELAY_TCACHE 64	/* pids whose task delay.c remembers: a power of two */
 struct rq_delay {
 	/*
 	 * the statistics: a measured delay goes into one sketch, its path's (unflagged or
@@ -115,12 +114,6 @@ struct rq_delay {
 	/* every event, after the engine handled it (for the timeline writers) */
 	void (*event_sink)(const struct rq_event *ev, void *ctx);
 	void *event_ctx;
-	/* rq_task_find() answers by pid; valid while no task was freed (nr_tasks_evicted) */
-	struct {
-		int pid;
-		struct rq_task *t;
-	} tcache[RQ_DELAY_TCACHE];
-	uint64_t tcache_evicted;
 };
 
 /* PID_MAX_LIMIT of a 64-bit kernel: pids from 1 to here are indexed directly */

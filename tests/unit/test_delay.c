@@ -197,8 +197,8 @@ static void lost_events_unmeasured(void **state)
 }
 
 /*
- * delay.c remembers the task of a pid until the engine frees one (evicts a dead task):
- * a pid reused after its dead task was evicted is a new task, whose delay is measured.
+ * A pid reused after its dead task was evicted (freed) is a new task, whose delay is
+ * measured: nothing may hold on to the freed one (a cache of tasks by pid did, ASan).
  */
 static void pid_reused_after_eviction(void **state)
 {
