@@ -716,16 +716,28 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t, uint64_t ts)
 {
 	struct rq_delay_task *dt = &t->delay;
-	uint32_t i;
+	uint32_t i, next, prev = 0;
 
 	dt->running = true;
 	dt->runs[dt->nruns_total++ % RQ_DELAY_RUNS] = ts;
 	if (dt->nruns < RQ_DELAY_RUNS)
 		dt->nruns++;
-	/* settle the oldest first: the sink sees them in the order they were placed */
-	while (dt->head) {
-		i = pop_oldest(d, &dt->head);
-		settle_pending(d, i - 1, (int64_t)(ts - d->pool[i - 1].ts), d->pool[i - 1].tainted);
+	if (!dt->head)
+		return;
+	/*
+	 * Settle them all, the oldest first (the sink sees them in the order they were
+	 * placed): the list is newest first, turn it around once.
+	 */
+	for (i = dt->head, dt->head = 0; i; i = next) {
+		next = d->pool[i - 1].next;
+		d->pool[i - 1].next = prev;
+		prev = i;
+	}
+	for (i = prev; i; i = next) {
+		struct rq_delay_pending *e = &d->pool[i - 1];
+
+		next = e->next;
+		settle_pending(d, i - 1, (int64_t)(ts - e->ts), e->tainted);
 		pool_put(d, i - 1);
 	}
 }
@@ -768,7 +780,7 @@ static __attribute__((noinline)) void delay_event_slow(struct rq_analysis *an, s
  * After each event.  Most are records a running task wrote (the writer of a record is
  * running: its switch in may be missing from the trace), which change nothing here.
  */
-void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
+inline void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_delay *d = an->delay;
 	struct rq_task *t;
