@@ -8,9 +8,14 @@
  * other CPUs again: a trace is mostly runs of one CPU.  A CPU is advanced only after its
  * record went through every sink, so the record (which points into the source's
  * buffer) is valid while the sinks look at it.
+ *
+ * With a worker (rq_pump_start_worker()) the same merge and the decoding run in the
+ * worker's thread, into batches of events that own their texts; the caller's thread
+ * only hands the batches' events to the sinks, with the same budget checks per event.
  */
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,25 +30,65 @@ struct sink {
 	void *data;
 };
 
+/*
+ * With a worker (rq_pump_start_worker()) the merge and the decoding run in a thread of
+ * their own, which fills batches of decoded events (a gap's RQ_EV_LOST mark right before
+ * its record, a print's text copied into the batch), and rq_pump_run() only hands them
+ * to the sinks.  A batch is written by the worker and read by the caller's thread, never
+ * both at once: NR_BATCHES of them go round between the two.
+ */
+#define BATCH_EVENTS 1024
+#define NR_BATCHES 4
+#define ARENA_MIN 16384
+
+enum batch_status { B_MORE, B_END, B_ERROR };
+
+struct batch {
+	struct rq_event *ev;
+	int n;			/* events in it */
+	int pos;		/* the next one to deliver */
+	char *arena;		/* the texts of its events (ev->str) */
+	size_t used, cap;
+	enum batch_status status;	/* after its events: more, the end, an error */
+	double progress;	/* the source's, when the batch was filled */
+};
+
+struct worker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t filled, freed;
+	struct batch b[NR_BATCHES];
+	unsigned int head, tail;	/* batches delivered, batches filled */
+	bool quit;
+	struct batch *cur;	/* the caller's: being delivered */
+};
+
 struct rq_pump {
 	struct rq_source src;
 	struct rq_decoder *dec;
 	int ncpus;
+	/* the merge: the worker's while there is one */
 	const struct rq_raw **head;	/* per CPU: the record not yet delivered, NULL none */
 	int next;		/* CPU of the next record; -1 none; -2 to pick */
 	int pending;		/* CPU whose record was delivered and is still to advance */
 	uint64_t limit_ts;	/* the earliest head of the CPUs but next */
 	int limit_cpu;
-	bool started, end, failed, stop;
-	struct sink sinks[RQ_PUMP_MAX_SINKS];
-	int nsinks;
-	void (*advance_fn)(void *data, uint64_t ts);
-	void *advance_data;
+	bool started, mfailed;
+	char merr[384];		/* the source's error, when mfailed */
 	/* lost events per CPU: the marks seen, and what was counted (marks or statistic) */
 	unsigned long long *marks, *counted;
+	/* the delivery: the caller's thread */
+	bool end, failed, stop;
+	struct sink sinks[RQ_PUMP_MAX_SINKS];
+	int nsinks;
+	struct rq_analysis *an_only;	/* the one sink is the analysis: called directly */
+	void (*advance_fn)(void *data, uint64_t ts);
+	void *advance_data;
 	uint64_t lost;
 	uint64_t records, last_ts;
 	long last_fed;
+	double progress;	/* with a worker: the last batch's */
+	struct worker *w;
 	char err[384];
 };
 
@@ -71,10 +116,13 @@ struct rq_pump *rq_pump_new(const struct rq_source *src)
 	return p;
 }
 
+static void stop_worker(struct rq_pump *p);
+
 void rq_pump_free(struct rq_pump *p)
 {
 	if (!p)
 		return;
+	stop_worker(p);
 	if (p->dec)
 		rq_decoder_free(p->dec);
 	free(p->head);
@@ -93,6 +141,11 @@ int rq_pump_cpus(const struct rq_pump *p)
 	return p->ncpus;
 }
 
+static void analysis_sink(void *data, const struct rq_event *ev)
+{
+	rq_analysis_feed(data, ev);
+}
+
 int rq_pump_add_sink(struct rq_pump *p, rq_sink_fn fn, void *data)
 {
 	if (p->nsinks >= RQ_PUMP_MAX_SINKS)
@@ -100,12 +153,9 @@ int rq_pump_add_sink(struct rq_pump *p, rq_sink_fn fn, void *data)
 	p->sinks[p->nsinks].fn = fn;
 	p->sinks[p->nsinks].data = data;
 	p->nsinks++;
+	/* the replay of an audit: one sink, the analysis, called without a pointer */
+	p->an_only = p->nsinks == 1 && fn == analysis_sink ? data : NULL;
 	return 0;
-}
-
-static void analysis_sink(void *data, const struct rq_event *ev)
-{
-	rq_analysis_feed(data, ev);
 }
 
 int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an)
@@ -121,6 +171,10 @@ void rq_pump_on_advance(struct rq_pump *p, void (*fn)(void *data, uint64_t ts), 
 
 static inline void deliver(struct rq_pump *p, const struct rq_event *ev)
 {
+	if (p->an_only) {
+		rq_analysis_feed(p->an_only, ev);
+		return;
+	}
 	for (int i = 0; i < p->nsinks; i++)
 		p->sinks[i].fn(p->sinks[i].data, ev);
 }
@@ -148,13 +202,21 @@ uint64_t rq_pump_lost(const struct rq_pump *p)
 	return p->lost;
 }
 
+/* The source failed: its error line, for the merge's side (the worker's, if any). */
 static bool fail(struct rq_pump *p)
 {
 	const char *e = p->src.ops->error ? p->src.ops->error(p->src.ctx) : NULL;
 
-	p->failed = true;
-	snprintf(p->err, sizeof(p->err), "%s", e && *e ? e : "error while reading the trace");
+	p->mfailed = true;
+	snprintf(p->merr, sizeof(p->merr), "%s", e && *e ? e : "error while reading the trace");
 	return false;
+}
+
+/* The delivery's side learns of the merge's failure. */
+static void failed(struct rq_pump *p, const char *err)
+{
+	p->failed = true;
+	snprintf(p->err, sizeof(p->err), "%s", err);
 }
 
 /* Read CPU cpu's next record into its head. */
@@ -251,11 +313,9 @@ static bool settle(struct rq_pump *p)
 /* The record at CPU cpu's head is taken: its CPU advances at the next settle(). */
 static inline void take(struct rq_pump *p, int cpu)
 {
-	p->last_ts = p->head[cpu]->ts;
 	p->head[cpu] = NULL;
 	p->pending = cpu;
 	p->next = -2;
-	p->records++;
 }
 
 static double now_s(void)
@@ -266,36 +326,92 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A gap before rec: events lost, or a clock that went backwards on its CPU. */
-static void lost_mark(struct rq_pump *p, const struct rq_raw *rec)
+/*
+ * A gap before rec: events lost, or a clock that went backwards on its CPU.  The mark
+ * goes to the sinks right before rec; its arg is what it adds to the lost total.
+ */
+static void make_mark(struct rq_pump *p, const struct rq_raw *rec, struct rq_event *lost)
 {
 	/*
 	 * What the CPU did in between is unknown, so the engine forgets its runqueue and
 	 * marks what follows as after a loss.
 	 */
-	struct rq_event lost = { .ts = rec->ts, .type = RQ_EV_LOST, .cpu = rec->cpu,
-				 .state = rec->backwards ? RQ_LOST_BACKWARDS : 0 };
-
+	memset(lost, 0, sizeof(*lost));
+	lost->ts = rec->ts;
+	lost->type = RQ_EV_LOST;
+	lost->cpu = rec->cpu;
+	lost->state = rec->backwards ? RQ_LOST_BACKWARDS : 0;
 	/* the total grows only where the marks pass what the CPU's statistic said */
 	if (rec->missed > 0) {
 		p->marks[rec->cpu] += (unsigned long long)rec->missed;
 		if (p->marks[rec->cpu] > p->counted[rec->cpu]) {
-			lost.arg = (long long)(p->marks[rec->cpu] - p->counted[rec->cpu]);
-			p->lost += (uint64_t)lost.arg;
+			lost->arg = (long long)(p->marks[rec->cpu] - p->counted[rec->cpu]);
 			p->counted[rec->cpu] = p->marks[rec->cpu];
 		}
 	}
-	deliver(p, &lost);
 }
+
+static inline void decode(struct rq_pump *p, const struct rq_raw *rec, int cpu,
+			  struct rq_event *ev)
+{
+	if (__builtin_expect(p->dec != NULL, 1)) {
+		rq_decode_raw(p->dec, rec->data, rec->size, rec->ts, cpu, ev);
+	} else {
+		/* a source without formats: every record is one rqpath does not know */
+		memset(ev, 0, sizeof(*ev));
+		ev->ts = rec->ts;
+		ev->cpu = cpu;
+	}
+}
+
+/*
+ * The next record to deliver: 1 with *cpu (its record at p->head[*cpu]), 0 none (the
+ * end, or nothing now from a live source), -1 the source failed (p->mfailed).
+ */
+static inline int next_record(struct rq_pump *p, int *cpu_out)
+{
+	int cpu = p->pending;
+
+	/* the CPU just delivered advances; while it stays first, it is next again */
+	if (cpu >= 0) {
+		int got = p->src.ops->next(p->src.ctx, cpu, &p->head[cpu]);
+
+		p->pending = -1;
+		if (__builtin_expect(got <= 0, 0)) {
+			p->head[cpu] = NULL;
+			if (got < 0) {
+				fail(p);
+				return -1;
+			}
+		} else if (stays_first(p, cpu)) {
+			p->next = cpu;
+		}
+	}
+	if (__builtin_expect(p->next < 0, 0)) {
+		if (p->mfailed || !settle(p))
+			return -1;
+		if (p->next < 0)
+			return 0;
+	}
+	*cpu_out = p->next;
+	return 1;
+}
+
+/* The budget's event count, or where its wall time is next looked at (every 64). */
+static inline long check_point(long fed, long max_events, double until)
+{
+	return until && fed + 64 < max_events ? fed + 64 : max_events;
+}
+
+static enum rq_pump_status run_batches(struct rq_pump *p, long max_events, uint64_t until_ts,
+				       double until);
 
 enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 {
 	static const struct rq_budget all;
-	int (*next)(void *ctx, int cpu, const struct rq_raw **rec) = p->src.ops->next;
-	void *ctx = p->src.ctx;
 	double until = 0;
-	long fed = 0, max_events;
-	uint64_t until_ts;
+	long fed = 0, max_events, check;
+	uint64_t until_ts, records = p->records, last_ts = p->last_ts;
 	enum rq_pump_status st;
 	struct rq_event ev;
 
@@ -310,73 +426,305 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 		return RQ_PUMP_END;
 	if (p->failed)
 		return RQ_PUMP_ERROR;
+	if (p->w)
+		return run_batches(p, max_events, until_ts, until);
+	check = check_point(0, max_events, until);
 	for (;;) {
 		const struct rq_raw *rec;
-		int cpu = p->pending;
+		int cpu, got = next_record(p, &cpu);
 
-		/* the CPU just delivered advances; while it stays first, it is next again */
-		if (cpu >= 0) {
-			int got = next(ctx, cpu, &p->head[cpu]);
-
-			p->pending = -1;
-			if (__builtin_expect(got <= 0, 0)) {
-				p->head[cpu] = NULL;
-				if (got < 0) {
-					fail(p);
-					st = RQ_PUMP_ERROR;
-					break;
-				}
-			} else if (stays_first(p, cpu)) {
-				p->next = cpu;
-			}
-		}
-		if (__builtin_expect(p->next < 0, 0)) {
-			if (p->failed || !settle(p)) {
+		if (__builtin_expect(got <= 0, 0)) {
+			if (got < 0) {
+				failed(p, p->merr);
 				st = RQ_PUMP_ERROR;
-				break;
-			}
-			if (p->next < 0) {
-				if (p->src.ops->refill) {
-					st = RQ_PUMP_IDLE;
-					break;
-				}
+			} else if (p->src.ops->refill) {
+				st = RQ_PUMP_IDLE;
+			} else {
 				p->end = true;
 				st = RQ_PUMP_END;
-				break;
 			}
+			break;
 		}
-		cpu = p->next;
 		rec = p->head[cpu];
 		if (__builtin_expect(rec->ts > until_ts, 0)) {
 			st = RQ_PUMP_UNTIL;
 			break;
 		}
-		if (fed >= max_events) {
-			st = RQ_PUMP_BUDGET;
-			break;
+		/* the events of the budget, and every 64 events its wall time */
+		if (__builtin_expect(fed >= check, 0)) {
+			if (fed >= max_events || now_s() >= until) {
+				st = RQ_PUMP_BUDGET;
+				break;
+			}
+			check = check_point(fed, max_events, until);
 		}
-		if (until && !(fed & 63) && fed && now_s() >= until) {
-			st = RQ_PUMP_BUDGET;
-			break;
+		if (__builtin_expect(rec->missed || rec->backwards, 0)) {
+			make_mark(p, rec, &ev);
+			p->lost += (uint64_t)ev.arg;
+			deliver(p, &ev);
 		}
-		if (__builtin_expect(rec->missed || rec->backwards, 0))
-			lost_mark(p, rec);
-		if (__builtin_expect(p->dec != NULL, 1)) {
-			rq_decode_raw(p->dec, rec->data, rec->size, rec->ts, cpu, &ev);
-		} else {
-			/* a source without formats: every record is one rqpath does not know */
-			memset(&ev, 0, sizeof(ev));
-			ev.ts = rec->ts;
-			ev.cpu = cpu;
-		}
+		decode(p, rec, cpu, &ev);
 		deliver(p, &ev);
+		last_ts = rec->ts;
 		take(p, cpu);
+		records++;
 		fed++;
 		if (p->stop) {
 			st = RQ_PUMP_STOPPED;
 			break;
 		}
 	}
+	p->records = records;
+	p->last_ts = last_ts;
+	p->last_fed = fed;
+	if (fed && p->advance_fn)
+		p->advance_fn(p->advance_data, p->last_ts);
+	return st;
+}
+
+/* ---- the worker ------------------------------------------------------------------- */
+
+/* Keep ev's text in the batch.  false: the batch has no room left for it. */
+static bool keep_text(struct batch *b, struct rq_event *ev)
+{
+	size_t n = (size_t)ev->str_len;
+
+	if (b->cap - b->used < n + 1) {
+		size_t cap = b->cap ? b->cap : ARENA_MIN;
+		char *a;
+
+		/* only an empty batch grows (no event points into it yet) */
+		if (b->n)
+			return false;
+		while (cap < n + 1)
+			cap *= 2;
+		a = realloc(b->arena, cap);
+		if (!a)
+			return false;
+		b->arena = a;
+		b->cap = cap;
+	}
+	memcpy(b->arena + b->used, ev->str, n);
+	b->arena[b->used + n] = '\0';
+	ev->str = b->arena + b->used;
+	b->used += n + 1;
+	return true;
+}
+
+/* The worker's part: fill b with the next decoded events, the merge as rq_pump_run()'s. */
+static void fill_batch(struct rq_pump *p, struct batch *b)
+{
+	b->n = b->pos = 0;
+	b->used = 0;
+	b->status = B_MORE;
+	while (b->n + 2 <= BATCH_EVENTS) {
+		const struct rq_raw *rec;
+		struct rq_event *ev;
+		int cpu, got = next_record(p, &cpu);
+		bool gap;
+
+		if (__builtin_expect(got <= 0, 0)) {
+			b->status = got < 0 ? B_ERROR : B_END;
+			break;
+		}
+		rec = p->head[cpu];
+		gap = rec->missed || rec->backwards;
+		ev = &b->ev[b->n + gap];
+		decode(p, rec, cpu, ev);
+		if (__builtin_expect(ev->str != NULL, 0) && !keep_text(b, ev)) {
+			if (!b->n) {
+				p->mfailed = true;
+				snprintf(p->merr, sizeof(p->merr), "out of memory");
+				b->status = B_ERROR;
+			}
+			break;	/* the record stays first, for the next batch */
+		}
+		if (__builtin_expect(gap, 0))
+			make_mark(p, rec, &b->ev[b->n]);
+		b->n += 1 + gap;
+		take(p, cpu);
+	}
+	b->progress = p->src.ops->progress ? p->src.ops->progress(p->src.ctx) : 0.0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct rq_pump *p = arg;
+	struct worker *w = p->w;
+
+	for (;;) {
+		struct batch *b;
+
+		pthread_mutex_lock(&w->lock);
+		while (!w->quit && w->tail - w->head == NR_BATCHES)
+			pthread_cond_wait(&w->freed, &w->lock);
+		if (w->quit) {
+			pthread_mutex_unlock(&w->lock);
+			break;
+		}
+		b = &w->b[w->tail % NR_BATCHES];
+		pthread_mutex_unlock(&w->lock);
+		fill_batch(p, b);
+		pthread_mutex_lock(&w->lock);
+		w->tail++;
+		pthread_cond_signal(&w->filled);
+		pthread_mutex_unlock(&w->lock);
+		if (b->status != B_MORE)
+			break;
+	}
+	return NULL;
+}
+
+static void free_worker(struct worker *w)
+{
+	for (int i = 0; i < NR_BATCHES; i++) {
+		free(w->b[i].ev);
+		free(w->b[i].arena);
+	}
+	free(w);
+}
+
+int rq_pump_start_worker(struct rq_pump *p)
+{
+	struct worker *w;
+
+	/* a live source is read where its refills happen: in the caller's thread */
+	if (p->w || p->src.ops->refill || p->started || p->end || p->failed)
+		return -1;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -1;
+	for (int i = 0; i < NR_BATCHES; i++) {
+		w->b[i].ev = malloc(BATCH_EVENTS * sizeof(*w->b[i].ev));
+		if (!w->b[i].ev) {
+			free_worker(w);
+			return -1;
+		}
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->filled, NULL);
+	pthread_cond_init(&w->freed, NULL);
+	p->w = w;
+	if (pthread_create(&w->thread, NULL, worker_main, p)) {
+		p->w = NULL;
+		pthread_cond_destroy(&w->filled);
+		pthread_cond_destroy(&w->freed);
+		pthread_mutex_destroy(&w->lock);
+		free_worker(w);
+		return -1;
+	}
+	return 0;
+}
+
+static void stop_worker(struct rq_pump *p)
+{
+	struct worker *w = p->w;
+
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->quit = true;
+	pthread_cond_signal(&w->freed);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->filled);
+	pthread_cond_destroy(&w->freed);
+	pthread_mutex_destroy(&w->lock);
+	free_worker(w);
+	p->w = NULL;
+}
+
+/*
+ * The batch with the next event to deliver, waiting for the worker to fill it; NULL at
+ * the end (p->end) or after an error (p->failed), once every event before is delivered.
+ */
+static struct batch *current(struct rq_pump *p)
+{
+	struct worker *w = p->w;
+	struct batch *b = w->cur;
+
+	while (!b || b->pos >= b->n) {
+		if (b) {
+			if (b->status == B_END) {
+				p->end = true;
+				return NULL;
+			}
+			if (b->status == B_ERROR) {
+				/* the worker wrote merr before it handed the batch over */
+				failed(p, p->merr);
+				return NULL;
+			}
+			pthread_mutex_lock(&w->lock);
+			w->head++;
+			pthread_cond_signal(&w->freed);
+			pthread_mutex_unlock(&w->lock);
+		}
+		pthread_mutex_lock(&w->lock);
+		while (w->head == w->tail)
+			pthread_cond_wait(&w->filled, &w->lock);
+		b = &w->b[w->head % NR_BATCHES];
+		pthread_mutex_unlock(&w->lock);
+		w->cur = b;
+		p->progress = b->progress;
+	}
+	return b;
+}
+
+/* rq_pump_run() with a worker: the events are decoded already, only the sinks run here. */
+static enum rq_pump_status run_batches(struct rq_pump *p, long max_events, uint64_t until_ts,
+				       double until)
+{
+	long fed = 0, check = check_point(0, max_events, until);
+	uint64_t records = p->records, last_ts = p->last_ts;
+	enum rq_pump_status st;
+
+	for (;;) {
+		struct batch *b = current(p);
+		const struct rq_event *ev, *end;
+
+		if (!b) {
+			st = p->failed ? RQ_PUMP_ERROR : RQ_PUMP_END;
+			break;
+		}
+		ev = b->ev + b->pos;
+		end = b->ev + b->n;
+		while (ev < end) {
+			if (__builtin_expect(ev->ts > until_ts, 0)) {
+				st = RQ_PUMP_UNTIL;
+				goto out;
+			}
+			if (__builtin_expect(fed >= check, 0)) {
+				if (fed >= max_events || now_s() >= until) {
+					st = RQ_PUMP_BUDGET;
+					goto out;
+				}
+				check = check_point(fed, max_events, until);
+			}
+			/* a mark comes with its record, in the same batch */
+			if (__builtin_expect(ev->type == RQ_EV_LOST, 0)) {
+				p->lost += (uint64_t)ev->arg;
+				deliver(p, ev++);
+			}
+			deliver(p, ev);
+			last_ts = ev->ts;
+			ev++;
+			records++;
+			fed++;
+			if (p->stop) {
+				b->pos = (int)(ev - b->ev);
+				st = RQ_PUMP_STOPPED;
+				goto done;
+			}
+		}
+		b->pos = b->n;
+		continue;
+out:
+		b->pos = (int)(ev - b->ev);
+		break;
+	}
+done:
+	p->records = records;
+	p->last_ts = last_ts;
 	p->last_fed = fed;
 	if (fed && p->advance_fn)
 		p->advance_fn(p->advance_data, p->last_ts);
@@ -390,11 +738,13 @@ void rq_pump_stop(struct rq_pump *p)
 
 int rq_pump_next_raw(struct rq_pump *p, struct rq_raw *rec)
 {
-	if (p->failed || !settle(p))
+	if (p->w || p->mfailed || !settle(p))
 		return -1;
 	if (p->next < 0)
 		return 0;
 	*rec = *p->head[p->next];
+	p->last_ts = rec->ts;
+	p->records++;
 	take(p, p->next);
 	return 1;
 }
@@ -411,7 +761,15 @@ uint64_t rq_pump_records(const struct rq_pump *p)
 
 uint64_t rq_pump_next_ts(struct rq_pump *p)
 {
-	if (p->failed || p->end || !settle(p) || p->next < 0)
+	struct batch *b;
+
+	if (p->failed || p->end)
+		return UINT64_MAX;
+	if (p->w) {
+		b = current(p);
+		return b ? b->ev[b->pos].ts : UINT64_MAX;
+	}
+	if (p->mfailed || !settle(p) || p->next < 0)
 		return UINT64_MAX;
 	return p->head[p->next]->ts;
 }
@@ -425,6 +783,8 @@ double rq_pump_progress(const struct rq_pump *p)
 {
 	if (p->end)
 		return 1.0;
+	if (p->w)
+		return p->progress;
 	return p->src.ops->progress ? p->src.ops->progress(p->src.ctx) : 0.0;
 }
 

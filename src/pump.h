@@ -113,6 +113,16 @@ enum rq_pump_status {
 	RQ_PUMP_ERROR,		/* rq_pump_error() says what */
 };
 
+/*
+ * Merge and decode in a thread of the pump's own, from now on: it fills batches of
+ * decoded events ahead while rq_pump_run() hands them to the sinks in the caller's
+ * thread (the same events, in the same order, with the same budgets and statuses).  For
+ * a file source (no refill), before the first record is read; rq_pump_note_overrun()
+ * only before this call or after the end, rq_pump_next_raw() not at all.  0, or -1 (not
+ * started: the pump works in the caller's thread as before).
+ */
+int rq_pump_start_worker(struct rq_pump *p);
+
 /* Merge, decode and deliver records within the budget (NULL: until the end). */
 enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b);
 /* From a sink: stop after the event being delivered. */

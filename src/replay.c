@@ -83,7 +83,7 @@ int rq_replay_threads(void)
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 1;
 	n = CPU_COUNT(&set);
-	/* one read-ahead thread keeps up with several CPUs' data: more only compete */
+	/* the decoding worker and one or two read-ahead threads: more only compete */
 	return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
@@ -116,8 +116,12 @@ struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 	/* the marks in the pages count only where they pass each CPU's statistic */
 	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
 		rq_pump_note_overrun(r->pump, cpu, rq_td_stats_overrun_cpu(r->td, cpu), false, 0);
-	/* this thread decodes and runs the engine; the others read and decompress ahead */
-	rq_td_start_workers(r->td, rq_replay_threads() - 1);
+	/*
+	 * Two threads or more: one reads, merges and decodes into batches, this one only
+	 * runs the engine; any more read and decompress the CPUs' data ahead of it.
+	 */
+	if (rq_replay_threads() >= 2 && !rq_pump_start_worker(r->pump))
+		rq_td_start_workers(r->td, rq_replay_threads() - 2);
 	return r;
 fail:
 	rq_replay_close(r);

@@ -16,8 +16,9 @@ struct rq_replay;
 
 /*
  * Threads a replay opened after this call may use: 1 (everything in the caller's
- * thread), N (N - 1 threads read and decompress ahead; the output is the same for any
- * N), 0 (the default: as many as the CPUs this process may run on, at most 4).
+ * thread), N >= 2 (one reads, merges and decodes into batches that the caller's thread
+ * feeds to the sinks, N - 2 more read and decompress ahead; the output is the same for
+ * any N), 0 (the default: as many as the CPUs this process may run on, at most 4).
  */
 void rq_replay_set_threads(int n);
 /* The number rq_replay_open() will use. */

@@ -158,8 +158,8 @@ static const struct cli_option audit_options[] = {
 	  "every placement instead of the report" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
 	{ "threads", OPT_THREADS, CLI_INT, "N", 1, 1024, 0,
-	  "threads reading the file (default: the CPUs available, at most 4; the same output "
-	  "for any N)" },
+	  "threads: with 2 or more one reads and decodes while the main one analyses, more "
+	  "read ahead (default: the CPUs available, at most 4; the same output for any N)" },
 	{ NULL },
 };
 

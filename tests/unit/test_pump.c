@@ -3,12 +3,17 @@
  * test_pump.c - the one per-CPU merge (src/pump.c) over a made-up source: time order
  * with ties to the lower CPU, lost events counted once against a CPU's statistic, the
  * budget (events, trace time, a sink's stop), a live source's rounds, the decaying rate.
- * The expected orders and counts are written out by hand from the records below.
+ * The expected orders and counts are written out by hand from the records below.  Every
+ * test of a file-like source runs twice: in the caller's thread, and with the pump's
+ * worker thread (rq_pump_start_worker()), which must give the same events, statuses and
+ * counts; a long source with marks and an error at its end checks
+ * the worker's batches against the caller's thread record by record.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -96,6 +101,8 @@ static void sink(void *data, const struct rq_event *ev)
 		rq_pump_stop(s->p);
 }
 
+static bool with_worker;	/* the second run of the tests: a worker merges and decodes */
+
 static struct rq_pump *make(struct fake *f, const struct rq_source_ops *ops, struct seen *s)
 {
 	struct rq_source src = { .ops = ops, .ctx = f, .ncpus = f->ncpus, .tep = NULL };
@@ -105,6 +112,9 @@ static struct rq_pump *make(struct fake *f, const struct rq_source_ops *ops, str
 	memset(s, 0, sizeof(*s));
 	s->p = p;
 	assert_int_equal(rq_pump_add_sink(p, sink, s), 0);
+	/* a live source is never read by a worker: its refills belong to the caller */
+	if (with_worker)
+		assert_int_equal(rq_pump_start_worker(p), ops->refill ? -1 : 0);
 	return p;
 }
 
@@ -148,12 +158,19 @@ static void lost_events_are_counted_once(void **state)
 			  .rec = { { { 10, 0 }, { 20, 4 }, { 30, 8 } },
 				   { { 15, 0 }, { 25, -1 } } } };
 	struct seen s;
-	struct rq_pump *p = make(&f, &file_like, &s);
+	bool w = with_worker;
+	struct rq_pump *p;
 	long long told = 10;
+
+	with_worker = false;
+	p = make(&f, &file_like, &s);
+	with_worker = w;
 
 	(void)state;
 	assert_int_equal(rq_pump_note_overrun(p, 0, 10, false, 0), 10);
 	assert_int_equal(rq_pump_note_overrun(p, 0, 10, false, 0), 0);
+	if (with_worker)	/* the statistic of the file is told before the worker starts */
+		assert_int_equal(rq_pump_start_worker(p), 0);
 	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_END);
 	/* 5 records and 3 marks, each mark just before its record */
 	assert_int_equal(s.n, 8);
@@ -274,6 +291,138 @@ static void the_rate_decays(void **state)
 	assert_true(rq_rate_decay(5, 100, 0, 2.0) == 5);
 }
 
+
+/*
+ * A long source (3 CPUs, 9000 records, more than the worker's batches hold together):
+ * every 700th record after a loss, a read error after CPU 1's last.  With and without
+ * the worker the sinks see the same events, texts included, through budgets of events,
+ * trace time and a sink's stop, and the same error at the same point.
+ */
+#define LONG_N 9000
+
+struct long_src {
+	int pos[3];
+	struct rq_raw out[3];
+	unsigned char data[3][64];
+	bool failed;
+};
+
+static int long_next(void *ctx, int cpu, const struct rq_raw **out)
+{
+	struct long_src *l = ctx;
+	int i = l->pos[cpu];
+	struct rq_raw *r = &l->out[cpu];
+
+	if (i >= LONG_N / 3) {
+		if (cpu == 1) {
+			l->failed = true;
+			return -1;
+		}
+		return 0;
+	}
+	l->pos[cpu]++;
+	r->ts = (uint64_t)i * 10 + (uint64_t)cpu * 3 + (cpu == 2 && i % 50 == 0 ? 7 : 0);
+	r->cpu = cpu;
+	r->missed = i && i % 700 == 0 ? i / 700 : 0;
+	r->backwards = false;
+	snprintf((char *)l->data[cpu], sizeof(l->data[cpu]), "rec %d/%d", cpu, i);
+	r->data = l->data[cpu];
+	r->size = (uint32_t)strlen((char *)l->data[cpu]);
+	*out = r;
+	return 1;
+}
+
+static const char *long_error(void *ctx)
+{
+	return ((struct long_src *)ctx)->failed ? "CPU 1 broke" : "";
+}
+
+static const struct rq_source_ops long_ops = { .next = long_next, .error = long_error };
+
+struct trail {
+	int n;
+	uint64_t sum;		/* a checksum of every event seen, in order */
+	int stop_at;
+	struct rq_pump *p;
+};
+
+static void trail_sink(void *data, const struct rq_event *ev)
+{
+	struct trail *t = data;
+
+	t->sum = t->sum * 1000003 + ev->ts * 31 + (uint64_t)ev->cpu * 7 + (uint64_t)ev->type +
+		 (uint64_t)ev->arg * 131;
+	t->n++;
+	if (t->stop_at && t->n == t->stop_at)
+		rq_pump_stop(t->p);
+}
+
+static void run_long(bool worker, struct trail *t, uint64_t *lost, long *records,
+		     char *err, size_t errlen)
+{
+	struct long_src l;
+	struct rq_source src = { .ops = &long_ops, .ctx = &l, .ncpus = 3, .tep = NULL };
+	struct rq_pump *p;
+	const struct rq_budget some = { .max_events = 2500 }, until = { .until_ts = 15000 };
+	enum rq_pump_status st;
+
+	memset(&l, 0, sizeof(l));
+	memset(t, 0, sizeof(*t));
+	p = rq_pump_new(&src);
+	assert_non_null(p);
+	t->p = p;
+	assert_int_equal(rq_pump_add_sink(p, trail_sink, t), 0);
+	rq_pump_note_overrun(p, 0, 2, false, 0);
+	if (worker)
+		assert_int_equal(rq_pump_start_worker(p), 0);
+	assert_int_equal(rq_pump_run(p, &some), RQ_PUMP_BUDGET);
+	assert_int_equal(rq_pump_last_fed(p), 2500);
+	assert_int_equal(rq_pump_run(p, &until), RQ_PUMP_UNTIL);
+	assert_true(rq_pump_next_ts(p) > 15000);
+	assert_true(rq_pump_last_ts(p) <= 15000);
+	t->stop_at = t->n + 1234;
+	assert_int_equal(rq_pump_run(p, &some), RQ_PUMP_STOPPED);
+	while ((st = rq_pump_run(p, &some)) == RQ_PUMP_BUDGET)
+		;
+	assert_int_equal(st, RQ_PUMP_ERROR);
+	assert_int_equal(rq_pump_run(p, NULL), RQ_PUMP_ERROR);
+	assert_int_equal(rq_pump_next_ts(p), UINT64_MAX);
+	*lost = rq_pump_lost(p);
+	*records = (long)rq_pump_records(p);
+	snprintf(err, errlen, "%s", rq_pump_error(p));
+	rq_pump_free(p);
+}
+
+static void the_worker_gives_the_same_events(void **state)
+{
+	struct trail a, b;
+	uint64_t lost_a, lost_b;
+	long rec_a, rec_b;
+	char err_a[128], err_b[128];
+
+	(void)state;
+	run_long(false, &a, &lost_a, &rec_a, err_a, sizeof(err_a));
+	run_long(true, &b, &lost_b, &rec_b, err_b, sizeof(err_b));
+	/* CPU 1 fails at its end: the records before it, from every CPU, are delivered */
+	assert_true(rec_a > 2 * LONG_N / 3);
+	assert_true(a.n > rec_a);	/* and the loss marks */
+	assert_int_equal(a.n, b.n);
+	assert_true(a.sum == b.sum);
+	assert_int_equal(rec_a, rec_b);
+	assert_int_equal(lost_a, lost_b);
+	/* marks of 1..4 on each CPU after record 700*k; CPU 0's statistic of 2 within them */
+	assert_int_equal(lost_a, 3 * (1 + 2 + 3 + 4));
+	assert_string_equal(err_a, "CPU 1 broke");
+	assert_string_equal(err_b, "CPU 1 broke");
+}
+
+static int worker_on(void **state)
+{
+	(void)state;
+	with_worker = true;
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,7 +432,10 @@ int main(void)
 		cmocka_unit_test(live_rounds_go_idle),
 		cmocka_unit_test(two_pumps_are_independent),
 		cmocka_unit_test(the_rate_decays),
+		cmocka_unit_test(the_worker_gives_the_same_events),
 	};
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* the same tests again, a worker merging and decoding for every file-like pump */
+	return failed + cmocka_run_group_tests_name("with a worker", tests, worker_on, NULL);
 }
