@@ -385,6 +385,9 @@ static inline int next_record(struct rq_pump *p, int *cpu_out)
 			}
 		} else if (stays_first(p, cpu)) {
 			p->next = cpu;
+		} else {
+			/* another CPU is first now: look at them all, here rather than in settle() */
+			pick(p);
 		}
 	}
 	if (__builtin_expect(p->next < 0, 0)) {
