@@ -50,7 +50,8 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 		an->cpus[p->to_cpu].placements_in++;
 	if (an->recent_cap) {
 		an->recent[an->recent_head] = *p;
-		an->recent_head = (an->recent_head + 1) % an->recent_cap;
+		if (++an->recent_head == an->recent_cap)
+			an->recent_head = 0;
 		if (an->recent_len < an->recent_cap)
 			an->recent_len++;
 	}
@@ -208,13 +209,16 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 			     struct rq_task *t, int to)
 {
 	bool saw_waking = t->waking;
-	const unsigned long *idle_before = saw_waking ? t->idle_at_waking : NULL;
-	const unsigned long *busy_before = saw_waking ? t->busy_at_waking : NULL;
 	int from = t->wake_migrated ? t->wake_from : t->cpu;
 	bool proven = selection_proven(an, t);
-	bool mask_one = t->mask_known && rq_cpumask_weight(&t->mask) == 1;
+	bool mask_one = t->mask_known && rq_cpumask_single(&t->mask);
 	unsigned int assume = 0;
 	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
+	struct rqe_select sel = {
+		.x = to, .proven = proven, .mask = mask, .mask_assume = assume,
+		.idle_before = saw_waking ? t->idle_at_waking : NULL,
+		.busy_before = saw_waking ? t->busy_at_waking : NULL,
+	};
 	struct rq_placement p;
 	enum rq_path path;
 	enum rq_confidence conf = RQ_CONF_INFERRED;
@@ -226,7 +230,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		path = RQ_PATH_WAKE_RUNNABLE;
 	} else if (t->stop_class) {
 		path = RQ_PATH_WAKE_STOP;
-	} else if (mask_one || (mask && assume && rq_cpumask_weight(mask) == 1)) {
+	} else if (mask_one || (mask && assume && rq_cpumask_single(mask))) {
 		path = RQ_PATH_WAKE_AFFINE;
 		conf = mask_one && proven ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
 	} else if (task_is_rt_or_dl(t)) {
@@ -266,8 +270,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 
 	if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN &&
 	    path != RQ_PATH_WAKE_STOP) {
-		rqe_judge_idle_stacking(an, &p, t, to, idle_before, proven);
-		rqe_judge_missed_idle(an, &p, t, to, idle_before, busy_before, proven);
+		rqe_judge_idle_stacking(an, &p, t, &sel);
+		rqe_judge_missed_idle(an, &p, t, &sel);
 	}
 	emit(an, &p);
 
@@ -295,6 +299,8 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 	int parent_cpu = ev->cpu, to = ev->cpu_a;
+	/* a fork always selects (wake_up_new_task): no proof needed */
+	struct rqe_select sel = { .x = to, .proven = true };
 	struct rq_placement p;
 	enum rq_path path;
 
@@ -302,7 +308,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
-	if (t->mask_known && rq_cpumask_weight(&t->mask) == 1)
+	if (t->mask_known && rq_cpumask_single(&t->mask))
 		path = RQ_PATH_FORK_AFFINE;
 	else if (task_is_rt_or_dl(t))
 		path = RQ_PATH_FORK_RT;
@@ -325,8 +331,8 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	}
 
 	rqe_judge_offcpu_fork(an, &p, t, parent_cpu, to);
-	/* a fork always selects (wake_up_new_task): no proof needed */
-	rqe_judge_idle_stacking(an, &p, t, to, NULL, true);
+	sel.mask = rq_task_mask(an, t, &sel.mask_assume);
+	rqe_judge_idle_stacking(an, &p, t, &sel);
 	emit(an, &p);
 
 	t->first_run_pending = true;
@@ -477,7 +483,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.why = 1u << RQ_WHY_EXEC_AFTER_STOPPER;
 	} else {
 		rqe_expire_stopper(an, t, ev->ts);
-		if (mask_current && rq_cpumask_weight(&t->mask) == 1)
+		if (mask_current && rq_cpumask_single(&t->mask))
 			path = RQ_PATH_EXEC_AFFINE;
 		else if (task_is_rt_or_dl(t))
 			path = RQ_PATH_EXEC_RT;

@@ -62,7 +62,8 @@ int rq_cpumask_weight_long(const struct rq_cpumask *m)
 	return w;
 }
 
-bool rq_cpumask_single(const struct rq_cpumask *m)
+/* rq_cpumask_single() of a mask wider than a long */
+bool rq_cpumask_single_long(const struct rq_cpumask *m)
 {
 	bool one = false;
 

@@ -49,8 +49,14 @@ static inline int rq_cpumask_weight(const struct rq_cpumask *m)
 		return rq_popcount_long(m->bits[0]);
 	return rq_cpumask_weight_long(m);
 }
+bool rq_cpumask_single_long(const struct rq_cpumask *m);
 /* Exactly one CPU set (rq_cpumask_weight() == 1, without counting them all). */
-bool rq_cpumask_single(const struct rq_cpumask *m);
+static inline bool rq_cpumask_single(const struct rq_cpumask *m)
+{
+	if (m->bits && m->nbits <= (int)(sizeof(unsigned long) * 8))
+		return m->bits[0] && !(m->bits[0] & (m->bits[0] - 1));
+	return rq_cpumask_single_long(m);
+}
 int rq_cpumask_first(const struct rq_cpumask *m);
 /* Parse "0-3,8"; CPUs >= nbits are ignored.  Returns 0 or -1 on syntax error. */
 int rq_cpumask_parse(struct rq_cpumask *m, const char *list);

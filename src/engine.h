@@ -421,11 +421,19 @@ static inline struct rq_placement *held(struct rq_analysis *an, int slot)
 /* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
 int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 		    enum rq_finding f);
+/* What the judges of a select-path placement (wakeup, fork) onto CPU x read. */
+struct rqe_select {
+	int x;
+	const unsigned long *idle_before;	/* truly idle CPUs at sched_waking, or NULL */
+	const unsigned long *busy_before;	/* busy ones then, or NULL */
+	bool proven;		/* select_task_rq() provably ran (selection_proven()) */
+	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
+	unsigned int mask_assume;	/* what that mask rests on */
+};
 void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			     int x, const unsigned long *idle_before, bool proven);
+			     const struct rqe_select *sel);
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			   int x, const unsigned long *idle_before,
-			   const unsigned long *busy_before, bool proven);
+			   const struct rqe_select *sel);
 void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   int parent_cpu, int to);
 void rqe_offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu);

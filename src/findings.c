@@ -64,11 +64,13 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask, int x,
 			    const unsigned long *idle_before, unsigned int *assume)
 {
+	int llc = an->cpus[x].llc;
+
+	/* cheapest and most often false first: a busy machine has few idle CPUs */
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
-		if (cpu == x || !same_llc(an, cpu, x) || !rq_cpumask_test(mask, cpu) ||
-		    !cpu_truly_idle(an, cpu))
-			continue;
-		if (idle_before && !bit_test(idle_before, cpu))
+		if (cpu == x || (idle_before && !bit_test(idle_before, cpu)) ||
+		    !cpu_truly_idle(an, cpu) || an->cpus[cpu].llc != llc ||
+		    !rq_cpumask_test(mask, cpu))
 			continue;
 		if (!an->has_topology)
 			*assume |= 1u << RQ_ASSUME_LLC;
@@ -86,12 +88,12 @@ static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumas
  * was truly idle.  SCHED_IDLE only from evidence; every task on x must be known.
  */
 void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
-			     struct rq_task *t, int x, const unsigned long *idle_before,
-			     bool proven)
+			     struct rq_task *t, const struct rqe_select *sel)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
+	const struct rq_cpumask *mask = sel->mask;
 	unsigned int assume = 0;
-	const struct rq_cpumask *mask;
+	int x = sel->x;
 	struct cpu_look l;
 	int cls, idle_cpu;
 
@@ -100,7 +102,7 @@ void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	cls = idle_class(t, &assume);
 	if (cls == 0)
 		return;
-	mask = rq_task_mask(an, t, &assume);
+	assume |= sel->mask_assume;
 	rqe_look_cpu(an, x, t, &l, true);
 	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
 		s->not_judged++;
@@ -109,7 +111,7 @@ void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 	s->judged++;
 	if (l.idle || !l.ntasks || l.nonidle)
 		return;		/* nothing stacked on, or not SCHED_IDLE-only */
-	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
+	idle_cpu = idle_allowed_cpu(an, mask, x, sel->idle_before, &assume);
 	if (idle_cpu < 0)
 		return;
 	p->why |= 1u << RQ_WHY_IDLE_STACKED;
@@ -120,7 +122,7 @@ void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 		p->why |= 1u << RQ_WHY_DELAYED_NOT_IDLE;
 		p->why_n = (uint32_t)l.delayed_nonidle;
 	}
-	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !proven || l.delayed_nonidle,
+	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !sel->proven || l.delayed_nonidle,
 		assume | l.assume);
 }
 
@@ -130,14 +132,14 @@ void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
  * when the kernel chose (sched_waking) and at sched_wakeup.
  */
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			   int x, const unsigned long *idle_before,
-			   const unsigned long *busy_before, bool proven)
+			   const struct rqe_select *sel)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
+	const struct rq_cpumask *mask = sel->mask;
 	unsigned int assume = 0;
-	const struct rq_cpumask *mask;
+	int x = sel->x;
 	struct cpu_look l;
-	bool possible = !proven;
+	bool possible = !sel->proven;
 	int cls, idle_cpu;
 
 	cls = idle_class(t, &assume);
@@ -145,7 +147,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		return;		/* not a fair, non-SCHED_IDLE wakee */
 	if (cls < 0)
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
-	mask = rq_task_mask(an, t, &assume);
+	assume |= sel->mask_assume;
 	rqe_look_cpu(an, x, t, &l, true);
 	if (!mask || !l.known) {
 		s->not_judged++;
@@ -158,9 +160,9 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		/* SCHED_IDLE work only, unless a delayed fair task is still enqueued */
 		possible = true;
 	}
-	if (busy_before && !bit_test(busy_before, x))
+	if (sel->busy_before && !bit_test(sel->busy_before, x))
 		return;		/* not busy when the kernel chose */
-	idle_cpu = idle_allowed_cpu(an, mask, x, idle_before, &assume);
+	idle_cpu = idle_allowed_cpu(an, mask, x, sel->idle_before, &assume);
 	if (idle_cpu < 0)
 		return;
 	p->why |= 1u << (an->cpus[x].curr > 0 ? RQ_WHY_BUSY_RUNNING :
@@ -182,7 +184,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n)
 {
 	struct rq_exec_fix fix = {
-		.one_cpu = rq_cpumask_weight(&t->mask) == 1,
+		.one_cpu = rq_cpumask_single(&t->mask),
 		.cpu = rq_cpumask_first(&t->mask),
 	};
 
@@ -233,7 +235,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
 	s->judged += n;
-	if (rq_cpumask_weight(&t->mask) != 1) {
+	if (!rq_cpumask_single(&t->mask)) {
 		rqe_release(an, &t->exec_slot);
 		return;
 	}
@@ -345,7 +347,7 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 		p->notes |= RQ_NOTE_MASK_UNKNOWN;
 		t->unknown_execs++;
 	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
-		   rq_cpumask_weight(&t->mask) == 1 && an->profile.exec_callback_unconditional) {
+		   rq_cpumask_single(&t->mask) && an->profile.exec_callback_unconditional) {
 		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
 		p->why_cpu = rq_cpumask_first(&t->mask);
 		/* current as far as the trace shows: a cpuset move it lacks is not */
