@@ -66,18 +66,25 @@ static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumas
 {
 	int llc = an->cpus[x].llc;
 
-	/* cheapest and most often false first: a busy machine has few idle CPUs */
-	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
-		if (cpu == x || (idle_before && !bit_test(idle_before, cpu)) ||
-		    !cpu_truly_idle(an, cpu) || an->cpus[cpu].llc != llc ||
-		    !rq_cpumask_test(mask, cpu))
-			continue;
-		if (!an->has_topology)
-			*assume |= 1u << RQ_ASSUME_LLC;
-		/* its switches out of idle are missing here: was it really idle? */
-		if (an->cpus[cpu].idle_repairs)
-			*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
-		return cpu;
+	/* a busy machine has few idle CPUs: visit only those idle at waking, in order */
+	for (size_t w = 0; w < mask_longs(an); w++) {
+		unsigned long cand = idle_before ? idle_before[w] : ~0UL;
+
+		for (; cand; cand &= cand - 1) {
+			int cpu = (int)(w * BITS_PER_UL) + __builtin_ctzl(cand);
+
+			if (cpu >= an->nr_cpus)
+				return -1;
+			if (cpu == x || !cpu_truly_idle(an, cpu) || an->cpus[cpu].llc != llc ||
+			    !rq_cpumask_test(mask, cpu))
+				continue;
+			if (!an->has_topology)
+				*assume |= 1u << RQ_ASSUME_LLC;
+			/* its switches out of idle are missing here: was it really idle? */
+			if (an->cpus[cpu].idle_repairs)
+				*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
+			return cpu;
+		}
 	}
 	return -1;
 }

@@ -151,27 +151,33 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
  * The per-CPU lists hold task pointers and each task knows its index, so that taking
  * a task off is O(1); a task leaves every list before it is freed (evict_task).
  */
-static int list_add(struct rq_task ***list, int *n, int *cap, struct rq_task *t)
+/* Rare (the lists only ever grow): kept out of list_add() so that it stays a leaf. */
+static int __attribute__((noinline)) list_grow(struct rq_task ***list, int *cap)
 {
-	if (*n == *cap) {
-		int ncap = *cap ? *cap * 2 : 8;
-		struct rq_task **nl = reallocarray(*list, (size_t)ncap, sizeof(**list));
+	int ncap = *cap ? *cap * 2 : 8;
+	struct rq_task **nl = reallocarray(*list, (size_t)ncap, sizeof(**list));
 
-		if (!nl)
-			return -1;
-		*list = nl;
-		*cap = ncap;
-	}
+	if (!nl)
+		return -1;
+	*list = nl;
+	*cap = ncap;
+	return 0;
+}
+
+static inline int list_add(struct rq_task ***list, int *n, int *cap, struct rq_task *t)
+{
+	if (*n == *cap && list_grow(list, cap))
+		return -1;
 	t->rq_index = *n;
 	(*list)[(*n)++] = t;
 	return 0;
 }
 
-static void list_del(struct rq_task **list, int *n, struct rq_task *t)
+static inline void list_del(struct rq_task **list, int *n, struct rq_task *t)
 {
 	int i = t->rq_index;
 
-	if (i < 0 || i >= *n || list[i] != t)
+	if ((unsigned int)i >= (unsigned int)*n || list[i] != t)
 		return;
 	list[i] = list[--(*n)];
 	list[i]->rq_index = i;
