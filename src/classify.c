@@ -33,9 +33,10 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 static void emit(struct rq_analysis *an, struct rq_placement *p)
 {
 	/* a CPU whose events were lost is unknown until seen idle again: say so */
-	if ((valid_cpu(an, p->to_cpu) && an->cpus[p->to_cpu].lost_events &&
-	     !an->cpus[p->to_cpu].known) ||
-	    (valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known))
+	if (an->lost_on_cpus &&
+	    ((valid_cpu(an, p->to_cpu) && an->cpus[p->to_cpu].lost_events &&
+	      !an->cpus[p->to_cpu].known) ||
+	     (valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known)))
 		p->notes |= RQ_NOTE_AFTER_LOSS;
 	an->nr_placements++;
 	p->seq = an->nr_placements;

@@ -124,6 +124,8 @@ struct rq_delay {
 struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
 /* rqe_task_get() of a pid not known yet (pid > 0) */
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
+/* rq_enqueue() of a full list: double it */
+int rqe_list_grow(struct rq_task ***list, int *cap);
 
 /* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
 struct rq_cpu {
@@ -176,6 +178,7 @@ struct rq_analysis {
 	int marker_pid;		/* the recorder: the writer of the first marker, -1 none yet */
 	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
+	bool lost_on_cpus;	/* some CPU's lost_events is not 0 */
 	struct rq_cpumask all_cpus;	/* the assumed mask of tasks with no other evidence */
 	char error[256];	/* why rq_analysis_begin() failed, for the user */
 	/* model */
@@ -267,6 +270,60 @@ static inline bool valid_cpu(const struct rq_analysis *an, int cpu)
 {
 	/* one compare: a negative cpu is a large unsigned */
 	return (unsigned int)cpu < (unsigned int)an->nr_cpus;
+}
+
+/*
+ * The per-CPU lists hold task pointers and each task knows its index, so that taking
+ * a task off is O(1); a task leaves every list before it is freed (evict_task).  A few
+ * calls per event: inline.
+ */
+static inline void rqe_list_del(struct rq_task **list, int *n, struct rq_task *t)
+{
+	int i = t->rq_index;
+
+	if ((unsigned int)i >= (unsigned int)*n || list[i] != t)
+		return;
+	list[i] = list[--(*n)];
+	list[i]->rq_index = i;
+	t->rq_index = -1;
+}
+
+/* Take t off whatever runqueue list the model has it on. */
+static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_cpu *c;
+
+	if (!valid_cpu(an, t->rq_cpu))
+		return;
+	c = &an->cpus[t->rq_cpu];
+	if (t->on_delayed)
+		rqe_list_del(c->delayed, &c->ndelayed, t);
+	else
+		rqe_list_del(c->queued, &c->nqueued, t);
+	t->rq_cpu = -1;
+	t->on_delayed = false;
+}
+
+/* Put t at the end of cpu's queue, or of its maybe-delayed set. */
+static inline void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
+{
+	struct rq_task ***list;
+	struct rq_cpu *c;
+	int *n, *cap;
+
+	rq_remove(an, t);
+	if (!valid_cpu(an, cpu))
+		return;
+	c = &an->cpus[cpu];
+	list = delayed ? &c->delayed : &c->queued;
+	n = delayed ? &c->ndelayed : &c->nqueued;
+	cap = delayed ? &c->delayed_cap : &c->queued_cap;
+	if (*n == *cap && rqe_list_grow(list, cap))
+		return;
+	t->rq_index = *n;
+	(*list)[(*n)++] = t;
+	t->rq_cpu = cpu;
+	t->on_delayed = delayed;
 }
 
 /* idle_cpu(): the idle task runs, nothing queued, no wakeup on its way. */
@@ -371,8 +428,6 @@ struct cpu_look {
 
 /* model.c */
 int rqe_grow_hash(struct rq_analysis *an);
-void rq_remove(struct rq_analysis *an, struct rq_task *t);
-void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed);
 void rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 		  struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);

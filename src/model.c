@@ -147,12 +147,8 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 
 /* ---- per-CPU runqueue model (docs/kernel.md §4) ----------------------- */
 
-/*
- * The per-CPU lists hold task pointers and each task knows its index, so that taking
- * a task off is O(1); a task leaves every list before it is freed (evict_task).
- */
-/* Rare (the lists only ever grow): kept out of list_add() so that it stays a leaf. */
-static int __attribute__((noinline)) list_grow(struct rq_task ***list, int *cap)
+/* The per-CPU lists only ever grow, and rarely: out of the inline rq_enqueue(). */
+int rqe_list_grow(struct rq_task ***list, int *cap)
 {
 	int ncap = *cap ? *cap * 2 : 8;
 	struct rq_task **nl = reallocarray(*list, (size_t)ncap, sizeof(**list));
@@ -162,62 +158,6 @@ static int __attribute__((noinline)) list_grow(struct rq_task ***list, int *cap)
 	*list = nl;
 	*cap = ncap;
 	return 0;
-}
-
-static inline int list_add(struct rq_task ***list, int *n, int *cap, struct rq_task *t)
-{
-	if (*n == *cap && list_grow(list, cap))
-		return -1;
-	t->rq_index = *n;
-	(*list)[(*n)++] = t;
-	return 0;
-}
-
-static inline void list_del(struct rq_task **list, int *n, struct rq_task *t)
-{
-	int i = t->rq_index;
-
-	if ((unsigned int)i >= (unsigned int)*n || list[i] != t)
-		return;
-	list[i] = list[--(*n)];
-	list[i]->rq_index = i;
-	t->rq_index = -1;
-}
-
-
-/* Take t off whatever runqueue list the model has it on. */
-void rq_remove(struct rq_analysis *an, struct rq_task *t)
-{
-	struct rq_cpu *c;
-
-	if (!valid_cpu(an, t->rq_cpu))
-		return;
-	c = &an->cpus[t->rq_cpu];
-	if (t->on_delayed)
-		list_del(c->delayed, &c->ndelayed, t);
-	else
-		list_del(c->queued, &c->nqueued, t);
-	t->rq_cpu = -1;
-	t->on_delayed = false;
-}
-
-void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
-{
-	struct rq_cpu *c;
-	int ret;
-
-	rq_remove(an, t);
-	if (!valid_cpu(an, cpu))
-		return;
-	c = &an->cpus[cpu];
-	if (delayed)
-		ret = list_add(&c->delayed, &c->ndelayed, &c->delayed_cap, t);
-	else
-		ret = list_add(&c->queued, &c->nqueued, &c->queued_cap, t);
-	if (!ret) {
-		t->rq_cpu = cpu;
-		t->on_delayed = delayed;
-	}
 }
 
 /* Forget what a CPU holds: after lost events, or when it is seen going idle. */
@@ -929,6 +869,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 		c->clock_backwards++;
 	else
 		c->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 1;
+	an->lost_on_cpus |= c->lost_events > 0;
 	/* what happened in the gap is unknown: so is this CPU's runqueue */
 	cpu_clear_lists(an, ev->cpu);
 	c->known = false;
