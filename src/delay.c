@@ -280,22 +280,6 @@ void rq_sketch_free(struct rq_sketch *s)
 
 /* ---- pending placements ---------------------------------------------------- */
 
-/*
- * A placement waiting for its task to run: what the statistics need (tens of bytes).
- * The whole placement is kept apart (full[], same index) only while a sink wants it.
- */
-struct rq_delay_pending {
-	uint64_t ts, seq;
-	uint32_t next;		/* next of the same task (or of the free list): index + 1 */
-	unsigned int findings;
-	int pid, to_cpu;
-	uint8_t path;
-	bool used;
-	bool tainted;		/* events were lost on its CPU meanwhile */
-	bool full;		/* full[] holds the placement */
-	bool wait;		/* an exec waiting for its verdict (on the task's wait list) */
-};
-
 struct rq_delay *rq_delay_new(void)
 {
 	struct rq_delay *d = calloc(1, sizeof(*d));
@@ -505,6 +489,22 @@ static void pool_put(struct rq_delay *d, uint32_t i)
 	d->pool_used--;
 }
 
+/* e keeps what the statistics and the sinks need of placement p. */
+static inline void fill(struct rq_delay_pending *e, const struct rq_placement *p, bool wait)
+{
+	e->used = true;
+	e->tainted = false;
+	e->full = false;
+	e->wait = wait;
+	e->ts = p->ts;
+	e->seq = p->seq;
+	e->findings = p->findings;
+	e->pid = p->pid;
+	e->to_cpu = p->to_cpu;
+	e->path = (uint8_t)p->path;
+	e->next = 0;
+}
+
 /* A sink wants whole placements: full[i] keeps p; false if there is no memory for it. */
 static __attribute__((noinline)) bool keep_full(struct rq_delay *d, int i,
 						const struct rq_placement *p)
@@ -526,16 +526,8 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 {
 	struct rq_delay_pending *e = &d->pool[i];
 
+	fill(e, p, wait);
 	e->full = d->sink && keep_full(d, i, p);
-	e->used = true;
-	e->tainted = false;
-	e->wait = wait;
-	e->ts = p->ts;
-	e->seq = p->seq;
-	e->findings = p->findings;
-	e->pid = p->pid;
-	e->to_cpu = p->to_cpu;
-	e->path = (uint8_t)p->path;
 	e->next = *head;
 	*head = (uint32_t)i + 1;
 }
@@ -598,6 +590,11 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, 0, false);
 		return;
 	}
+	/* the first one waiting, and no sink wants it whole: the task keeps it */
+	if (!dt->first.used && !dt->head && !d->sink) {
+		fill(&dt->first, p, false);
+		return;
+	}
 	i = pool_get(d);
 	if (i < 0) {
 		d->no_memory++;
@@ -607,15 +604,16 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	keep(d, i, p, false, &dt->head);
 }
 
-/* Settle pending placement i for a sink: the whole placement, or one made of the entry. */
-static __attribute__((noinline)) void settle_pending_sink(struct rq_delay *d, uint32_t i,
+/* Settle pending placement e for a sink: the whole placement (full), or one made of e. */
+static __attribute__((noinline)) void settle_pending_sink(struct rq_delay *d,
+							  const struct rq_delay_pending *e,
+							  const struct rq_placement *full,
 							  int64_t delay, bool lost)
 {
-	const struct rq_delay_pending *e = &d->pool[i];
 	struct rq_placement p;
 
-	if (e->full) {
-		settle(d, &d->full[i], delay, lost);
+	if (full) {
+		settle(d, full, delay, lost);
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -631,17 +629,25 @@ static __attribute__((noinline)) void settle_pending_sink(struct rq_delay *d, ui
 	settle(d, &p, delay, lost);
 }
 
-/* Settle pending placement i; without a sink only the statistics take it. */
-static inline void settle_pending(struct rq_delay *d, uint32_t i, int64_t delay, bool lost)
+/* Settle pending placement e; without a sink only the statistics take it. */
+static inline void settle_pending(struct rq_delay *d, const struct rq_delay_pending *e,
+				  const struct rq_placement *full, int64_t delay, bool lost)
 {
-	const struct rq_delay_pending *e = &d->pool[i];
-
-	if (e->full || d->sink)
-		settle_pending_sink(d, i, delay, lost);
+	if (full || d->sink)
+		settle_pending_sink(d, e, full, delay, lost);
 	else if (delay >= 0 && !lost)
 		account(d, e->path, e->findings, (uint64_t)delay);
 	else
 		not_measured(d, delay, lost);
+}
+
+/* Settle pool entry i and free it. */
+static void settle_entry(struct rq_delay *d, uint32_t i, int64_t delay, bool lost)
+{
+	struct rq_delay_pending *e = &d->pool[i];
+
+	settle_pending(d, e, e->full ? &d->full[i] : NULL, delay, lost);
+	pool_put(d, i);
 }
 
 /*
@@ -707,8 +713,7 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 		}
 		if (fix && fix->needless && an->on_late)
 			an->on_late(an->on_late_data, e->ts, 1u << RQ_FIND_NEEDLESS_CALLBACK);
-		settle_pending(d, i - 1, 0, false);
-		pool_put(d, i - 1);
+		settle_entry(d, i - 1, 0, false);
 	}
 }
 
@@ -722,12 +727,15 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 	dt->runs[dt->nruns_total++ % RQ_DELAY_RUNS] = ts;
 	if (dt->nruns < RQ_DELAY_RUNS)
 		dt->nruns++;
+	/* the oldest is first: the sink sees them in the order they were placed */
+	if (dt->first.used) {
+		dt->first.used = false;
+		settle_pending(d, &dt->first, NULL, (int64_t)(ts - dt->first.ts),
+			       dt->first.tainted);
+	}
 	if (!dt->head)
 		return;
-	/*
-	 * Settle them all, the oldest first (the sink sees them in the order they were
-	 * placed): the list is newest first, turn it around once.
-	 */
+	/* then the pool's, the oldest first: the list is newest first, turn it around */
 	for (i = dt->head, dt->head = 0; i; i = next) {
 		next = d->pool[i - 1].next;
 		d->pool[i - 1].next = prev;
@@ -737,8 +745,7 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 		struct rq_delay_pending *e = &d->pool[i - 1];
 
 		next = e->next;
-		settle_pending(d, i - 1, (int64_t)(ts - e->ts), e->tainted);
-		pool_put(d, i - 1);
+		settle_entry(d, i - 1, (int64_t)(ts - e->ts), e->tainted);
 	}
 }
 
@@ -760,6 +767,10 @@ static __attribute__((noinline)) void delay_event_slow(struct rq_analysis *an, s
 		for (uint32_t i = 0; i < d->pool_cap; i++)
 			if (d->pool[i].used && d->pool[i].to_cpu == ev->cpu)
 				d->pool[i].tainted = true;
+		for (unsigned int b = 0; b < an->task_hash_size; b++)
+			for (t = an->task_hash[b]; t; t = t->hnext)
+				if (t->delay.first.used && t->delay.first.to_cpu == ev->cpu)
+					t->delay.first.tainted = true;
 		return;
 	case RQ_EV_SWITCH:
 		t = ev->pid > 0 ? rq_task_find(an, ev->pid) : NULL;
@@ -808,13 +819,39 @@ static int cmp_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+void rq_delay_task_gone(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_delay *d = an->delay;
+	int i;
+
+	if (!d || !t->delay.first.used)
+		return;
+	/* into the pool, on no task's list: the lists of t are left there too */
+	t->delay.first.used = false;
+	i = pool_get(d);
+	if (i < 0) {
+		d->no_memory++;
+		settle_pending(d, &t->delay.first, NULL, -1, false);
+		return;
+	}
+	d->pool[i] = t->delay.first;
+	d->pool[i].used = true;
+	d->pool[i].next = 0;
+}
+
 void rq_delay_finish(struct rq_analysis *an)
 {
 	struct rq_delay *d = an->delay;
 	struct seq_idx *order;
 	uint32_t n = 0;
 
-	if (!d || !d->pool_used)
+	if (!d)
+		return;
+	/* what the tasks keep themselves joins the pool: all in placement order below */
+	for (unsigned int b = 0; b < an->task_hash_size; b++)
+		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
+			rq_delay_task_gone(an, t);
+	if (!d->pool_used)
 		return;
 	/* the pending ones in placement order */
 	order = calloc(d->pool_used, sizeof(*order));
@@ -825,11 +862,11 @@ void rq_delay_finish(struct rq_analysis *an)
 		qsort(order, n, sizeof(*order), cmp_seq);
 		/* an exec still waiting for its verdict ran (delay 0) and stays not judged */
 		for (uint32_t k = 0; k < n; k++)
-			settle_pending(d, order[k].i, d->pool[order[k].i].wait ? 0 : -1, false);
+			settle_entry(d, order[k].i, d->pool[order[k].i].wait ? 0 : -1, false);
 	} else {
 		for (uint32_t i = 0; i < d->pool_cap; i++)
 			if (d->pool[i].used)
-				settle_pending(d, i, d->pool[i].wait ? 0 : -1, false);
+				settle_entry(d, i, d->pool[i].wait ? 0 : -1, false);
 	}
 	free(order);
 	free(d->pool);

@@ -54,10 +54,32 @@ bool rq_sketch_bucket_check(uint64_t v);
 void rq_sketch_histogram(const struct rq_sketch *s, int lo, int per, int nbins,
 			 uint64_t *counts);
 
+/*
+ * A placement waiting for its task to run: what the statistics need (tens of bytes).
+ * The whole placement is kept apart (delay.c's full[], same index) while a sink wants it.
+ */
+struct rq_delay_pending {
+	uint64_t ts, seq;
+	uint32_t next;		/* next of the same task (or of the free list): index + 1 */
+	unsigned int findings;
+	int pid, to_cpu;
+	uint8_t path;
+	bool used;
+	bool tainted;		/* events were lost on its CPU meanwhile */
+	bool full;		/* full[] holds the placement */
+	bool wait;		/* an exec waiting for its verdict (on the task's wait list) */
+};
+
 /* Per task, inside struct rq_task: zero means nothing pending (task_init memsets it). */
 #define RQ_DELAY_RUNS 4
 struct rq_delay_task {
-	uint32_t head;		/* first pending placement: pool index + 1, 0 none */
+	/*
+	 * The oldest pending placement, kept here when it came with nothing else pending
+	 * and no sink wanting whole placements: the common case, one at a time, needs no
+	 * pool entry.  The later ones are in the pool, on the list at head.
+	 */
+	struct rq_delay_pending first;
+	uint32_t head;		/* pending placements after first: pool index + 1, 0 none */
 	uint32_t wait_head;	/* execs whose needless-callback verdict waits for a marker */
 	uint8_t nruns;		/* runs kept, up to RQ_DELAY_RUNS */
 	uint8_t nruns_total;	/* runs seen (mod 256): the next goes to runs[nruns_total % N] */
@@ -73,7 +95,6 @@ struct rq_task;
 /* Called with each placement once its delay is known: ns, or -1 (did not run / unknown). */
 typedef void (*rq_delay_sink_fn)(const struct rq_placement *p, int64_t delay_ns, void *ctx);
 
-struct rq_delay_pending;
 struct rq_event;
 
 /* The store of an analysis (rq_analysis_delay()); private to the engine (engine.h). */
@@ -108,6 +129,11 @@ struct rq_exec_fix {
 void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			    const struct rq_exec_fix *fix);
 void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix);
+/*
+ * The engine is about to free t (evicted) or to reuse it (a fork with its pid): what
+ * it has pending stays for rq_delay_finish() (it did not run).
+ */
+void rq_delay_task_gone(struct rq_analysis *an, struct rq_task *t);
 /* End of the trace: what is still pending did not run; the sink sees it with -1. */
 void rq_delay_finish(struct rq_analysis *an);
 

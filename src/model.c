@@ -594,6 +594,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_clear_pending(an, child);
 	rqe_release(an, &child->stopper_slot);
 	rqe_unknown_execs_stay(an, child);
+	rq_delay_task_gone(an, child);
 	task_init(child, ev->pid2, ev->ts);
 	rqe_note_comm(child, ev->comm2);
 	if (parent) {
@@ -637,6 +638,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	slot = pid_slot(an, t->pid, false);
 	if (slot && *slot == t)
 		*slot = NULL;
+	rq_delay_task_gone(an, t);
 	rq_cpumask_free(&t->mask);
 	free(t->idle_at_waking);
 	free(t);

@@ -229,6 +229,38 @@ static void pid_reused_after_eviction(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * A placement still waiting when its task goes: the task is evicted (freed), or its pid
+ * is reused by a fork.  It did not run: counted so at the end, not lost with the task.
+ */
+static void pending_outlives_task(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	uint64_t ts = 1000;
+
+	assert_non_null(an);
+	ev_switch(an, 100, 0, 0, 0, 10, "parent");	/* 10 runs on CPU 0 */
+	ev_switch(an, 110, 1, 0, 0, 30, "busy");	/* 30 keeps CPU 1 busy */
+	ev_fork(an, 200, 0, 10, 20);
+	ev_wakeup_new(an, 201, 0, 10, 20, 1);		/* 20 waits on CPU 1 ... */
+	ev_simple(an, 300, 0, RQ_EV_FREE, 10, 20, 0);	/* ... and is gone, not run */
+	for (int i = 0; i < EXITED_KEEP; i++) {		/* 20 is evicted */
+		ev_fork(an, ts++, 0, 10, 1000 + i);
+		ev_simple(an, ts++, 0, RQ_EV_FREE, 10, 1000 + i, 0);
+	}
+	assert_null(rq_task_find(an, 20));
+	ev_fork(an, ts, 0, 10, 21);
+	ev_wakeup_new(an, ts + 1, 0, 10, 21, 1);	/* 21 waits on CPU 1 ... */
+	ev_fork(an, ts + 2, 0, 10, 21);			/* ... when a fork reuses its pid */
+	ev_wakeup_new(an, ts + 3, 0, 10, 21, 1);
+	ev_switch(an, ts + 103, 1, 30, 0, 21, "child");	/* the new 21 runs: 100 ns */
+	rq_analysis_finish(an);
+	assert_int_equal(an->delay->not_run, 2);
+	assert_int_equal(rq_delay_kind(an->delay, RQ_KIND_FORK, false)->n +
+			 rq_delay_kind(an->delay, RQ_KIND_FORK, true)->n, 1);
+	rq_analysis_free(an);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +272,7 @@ int main(void)
 		cmocka_unit_test(histogram_bins),
 		cmocka_unit_test(lost_events_unmeasured),
 		cmocka_unit_test(pid_reused_after_eviction),
+		cmocka_unit_test(pending_outlives_task),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
