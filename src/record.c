@@ -55,7 +55,6 @@
 #define DEFAULT_BUFFER_MIN_KB	4096
 #define DEFAULT_BUFFER_MAX_KB	32768
 #define POLL_MS			100	/* rq_record_run(): longest wait for data */
-#define BUSY_GAP_MS		10	/* ... and the shortest gap between two reads */
 #define MAX_BATCH_PAGES		256	/* per CPU per read round */
 
 /* The events rqpath records, and what is lost without each: events.def. */
@@ -1430,11 +1429,6 @@ struct rq_pump *rq_recorder_pump(struct rq_recorder *r)
 	return ((struct session *)r)->pump;
 }
 
-int rq_recorder_cpus(const struct rq_recorder *r)
-{
-	return ((const struct session *)r)->ncpus;
-}
-
 int rq_recorder_pollfds(const struct rq_recorder *r, struct pollfd *fds, int max)
 {
 	const struct session *s = (const struct session *)r;
@@ -1533,9 +1527,9 @@ static void wait_for_data(struct session *s, bool busy)
 {
 	int n = rq_recorder_pollfds((struct rq_recorder *)s, s->pfds, s->ncpus);
 
-	/* while events flow, read at most every BUSY_GAP_MS: whole pages, few wakeups */
+	/* while events flow, read at most every RQ_RECORD_GAP_MS: whole pages, few wakeups */
 	if (busy) {
-		struct timespec gap = { 0, BUSY_GAP_MS * 1000000L };
+		struct timespec gap = { 0, RQ_RECORD_GAP_MS * 1000000L };
 
 		nanosleep(&gap, NULL);
 	}

@@ -81,7 +81,11 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
  * rq_pump_cpus() describe what this kernel records.
  */
 struct rq_pump *rq_recorder_pump(struct rq_recorder *r);
-int rq_recorder_cpus(const struct rq_recorder *r);
+/*
+ * While events flow, the ring buffers are read at most every RQ_RECORD_GAP_MS (whole
+ * pages, few wakeups): rq_record_run() and the live TUI's loop both wait that long.
+ */
+#define RQ_RECORD_GAP_MS	10
 /* The ring buffers' descriptors (POLLIN when a CPU has data) into fds; returns how many. */
 int rq_recorder_pollfds(const struct rq_recorder *r, struct pollfd *fds, int max);
 /*

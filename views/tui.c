@@ -1194,7 +1194,7 @@ int tui_compare(const char *const *base, int nbase, const char *const *new, int 
 /* ---- live --------------------------------------------------------------------------- */
 
 #define LIVE_FRAME	0.25	/* seconds between two redraws while events flow */
-#define LIVE_GAP	0.010	/* shortest time between two reads of the ring buffers */
+#define LIVE_GAP	(RQ_RECORD_GAP_MS / 1000.0)	/* between two reads of the ring buffers */
 #define LIVE_SLICE	0.015	/* the recording's share of one turn of the loop */
 #define LIVE_QUIET	3.0	/* no event for this long: ask the recorder why */
 #define RATE_TAU	2.0	/* the events/s shown decay with this time constant (s) */
@@ -1229,7 +1229,7 @@ static int live_begin(struct tui *t)
 	struct rq_analysis *an = new_analysis(t);
 	struct tl_index *idx = tl_index_new();
 
-	if (!an || !idx || rq_analysis_begin(an, "live", rq_recorder_cpus(t->rec), t->release,
+	if (!an || !idx || rq_analysis_begin(an, "live", rq_pump_cpus(t->pump), t->release,
 					     rq_pump_available(t->pump))) {
 		rq_analysis_free(an);
 		tl_index_free(idx);
@@ -1309,7 +1309,7 @@ static void live_status(struct tui *t, double now)
 static int live_loop(struct tui *t)
 {
 	const struct rq_budget slice = { .max_seconds = LIVE_SLICE };
-	int ncpu = rq_recorder_cpus(t->rec), ret = 0;
+	int ncpu = rq_pump_cpus(t->pump), ret = 0;
 	struct pollfd *fds = calloc((size_t)ncpu + 1, sizeof(*fds));
 	double last_draw = 0, last_read = 0;
 	bool more = false;
