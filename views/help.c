@@ -40,7 +40,7 @@ static void add_scope(struct help_state *s, const char *scope, const char *title
 
 		if (!k->help)
 			continue;
-		if (scope ? !k->scope || strcmp(k->scope, scope) : k->scope != NULL)
+		if (scope ? !tui_scope_has(k->scope, scope) : k->scope != NULL)
 			continue;
 		snprintf(buf, sizeof(buf), "  %-10s %s", k->name, k->help);
 		add(s, false, buf);
@@ -69,7 +69,7 @@ static void build(struct view *v)
 		if (views[i] == &compare_ops && !v->t->cmp)
 			continue;
 		for (int k = 0; k < tui_nr_keys; k++)
-			if (tui_keys[k].scope && !strcmp(tui_keys[k].scope, views[i]->name))
+			if (tui_scope_has(tui_keys[k].scope, views[i]->name))
 				any = true;
 		if (any) {
 			snprintf(buf, sizeof(buf), "%s view", views[i]->name);

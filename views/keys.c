@@ -46,20 +46,13 @@ const struct tui_key tui_keys[] = {
 	{ 'b', "b", ACT_ENTER_BASE, "compare", "the BASE trace's placements of the row",
 	  "b BASE" },
 	{ '\n', "Enter", ACT_ENTER, "tasks", "placements of this task", "Enter placements" },
-	/* sort: tasks and placements alike (sort.c) */
-	{ '>', ">", ACT_SORT, "tasks",
+	/* sort: tasks and placements alike (sort.c), one row each for both views */
+	{ '>', ">", ACT_SORT, "tasks placements",
 	  "sort by the next column (o too)", "< > O F6 sort" },
-	{ 'o', "o", ACT_SORT, "tasks", NULL, NULL },
-	{ '<', "<", ACT_SORT_PREV, "tasks", "sort by the previous column", NULL },
-	{ 'O', "O", ACT_SORT_REVERSE, "tasks", "reverse the sort", NULL },
-	{ KEY_F(6), "F6", ACT_SORT_PICK, "tasks",
-	  "sort by a column named at a prompt (the current one again reverses)", NULL },
-	{ '>', ">", ACT_SORT, "placements",
-	  "sort by the next column (o too)", "< > O F6 sort" },
-	{ 'o', "o", ACT_SORT, "placements", NULL, NULL },
-	{ '<', "<", ACT_SORT_PREV, "placements", "sort by the previous column", NULL },
-	{ 'O', "O", ACT_SORT_REVERSE, "placements", "reverse the sort", NULL },
-	{ KEY_F(6), "F6", ACT_SORT_PICK, "placements",
+	{ 'o', "o", ACT_SORT, "tasks placements", NULL, NULL },
+	{ '<', "<", ACT_SORT_PREV, "tasks placements", "sort by the previous column", NULL },
+	{ 'O', "O", ACT_SORT_REVERSE, "tasks placements", "reverse the sort", NULL },
+	{ KEY_F(6), "F6", ACT_SORT_PICK, "tasks placements",
 	  "sort by a column named at a prompt (the current one again reverses)", NULL },
 	{ '\n', "Enter", ACT_ENTER, "findings",
 	  "placements with this finding (on an example: its detail)", "Enter placements" },
@@ -139,6 +132,19 @@ const struct tui_key tui_keys[] = {
 
 const int tui_nr_keys = sizeof(tui_keys) / sizeof(tui_keys[0]);
 
+bool tui_scope_has(const char *scope, const char *name)
+{
+	size_t n;
+
+	if (!scope || !name || !*name)
+		return false;
+	n = strlen(name);
+	for (const char *p = scope; (p = strstr(p, name)); p += n)
+		if ((p == scope || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
 static bool in_scope(const struct tui *t, const char *scope, const char *view)
 {
 	if (!scope)
@@ -149,7 +155,7 @@ static bool in_scope(const struct tui *t, const char *scope, const char *view)
 		return t->live;
 	if (!strcmp(scope, "compare-mode"))
 		return t->cmp != NULL;
-	return view && !strcmp(scope, view);
+	return tui_scope_has(scope, view);
 }
 
 static const char *top_name(const struct tui *t)
@@ -182,8 +188,8 @@ void tui_help_line(const struct tui *t, char *buf, size_t size)
 			if (!k->brief)
 				continue;
 			if (pass == 0)
-				mine = k->scope && strcmp(k->scope, "replay") && view &&
-				       !strcmp(k->scope, view);
+				mine = k->scope && strcmp(k->scope, "replay") &&
+				       tui_scope_has(k->scope, view);
 			else if (pass == 2)
 				mine = k->scope && ((!strcmp(k->scope, "replay") && !t->live) ||
 						    (!strcmp(k->scope, "live") && t->live));

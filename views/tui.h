@@ -73,7 +73,8 @@ struct tui_key {
 	int key;
 	const char *name;	/* as shown to the user */
 	enum tui_action act;
-	const char *scope;	/* NULL: everywhere; "replay": replay mode; else a view name */
+	/* NULL: everywhere; "replay", "live", "compare-mode": that mode; else view names */
+	const char *scope;
 	const char *help;	/* for the help view */
 	const char *brief;	/* for the bottom help line, NULL: not shown there */
 };
@@ -370,6 +371,8 @@ void tui_sort_header(const struct tui *t, const struct tui_sort *s, const struct
 
 /* keys.c */
 enum tui_action tui_key_action(const struct tui *t, int key);
+/* Is name one of the space-separated words of a key's scope ("tasks placements")? */
+bool tui_scope_has(const char *scope, const char *name);
 /* The bottom help line for a view. */
 void tui_help_line(const struct tui *t, char *buf, size_t size);
 
