@@ -90,6 +90,19 @@ const char *rq_event_name(enum rq_event_type type);
 /* The first event (table order) finding needs that counts[] has none of, else RQ_EV_OTHER. */
 enum rq_event_type rq_finding_lacks(int finding, const uint64_t counts[RQ_EV__COUNT]);
 
+/*
+ * Does ev show its writer (common_pid, 0 the idle task) running on its CPU, as the model
+ * reads it (rqpath-paths(7), Model repair)?  Not a switch (it names its prev itself), not a
+ * marker (the recorder's note, not its work), not a record of hard or soft interrupt or
+ * NMI context.  The engine corrects the running task from these, and the TUI's timeline
+ * starts a run from them: what ran and what waited come from one rule.
+ */
+static inline bool rq_event_shows_runner(const struct rq_event *ev)
+{
+	return ev->type != RQ_EV_SWITCH && ev->type != RQ_EV_MARKER && ev->common_pid >= 0 &&
+	       !(ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ | RQ_FLAG_NMI));
+}
+
 /* For includers of events.def: keep a row only when it is recorded. */
 #define RQ_IF_RECORDED_1(...) __VA_ARGS__
 #define RQ_IF_RECORDED_0(...)

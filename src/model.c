@@ -455,9 +455,7 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 	int owner = ev->common_pid;
 	struct rq_task *t;
 
-	/* a switch names its prev itself; markers are the recorder's notes, not its work */
-	if (ev->type == RQ_EV_SWITCH || ev->type == RQ_EV_MARKER || owner < 0 ||
-	    (ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ | RQ_FLAG_NMI)))
+	if (!rq_event_shows_runner(ev))
 		return;
 	if (owner == c->curr) {
 		c->trailing_prev = -1;

@@ -315,8 +315,12 @@ static void on_event(const struct rq_event *ev, void *ctx)
 				begin_run(x, k, o->cur.pid, tl_comm(x, o->cur.comm), pol, ev->ts);
 		}
 	}
-	/* the writer runs there: its switch in may be missing */
-	if (ev->common_pid > 0 && (!c->open || ev->common_pid != c->cur.pid)) {
+	/*
+	 * the writer runs there: its switch in may be missing.  Read as the engine reads it
+	 * (not from irq context, not from markers), so the queue beside it agrees.
+	 */
+	if (ev->common_pid > 0 && rq_event_shows_runner(ev) &&
+	    (!c->open || ev->common_pid != c->cur.pid)) {
 		struct rq_task_info info;
 		const struct rq_task_info *t = x->an && rq_task_info_get(x->an, ev->common_pid,
 									  &info) ? &info : NULL;
