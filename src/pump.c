@@ -37,8 +37,8 @@ struct sink {
  * to the sinks.  A batch is written by the worker and read by the caller's thread, never
  * both at once: NR_BATCHES of them go round between the two.
  */
-#define BATCH_EVENTS 1024
-#define NR_BATCHES 4
+#define BATCH_EVENTS 512
+#define NR_BATCHES 8
 #define ARENA_MIN 16384
 
 enum batch_status { B_MORE, B_END, B_ERROR };
@@ -559,8 +559,9 @@ static void *worker_main(void *arg)
 		struct batch *b;
 
 		pthread_mutex_lock(&w->lock);
-		while (!w->quit && w->tail - w->head == NR_BATCHES)
-			pthread_cond_wait(&w->freed, &w->lock);
+		if (w->tail - w->head == NR_BATCHES)
+			while (!w->quit && w->tail - w->head > NR_BATCHES / 2)
+				pthread_cond_wait(&w->freed, &w->lock);
 		if (w->quit) {
 			pthread_mutex_unlock(&w->lock);
 			break;
@@ -659,7 +660,12 @@ static struct batch *current(struct rq_pump *p)
 			}
 			pthread_mutex_lock(&w->lock);
 			w->head++;
-			pthread_cond_signal(&w->freed);
+			/*
+			 * a worker that found every batch full sleeps until half of them are
+			 * free again: one wake-up for NR_BATCHES / 2 batches, not one each
+			 */
+			if (w->tail - w->head <= NR_BATCHES / 2)
+				pthread_cond_signal(&w->freed);
 			pthread_mutex_unlock(&w->lock);
 		}
 		pthread_mutex_lock(&w->lock);
