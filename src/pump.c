@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -591,6 +592,8 @@ static void free_worker(struct worker *w)
 int rq_pump_start_worker(struct rq_pump *p)
 {
 	struct worker *w;
+	sigset_t all, old;
+	int err;
 
 	/* a live source is read where its refills happen: in the caller's thread */
 	if (p->w || p->src.ops->refill || p->started || p->end || p->failed)
@@ -609,7 +612,15 @@ int rq_pump_start_worker(struct rq_pump *p)
 	pthread_cond_init(&w->filled, NULL);
 	pthread_cond_init(&w->freed, NULL);
 	p->w = w;
-	if (pthread_create(&w->thread, NULL, worker_main, p)) {
+	/*
+	 * The worker takes no signal (it starts with them all blocked): a SIGINT, SIGWINCH
+	 * or SIGCHLD goes to the caller's thread, whose waits it is meant to interrupt.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&w->thread, NULL, worker_main, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
 		p->w = NULL;
 		pthread_cond_destroy(&w->filled);
 		pthread_cond_destroy(&w->freed);
