@@ -61,8 +61,9 @@ static void btab_build(void)
 	for (unsigned int b = 0; b < RQ_SKETCH_LINEAR; b++)
 		t->bound[b] = b;
 	for (unsigned int b = RQ_SKETCH_LINEAR; b < RQ_SKETCH_BUCKETS; b++) {
+		/* the boundary by the formula, then by the definition (two log()s, mostly) */
 		double x = RQ_SKETCH_LINEAR * pow(RQ_SKETCH_GAMMA, (double)(b - RQ_SKETCH_LINEAR));
-		uint64_t v = (uint64_t)x;
+		uint64_t v = (uint64_t)ceil(x);
 
 		if (v < t->bound[b - 1] + 1)
 			v = t->bound[b - 1] + 1;
