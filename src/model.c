@@ -669,8 +669,11 @@ static void retire_task(struct rq_analysis *an, struct rq_task *t)
 	}
 	if (an->nr_exited_kept == EXITED_KEEP) {
 		old = rq_task_find(an, an->exited_ring[an->exited_head]);
-		/* the pid may belong to a new task by now: only a dead one goes */
-		if (old && old->retired)
+		/*
+		 * the pid may belong to a new task by now: only a dead one goes, and not t
+		 * (its pid's earlier task was reused by a fork: the entry is stale)
+		 */
+		if (old && old->retired && old != t)
 			evict_task(an, old);
 		an->exited_head = (an->exited_head + 1) % EXITED_KEEP;
 		an->nr_exited_kept--;

@@ -261,6 +261,32 @@ static void pending_outlives_task(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * A dead task whose pid a fork reused leaves a stale entry in the ring of dead tasks;
+ * when the new task dies with that entry the oldest, it must not evict itself (the
+ * switch handler goes on using it: heap-use-after-free under ASan before the fix).
+ */
+static void retired_pid_reused_not_self_evicted(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	uint64_t ts = 1000;
+
+	assert_non_null(an);
+	ev_switch(an, 100, 0, 0, 0, 10, "parent");
+	ev_fork(an, 200, 0, 10, 20);
+	ev_simple(an, 300, 0, RQ_EV_FREE, 10, 20, 0);	/* 20 dead: first in the ring */
+	ev_fork(an, 400, 0, 10, 20);			/* a fork reuses pid 20 */
+	for (int i = 0; i < EXITED_KEEP - 1; i++) {	/* the ring fills up */
+		ev_fork(an, ts++, 0, 10, 1000 + i);
+		ev_simple(an, ts++, 0, RQ_EV_FREE, 10, 1000 + i, 0);
+	}
+	ev_switch(an, ts++, 1, 0, 0, 20, "child");	/* the new 20 runs on CPU 1 */
+	ev_switch(an, ts++, 1, 20, 0x20, 0, NULL);	/* and dies (EXIT_ZOMBIE) */
+	assert_non_null(rq_task_find(an, 20));		/* kept for the views */
+	rq_analysis_finish(an);
+	rq_analysis_free(an);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +299,7 @@ int main(void)
 		cmocka_unit_test(lost_events_unmeasured),
 		cmocka_unit_test(pid_reused_after_eviction),
 		cmocka_unit_test(pending_outlives_task),
+		cmocka_unit_test(retired_pid_reused_not_self_evicted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
