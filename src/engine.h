@@ -485,8 +485,17 @@ struct rqe_select {
 	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
 	unsigned int mask_assume;	/* what that mask rests on */
 };
-void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			     const struct rqe_select *sel);
+void __rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
+			       struct rq_task *t, const struct rqe_select *sel);
+/* idle-stacking judges SCHED_IDLE wakees or unknown ones: most wakeups stop here, inline */
+static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
+					   struct rq_task *t, const struct rqe_select *sel)
+{
+	unsigned int ignored = 0;
+
+	if (an->profile.idle_stack_allowed && idle_class(t, &ignored) != 0)
+		__rqe_judge_idle_stacking(an, p, t, sel);
+}
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   const struct rqe_select *sel);
 void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
