@@ -428,8 +428,8 @@ struct cpu_look {
 
 /* model.c */
 int rqe_grow_hash(struct rq_analysis *an);
-void rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-		  struct cpu_look *l, bool busy_enough);
+void __rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		    struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
 void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy);
@@ -449,6 +449,47 @@ void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev);
+
+/*
+ * rqe_look_cpu(busy_enough) then rqe_look_busy() in their common case, without filling a
+ * cpu_look: the runqueue is known and its running task (not skip) is not SCHED_IDLE
+ * work by its known policy.  false: ask rqe_look_cpu().
+ */
+static inline bool rqe_busy_by_curr(const struct rq_analysis *an, int cpu,
+				    const struct rq_task *skip)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+	const struct rq_task *q;
+
+	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
+		return false;
+	q = rq_task_find(an, c->curr);
+	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
+}
+
+/*
+ * Fill l for cpu.  A judge that only needs to know whether the CPU is busy passes
+ * busy_enough: the scan stops at the first task that is not SCHED_IDLE by its known
+ * policy (the common case, the running task, makes this O(1) and inline); the counts
+ * are then partial, but nonidle > 0 and the verdict rests on no assumption about the
+ * others.
+ */
+static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
+				const struct rq_task *skip, struct cpu_look *l, bool busy_enough)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+
+	if (busy_enough && rqe_busy_by_curr(an, cpu, skip)) {
+		/* what the scan finds at its first task, and where it stops */
+		*l = (struct cpu_look){
+			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
+			.assume = c->watched_since && !c->last_idle_ts ?
+				  1u << RQ_ASSUME_CPU_WATCHED : 0,
+		};
+		return;
+	}
+	__rqe_look_cpu(an, cpu, skip, l, busy_enough);
+}
 
 /* classify.c */
 void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);

@@ -259,22 +259,6 @@ const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct
 
 /* ---- what the kernel would see on a CPU ------------------------------------- */
 
-/*
- * rqe_look_cpu(busy_enough) then rqe_look_busy() in their common case, without filling a
- * cpu_look: the runqueue is known and its running task (not skip) is not SCHED_IDLE
- * work by its known policy.  false: ask rqe_look_cpu().
- */
-static inline bool busy_by_curr(const struct rq_analysis *an, int cpu, const struct rq_task *skip)
-{
-	const struct rq_cpu *c = &an->cpus[cpu];
-	const struct rq_task *q;
-
-	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
-		return false;
-	q = rq_task_find(an, c->curr);
-	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
-}
-
 /* Count q into l; true when q is not SCHED_IDLE work by its known policy. */
 static bool look_task(const struct rq_task *q, struct cpu_look *l)
 {
@@ -288,27 +272,13 @@ static bool look_task(const struct rq_task *q, struct cpu_look *l)
 	return cls == 0 && q->policy != RQ_POLICY_UNKNOWN;
 }
 
-/*
- * Fill l for cpu.  A judge that only needs to know whether the CPU is busy passes
- * busy_enough: the scan stops at the first task that is not SCHED_IDLE by its known
- * policy (the common case, the running task, makes this O(1)); the counts are then
- * partial, but nonidle > 0 and the verdict rests on no assumption about the others.
- */
-void rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-		  struct cpu_look *l, bool busy_enough)
+/* rqe_look_cpu() past its common case: scan the CPU's running and queued tasks. */
+void __rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		    struct cpu_look *l, bool busy_enough)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
 	unsigned int ignored = 0;
 
-	if (busy_enough && busy_by_curr(an, cpu, skip)) {
-		/* what the scan below finds at its first task, and where it stops */
-		*l = (struct cpu_look){
-			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
-			.assume = c->watched_since && !c->last_idle_ts ?
-				  1u << RQ_ASSUME_CPU_WATCHED : 0,
-		};
-		return;
-	}
 	memset(l, 0, sizeof(*l));
 	l->known = c->known && c->curr >= 0;
 	if (!l->known)
@@ -369,11 +339,11 @@ void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 			bit_set(idle, cpu);
 			continue;
 		}
-		if (busy_by_curr(an, cpu, t)) {
+		if (rqe_busy_by_curr(an, cpu, t)) {
 			bit_set(busy, cpu);
 			continue;
 		}
-		rqe_look_cpu(an, cpu, t, &l, true);
+		__rqe_look_cpu(an, cpu, t, &l, true);
 		if (l.known && rqe_look_busy(&l, &ignored))
 			bit_set(busy, cpu);
 	}
