@@ -428,8 +428,8 @@ struct cpu_look {
 
 /* model.c */
 int rqe_grow_hash(struct rq_analysis *an);
-void __rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-		    struct cpu_look *l, bool busy_enough);
+void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		       struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
 void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy);
@@ -488,7 +488,7 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 		};
 		return;
 	}
-	__rqe_look_cpu(an, cpu, skip, l, busy_enough);
+	rqe_look_cpu_scan(an, cpu, skip, l, busy_enough);
 }
 
 /* classify.c */
@@ -526,16 +526,19 @@ struct rqe_select {
 	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
 	unsigned int mask_assume;	/* what that mask rests on */
 };
-void __rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
-			       struct rq_task *t, const struct rqe_select *sel);
-/* idle-stacking judges SCHED_IDLE wakees or unknown ones: most wakeups stop here, inline */
+void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p,
+				  struct rq_task *t, const struct rqe_select *sel);
+/*
+ * idle-stacking judges SCHED_IDLE wakees or unknown ones (rqe_judge_idle_stacking_full());
+ * most wakeups stop at this inline test
+ */
 static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
 					   struct rq_task *t, const struct rqe_select *sel)
 {
 	unsigned int ignored = 0;
 
 	if (an->profile.idle_stack_allowed && idle_class(t, &ignored) != 0)
-		__rqe_judge_idle_stacking(an, p, t, sel);
+		rqe_judge_idle_stacking_full(an, p, t, sel);
 }
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   const struct rqe_select *sel);

@@ -94,8 +94,8 @@ static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumas
  * task onto CPU x running only SCHED_IDLE work, while another allowed CPU of x's LLC
  * was truly idle.  SCHED_IDLE only from evidence; every task on x must be known.
  */
-void __rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
-			       struct rq_task *t, const struct rqe_select *sel)
+void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p,
+				  struct rq_task *t, const struct rqe_select *sel)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
 	const struct rq_cpumask *mask = sel->mask;

@@ -273,8 +273,8 @@ static bool look_task(const struct rq_task *q, struct cpu_look *l)
 }
 
 /* rqe_look_cpu() past its common case: scan the CPU's running and queued tasks. */
-void __rqe_look_cpu(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-		    struct cpu_look *l, bool busy_enough)
+void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		       struct cpu_look *l, bool busy_enough)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
 	unsigned int ignored = 0;
@@ -343,7 +343,7 @@ void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 			bit_set(busy, cpu);
 			continue;
 		}
-		__rqe_look_cpu(an, cpu, t, &l, true);
+		rqe_look_cpu_scan(an, cpu, t, &l, true);
 		if (l.known && rqe_look_busy(&l, &ignored))
 			bit_set(busy, cpu);
 	}
