@@ -61,8 +61,8 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
  * mask, that is truly idle now and was idle when the waking was seen (idle_before, if
  * known); -1 if none.  What that rests on goes into *assume.
  */
-static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask, int x,
-			    const unsigned long *idle_before, unsigned int *assume)
+static inline int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask,
+				   int x, const unsigned long *idle_before, unsigned int *assume)
 {
 	int llc = an->cpus[x].llc;
 
