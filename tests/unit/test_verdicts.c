@@ -470,6 +470,38 @@ static void stop_class_wakeup(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * What a comm says (a per-CPU kthread pinned to its CPU, the stopper) is worked out when
+ * the comm changes: an exec that renames the task takes both away with the old name.
+ */
+static void comm_facts_follow_renames(void **state)
+{
+	struct rq_analysis *an = an_with(2, "6.18", NULL);
+
+	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	named_waking(an, 3 * MS, 0, 910, 600, 120, 0, "kworker/0:1");
+	ev_wakeup(an, 3 * MS + 2 * US, 0, 910, 600, 0);
+	named_waking(an, 3 * MS, 0, 910, 601, 120, 0, "migration/0");
+	ev_wakeup(an, 3 * MS + 3 * US, 0, 910, 601, 0);
+	assert_int_equal(path_count(an, "wake-affine"), 1);
+	assert_int_equal(path_count(an, "wake-stop"), 1);
+	for (int pid = 600; pid <= 601; pid++) {
+		/* it runs, execs a shell, sleeps, and wakes where it slept */
+		ev_switch(an, 4 * MS + pid, 0, 910, 0, pid, pid == 600 ? "kworker/0:1" :
+							  "migration/0");
+		ev_exec(an, 5 * MS + pid, 0, pid, "/bin/sh");
+		ev_switch(an, 6 * MS + pid, 0, pid, 1, 910, "busy");
+		ev_waking(an, 7 * MS + pid, 0, 910, pid, 0);	/* no comm: the exec's name holds */
+		ev_wakeup(an, 7 * MS + pid + 2 * US, 0, 910, pid, 0);
+	}
+	assert_int_equal(path_count(an, "wake-affine"), 1);
+	assert_int_equal(path_count(an, "wake-stop"), 1);
+	assert_int_equal(path_count(an, "wake-prev"), 2);
+	rq_analysis_free(an);
+}
+
 static void percpu_kthread_names(void **state)
 {
 	assert_int_equal(rq_percpu_kthread_cpu("kworker/3:1H"), 3);
@@ -660,6 +692,7 @@ int main(void)
 		cmocka_unit_test(markers_trusted_from_the_recorder_only),
 		cmocka_unit_test(stopper_moves),
 		cmocka_unit_test(stop_class_wakeup),
+		cmocka_unit_test(comm_facts_follow_renames),
 		cmocka_unit_test(percpu_kthread_names),
 		cmocka_unit_test(topology_spec),
 		cmocka_unit_test(asymmetric_capacity_makes_missed_idle_possible),
