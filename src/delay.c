@@ -45,7 +45,7 @@ static struct {
 } *btab;
 static pthread_once_t btab_once = PTHREAD_ONCE_INIT;
 
-static unsigned int bucket_walk(uint64_t v, unsigned int b)
+static inline unsigned int bucket_walk(uint64_t v, unsigned int b)
 {
 	while (b < RQ_SKETCH_BUCKETS - 1 && v >= btab->bound[b + 1])
 		b++;
@@ -84,7 +84,7 @@ static void btab_build(void)
 	}
 }
 
-static unsigned int bucket_of(uint64_t v)
+static inline unsigned int bucket_of(uint64_t v)
 {
 	unsigned int e;
 
