@@ -37,6 +37,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "analysis.h"
 #include "decode.h"
 #include "escape.h"
 #include "msg.h"
@@ -56,6 +57,12 @@
 #define DEFAULT_BUFFER_MAX_KB	32768
 #define POLL_MS			100	/* rq_record_run(): longest wait for data */
 #define MAX_BATCH_PAGES		256	/* per CPU per read round */
+/*
+ * With the mono trace clock, a record stamped later than this before a read round began
+ * waits for the next round: another CPU, read earlier in the round, may still have older
+ * ones to come (and a record reserved before the read may commit just after it).
+ */
+#define HOLD_NS			2000000ULL
 
 /* The events rqpath records, and what is lost without each: events.def. */
 static const struct rec_event {
@@ -99,6 +106,7 @@ struct live_cursor {
 	unsigned long long ts;
 	long long missed;	/* lost before the next record: 0, -1 unknown, N */
 	bool seen;
+	bool held;		/* data is the next record, not handed out: past the horizon */
 	uint64_t last_ts;
 	struct rq_raw rec;	/* the record handed out */
 };
@@ -118,6 +126,10 @@ struct session {
 	struct pollfd *pfds;
 	struct kbuffer **kb;
 	struct live_cursor *cur;
+	bool mono;		/* trace_clock is mono: CLOCK_MONOTONIC's nanoseconds */
+	bool draining;		/* no horizon: every record read goes out */
+	uint64_t horizon;	/* records stamped later wait for the next round */
+	int *kept, *kept_off;	/* per CPU: pages kept for the next round, the record's offset */
 	struct tep_handle *tep;
 	struct rq_pump *pump;
 	struct rq_tdw *w;
@@ -581,8 +593,9 @@ static int live_next(void *ctx, int cpu, const struct rq_raw **out)
 	struct kbuffer *kb = s->kb[cpu];
 	struct rq_raw *rec = &c->rec;
 
-	if (c->data)
+	if (c->data && !c->held)
 		c->data = kbuffer_next_event(kb, &c->ts);
+	c->held = false;
 	while (!c->data) {
 		int missed;
 
@@ -595,6 +608,11 @@ static int live_next(void *ctx, int cpu, const struct rq_raw **out)
 		else if (missed > 0 && c->missed >= 0)
 			c->missed += missed;
 		c->data = kbuffer_read_event(kb, &c->ts);
+	}
+	/* in time order across CPUs: what a CPU read later in the round wrote may be older */
+	if (c->ts > s->horizon) {
+		c->held = true;
+		return 0;
 	}
 	rec->ts = c->ts;
 	rec->cpu = cpu;
@@ -609,21 +627,57 @@ static int live_next(void *ctx, int cpu, const struct rq_raw **out)
 	return 1;
 }
 
-static int read_round(struct session *s, bool *any);
+static int read_round(struct session *s, const int *kept, bool *any);
 
-/* The pump has used up every CPU's pages: read the next round. */
+/*
+ * A CPU's pages from the one of its held record on move to the front of its batch (the
+ * round appends after them); returns how many, and *off the record's offset in its page.
+ */
+static int keep_held(struct session *s, int cpu, int *off)
+{
+	struct live_cursor *c = &s->cur[cpu];
+	int first = c->page - 1, n;
+
+	if (!c->held || first < 0)
+		return 0;
+	*off = kbuffer_curr_offset(s->kb[cpu]);
+	n = s->batch_n[cpu] - first;
+	memmove(s->batch[cpu], s->batch[cpu] + (size_t)first * s->page_size,
+		(size_t)n * s->page_size);
+	return n;
+}
+
+/*
+ * The pump has used up every CPU's pages (or stopped at the horizon): read the next
+ * round.  1 when a record can go out now.
+ */
 static int live_refill(void *ctx)
 {
 	struct session *s = ctx;
-	bool any;
+	int *nkept = s->kept, *off = s->kept_off;
+	bool any, ready = false;
 
-	if (read_round(s, &any) < 0)
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		nkept[cpu] = keep_held(s, cpu, &off[cpu]);
+	if (read_round(s, nkept, &any) < 0)
 		return -1;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		s->cur[cpu].page = 0;
-		s->cur[cpu].data = NULL;
+		struct live_cursor *c = &s->cur[cpu];
+
+		c->page = 0;
+		c->data = NULL;
+		if (!nkept[cpu]) {
+			c->held = false;
+			continue;
+		}
+		/* the held record again, its page's lost count already taken */
+		kbuffer_load_subbuffer(s->kb[cpu], s->batch[cpu]);
+		c->data = kbuffer_read_at_offset(s->kb[cpu], off[cpu], &c->ts);
+		c->page = 1;
+		c->held = c->data != NULL;
+		ready |= c->held && c->ts <= s->horizon;
 	}
-	return any;
+	return any || ready;
 }
 
 static const char *live_error(void *ctx)
@@ -651,14 +705,26 @@ static void record_sink(void *data, const struct rq_event *ev)
 	capture_attributes(s, ev);
 }
 
-/* One round: read what each CPU has (up to a batch), store it, hand it out. */
-static int read_round(struct session *s, bool *any)
+/*
+ * One round: read what each CPU has (up to a batch, after the kept[cpu] pages still to
+ * hand out), store it, hand it out up to the horizon.
+ */
+static int read_round(struct session *s, const int *kept, bool *any)
 {
 	int cpu, r;
 
 	*any = false;
+	if (s->mono && !s->draining) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		s->horizon = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec -
+			     HOLD_NS;
+	} else {
+		s->horizon = UINT64_MAX;
+	}
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		s->batch_n[cpu] = 0;
+		s->batch_n[cpu] = kept[cpu];
 		while (s->batch_n[cpu] < MAX_BATCH_PAGES) {
 			char *page = s->batch[cpu] + (size_t)s->batch_n[cpu] * s->page_size;
 
@@ -1119,7 +1185,7 @@ static int setup_instance(struct session *s)
 	clocks = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
 	/* timestamps comparable across CPUs (docs/kernel.md §2.3) */
 	if (clocks && strstr(clocks, " mono "))
-		tracefs_instance_file_write(s->inst, "trace_clock", "mono");
+		s->mono = tracefs_instance_file_write(s->inst, "trace_clock", "mono") > 0;
 	else if (clocks && strstr(clocks, "global"))
 		tracefs_instance_file_write(s->inst, "trace_clock", "global");
 	free(clocks);
@@ -1135,11 +1201,14 @@ static int open_readers(struct session *s)
 	s->kb = calloc(s->ncpus, sizeof(*s->kb));
 	s->batch = calloc(s->ncpus, sizeof(*s->batch));
 	s->batch_n = calloc(s->ncpus, sizeof(*s->batch_n));
+	s->kept = calloc(s->ncpus, sizeof(*s->kept));
+	s->kept_off = calloc(s->ncpus, sizeof(*s->kept_off));
 	s->cpu_full = calloc(s->ncpus, sizeof(*s->cpu_full));
 	s->cur_stopper = calloc(s->ncpus, sizeof(*s->cur_stopper));
 	s->attrs = calloc(ATTR_SLOTS, sizeof(*s->attrs));
 	s->tokens = REREAD_BURST;
 	if (!s->tcpu || !s->cpu_fd || !s->cur || !s->pfds || !s->kb || !s->batch || !s->batch_n ||
+	    !s->kept || !s->kept_off ||
 	    !s->cpu_full || !s->cur_stopper || !s->attrs)
 		goto nomem;
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
@@ -1209,6 +1278,8 @@ static void teardown(struct session *s)
 	free(s->kb);
 	free(s->batch);
 	free(s->batch_n);
+	free(s->kept);
+	free(s->kept_off);
 	free(s->cpu_full);
 	free(s->cur_stopper);
 	free(s->attrs);
@@ -1246,6 +1317,8 @@ static int drain(struct session *s)
 	enum rq_pump_status st = RQ_PUMP_BUDGET;
 
 	tracefs_event_disable(s->inst, NULL, NULL);
+	s->draining = true;
+	s->horizon = UINT64_MAX;
 	for (int i = 0; i < 50 && st != RQ_PUMP_IDLE; i++) {
 		st = rq_pump_run(s->pump, &b);
 		if (st == RQ_PUMP_ERROR)
@@ -1536,8 +1609,23 @@ static void wait_for_data(struct session *s, bool busy)
 	poll(s->pfds, (nfds_t)n, busy ? 0 : POLL_MS);
 }
 
-int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
-		  size_t errlen)
+/* an: begun with what this kernel records, as a replay of the file would begin it */
+static int begin_analysis(struct session *s, struct rq_analysis *an)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		u.release[0] = '\0';
+	if (rq_analysis_begin(an, "live", s->ncpus, u.release, rq_pump_available(s->pump)) ||
+	    rq_pump_add_analysis(s->pump, an)) {
+		snprintf(s->err, s->errlen, "cannot set up the analysis: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int rq_record_analyse(const struct rq_record_opts *opts, struct rq_record_stats *st,
+		      struct rq_analysis *an, char *err, size_t errlen)
 {
 	const struct rq_budget b = { .max_seconds = 0.25 };
 	struct rq_recorder *r = rq_recorder_start(opts, st, err, errlen);
@@ -1545,11 +1633,22 @@ int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st,
 
 	if (!r)
 		return -1;
+	if (an && begin_analysis((struct session *)r, an))
+		return rq_recorder_finish(r, -1);
 	while ((ret = rq_recorder_step(r, &b)) > 0)
 		if (ret == 1)
 			wait_for_data((struct session *)r,
 				      rq_pump_last_fed(rq_recorder_pump(r)) > 0);
-	return rq_recorder_finish(r, ret < 0 ? -1 : 0);
+	ret = rq_recorder_finish(r, ret < 0 ? -1 : 0);
+	if (an && !ret)
+		rq_analysis_finish(an);
+	return ret;
+}
+
+int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
+		  size_t errlen)
+{
+	return rq_record_analyse(opts, st, NULL, err, errlen);
 }
 
 int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen)

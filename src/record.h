@@ -61,6 +61,15 @@ struct rq_record_stats {
  */
 int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
 		  size_t errlen);
+/*
+ * The same, and an (new, not begun) analyses the recording as it goes: a sink of the
+ * recorder's pump, begun with this kernel's CPUs, release and recorded events, finished
+ * after the drain.  Every record is decoded once; the report equals the one of a replay
+ * of the file written (tests/live/t_audit_live.sh).
+ */
+struct rq_analysis;
+int rq_record_analyse(const struct rq_record_opts *opts, struct rq_record_stats *st,
+		      struct rq_analysis *an, char *err, size_t errlen);
 
 /*
  * The same in steps, for a caller with its own loop (the live TUI): keys, a step of

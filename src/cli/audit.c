@@ -89,44 +89,66 @@ static int check_rules(const struct rq_analysis *an, void *ctx)
 	return tripped;
 }
 
+/* The settings of a live audit. */
+struct live_opts {
+	double duration;
+	char **cmd;
+	const char *user;
+	bool syscalls;
+	const char *keep;	/* --keep FILE: the recording is written there too */
+};
+
 /*
- * Record a live run into a file that never has a name (O_TMPFILE): no signal can
- * leave it behind.  *fd is its descriptor, replayed through /proc/self/fd/N.
- * *cmd_failed: 1 and msg when the command failed on its own.
+ * Record this system and analyse the records as they are read (an is a sink of the
+ * recorder's pump: each record decoded once).  The recording goes to --keep's file, or
+ * to one that never has a name (O_TMPFILE) and is dropped.  While it runs, stdout is the
+ * command's stderr: out (the report's stream) must not be stdout itself.  *cmd_failed:
+ * 1 and msg when the command failed on its own.
  */
-static int record_live(double duration, char **cmd, const char *user, bool syscalls, int *fd,
-		       int *cmd_failed, char *msg, size_t msglen, char *err, size_t errlen)
+static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *cmd_failed,
+		       char *msg, size_t msglen, char *err, size_t errlen)
 {
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
 	int saved_stdout, ret;
 
-	*fd = -1;
 	*cmd_failed = 0;
-	ro.output_fd = fd;
-	ro.duration = duration;
-	ro.cmd = cmd;
+	ro.output = lo->keep;
+	ro.duration = lo->duration;
+	ro.cmd = lo->cmd;
 	ro.quiet = !isatty(STDERR_FILENO);
 	ro.foreground = true;
-	ro.syscalls = syscalls;
-	if (rq_record_cmd_user(&ro, user, err, errlen) < 0)
+	ro.syscalls = lo->syscalls;
+	if (rq_record_cmd_user(&ro, lo->user, err, errlen) < 0)
 		return -1;
 	/* stdout carries the report: what the command prints goes to stderr meanwhile */
 	fflush(stdout);
 	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
-	ret = rq_record_run(&ro, &st, err, errlen);
+	ret = rq_record_analyse(&ro, &st, an, err, errlen);
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
 	}
-	if (ret == 0 && *fd < 0) {
-		snprintf(err, errlen, "the recording has no file");
-		ret = -1;
-	}
 	*cmd_failed = ret == 0 && rq_record_cmd_failed(&ro, &st, msg, msglen);
 	return ret ? -1 : 0;
+}
+
+/* The report's stream during a live audit: a copy of stdout, not redirected with it. */
+static FILE *stdout_copy(void)
+{
+	int fd;
+	FILE *f;
+
+	fflush(stdout);
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 static int cmd_audit(int argc, char **argv);
@@ -134,7 +156,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY };
+	OPT_TOPOLOGY, OPT_KEEP };
 
 static const struct cli_option audit_options[] = {
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
@@ -145,6 +167,8 @@ static const struct cli_option audit_options[] = {
 	  "with --live: run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "with --live: also record the sched_set* syscalls (exact, slower syscalls)" },
+	{ "keep", OPT_KEEP, CLI_STRING, "FILE", 0, 0, CLI_IN_LEAD,
+	  "with --live: also write the recording to FILE (a new file; its audit is the same)" },
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
@@ -184,12 +208,10 @@ static int cmd_audit(int argc, char **argv)
 	struct rq_analysis_opts aopts = { 0 };
 	struct rq_analysis *an;
 	bool live = false;
-	double duration = 0;
-	char **cmd = NULL;
-	char err[512], tmpfile[64] = "", cmd_msg[512] = "";
-	const char *file = NULL, *output = NULL, *user = NULL;
-	int live_fd = -1, cmd_failed = 0;
-	bool syscalls = false;
+	struct live_opts lo = { 0 };
+	char err[512], cmd_msg[512] = "";
+	const char *file = NULL, *output = NULL;
+	int cmd_failed = 0;
 	int placements = -1, nfiles = 0;
 	bool jsonl = false, html = false, perfetto = false, threads_given = false;
 	struct rq_perfetto pf = { 0 };
@@ -234,7 +256,7 @@ static int cmd_audit(int argc, char **argv)
 			live = true;
 			break;
 		case 'd':
-			duration = p.secs;
+			lo.duration = p.secs;
 			break;
 		case OPT_PLACEMENTS:
 			placements = placement_formats[p.num];
@@ -247,10 +269,13 @@ static int cmd_audit(int argc, char **argv)
 			threads_given = true;
 			break;
 		case OPT_USER:
-			user = p.arg;
+			lo.user = p.arg;
 			break;
 		case OPT_SYSCALLS:
-			syscalls = true;
+			lo.syscalls = true;
+			break;
+		case OPT_KEEP:
+			lo.keep = p.arg;
 			break;
 		default:
 			return cli_stop(&p, opt);
@@ -259,7 +284,7 @@ static int cmd_audit(int argc, char **argv)
 	first = p.optind;
 	/* getopt moved the operands to the end: the FILEs, or after --live the CMD */
 	if (live && first < argc)
-		cmd = &argv[first];
+		lo.cmd = &argv[first];
 	else if (first < argc) {
 		files = &argv[first];
 		nfiles = argc - first;
@@ -288,7 +313,7 @@ static int cmd_audit(int argc, char **argv)
 		rq_error("audit: no trace file given (or use --live --duration S)");
 		return RQ_EXIT_ERROR;
 	}
-	if (live && duration <= 0 && !cmd) {
+	if (live && lo.duration <= 0 && !lo.cmd) {
 		rq_error("audit: --live needs --duration S or a command after --");
 		return RQ_EXIT_ERROR;
 	}
@@ -321,16 +346,12 @@ static int cmd_audit(int argc, char **argv)
 		}
 		return ret;
 	}
-	if (live) {
-		if (record_live(duration, cmd, user, syscalls, &live_fd, &cmd_failed, cmd_msg,
-				sizeof(cmd_msg), err, sizeof(err))) {
-			rq_error("audit: %s", err);
-			return RQ_EXIT_ERROR;
-		}
-		snprintf(tmpfile, sizeof(tmpfile), "/proc/self/fd/%d", live_fd);
-		file = tmpfile;
-		aopts.source_name = "live";
+	if (lo.keep && !live) {
+		rq_error("audit: --keep FILE goes with --live");
+		return RQ_EXIT_ERROR;
 	}
+	if (live)
+		aopts.source_name = "live";
 
 	an = rq_analysis_new(&aopts);
 	if (!an) {
@@ -339,7 +360,11 @@ static int cmd_audit(int argc, char **argv)
 		goto out;
 	}
 	dst = rq_open_output("audit", output);
+	if (dst == stdout && live)
+		dst = stdout_copy();
 	if (!dst) {
+		if (live && !output)
+			rq_error("audit: cannot copy stdout: %s", strerror(errno));
 		dst = stdout;
 		ret = RQ_EXIT_ERROR;
 		goto out;
@@ -352,7 +377,14 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
+	if (live) {
+		if (record_live(&lo, an, &cmd_failed, cmd_msg, sizeof(cmd_msg), err,
+				sizeof(err))) {
+			rq_error("audit: %s", err);
+			ret = RQ_EXIT_ERROR;
+			goto out;
+		}
+	} else if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
 		char esc[1024];
 
 		rq_escape_c(file, strlen(file), esc, sizeof(esc));
@@ -389,7 +421,5 @@ out:
 	rq_html_free(&hp);
 	rq_runs_free(&pf.runs);
 	rq_analysis_free(an);
-	if (live_fd >= 0)
-		close(live_fd);
 	return ret;
 }
