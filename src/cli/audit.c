@@ -190,7 +190,7 @@ static const struct cli_option audit_options[] = {
 const struct cli_command cli_audit = {
 	.name = "audit",
 	.fn = cmd_audit,
-	.lead = "[FILE.dat... | --live --duration S [-- CMD ARGS...]]",
+	.lead = "[FILE.dat... | --live --duration S [--keep FILE] [-- CMD ARGS...]]",
 	.summary = "batch report: placements by path and the four findings; exit 1 if a rule trips",
 	.description =
 		"Audit FILE.dat (several: with --format jsonl), or record this system first\n"
