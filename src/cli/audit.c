@@ -110,10 +110,11 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 {
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
-	int saved_stdout, ret;
+	int saved_stdout, ret, fd = -1;
 
 	*cmd_failed = 0;
 	ro.output = lo->keep;
+	ro.output_fd = lo->keep ? NULL : &fd;	/* a file without a name, closed at once */
 	ro.duration = lo->duration;
 	ro.cmd = lo->cmd;
 	ro.quiet = !isatty(STDERR_FILENO);
@@ -131,6 +132,8 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
 	}
+	if (fd >= 0)
+		close(fd);
 	*cmd_failed = ret == 0 && rq_record_cmd_failed(&ro, &st, msg, msglen);
 	return ret ? -1 : 0;
 }
