@@ -321,7 +321,12 @@ bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume)
 	return false;	/* only SCHED_IDLE work: sched_idle_cpu() */
 }
 
-/* At sched_waking: which CPUs were truly idle and which busy, while the kernel chose. */
+/*
+ * At sched_waking: which CPUs were truly idle and which busy, while the kernel chose (t,
+ * the wakee, is left out).  Every waking pays this for every CPU: the common cases (not
+ * known, idle, running a task that is not SCHED_IDLE work) are decided from the CPU's
+ * own fields and its running task, without rqe_look_cpu_scan().
+ */
 void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy)
 {
@@ -332,16 +337,30 @@ void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 		memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
 	}
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
-		struct cpu_look l;
+		const struct rq_cpu *c = &an->cpus[cpu];
 		unsigned int ignored = 0;
+		struct cpu_look l;
 
-		if (cpu_truly_idle(an, cpu)) {
-			bit_set(idle, cpu);
+		/* rqe_look_cpu_scan() finds such a CPU not known: neither idle nor busy */
+		if (!c->known || c->curr < 0)
 			continue;
-		}
-		if (rqe_busy_by_curr(an, cpu, t)) {
-			bit_set(busy, cpu);
-			continue;
+		if (c->curr == 0) {
+			/* cpu_truly_idle() */
+			if (!c->nqueued && !c->ndelayed && !c->pending_wakeups) {
+				bit_set(idle, cpu);
+				continue;
+			}
+		} else if (c->curr != t->pid) {
+			const struct rq_task *q = rq_task_find(an, c->curr);
+
+			/*
+			 * a running task not known to be SCHED_IDLE work (of unknown policy
+			 * too) makes the CPU busy for rqe_look_busy(), whatever is queued
+			 */
+			if (!q || !task_is_idle_class(q)) {
+				bit_set(busy, cpu);
+				continue;
+			}
 		}
 		rqe_look_cpu_scan(an, cpu, t, &l, true);
 		if (l.known && rqe_look_busy(&l, &ignored))
