@@ -85,9 +85,9 @@ struct rq_task {
 /* Call fn for each task known; stops early when fn returns non-zero. */
 int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
 		    void *data);
-/* The allowed CPUs a verdict may use for t; *assume gets the RQ_ASSUME_* bit, if any. */
-const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
-				      unsigned int *assume);
+/* rq_task_mask() of a task whose mask is no fact (out of line: the rarer case) */
+const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
+					       const struct rq_task *t, unsigned int *assume);
 
 /* The queue-delay store (delay.h), one per analysis. */
 struct rq_delay {
@@ -374,6 +374,21 @@ static inline unsigned int rqe_mask_unseen(const struct rq_analysis *an)
 {
 	return (an->has_event[RQ_EV_SETAFFINITY_ENTER] ? 0 : 1u << RQ_ASSUME_MASK_LAST_READ) |
 	       (an->has_event[RQ_EV_CGROUP_ATTACH] ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN);
+}
+
+/*
+ * The allowed CPUs a verdict may use for t; *assume gets the RQ_ASSUME_* bits, if any.
+ * Every placement asks: a known mask (a marker's, or inherited) is answered inline.
+ */
+static inline const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an,
+						    const struct rq_task *t, unsigned int *assume)
+{
+	if (t->mask_known) {
+		/* a change since the last /proc read the trace would not show */
+		*assume |= rqe_mask_unseen(an);
+		return &t->mask;
+	}
+	return rqe_task_mask_unknown(an, t, assume);
 }
 
 /*

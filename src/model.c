@@ -232,16 +232,11 @@ int rq_percpu_kthread_cpu(const char *comm)
 	return -1;
 }
 
-const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an, const struct rq_task *t,
-				      unsigned int *assume)
+const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
+					       const struct rq_task *t, unsigned int *assume)
 {
 	int cpu;
 
-	if (t->mask_known) {
-		/* a change since the last /proc read the trace would not show */
-		*assume |= rqe_mask_unseen(an);
-		return &t->mask;
-	}
 	/* a change in the trace whose value the trace does not hold: nothing to assume */
 	if (t->mask_changed || an->has_markers)
 		return NULL;
