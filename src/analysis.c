@@ -182,10 +182,11 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 	if (opts)
 		an->opts = *opts;
 	an->recent_cap = an->opts.recent_capacity > 0 ? (unsigned int)an->opts.recent_capacity :
-							RQ_RECENT_DEFAULT;
-	an->recent = calloc(an->recent_cap, sizeof(*an->recent));
+			 an->opts.recent_capacity == RQ_RECENT_NONE ? 0 : RQ_RECENT_DEFAULT;
+	/* emit() and the readers of the ring skip it while recent_cap is 0 */
+	an->recent = an->recent_cap ? calloc(an->recent_cap, sizeof(*an->recent)) : NULL;
 	an->delay = rq_delay_new();
-	if (!an->recent || !an->delay) {
+	if ((an->recent_cap && !an->recent) || !an->delay) {
 		free(an->recent);
 		rq_delay_free(an->delay);
 		free(an);

@@ -254,7 +254,8 @@ struct rq_profile {
 struct rq_analysis_opts {
 	/* "exec-callback=fixed", "idle-stack=fixed", ...: comma list, NULL none */
 	const char *profile_override;
-	int recent_capacity;	/* placements kept in the ring; 0 = default */
+	/* placements kept in the ring; 0 = default, RQ_RECENT_NONE: no ring (rq_recent() NULL) */
+	int recent_capacity;
 	/* --topology: a spec ("llc 0-3 4-7; capacity 1024 ...") or a file holding one */
 	const char *topology;
 	/* the name the outputs give the trace ("live"); NULL: the source rq_analysis_begin() got */
@@ -323,6 +324,8 @@ struct rq_summary {
 };
 
 #define RQ_RECENT_DEFAULT 65536
+/* for a reader that never calls rq_recent(): no ring to fill at every placement */
+#define RQ_RECENT_NONE -1
 
 /* The engine: private to src/ (engine.h); read it through the functions below. */
 struct rq_analysis;

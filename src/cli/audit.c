@@ -208,7 +208,8 @@ static int cmd_audit(int argc, char **argv)
 	struct fail_rule rules[MAX_RULES];
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK;
 	enum rq_format fmt = RQ_FMT_TEXT;
-	struct rq_analysis_opts aopts = { 0 };
+	/* the reports never read the recent ring: no copy of every placement into it */
+	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
 	struct rq_analysis *an;
 	bool live = false;
 	struct live_opts lo = { 0 };

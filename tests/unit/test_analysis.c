@@ -42,6 +42,31 @@ static void fork_local_and_moved(void **state)
 	rq_analysis_free(an);
 }
 
+/* RQ_RECENT_NONE (rqpath audit's choice): no ring, the same counts and examples */
+static void no_recent_ring_same_counts(void **state)
+{
+	struct rq_analysis *an = rq_analysis_new(&(struct rq_analysis_opts){
+		.recent_capacity = RQ_RECENT_NONE });
+
+	assert_non_null(an);
+	assert_int_equal(rq_analysis_begin(an, "synthetic", 2, "6.18.44", NULL), 0);
+	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	ev_switch(an, 2 * MS, 0, 0, 0, 100, "parent");
+	ev_fork(an, 3 * MS, 0, 100, 101);
+	ev_wakeup_new(an, 3 * MS, 0, 100, 101, 0);
+	ev_fork(an, 4 * MS, 0, 100, 102);
+	ev_wakeup_new(an, 4 * MS, 0, 100, 102, 1);
+	assert_int_equal(path_count(an, "fork-local"), 1);
+	assert_int_equal(path_count(an, "fork-moved"), 1);
+	assert_int_equal(finding(an, RQ_FIND_OFFCPU_FORK), 1);
+	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].examples[0].seq, 2);
+	assert_null(rq_recent(an, 0));
+	assert_int_equal(rq_analysis_summary(an)->recent_len, 0);
+	assert_int_equal(rq_analysis_summary(an)->recent_cap, 0);
+	rq_analysis_free(an);
+}
+
 static void offcpu_fork_names_the_autogroup_regression(void **state)
 {
 	struct rq_analysis *an = synth_new(2, "6.10.3");
@@ -523,6 +548,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fork_local_and_moved),
+		cmocka_unit_test(no_recent_ring_same_counts),
 		cmocka_unit_test(offcpu_fork_parent_idle_and_lifetime),
 		cmocka_unit_test(offcpu_fork_names_the_autogroup_regression),
 		cmocka_unit_test(needless_callback_pinned_exec),
