@@ -210,17 +210,27 @@ static void prune_delayed(struct rq_analysis *an, int cpu, uint64_t now)
  */
 int rq_percpu_kthread_cpu(const char *comm)
 {
-	static const char *const prefixes[] = {
-		"kworker/", "ksoftirqd/", "migration/", "cpuhp/", "rcuc/", "idle_inject/",
-		"watchdog/", "irq_work/", "ktimers/", "posixcputmr/",
+#define P(s) { s, sizeof(s) - 1 }
+	static const struct {
+		const char *s;
+		size_t n;
+	} prefixes[] = {
+		P("kworker/"), P("ksoftirqd/"), P("migration/"), P("cpuhp/"), P("rcuc/"),
+		P("idle_inject/"), P("watchdog/"), P("irq_work/"), P("ktimers/"), P("posixcputmr/"),
 	};
+#undef P
 
+	/*
+	 * Every new task and every rename asks (a fork storm is many): the lengths are
+	 * constants, and the first letter rules out most prefixes before strncmp()
+	 */
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		size_t n = strlen(prefixes[i]);
+		size_t n = prefixes[i].n;
 		const char *s = comm + n;
 		long cpu = 0;
 
-		if (strncmp(comm, prefixes[i], n) || *s < '0' || *s > '9')
+		if (comm[0] != prefixes[i].s[0] || strncmp(comm, prefixes[i].s, n) ||
+		    *s < '0' || *s > '9')
 			continue;
 		while (*s >= '0' && *s <= '9' && cpu < RQ_MAX_CPUS)
 			cpu = cpu * 10 + (*s++ - '0');
@@ -379,7 +389,7 @@ void rqe_note_comm(struct rq_task *t, const char *comm)
 void rqe_comm_changed(struct rq_task *t)
 {
 	t->kthread_cpu = rq_percpu_kthread_cpu(t->comm);
-	t->stop_class = !strncmp(t->comm, "migration/", 10);
+	t->stop_class = t->comm[0] == 'm' && !strncmp(t->comm, "migration/", 10);
 }
 
 /* A wakeup on its way to a CPU makes it not idle for the kernel (rq->ttwu_pending). */
