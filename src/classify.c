@@ -231,7 +231,9 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		path = RQ_PATH_WAKE_RUNNABLE;
 	} else if (t->stop_class) {
 		path = RQ_PATH_WAKE_STOP;
-	} else if (mask_one || (mask && assume && rq_cpumask_single(mask))) {
+	} else if (mask_one ||
+		   /* a known mask is t->mask itself, tested above: only an assumed one here */
+		   (!t->mask_known && mask && assume && rq_cpumask_single(mask))) {
 		path = RQ_PATH_WAKE_AFFINE;
 		conf = mask_one && proven ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
 	} else if (task_is_rt_or_dl(t)) {
