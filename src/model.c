@@ -377,7 +377,8 @@ void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 
 void rqe_note_comm(struct rq_task *t, const char *comm)
 {
-	if (!t || !comm[0] || !memcmp(t->comm, comm, RQ_COMM_LEN))
+	/* the same name, the common case by far, first: a few calls per event */
+	if (!t || !memcmp(t->comm, comm, RQ_COMM_LEN) || !comm[0])
 		return;
 	/* a new name after a stopper move: exec evidence (begin_new_exec() renames) */
 	if (t->stopper_pending && t->comm[0])
