@@ -74,12 +74,13 @@ const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int 
  * since (a CPU goes idle only after the fair pick dequeued every delayed entity), for
  * RT/DL tasks (never delayed), or on a kernel without delayed dequeue.
  */
-static bool selection_proven(const struct rq_analysis *an, const struct rq_task *t)
+static bool selection_proven(const struct rq_analysis *an, const struct rq_task *t,
+			     bool rt_or_dl)
 {
 	int b = t->blocked_cpu;
 
 	/* a move seen inside the waking window: set_task_cpu() after a selection */
-	if (!an->profile.delayed_dequeue || task_is_rt_or_dl(t) || (t->wake_migrated && t->waking))
+	if (!an->profile.delayed_dequeue || rt_or_dl || (t->wake_migrated && t->waking))
 		return true;
 	return valid_cpu(an, b) && an->cpus[b].last_idle_ts &&
 	       an->cpus[b].last_idle_ts >= t->blocked_ts;
@@ -211,12 +212,15 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 {
 	bool saw_waking = t->waking;
 	int from = t->wake_migrated ? t->wake_from : t->cpu;
-	bool proven = selection_proven(an, t);
+	/* asked up to three times below: policy and prio do not change in between */
+	bool rt_or_dl = task_is_rt_or_dl(t);
+	bool proven = selection_proven(an, t, rt_or_dl);
 	bool mask_one = t->mask_known && rq_cpumask_single(&t->mask);
 	unsigned int assume = 0;
 	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
 	struct rqe_select sel = {
 		.x = to, .proven = proven, .mask = mask, .mask_assume = assume,
+		.rt_or_dl = rt_or_dl,
 		.idle_before = saw_waking ? t->idle_at_waking : NULL,
 		.busy_before = saw_waking ? t->busy_at_waking : NULL,
 	};
@@ -236,7 +240,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		   (!t->mask_known && mask && assume && rq_cpumask_single(mask))) {
 		path = RQ_PATH_WAKE_AFFINE;
 		conf = mask_one && proven ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
-	} else if (task_is_rt_or_dl(t)) {
+	} else if (rt_or_dl) {
 		path = RQ_PATH_WAKE_RT;
 		conf = RQ_CONF_EXACT;
 	} else if (from < 0) {
@@ -335,6 +339,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 
 	rqe_judge_offcpu_fork(an, &p, t, parent_cpu, to);
 	sel.mask = rq_task_mask(an, t, &sel.mask_assume);
+	sel.rt_or_dl = task_is_rt_or_dl(t);
 	rqe_judge_idle_stacking(an, &p, t, &sel);
 	emit(an, &p);
 

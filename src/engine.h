@@ -540,6 +540,7 @@ struct rqe_select {
 	bool proven;		/* select_task_rq() provably ran (selection_proven()) */
 	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
 	unsigned int mask_assume;	/* what that mask rests on */
+	bool rt_or_dl;		/* task_is_rt_or_dl() of the task, worked out once */
 };
 void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p,
 				  struct rq_task *t, const struct rqe_select *sel);

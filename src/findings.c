@@ -150,7 +150,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	int cls, idle_cpu;
 
 	cls = idle_class(t, &assume);
-	if (cls == 1 || task_is_rt_or_dl(t) || t->policy == RQ_SCHED_EXT)
+	if (cls == 1 || sel->rt_or_dl || t->policy == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
 	if (cls < 0)
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
