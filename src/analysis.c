@@ -31,9 +31,17 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		an->counts[ev->type]++;
 	if (!valid_cpu(an, ev->cpu))
 		return;
+	/*
+	 * The most common event first, without the jump table; a switch names its prev
+	 * itself and repairs nothing from common_pid (rq_event_shows_runner())
+	 */
+	if (ev->type == RQ_EV_SWITCH) {
+		rqe_handle_switch(an, ev);
+		rq_delay_event(an, ev);
+		return;
+	}
 	rqe_repair_from_owner(an, ev);
 	switch (ev->type) {
-	case RQ_EV_SWITCH: rqe_handle_switch(an, ev); break;
 	case RQ_EV_WAKING: rqe_handle_waking(an, ev); break;
 	case RQ_EV_WAKEUP: rqe_handle_wakeup(an, ev); break;
 	case RQ_EV_WAKEUP_NEW: rqe_handle_wakeup_new(an, ev); break;
