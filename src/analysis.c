@@ -41,9 +41,18 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	}
 	rqe_repair_from_owner(an, ev);
+	/* the next two most common, also without the jump table */
+	if (ev->type == RQ_EV_WAKING) {
+		rqe_handle_waking(an, ev);
+		rq_delay_event(an, ev);
+		return;
+	}
+	if (ev->type == RQ_EV_WAKEUP) {
+		rqe_handle_wakeup(an, ev);
+		rq_delay_event(an, ev);
+		return;
+	}
 	switch (ev->type) {
-	case RQ_EV_WAKING: rqe_handle_waking(an, ev); break;
-	case RQ_EV_WAKEUP: rqe_handle_wakeup(an, ev); break;
 	case RQ_EV_WAKEUP_NEW: rqe_handle_wakeup_new(an, ev); break;
 	case RQ_EV_MIGRATE: rqe_handle_migrate(an, ev); break;
 	case RQ_EV_FORK: rqe_handle_fork(an, ev); break;
