@@ -211,6 +211,8 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 	}
 	rq_profile_from_release(&an->profile, NULL);
 	an->marker_pid = -1;
+	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
+		an->pid_pages[i] = (struct rq_task **)rqe_no_pid_page;
 	return an;
 }
 
@@ -291,7 +293,8 @@ void rq_analysis_free(struct rq_analysis *an)
 	rq_cpumask_free(&an->all_cpus);
 	free(an->task_hash);
 	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
-		free(an->pid_pages[i]);
+		if (an->pid_pages[i] != rqe_no_pid_page)
+			free(an->pid_pages[i]);
 	free(an->recent);
 	free(an->held);
 	free(an->held_free);

@@ -120,6 +120,13 @@ struct rq_delay {
 #define RQ_PID_LIMIT 4194304
 #define RQ_PID_PAGE 1024	/* pids per page of the index (8 KiB) */
 
+/*
+ * The page of pid_pages that no known pid is in: every entry of the index points to it
+ * until a task with a pid in that range is created, so that rq_task_find() loads without
+ * testing for a missing page.  All NULL, and never written.
+ */
+extern struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
+
 /* rq_task_find() of a pid not in the direct index */
 struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
 /* rqe_task_get() of a pid not known yet (pid > 0) */
@@ -227,12 +234,11 @@ struct rq_analysis {
 static inline struct rq_task *rq_task_find(const struct rq_analysis *an, int pid)
 {
 	unsigned int i = (unsigned int)pid;	/* a negative pid is >= RQ_PID_LIMIT */
-	struct rq_task **page;
 
 	if (i >= RQ_PID_LIMIT)
 		return rqe_task_find_hashed(an, pid);
-	page = an->pid_pages[i / RQ_PID_PAGE];
-	return page ? page[i % RQ_PID_PAGE] : NULL;
+	/* a page not allocated is rqe_no_pid_page: NULL there too */
+	return an->pid_pages[i / RQ_PID_PAGE][i % RQ_PID_PAGE];
 }
 
 /* The task with that pid, created if new; NULL for pid <= 0 or out of memory. */

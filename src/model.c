@@ -92,6 +92,8 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	rqe_comm_changed(t);
 }
 
+struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
+
 /* The slot of pid in the direct index, its page allocated if needed; NULL if none. */
 static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 {
@@ -100,9 +102,14 @@ static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 	if (pid <= 0 || pid >= RQ_PID_LIMIT)
 		return NULL;
 	page = &an->pid_pages[pid / RQ_PID_PAGE];
-	if (!*page && alloc)
-		*page = calloc(RQ_PID_PAGE, sizeof(**page));
-	return *page ? &(*page)[pid % RQ_PID_PAGE] : NULL;
+	if (*page == rqe_no_pid_page) {
+		struct rq_task **np = alloc ? calloc(RQ_PID_PAGE, sizeof(**page)) : NULL;
+
+		if (!np)
+			return NULL;
+		*page = np;
+	}
+	return &(*page)[pid % RQ_PID_PAGE];
 }
 
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
