@@ -728,11 +728,12 @@ def main(argv):
     if path is None:
         sys.exit("verdicts: which trace.dat?")
     # the events the trace defines, recorded or not (rqpath's has_event)
-    ev = subprocess.run([tc, "report", "--events", "-i", path], stdout=subprocess.PIPE,
+    # (`trace-cmd dump --events`: `report --events -i` prints nothing with 3.1.6)
+    ev = subprocess.run([tc, "dump", "--events", path], stdout=subprocess.PIPE,
                         stderr=subprocess.PIPE)
-    if ev.returncode != 0:
-        sys.exit("verdicts: trace-cmd report --events failed on %s" % path)
     defined = re.findall(r"^name: (\S+)", ev.stdout.decode("utf-8", "replace"), re.M)
+    if ev.returncode != 0 or "sched_switch" not in defined:
+        sys.exit("verdicts: trace-cmd dump --events failed on %s" % path)
     proc = subprocess.Popen([tc, "report", "-l", "-R", "-t", path], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     model = None
