@@ -216,7 +216,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	bool rt_or_dl = task_is_rt_or_dl(t);
 	bool proven = selection_proven(an, t, rt_or_dl);
 	bool mask_one = t->mask_known && rq_cpumask_single(&t->mask);
-	unsigned int assume = 0;
+	unsigned int assume = 0, path_assume = 0;
 	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
 	struct rqe_select sel = {
 		.x = to, .proven = proven, .mask = mask, .mask_assume = assume,
@@ -239,7 +239,10 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		   /* a known mask is t->mask itself, tested above: only an assumed one here */
 		   (!t->mask_known && mask && assume && rq_cpumask_single(mask))) {
 		path = RQ_PATH_WAKE_AFFINE;
-		conf = mask_one && proven ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
+		/* a known mask may be stale (rq_task_mask()): the path rests on it then */
+		conf = mask_one && proven && !assume ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
+		if (t->mask_known)
+			path_assume = assume;
 	} else if (rt_or_dl) {
 		path = RQ_PATH_WAKE_RT;
 		conf = RQ_CONF_EXACT;
@@ -249,11 +252,14 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	} else if (to == from) {
 		/*
 		 * exact only when a selection is proven, the mask is a fact with several
-		 * CPUs, and no EAS could have returned prev: else ttwu_runnable(), the
-		 * one-CPU shortcut or EAS look the same
+		 * CPUs (resting on nothing: a stale one may hide a pin to prev), and no EAS
+		 * could have returned prev: else ttwu_runnable(), the one-CPU shortcut or
+		 * EAS look the same
 		 */
 		path = RQ_PATH_WAKE_PREV;
-		if (saw_waking && proven && t->mask_known && !an->asym_capacity)
+		if (t->mask_known)
+			path_assume = assume;
+		if (saw_waking && proven && t->mask_known && !assume && !an->asym_capacity)
 			conf = RQ_CONF_EXACT;
 	} else if (to == (saw_waking ? t->waking_cpu : ev->cpu)) {
 		path = RQ_PATH_WAKE_PULLED;
@@ -280,6 +286,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		rqe_judge_idle_stacking(an, &p, t, &sel);
 		rqe_judge_missed_idle(an, &p, t, &sel);
 	}
+	/* after the judges: their verdicts set p.assume to what the finding rests on */
+	p.assume |= (uint8_t)path_assume;
 	emit(an, &p);
 
 	t->waking = false;
@@ -310,6 +318,8 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	struct rqe_select sel = { .x = to, .proven = true };
 	struct rq_placement p;
 	enum rq_path path;
+	unsigned int path_assume = 0;
+	int nex;
 
 	if (!t || !valid_cpu(an, to))
 		return;
@@ -323,10 +333,15 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 		path = RQ_PATH_FORK_LOCAL;
 	else
 		path = RQ_PATH_FORK_MOVED;
-	/* with the mask unknown, the one-CPU shortcut may have decided instead */
+	/*
+	 * with the mask unknown, or known but maybe stale (rq_task_mask()), the one-CPU
+	 * shortcut may have decided instead
+	 */
+	if (t->mask_known && path != RQ_PATH_FORK_RT)
+		path_assume = rqe_mask_unseen(an);
 	placement_init(&p, ev, t, parent_cpu, to, path,
-		       t->mask_known || path == RQ_PATH_FORK_RT ? RQ_CONF_EXACT :
-		       RQ_CONF_INFERRED);
+		       (t->mask_known && !path_assume) || path == RQ_PATH_FORK_RT ?
+		       RQ_CONF_EXACT : RQ_CONF_INFERRED);
 	if (path == RQ_PATH_FORK_MOVED) {
 		p.level = !an->has_topology ? RQ_LEVEL_UNKNOWN :
 			  an->cpus[to].core == an->cpus[parent_cpu].core ? RQ_LEVEL_SMT :
@@ -337,10 +352,18 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
+	nex = an->findings[RQ_FIND_OFFCPU_FORK].nexamples;
 	rqe_judge_offcpu_fork(an, &p, t, parent_cpu, to);
 	sel.mask = rq_task_mask(an, t, &sel.mask_assume);
 	sel.rt_or_dl = task_is_rt_or_dl(t);
 	rqe_judge_idle_stacking(an, &p, t, &sel);
+	/*
+	 * after the judges: offcpu-fork (a fact) does not rest on the path's assumption,
+	 * but its example shows the path's confidence, so it names what that rests on
+	 */
+	p.assume |= (uint8_t)path_assume;
+	if (an->findings[RQ_FIND_OFFCPU_FORK].nexamples > nex)
+		an->findings[RQ_FIND_OFFCPU_FORK].examples[nex].assume |= (uint8_t)path_assume;
 	emit(an, &p);
 
 	t->first_run_pending = true;
@@ -439,6 +462,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	enum rq_path path;
 	int cpu = ev->cpu;
 	bool mask_current;
+	unsigned int path_assume = 0;
 
 	if (!t)
 		t = rqe_task_get(an, ev->pid, ev->ts);
@@ -497,11 +521,16 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			path = RQ_PATH_EXEC_RT;
 		else
 			path = RQ_PATH_EXEC_LOCAL;
+		/* current as far as the trace shows: a cpuset move it lacks is not */
+		if (path == RQ_PATH_EXEC_AFFINE)
+			path_assume = rqe_mask_unseen(an);
 		placement_init(&p, ev, t, cpu, cpu, path,
-			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
+			       path == RQ_PATH_EXEC_LOCAL || path_assume ? RQ_CONF_INFERRED :
+			       RQ_CONF_EXACT);
 	}
 
 	rqe_judge_needless_callback(an, &p, t, mask_current);
+	p.assume |= (uint8_t)path_assume;
 	emit(an, &p);
 	/* numbered by emit(): the example if it is settled */
 	if (t->unknown_execs == 1 && !mask_current)

@@ -677,8 +677,7 @@ void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 	p->assume |= (uint8_t)fix->assume;
 	if (p->path == RQ_PATH_EXEC_LOCAL) {
 		p->path = RQ_PATH_EXEC_AFFINE;
-		p->conf = fix->assume & (1u << RQ_ASSUME_MASK_LAST_READ) ? RQ_CONF_INFERRED :
-									   RQ_CONF_EXACT;
+		p->conf = fix->assume ? RQ_CONF_INFERRED : RQ_CONF_EXACT;
 	}
 	if (fix->needless) {
 		p->findings |= 1u << RQ_FIND_NEEDLESS_CALLBACK;

@@ -251,10 +251,10 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	 * after the exec held at the exec: the task may have pinned itself just after it (a
 	 * workload that pins itself at start does).  Then the verdict and the path rest on
 	 * that read.  Without cgroup_attach_task a cpuset move in between is unseen as well:
-	 * the verdict rests on that, the path (like every exec-affine) does not.
+	 * the verdict and the path (like every exec-affine) rest on that too.
 	 */
 	p->assume |= unseen;
-	if (unseen & (1u << RQ_ASSUME_MASK_LAST_READ))
+	if (unseen)
 		conf = RQ_CONF_INFERRED;
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */

@@ -674,6 +674,126 @@ static void cpuset_move_unseen_without_cgroup_events(void **state)
 	}
 }
 
+/* The newest placement of pid in the recent ring, or NULL. */
+static const struct rq_placement *recent_of(const struct rq_analysis *an, int pid)
+{
+	const struct rq_placement *p;
+
+	for (unsigned int i = 0; (p = rq_recent(an, i)); i++)
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+static void assert_path_conf(const struct rq_analysis *an, enum rq_path path, int pid,
+			     bool exact, unsigned int unseen)
+{
+	const struct rq_placement *p = recent_of(an, pid);
+
+	assert_int_equal(an->path_counts[path], 1);
+	assert_int_equal(an->path_conf[path][RQ_CONF_EXACT], exact);
+	assert_int_equal(an->path_conf[path][RQ_CONF_INFERRED], !exact);
+	assert_non_null(p);
+	assert_int_equal(p->path, path);
+	assert_int_equal(p->conf, exact ? RQ_CONF_EXACT : RQ_CONF_INFERRED);
+	/* the placement names what its path rests on (rqpath-paths(7): "rests on") */
+	assert_int_equal(p->assume & unseen, unseen);
+	if (exact)
+		assert_int_equal(p->assume, 0);
+}
+
+/*
+ * A path that needs the allowed CPUs (wake-prev and fork-* to exclude the one-CPU
+ * shortcut, wake-affine, fork-affine and exec-affine to name it) is exact only when the
+ * marker's mask rests on nothing: with sys_enter_sched_setaffinity (no self-pin after
+ * the recorder's read is unseen) and cgroup_attach_task (no cpuset move is) in the
+ * trace.  Without either the path is inferred and names the assumption.  wake-rt rests
+ * on the policy, not on the mask: exact in every case.
+ */
+static void path_confidence_rests_on_the_mask(void **state)
+{
+	for (int setaff = 0; setaff <= 1; setaff++) {
+		for (int cgroup = 0; cgroup <= 1; cgroup++) {
+			const bool ev[RQ_EV__COUNT] = {
+				[RQ_EV_SWITCH] = true, [RQ_EV_WAKING] = true,
+				[RQ_EV_WAKEUP] = true, [RQ_EV_WAKEUP_NEW] = true,
+				[RQ_EV_MIGRATE] = true, [RQ_EV_FORK] = true, [RQ_EV_EXIT] = true,
+				[RQ_EV_EXEC] = true, [RQ_EV_SETAFFINITY_ENTER] = setaff,
+				[RQ_EV_SETAFFINITY_EXIT] = setaff, [RQ_EV_CGROUP_ATTACH] = cgroup,
+			};
+			struct rq_analysis *an = rq_analysis_new(NULL);
+			unsigned int unseen = (setaff ? 0 : 1u << RQ_ASSUME_MASK_LAST_READ) |
+					      (cgroup ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN);
+			bool exact = setaff && cgroup;
+
+			assert_non_null(an);
+			/* before DELAY_DEQUEUE: every wakeup selects (proven) */
+			assert_int_equal(rq_analysis_begin(an, "synthetic", 2, "6.6.30", ev), 0);
+			mark_cpu(an, 0, 0);
+			mark_cpu(an, 1, 0);
+			ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+			ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+			mark_task(an, 1 * MS, 900, 0, "0-1");	/* wake-prev */
+			mark_task(an, 1 * MS, 901, 0, "1");	/* wake-affine */
+			mark_task(an, 1 * MS, 902, 0, "1");	/* forks 903: fork-affine */
+			mark_task(an, 1 * MS, 904, 0, "0");	/* exec-affine */
+			mark_task(an, 1 * MS, 905, 1, "0-1");	/* SCHED_FIFO: wake-rt */
+
+			ev_switch(an, 2 * MS, 0, 0, 0, 900, "t900");
+			ev_switch(an, 3 * MS, 0, 900, 1, 0, NULL);
+			ev_waking(an, 4 * MS, 1, 51, 900, 0);
+			ev_wakeup(an, 4 * MS + 2 * US, 1, 51, 900, 0);
+			assert_path_conf(an, RQ_PATH_WAKE_PREV, 900, exact, unseen);
+
+			ev_switch(an, 5 * MS, 1, 0, 0, 901, "t901");
+			ev_switch(an, 6 * MS, 1, 901, 1, 0, NULL);
+			ev_waking(an, 7 * MS, 0, 900, 901, 1);
+			ev_wakeup(an, 7 * MS + 2 * US, 0, 900, 901, 1);
+			assert_path_conf(an, RQ_PATH_WAKE_AFFINE, 901, exact, unseen);
+
+			ev_fork(an, 8 * MS, 1, 902, 903);
+			ev_wakeup_new(an, 8 * MS + 2 * US, 1, 902, 903, 1);
+			assert_path_conf(an, RQ_PATH_FORK_AFFINE, 903, exact, unseen);
+
+			ev_exec(an, 9 * MS, 0, 904, "/bin/true");
+			/* without the setaffinity events the next marker settles the exec */
+			mark_task(an, 10 * MS, 904, 0, "0");
+			assert_path_conf(an, RQ_PATH_EXEC_AFFINE, 904, exact, unseen);
+
+			ev_switch(an, 11 * MS, 1, 0, 0, 905, "t905");
+			ev_switch(an, 12 * MS, 1, 905, 1, 0, NULL);
+			feed(an, (struct rq_event){ .ts = 13 * MS, .type = RQ_EV_WAKING, .cpu = 0,
+						    .common_pid = 900, .pid = 905, .prio = 49,
+						    .cpu_a = 1 });
+			feed(an, (struct rq_event){ .ts = 13 * MS + 2 * US, .type = RQ_EV_WAKEUP,
+						    .cpu = 0, .common_pid = 900, .pid = 905,
+						    .prio = 49, .cpu_a = 1 });
+			assert_path_conf(an, RQ_PATH_WAKE_RT, 905, true, 0);
+			rq_analysis_free(an);
+			if (!setaff)
+				continue;
+			/*
+			 * an exec right after a traced sched_setaffinity (its new mask is not
+			 * in the trace): the recorder's next marker settles it, and the path
+			 * rests on what that read rests on
+			 */
+			an = rq_analysis_new(NULL);
+			assert_non_null(an);
+			assert_int_equal(rq_analysis_begin(an, "synthetic", 2, "6.6.30", ev), 0);
+			mark_cpu(an, 0, 0);
+			mark_cpu(an, 1, 0);
+			mark_task(an, 1 * MS, 906, 0, "0-1");
+			ev_simple(an, 2 * MS, 0, RQ_EV_SETAFFINITY_ENTER, 906, 0, 0);
+			ev_simple(an, 2 * MS + 1 * US, 0, RQ_EV_SETAFFINITY_EXIT, 906, 0, 0);
+			ev_exec(an, 3 * MS, 0, 906, "/bin/true");
+			assert_int_equal(an->path_counts[RQ_PATH_EXEC_AFFINE], 0);
+			mark_task(an, 4 * MS, 906, 0, "0");
+			assert_path_conf(an, RQ_PATH_EXEC_AFFINE, 906, exact, unseen);
+			rq_analysis_free(an);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +818,7 @@ int main(void)
 		cmocka_unit_test(asymmetric_capacity_makes_missed_idle_possible),
 		cmocka_unit_test(exec_mask_settled_by_the_next_marker),
 		cmocka_unit_test(cpuset_move_unseen_without_cgroup_events),
+		cmocka_unit_test(path_confidence_rests_on_the_mask),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
