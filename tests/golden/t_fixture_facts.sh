@@ -3,7 +3,8 @@
 #
 # t_fixture_facts.sh - `rqpath audit --format json` on every real fixture must agree with
 # numbers that do not come from rqpath: fixtures/NAME.facts.json (tests/tools/tracefacts.py
-# over `trace-cmd report`) and fixtures/NAME.workload (what the workload says it did).
+# over `trace-cmd report`) and fixtures/NAME.workload (what the workload says it did),
+# and the verdicts and mask-resting path confidences of tests/tools/verdicts.py.
 # NAME.dat (v7) and NAME.v6.dat share NAME.facts.json.
 #
 # Exit 0 pass, 1 fail (each differing fixture/key named), 77 skip (last line says why).
@@ -143,6 +144,14 @@ for line in open(sys.argv[1]):
         for key in ("count", "exact", "inferred", "possible", "not_judged", "judged"):
             eq(dat, 'findings["%s"].%s (verdicts.py)' % (fid, key), get(f, fid, key),
                verdicts[fid][key])
+    # the paths whose confidence rests on the allowed CPUs (wake-prev, wake-affine,
+    # fork-*, exec-affine): exact only on a mask that rests on no assumption
+    rows = {p.get("path"): p for p in (get(audit, "placements") or [])}
+    for pid, want in sorted(verdicts["paths"].items()):
+        row = rows.get(pid, {"count": 0, "exact": 0, "inferred": 0})
+        for key in ("count", "exact", "inferred"):
+            eq(dat, 'placements["%s"].%s (verdicts.py)' % (pid, key), row.get(key),
+               want[key])
     got = {str(c["cpu"]): c["repairs"] for c in
            (get(audit, "trace", "data_quality", "cpus") or []) if c.get("repairs")}
     eq(dat, "trace.data_quality repairs per CPU (verdicts.py)", got, verdicts["repairs"])

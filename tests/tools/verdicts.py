@@ -10,7 +10,10 @@ written apart from rqpath's C code.  Prints one JSON object:
 
   {"missed-idle": {"count": N, "exact": N, "inferred": N, "possible": N,
                    "not_judged": N, "judged": N},
-   "idle-stacking": {...}, "repairs": {"CPU": N, ...}}
+   "idle-stacking": {...}, "repairs": {"CPU": N, ...},
+   "paths": {"wake-prev": {"count": N, "exact": N, "inferred": N}, "wake-affine": {...},
+             "fork-affine": {...}, "fork-local": {...}, "fork-moved": {...},
+             "exec-affine": {...}}}
 
 The rules, in short (rqpath-paths(7), VERDICTS):
   * model: per CPU the running task (from sched_switch, and repaired from the
@@ -33,6 +36,14 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     the recorder read rests on "affinity-last-read" when the trace does not define
     sys_enter_sched_setaffinity, on "cpuset-unseen" when it does not define
     cgroup_attach_task (a cpuset move changes the allowed CPUs unseen).
+  * paths (rqpath-paths(7), CONFIDENCE), only those whose confidence rests on the mask:
+    wake-affine (a one-CPU mask) exact when proven and the mask is a marker's resting on
+    nothing; wake-prev (back to the CPU it left) exact when sched_waking was seen, the
+    selection proven, the mask a marker's resting on nothing, no EAS; fork-affine,
+    fork-local, fork-moved exact when the child's (inherited) mask is a marker's resting
+    on nothing; exec-affine (one CPU allowed at the exec, no stopper move within 100 ms
+    before) exact when the mask rests on nothing.  An exec whose mask a later marker
+    settles (no sys_enter_sched_setaffinity in the trace) is exec-affine inferred.
 
 Python 3 standard library only.
 """
@@ -127,6 +138,10 @@ class Task:
         self.setaff_inflight = False
         self.aff_ts = 0
         self.numa_ts = 0
+        self.stopper_ts = None
+        self.unknown_execs = 0
+        self.seen_cpu = -1
+        self.seen_multi = False
 
 
 class Cpu:
@@ -162,6 +177,14 @@ class Model:
         self.f = {k: {"count": 0, "exact": 0, "inferred": 0, "possible": 0, "not_judged": 0,
                       "judged": 0}
                   for k in ("missed-idle", "idle-stacking")}
+        self.paths = {k: {"count": 0, "exact": 0, "inferred": 0}
+                      for k in ("wake-prev", "wake-affine", "fork-affine", "fork-local",
+                                "fork-moved", "exec-affine")}
+
+    def path(self, name, exact, n=1):
+        if name in self.paths:
+            self.paths[name]["count"] += n
+            self.paths[name]["exact" if exact else "inferred"] += n
 
     # ---- tasks and lists
     def get(self, pid):
@@ -211,11 +234,19 @@ class Model:
     def forget_mask(self, t):
         t.mask_known = False
         t.mask_changed = True
+        t.seen_cpu, t.seen_multi = -1, False
 
     def running(self, t, cpu):
         if t.mask_known and cpu not in t.mask:
             self.forget_mask(t)
+        if t.seen_cpu < 0:
+            t.seen_cpu = cpu
+        elif t.seen_cpu != cpu:
+            t.seen_multi = True
         t.cpu = cpu
+
+    def execs_stay(self, t):
+        t.unknown_execs = 0
 
     # ---- attributes
     @staticmethod
@@ -491,11 +522,15 @@ class Model:
         elif t.comm.startswith("migration/"):
             judge = False                   # stop class
         elif (t.mask_known and len(t.mask) == 1) or (mask and assume and len(mask) == 1):
-            pass
+            self.path("wake-affine", t.mask_known and len(t.mask) == 1 and proven and
+                      not assume)
         elif self.rt(t):
             pass
         elif frm < 0:
             judge = False                   # path unknown
+        elif to == frm:
+            self.path("wake-prev", saw and proven and t.mask_known and not assume and
+                      not self.asym)
         if judge:
             self.stacking(t, to, before, proven)
             self.missed(t, to, before, busy_before, proven)
@@ -519,6 +554,13 @@ class Model:
         if not 0 <= to < self.n:
             return
         t.prio = int(field(b, "prio"))
+        unseen = set()
+        if t.mask_known:
+            self.mask_of(t, unseen)
+        if t.mask_known and len(t.mask) == 1:
+            self.path("fork-affine", not unseen)
+        elif not self.rt(t):
+            self.path("fork-local" if to == cpu else "fork-moved", t.mask_known and not unseen)
         self.stacking(t, to, None, True)
         t.cpu, t.state = to, "Q"
         self.enqueue(t, to, False)
@@ -539,7 +581,7 @@ class Model:
         if t.numa_ts and ts - t.numa_ts < WINDOW:
             t.numa_ts = 0
         elif writer is not None and writer.comm.startswith("migration/") and frm == cpu:
-            pass
+            t.stopper_ts = ts               # exec-moved if an exec follows soon
         elif flags & SOFTIRQ and frm != cpu:
             pass
         elif t.setaff_inflight or (writer is not None and writer.inflight_target == t.pid and
@@ -581,7 +623,7 @@ class Model:
             if self.rt(parent):
                 child.policy = -1
 
-    def exec_(self, cpu, b):
+    def exec_(self, ts, cpu, b):
         pid, old = int(field(b, "pid")), int(field(b, "old_pid"))
         t = self.tasks.get(old or pid) or self.get(pid)
         if old and old != pid:
@@ -591,9 +633,22 @@ class Model:
                 leader.mask_known, leader.mask_changed = t.mask_known, t.mask_changed
                 leader.mask = set(t.mask) if t.mask else None
                 leader.prio = t.prio
+                leader.stopper_ts, t.stopper_ts = t.stopper_ts, None
                 t = leader
         name = field(b, "filename") or ""
         t.comm = name.rsplit("/", 1)[-1][:15]
+        setaff = "sys_enter_sched_setaffinity" in self.defined
+        current = t.mask_known and (setaff or not self.has_markers)
+        if t.stopper_ts is not None and ts - t.stopper_ts <= 100 * MS:
+            pass                            # exec-moved
+        elif current and len(t.mask) == 1:
+            unseen = set()
+            self.mask_of(t, unseen)
+            self.path("exec-affine", not unseen)
+        t.stopper_ts = None
+        if not current and not (t.seen_multi and setaff and
+                                "cgroup_attach_task" in self.defined):
+            t.unknown_execs += 1            # a later marker may settle it
         t.cpu = cpu
 
     def syscall(self, ts, ev, owner, b):
@@ -607,6 +662,7 @@ class Model:
             t = self.get(pid if pid > 0 else owner)
             if t is not None and "setaffinity" in ev:
                 t.setaff_inflight, t.aff_ts = True, ts
+                self.execs_stay(t)
             return
         t = self.tasks.get(caller.inflight_target) if caller.inflight_target else None
         if t is None:
@@ -658,8 +714,15 @@ class Model:
             mask = parse_cpulist(kv["cpus"], self.n) if kv["cpus"] != "?" else None
             if mask:
                 t.mask, t.mask_known, t.mask_changed = mask, True, False
+                t.seen_cpu, t.seen_multi = -1, False
+                if t.unknown_execs and len(mask) == 1:
+                    # settled by this read: it may be newer than the exec
+                    unseen = set()
+                    self.mask_of(t, unseen)
+                    self.path("exec-affine", not unseen, t.unknown_execs)
             else:
                 self.forget_mask(t)
+            t.unknown_execs = 0
 
     def feed(self, ev, cpu, owner, flags, ts, body):
         self.now = max(self.now, ts)
@@ -696,7 +759,7 @@ class Model:
                 t.exited, t.state = True, "D"
                 self.rq_remove(t)
         elif ev == "sched_process_exec":
-            self.exec_(cpu, body)
+            self.exec_(ts, cpu, body)
         elif ev in ("sched_move_numa", "sched_swap_numa"):
             for key in ("pid", "dst_pid"):
                 v = field(body, key)
@@ -707,6 +770,7 @@ class Model:
         elif ev == "cgroup_attach_task":
             t = self.get(int(field(body, "pid")))
             self.forget_mask(t)
+            self.execs_stay(t)
             if t.idle_cg:
                 t.idle_cg = False
                 if t.policy != 5:
@@ -755,6 +819,7 @@ def main(argv):
         sys.exit("verdicts: trace-cmd report failed on %s: %s" % (path, err.strip()[-300:]))
     out = dict(model.f)
     out["repairs"] = {str(i): c.repairs for i, c in enumerate(model.cpus) if c.repairs}
+    out["paths"] = model.paths
     json.dump(out, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
     return 0
