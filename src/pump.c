@@ -407,6 +407,18 @@ static inline long check_point(long fed, long max_events, double until)
 	return until && fed + 64 < max_events ? fed + 64 : max_events;
 }
 
+/* A run's counters back into the pump, and the advance callback when it delivered any. */
+static enum rq_pump_status run_ended(struct rq_pump *p, enum rq_pump_status st,
+				     uint64_t records, uint64_t last_ts, long fed)
+{
+	p->records = records;
+	p->last_ts = last_ts;
+	p->last_fed = fed;
+	if (fed && p->advance_fn)
+		p->advance_fn(p->advance_data, last_ts);
+	return st;
+}
+
 static enum rq_pump_status run_batches(struct rq_pump *p, long max_events, uint64_t until_ts,
 				       double until);
 
@@ -478,12 +490,7 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 			break;
 		}
 	}
-	p->records = records;
-	p->last_ts = last_ts;
-	p->last_fed = fed;
-	if (fed && p->advance_fn)
-		p->advance_fn(p->advance_data, p->last_ts);
-	return st;
+	return run_ended(p, st, records, last_ts, fed);
 }
 
 /* ---- the worker ------------------------------------------------------------------- */
@@ -743,12 +750,7 @@ out:
 		break;
 	}
 done:
-	p->records = records;
-	p->last_ts = last_ts;
-	p->last_fed = fed;
-	if (fed && p->advance_fn)
-		p->advance_fn(p->advance_data, p->last_ts);
-	return st;
+	return run_ended(p, st, records, last_ts, fed);
 }
 
 void rq_pump_stop(struct rq_pump *p)

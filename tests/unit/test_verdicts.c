@@ -69,6 +69,21 @@ static const struct rq_finding_store *fs(const struct rq_analysis *an, enum rq_f
 }
 
 /*
+ * Tasks 900 and 910 (allowed 0-1) take turns on CPU 0: 900 blocks at 4 ms while 910
+ * keeps CPU 0 busy, and 910 wakes 900 onto CPU 0 at 5 ms.
+ */
+static void blocked_then_woken_on_busy_cpu0(struct rq_analysis *an)
+{
+	mark_task(an, 1 * MS, 900, 0, "0-1");
+	mark_task(an, 1 * MS, 910, 0, "0-1");
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
+	ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
+	ev_waking(an, 5 * MS, 0, 910, 900, 0);
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+}
+
+/*
  * Proof of selection: 900 blocks on busy CPU 0 and is woken there again while CPU 1
  * idles.  CPU 0 never went idle in between: 900 may still have been delay-dequeued,
  * so the miss is only possible.  After CPU 0 ran the idle task once, the same wakeup
@@ -78,13 +93,7 @@ static void missed_idle_possible_then_proven_by_idle(void **state)
 {
 	struct rq_analysis *an = marked(2, "6.18");
 
-	mark_task(an, 1 * MS, 900, 0, "0-1");
-	mark_task(an, 1 * MS, 910, 0, "0-1");
-	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
-	ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
-	ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");		/* 900 blocks, CPU 0 busy */
-	ev_waking(an, 5 * MS, 0, 910, 900, 0);
-	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+	blocked_then_woken_on_busy_cpu0(an);
 	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 0);
 	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
 	assert_true(rq_recent(an, 0)->notes & RQ_NOTE_POSSIBLE);
@@ -105,13 +114,7 @@ static void missed_idle_proven_before_delayed_dequeue(void **state)
 {
 	struct rq_analysis *an = marked(2, "6.6.30");
 
-	mark_task(an, 1 * MS, 900, 0, "0-1");
-	mark_task(an, 1 * MS, 910, 0, "0-1");
-	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
-	ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
-	ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
-	ev_waking(an, 5 * MS, 0, 910, 900, 0);
-	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+	blocked_then_woken_on_busy_cpu0(an);
 	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
 	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 0);
 	rq_analysis_free(an);
@@ -649,14 +652,8 @@ static void cpuset_move_unseen_without_cgroup_events(void **state)
 		mark_cpu(an, 1, 0);
 		ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
 		ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
-		mark_task(an, 1 * MS, 900, 0, "0-1");
-		mark_task(an, 1 * MS, 910, 0, "0-1");
 		mark_task(an, 1 * MS, 970, 0, "1");
-		ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
-		ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
-		ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
-		ev_waking(an, 5 * MS, 0, 910, 900, 0);
-		ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+		blocked_then_woken_on_busy_cpu0(an);
 		ev_exec(an, 6 * MS, 1, 970, "/bin/true");
 		mi = fs(an, RQ_FIND_MISSED_IDLE);
 		nc = fs(an, RQ_FIND_NEEDLESS_CALLBACK);
