@@ -33,16 +33,29 @@ static struct rq_analysis *an_with(int nr_cpus, const char *release, const char 
 }
 
 /* nr CPUs of one LLC (from cpu markers), each seen idle at 1 ms. */
-static struct rq_analysis *marked(int nr, const char *release)
+static struct rq_analysis *idle_marked(struct rq_analysis *an, int nr)
 {
-	struct rq_analysis *an = synth_new(nr, release);
-
 	assert_non_null(an);
 	for (int c = 0; c < nr; c++)
 		mark_cpu(an, c, 0);
 	for (int c = 0; c < nr; c++)
 		ev_switch(an, 1 * MS, c, 50 + c, 1, 0, NULL);
 	return an;
+}
+
+static struct rq_analysis *marked(int nr, const char *release)
+{
+	return idle_marked(synth_new(nr, release), nr);
+}
+
+/* marked(), on a trace that defines only the events in has[] */
+static struct rq_analysis *marked_with(int nr, const char *release, const bool *has)
+{
+	struct rq_analysis *an = rq_analysis_new(NULL);
+
+	assert_non_null(an);
+	assert_int_equal(rq_analysis_begin(an, "synthetic", nr, release, has), 0);
+	return idle_marked(an, nr);
 }
 
 /* An event whose comm field names the task (plain traces learn names this way). */
@@ -642,16 +655,10 @@ static void cpuset_move_unseen_without_cgroup_events(void **state)
 			[RQ_EV_SETAFFINITY_ENTER] = true, [RQ_EV_SETAFFINITY_EXIT] = true,
 			[RQ_EV_CGROUP_ATTACH] = cgroup,
 		};
-		struct rq_analysis *an = rq_analysis_new(NULL);
+		struct rq_analysis *an = marked_with(2, "6.6.30", ev);
 		const struct rq_finding_store *mi, *nc;
 		unsigned int unseen = cgroup ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN;
 
-		assert_non_null(an);
-		assert_int_equal(rq_analysis_begin(an, "synthetic", 2, "6.6.30", ev), 0);
-		mark_cpu(an, 0, 0);
-		mark_cpu(an, 1, 0);
-		ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
-		ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
 		mark_task(an, 1 * MS, 970, 0, "1");
 		blocked_then_woken_on_busy_cpu0(an);
 		ev_exec(an, 6 * MS, 1, 970, "/bin/true");
@@ -718,18 +725,12 @@ static void path_confidence_rests_on_the_mask(void **state)
 				[RQ_EV_EXEC] = true, [RQ_EV_SETAFFINITY_ENTER] = setaff,
 				[RQ_EV_SETAFFINITY_EXIT] = setaff, [RQ_EV_CGROUP_ATTACH] = cgroup,
 			};
-			struct rq_analysis *an = rq_analysis_new(NULL);
+			struct rq_analysis *an = marked_with(2, "6.6.30", ev);
 			unsigned int unseen = (setaff ? 0 : 1u << RQ_ASSUME_MASK_LAST_READ) |
 					      (cgroup ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN);
 			bool exact = setaff && cgroup;
 
-			assert_non_null(an);
-			/* before DELAY_DEQUEUE: every wakeup selects (proven) */
-			assert_int_equal(rq_analysis_begin(an, "synthetic", 2, "6.6.30", ev), 0);
-			mark_cpu(an, 0, 0);
-			mark_cpu(an, 1, 0);
-			ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
-			ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+			/* 6.6.30 is before DELAY_DEQUEUE: every wakeup selects (proven) */
 			mark_task(an, 1 * MS, 900, 0, "0-1");	/* wake-prev */
 			mark_task(an, 1 * MS, 901, 0, "1");	/* wake-affine */
 			mark_task(an, 1 * MS, 902, 0, "1");	/* forks 903: fork-affine */
