@@ -11,7 +11,7 @@ DESTDIR ?=
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
 # The library (src/) needs no terminal; only the views (views/) link curses.  rqpath
-# reads trace.dat itself (src/tracedat.c: zstd, zlib); libtracecmd is only the tests'
+# reads trace.dat itself (src/input/tracedat.c: zstd, zlib); libtracecmd is only the tests'
 # oracle (tests/helpers).
 LIB_PKGS := libtracefs libtraceevent libbsd libzstd zlib
 PKGS := $(LIB_PKGS) ncursesw
@@ -43,17 +43,30 @@ TEST_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 BASE_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE \
 	-DRQPATH_VERSION='"$(VERSION)"' -MMD -MP
-# Three layers, each seeing only what it may use:
-#   src/      the library: its own headers, no curses, no views, no command
-#   views/    the TUI: the library's headers and curses
-#   src/cli/  the commands: the library's headers and the TUI's entry points (tui_main.h)
-LIB_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) -Isrc
-VIEW_CFLAGS = $(BASE_CFLAGS) $(PKG_CFLAGS) -Isrc -Iviews
-CLI_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) -Isrc -Isrc/cli -Iviews
-layer_cflags = $(if $(filter views/%,$(1)),$(VIEW_CFLAGS),$(if $(filter src/cli/%,$(1)),$(CLI_CFLAGS),$(LIB_CFLAGS)))
+# Layers, each compiled seeing only its own headers and those of the layers below it
+# (tests/golden/t_layers.sh checks the includes too):
+#   src/base/    the event, the tables (events.def, findings.def), CPU sets, escaping
+#   src/input/   sources: trace.dat reader and writer, the decoder, the pump, tracefs
+#   src/engine/  the analysis: model, classifier, judges, queue delay
+#   src/output/  what renders the engine's facts: reports, HTML, diff, teach
+#   views/       the TUI: the library's headers and curses
+#   src/cli/     the commands: the library's headers and the TUI's entry points (tui_main.h)
+# The library (build/librqpath.a) is src/ but src/cli/.
+LAYERS := base input engine output
+LAYER_INC = $(foreach l,$(1),-Isrc/$(l))
+base_INC := $(call LAYER_INC,base)
+input_INC := $(call LAYER_INC,base input)
+engine_INC := $(call LAYER_INC,base input engine)
+output_INC := $(call LAYER_INC,$(LAYERS))
+LIB_INC := $(output_INC)
+LIB_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $(LIB_INC)
+VIEW_CFLAGS = $(BASE_CFLAGS) $(PKG_CFLAGS) $(LIB_INC) -Iviews
+CLI_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $(LIB_INC) -Isrc/cli -Iviews
+layer_of = $(word 2,$(subst /, ,$(1)))
+layer_cflags = $(if $(filter views/%,$(1)),$(VIEW_CFLAGS),$(if $(filter src/cli/%,$(1)),$(CLI_CFLAGS),$(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $($(call layer_of,$(1))_INC)))
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-LIB_SRC := $(wildcard src/*.c)
+LIB_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 VIEW_SRC := $(wildcard views/*.c)
 BUILD ?= build

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare.c - `rqpath replay BASE... --compare NEW...`: two traces in one TUI, and the
- * compare view, the rows of `rqpath diff` (src/diff.c computes them; this file only
+ * compare view, the rows of `rqpath diff` (src/output/diff.c computes them; this file only
  * draws them) with a cursor.  Enter opens the NEW trace's placements of the selected
  * path, kind or finding, b the BASE trace's; x (any view) switches the trace the other
  * views show.

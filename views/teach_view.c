@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * teach_view.c - the whole select_task_rq() decision tree (src/teach.h) with this
+ * teach_view.c - the whole select_task_rq() decision tree (src/output/teach.h) with this
  * trace's counts on each step, and an explanation panel for the selected step.
  */
 #include <stdio.h>

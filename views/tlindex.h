@@ -5,7 +5,7 @@
  * lost-event gaps, and every placement in 32 bytes (for the timeline and the drill-down
  * past the engine's ring of recent ones).
  *
- * Fed through the engine's two sinks (src/delay.h): every event after the engine handled
+ * Fed through the engine's two sinks (src/engine/delay.h): every event after the engine handled
  * it, and every placement once settled.  No curses here.
  */
 #ifndef RQPATH_TLINDEX_H

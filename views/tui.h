@@ -405,7 +405,7 @@ bool tl_step(struct view *v, int dir);
  * loaded whole (analysis, index, replay state); the views show one side at a time
  * through the fields of struct tui, the other side waits in a struct tui_side, and
  * tui_compare_swap() exchanges the two.  The other files of a side are audited for
- * their numbers only.  The compare view shows src/diff.c's rows.
+ * their numbers only.  The compare view shows src/output/diff.c's rows.
  */
 struct tui_side {
 	const char *path;

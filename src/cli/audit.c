@@ -15,7 +15,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "escape.h"
-#include "record.h"
+#include "live.h"
 #include "replay.h"
 #include "audit_many.h"
 #include "html.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * diff.c - `rqpath diff BASE.dat NEW.dat` and `rqpath diff BASE... -- NEW...`: audit each
- * trace, compare the sides (src/diff.c) and print the table; --fail-on gates on the NEW
+ * trace, compare the sides (src/output/diff.c) and print the table; --fail-on gates on the NEW
  * side's increase.
  */
 #include <errno.h>

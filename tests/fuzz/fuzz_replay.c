@@ -4,7 +4,7 @@
  * anonymous file (memfd), replayed with rq_replay_file() into a fresh analysis, and
  * all three report formats are written to /dev/null.  Built by tests/fuzz/run.sh.
  *
- * Anything a hostile trace.dat can make the reader (src/tracedat.c), the decoder or the
+ * Anything a hostile trace.dat can make the reader (src/input/tracedat.c), the decoder or the
  * engine do wrong shows up here as an ASan/UBSan report or a leak.
  */
 #include <stdint.h>

@@ -45,14 +45,14 @@ crashers=$top/fixtures/crashers
 command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG not found (apt-get install clang)" >&2; exit 2; }
 mkdir -p "$out" "$corpus" "$art" "$crashers" || exit 2
 
-# The library (src/*.c: no views, no CLI), compiled with the harness.
-files=$(ls "$top"/src/*.c)
+# The library (src/*/*.c but src/cli/: no views, no CLI), compiled with the harness.
+files=$(ls "$top"/src/base/*.c "$top"/src/input/*.c "$top"/src/engine/*.c "$top"/src/output/*.c)
 pkgs="libtracefs libtraceevent libbsd libzstd zlib"
 echo "fuzz: building $out/$harness"
 # shellcheck disable=SC2086
 "$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -DRQPATH_VERSION=\"fuzz\" -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I"$top/src" $(pkg-config --cflags $pkgs) \
+	-I"$top/src/base" -I"$top/src/input" -I"$top/src/engine" -I"$top/src/output" $(pkg-config --cflags $pkgs) \
 	-o "$out/$harness" "$top/tests/fuzz/$harness.c" $files \
 	$(pkg-config --libs $pkgs) -lm || {
 	echo "fuzz: cannot build the harness (libFuzzer: apt-get install libclang-rt-dev?)" >&2
@@ -83,7 +83,7 @@ if [ "$FUZZ_TARGET" = pages ]; then
 fi
 
 # leaks inside libtraceevent are
-# suppressed by src/replay.c, ours are reported.  Sizes read from a hostile file make
+# suppressed by src/engine/replay.c, ours are reported.  Sizes read from a hostile file make
 # the libraries ask for absurd amounts of memory: let malloc() fail (NULL) as it does
 # without ASan, instead of calling that a crash (and cap one allocation at 2 GiB).
 # No -rss_limit_mb: its thread can hold ASan's allocator lock when replay.c forks its

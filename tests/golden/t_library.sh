@@ -44,7 +44,8 @@ fi
 
 # 4. a program linked against the library alone (no views archive, no -lncursesw)
 # shellcheck disable=SC2046
-if ! $cc -std=gnu11 -D_GNU_SOURCE -Wall -Isrc $(pkg-config --cflags $pkgs) \
+if ! $cc -std=gnu11 -D_GNU_SOURCE -Wall -Isrc/base -Isrc/input -Isrc/engine -Isrc/output \
+	$(pkg-config --cflags $pkgs) \
 	-o "$tmp/user" tests/golden/library_user.c "$lib" $(pkg-config --libs $pkgs) -lm \
 	2>"$tmp/link.err"; then
 	echo "FAIL: a program does not link against librqpath.a alone:"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The man pages render without warnings, and rqpath-paths(7) documents every path id
-# and finding id the engine can print (taken from src/paths.c, the one table).
+# and finding id the engine can print (taken from src/engine/paths.c and src/base/findings.def).
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 command -v man >/dev/null 2>&1 || { echo "man (man-db) is not installed"; exit 77; }
 fail=0
@@ -10,9 +10,9 @@ for page in "$top"/man/*.[0-9]; do
 		echo "FAIL: $page renders with warnings:"; echo "$warn"; fail=1
 	fi
 done
-ids=$(sed -n 's/.*{ "\([a-z-]*\)", RQ_KIND_.*/\1/p' "$top/src/paths.c")
-ids="$ids $(sed -n 's/.*\[RQ_FIND_[A-Z_]*\] = "\([a-z-]*\)",/\1/p' "$top/src/paths.c")"
-[ $(echo $ids | wc -w) -ge 25 ] || { echo "FAIL: could not read the ids from src/paths.c"; exit 1; }
+ids=$(sed -n 's/.*{ "\([a-z-]*\)", RQ_KIND_.*/\1/p' "$top/src/engine/paths.c")
+ids="$ids $(sed -n 's/^RQ_FINDING([A-Z_]*, "\([a-z-]*\)".*/\1/p' "$top/src/base/findings.def")"
+[ $(echo $ids | wc -w) -ge 25 ] || { echo "FAIL: could not read the ids from src/engine/paths.c and src/base/findings.def"; exit 1; }
 text=$(MANWIDTH=200 man -l "$top/man/rqpath-paths.7" 2>/dev/null)
 for id in $ids; do
 	echo "$text" | grep -q -- "$id" || { echo "FAIL: rqpath-paths(7) does not document '$id'"; fail=1; }

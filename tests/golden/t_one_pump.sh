@@ -1,5 +1,5 @@
 #!/bin/sh
-# One pump (src/pump.c): the only code that merges the CPUs and decodes records.  In
+# One pump (src/input/pump.c): the only code that merges the CPUs and decodes records.  In
 # src/ and views/ nothing else makes a decoder or decodes, nothing else asks a source for
 # its records, and the only sources are the trace.dat reader and the recorder's pages;
 # the views keep no engine state in a file static (a second session must be possible).
@@ -13,22 +13,22 @@ no() {
 }
 
 # decoding: only pump.c (decode.c defines it)
-bad=$(grep -ln 'rq_decoder_new *(\|rq_decode *(\|rq_decode_raw *(' src/*.c src/cli/*.c views/*.c |
-	grep -v '^src/pump\.c$\|^src/decode\.c$')
+bad=$(grep -ln 'rq_decoder_new *(\|rq_decode *(\|rq_decode_raw *(' src/*/*.c views/*.c |
+	grep -v '^src/input/pump\.c$\|^src/input/decode\.c$')
 [ -z "$bad" ] || no "records decoded outside the pump:" $bad
 
 # asking a source for records: only pump.c
-bad=$(grep -ln 'ops->next\|ops->refill' src/*.c src/cli/*.c views/*.c | grep -v '^src/pump\.c$')
+bad=$(grep -ln 'ops->next\|ops->refill' src/*/*.c views/*.c | grep -v '^src/input/pump\.c$')
 [ -z "$bad" ] || no "a source read outside the pump:" $bad
 
 # raw records come from two places only: the file reader and the live pages
-bad=$(grep -ln 'kbuffer_read_event\|kbuffer_next_event' src/*.c src/cli/*.c views/*.c |
-	grep -v '^src/record\.c$')
+bad=$(grep -ln 'kbuffer_read_event\|kbuffer_next_event' src/*/*.c views/*.c |
+	grep -v '^src/input/record\.c$')
 [ -z "$bad" ] || no "ring-buffer records walked outside record.c's live source:" $bad
-grep -q 'rq_td_next\b' src/tracedat.h && no "tracedat.h still offers a merge (rq_td_next)"
+grep -q 'rq_td_next\b' src/input/tracedat.h && no "tracedat.h still offers a merge (rq_td_next)"
 
 # the pump has one place that chooses between CPUs
-n=$(grep -c '^static void pick(struct rq_pump' src/pump.c)
+n=$(grep -c '^static void pick(struct rq_pump' src/input/pump.c)
 [ "$n" = 1 ] || no "pump.c: expected one pick(), found $n"
 
 # no file-static engine state in the views

@@ -9,7 +9,7 @@
  *   default    per-CPU tracecmd_read_data() merged by timestamp (rqpath's way until it
  *              had its own reader)
  *   --iterate  tracecmd_iterate_events() (the library's own merge, callback per record)
- *   --own      rqpath's own reader alone (src/tracedat.c: the headers and the formats
+ *   --own      rqpath's own reader alone (src/input/tracedat.c: the headers and the formats
  *              rqpath decodes, the pages walked by hand, zstd/zlib, the CPUs merged),
  *              the same field read with a plain load at its format's offset: the
  *              floor of `rqpath audit` without decoder and engine.  Its "sched"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * reader_diff.c - rqpath's trace.dat reader (src/tracedat.c) against libtracecmd, the
+ * reader_diff.c - rqpath's trace.dat reader (src/input/tracedat.c) against libtracecmd, the
  * oracle, record by record.
  *
  *   reader_diff FILE [ORACLE]

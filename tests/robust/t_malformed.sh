@@ -174,7 +174,7 @@ PY
 	timeout 120 "$RQPATH" audit "$NOSCHED" >"$tmp/txt" 2>"$tmp/err"
 	for id in needless-callback offcpu-fork idle-stacking missed-idle; do
 		grep -i "$id" "$tmp/txt" | grep -qi 'cannot\|not supported\|unsupported' ||
-			bad "no-sched-events trace: the text report does not say that $id cannot be judged (its events are not in the trace) [src/report.c write_text]"
+			bad "no-sched-events trace: the text report does not say that $id cannot be judged (its events are not in the trace) [src/output/report.c write_text]"
 	done
 else
 	echo "note: $NOSCHED missing, no-sched-events case not tested"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_delay.c - the queue-delay quantile sketch (src/delay.c): exact while small, within
+ * test_delay.c - the queue-delay quantile sketch (src/engine/delay.c): exact while small, within
  * 2 % (it promises 1 %) at p50/p90/p99 on large skewed samples, merge equal to adding
  * the values, bounded memory; and the delay of a placement from synthetic events.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_pump.c - the one per-CPU merge (src/pump.c) over a made-up source: time order
+ * test_pump.c - the one per-CPU merge (src/input/pump.c) over a made-up source: time order
  * with ties to the lower CPU, lost events counted once against a CPU's statistic, the
  * budget (events, trace time, a sink's stop), a live source's rounds, the decaying rate.
  * The expected orders and counts are written out by hand from the records below.  Every

@@ -14,6 +14,7 @@
 #include <bsd/string.h>
 
 #include "engine.h"
+#include "pump.h"
 
 void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 {
@@ -72,6 +73,16 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 	default: break;
 	}
 	rq_delay_event(an, ev);
+}
+
+static void analysis_sink(void *data, const struct rq_event *ev)
+{
+	rq_analysis_feed(data, ev);
+}
+
+int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an)
+{
+	return rq_pump_add_sink(p, analysis_sink, an);
 }
 
 static int finish_task(const struct rq_task *t, void *data)

@@ -25,7 +25,6 @@
 #include "event.h"
 
 struct tep_handle;
-struct rq_analysis;
 
 /* One raw record of one CPU's ring buffer. */
 struct rq_raw {
@@ -81,8 +80,6 @@ int rq_pump_cpus(const struct rq_pump *p);
 
 /* Add a sink (called in the order added).  0, or -1 when there are too many. */
 int rq_pump_add_sink(struct rq_pump *p, rq_sink_fn fn, void *data);
-/* The analysis as a sink: rq_analysis_feed() for every event. */
-int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an);
 /* Called once at the end of each rq_pump_run() that delivered events: the last time. */
 void rq_pump_on_advance(struct rq_pump *p, void (*fn)(void *data, uint64_t ts), void *data);
 

@@ -37,7 +37,6 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
-#include "analysis.h"
 #include "decode.h"
 #include "escape.h"
 #include "msg.h"
@@ -1595,10 +1594,11 @@ out:
 	return ret;
 }
 
-/* Between two rounds: wait for data in any ring buffer, at most POLL_MS. */
-static void wait_for_data(struct session *s, bool busy)
+void rq_recorder_wait(struct rq_recorder *r)
 {
-	int n = rq_recorder_pollfds((struct rq_recorder *)s, s->pfds, s->ncpus);
+	struct session *s = (struct session *)r;
+	int n = rq_recorder_pollfds(r, s->pfds, s->ncpus);
+	bool busy = rq_pump_last_fed(s->pump) > 0;
 
 	/* while events flow, read at most every RQ_RECORD_GAP_MS: whole pages, few wakeups */
 	if (busy) {
@@ -1609,23 +1609,8 @@ static void wait_for_data(struct session *s, bool busy)
 	poll(s->pfds, (nfds_t)n, busy ? 0 : POLL_MS);
 }
 
-/* an: begun with what this kernel records, as a replay of the file would begin it */
-static int begin_analysis(struct session *s, struct rq_analysis *an)
-{
-	struct utsname u;
-
-	if (uname(&u))
-		u.release[0] = '\0';
-	if (rq_analysis_begin(an, "live", s->ncpus, u.release, rq_pump_available(s->pump)) ||
-	    rq_pump_add_analysis(s->pump, an)) {
-		snprintf(s->err, s->errlen, "cannot set up the analysis: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int rq_record_analyse(const struct rq_record_opts *opts, struct rq_record_stats *st,
-		      struct rq_analysis *an, char *err, size_t errlen)
+int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
+		  size_t errlen)
 {
 	const struct rq_budget b = { .max_seconds = 0.25 };
 	struct rq_recorder *r = rq_recorder_start(opts, st, err, errlen);
@@ -1633,22 +1618,10 @@ int rq_record_analyse(const struct rq_record_opts *opts, struct rq_record_stats 
 
 	if (!r)
 		return -1;
-	if (an && begin_analysis((struct session *)r, an))
-		return rq_recorder_finish(r, -1);
 	while ((ret = rq_recorder_step(r, &b)) > 0)
 		if (ret == 1)
-			wait_for_data((struct session *)r,
-				      rq_pump_last_fed(rq_recorder_pump(r)) > 0);
-	ret = rq_recorder_finish(r, ret < 0 ? -1 : 0);
-	if (an && !ret)
-		rq_analysis_finish(an);
-	return ret;
-}
-
-int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
-		  size_t errlen)
-{
-	return rq_record_analyse(opts, st, NULL, err, errlen);
+			rq_recorder_wait(r);
+	return rq_recorder_finish(r, ret < 0 ? -1 : 0);
 }
 
 int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen)

@@ -62,16 +62,6 @@ struct rq_record_stats {
 int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st, char *err,
 		  size_t errlen);
 /*
- * The same, and an (new, not begun) analyses the recording as it goes: a sink of the
- * recorder's pump, begun with this kernel's CPUs, release and recorded events, finished
- * after the drain.  Every record is decoded once; the report equals the one of a replay
- * of the file written (tests/live/t_audit_live.sh).
- */
-struct rq_analysis;
-int rq_record_analyse(const struct rq_record_opts *opts, struct rq_record_stats *st,
-		      struct rq_analysis *an, char *err, size_t errlen);
-
-/*
  * The same in steps, for a caller with its own loop (the live TUI): keys, a step of
  * the recording within a budget, drawing.  From start to finish every signal that
  * would end rqpath stops the recording instead (rq_recorder_step() returns 0), and the
@@ -95,6 +85,11 @@ struct rq_pump *rq_recorder_pump(struct rq_recorder *r);
  * pages, few wakeups): rq_record_run() and the live TUI's loop both wait that long.
  */
 #define RQ_RECORD_GAP_MS	10
+/*
+ * Between two steps that read everything (rq_recorder_step() returned 1): wait for data in
+ * any ring buffer, at most 100 ms, and while events flow at least RQ_RECORD_GAP_MS.
+ */
+void rq_recorder_wait(struct rq_recorder *r);
 /* The ring buffers' descriptors (POLLIN when a CPU has data) into fds; returns how many. */
 int rq_recorder_pollfds(const struct rq_recorder *r, struct pollfd *fds, int max);
 /*

@@ -2,8 +2,8 @@
 /*
  * events.c - events.def as data: the names, what each event is needed for.
  */
-#include "analysis.h"
 #include "event.h"
+#include "finding.h"
 
 #define RQ_NEEDS(finding) (1u << RQ_FIND_##finding)
 

@@ -22,7 +22,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
 #include "decode.h"
 #include "pump.h"
 
@@ -82,7 +81,6 @@ struct rq_pump {
 	bool end, failed, stop;
 	struct sink sinks[RQ_PUMP_MAX_SINKS];
 	int nsinks;
-	struct rq_analysis *an_only;	/* the one sink is the analysis: called directly */
 	void (*advance_fn)(void *data, uint64_t ts);
 	void *advance_data;
 	uint64_t lost;
@@ -142,11 +140,6 @@ int rq_pump_cpus(const struct rq_pump *p)
 	return p->ncpus;
 }
 
-static void analysis_sink(void *data, const struct rq_event *ev)
-{
-	rq_analysis_feed(data, ev);
-}
-
 int rq_pump_add_sink(struct rq_pump *p, rq_sink_fn fn, void *data)
 {
 	if (p->nsinks >= RQ_PUMP_MAX_SINKS)
@@ -154,14 +147,7 @@ int rq_pump_add_sink(struct rq_pump *p, rq_sink_fn fn, void *data)
 	p->sinks[p->nsinks].fn = fn;
 	p->sinks[p->nsinks].data = data;
 	p->nsinks++;
-	/* the replay of an audit: one sink, the analysis, called without a pointer */
-	p->an_only = p->nsinks == 1 && fn == analysis_sink ? data : NULL;
 	return 0;
-}
-
-int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an)
-{
-	return rq_pump_add_sink(p, analysis_sink, an);
 }
 
 void rq_pump_on_advance(struct rq_pump *p, void (*fn)(void *data, uint64_t ts), void *data)
@@ -172,8 +158,9 @@ void rq_pump_on_advance(struct rq_pump *p, void (*fn)(void *data, uint64_t ts), 
 
 static inline void deliver(struct rq_pump *p, const struct rq_event *ev)
 {
-	if (p->an_only) {
-		rq_analysis_feed(p->an_only, ev);
+	/* the replay of an audit: one sink (the analysis), no loop */
+	if (p->nsinks == 1) {
+		p->sinks[0].fn(p->sinks[0].data, ev);
 		return;
 	}
 	for (int i = 0; i < p->nsinks; i++)

@@ -15,13 +15,6 @@ const char *const rq_kind_names[RQ_KIND__COUNT] = {
 
 const char *const rq_confidence_names[3] = { "exact", "inferred", "unknown" };
 
-const char *const rq_finding_ids[RQ_FIND__COUNT] = {
-	[RQ_FIND_NEEDLESS_CALLBACK] = "needless-callback",
-	[RQ_FIND_OFFCPU_FORK] = "offcpu-fork",
-	[RQ_FIND_IDLE_STACKING] = "idle-stacking",
-	[RQ_FIND_MISSED_IDLE] = "missed-idle",
-};
-
 const struct rq_path_info rq_paths[RQ_PATH__COUNT] = {
 	[RQ_PATH_FORK_AFFINE] = { "fork-affine", RQ_KIND_FORK, "select_task_rq",
 		"child allowed on one CPU: core wrapper took cpumask_any(), no class callback" },

@@ -21,6 +21,7 @@
 #include "cpumask.h"
 #include "delay.h"
 #include "event.h"
+#include "finding.h"
 
 enum rq_kind {
 	RQ_KIND_FORK,
@@ -70,13 +71,6 @@ enum rq_path {
 
 enum rq_confidence { RQ_CONF_EXACT, RQ_CONF_INFERRED, RQ_CONF_UNKNOWN };
 
-enum rq_finding {
-	RQ_FIND_NEEDLESS_CALLBACK,
-	RQ_FIND_OFFCPU_FORK,
-	RQ_FIND_IDLE_STACKING,
-	RQ_FIND_MISSED_IDLE,
-	RQ_FIND__COUNT
-};
 
 struct rq_path_info {
 	const char *id;		/* e.g. "fork-moved": a contract, documented in rqpath-paths(7) */
@@ -88,7 +82,6 @@ struct rq_path_info {
 extern const struct rq_path_info rq_paths[RQ_PATH__COUNT];
 extern const char *const rq_kind_names[RQ_KIND__COUNT];
 extern const char *const rq_confidence_names[3];
-extern const char *const rq_finding_ids[RQ_FIND__COUNT];
 
 /* Room a description needs for the remarks below, once they are words (describe.c). */
 #define RQ_WHY_LEN 192
@@ -340,6 +333,12 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts);
 int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		      const char *release, const bool *has_event);
 void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev);
+/*
+ * The analysis as a sink of a pump (pump.h): rq_analysis_feed() for every event.  0, or
+ * -1 when the pump has too many sinks.
+ */
+struct rq_pump;
+int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an);
 /* Events lost that no RQ_EV_LOST mark will report (a trace file's statistics). */
 void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n);
 /*
