@@ -254,6 +254,8 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		an->cpus[cpu].trailing_prev = -1;
 		rq_cpumask_set(&an->all_cpus, cpu);
 	}
+	if (rqe_cpubits_init(an))
+		return -1;
 	an->llc_source = RQ_LLC_ASSUMED;
 	rq_profile_from_release(&an->profile, release && *release ? release : NULL);
 	if (an->opts.profile_override &&
@@ -299,6 +301,8 @@ void rq_analysis_free(struct rq_analysis *an)
 		free(an->cpus[cpu].queued);
 		free(an->cpus[cpu].delayed);
 	}
+	if (an->cpus)
+		rqe_cpubits_free(an);
 	free(an->cpus);
 	free(an->cpu_summary);
 	rq_cpumask_free(&an->all_cpus);

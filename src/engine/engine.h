@@ -79,6 +79,8 @@ struct rq_task {
 	bool first_run_pending;
 	uint64_t fork_ts;
 	struct rq_delay_task delay;	/* queue delay: delay.c */
+	/* the CPUs whose curr_task it is (cpubits.c): how many, one of them (-1 none) */
+	int ncurr, curr_cpu;
 };
 
 
@@ -137,8 +139,10 @@ int rqe_list_grow(struct rq_task ***list, int *cap);
 /* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
 struct rq_cpu {
 	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
+	bool dirty;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
 	uint64_t watched_since;	/* first switch seen while not known */
-	int curr;		/* pid running, 0 idle, -1 unknown */
+	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
+	struct rq_task *curr_task;	/* rq_task_find(curr), kept in step (cpubits.c) */
 	int nqueued, queued_cap;
 	struct rq_task **queued;	/* runnable, not running */
 	int ndelayed, delayed_cap;
@@ -190,6 +194,17 @@ struct rq_analysis {
 	char error[256];	/* why rq_analysis_begin() failed, for the user */
 	/* model */
 	struct rq_cpu *cpus;
+	/*
+	 * cpubits.c: the truly idle and the busy CPUs (no task left out) as bitmaps, valid
+	 * for the CPUs not in dirty[]; the CPUs whose curr has no task; the LLCs as bitmaps
+	 * (a row per LLC id, llc_row[id]), rebuilt when llc_stale
+	 */
+	unsigned long *idle_bits, *busy_bits;
+	int *dirty, ndirty;
+	int nunresolved;
+	int *llc_row;
+	unsigned long *llc_bits;
+	bool llc_stale;
 	/*
 	 * Every task is in the hash, which gives rq_task_foreach() its order (outputs
 	 * depend on it: rq_analysis_finish() resolves pending moves in it).  Lookups, a few
@@ -294,6 +309,17 @@ static inline void rqe_list_del(struct rq_task **list, int *n, struct rq_task *t
 	t->rq_index = -1;
 }
 
+/* cpu's idle and busy bits are to be worked out again (cpubits.c) */
+static inline void rqe_cpu_dirty(struct rq_analysis *an, int cpu)
+{
+	struct rq_cpu *c = &an->cpus[cpu];
+
+	if (!c->dirty) {
+		c->dirty = true;
+		an->dirty[an->ndirty++] = cpu;
+	}
+}
+
 /* Take t off whatever runqueue list the model has it on. */
 static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 {
@@ -301,6 +327,7 @@ static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 
 	if (!valid_cpu(an, t->rq_cpu))
 		return;
+	rqe_cpu_dirty(an, t->rq_cpu);
 	c = &an->cpus[t->rq_cpu];
 	if (t->on_delayed)
 		rqe_list_del(c->delayed, &c->ndelayed, t);
@@ -326,6 +353,7 @@ static inline void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu
 	cap = delayed ? &c->delayed_cap : &c->queued_cap;
 	if (*n == *cap && rqe_list_grow(list, cap))
 		return;
+	rqe_cpu_dirty(an, cpu);
 	t->rq_index = *n;
 	(*list)[(*n)++] = t;
 	t->rq_cpu = cpu;
@@ -452,8 +480,24 @@ int rqe_grow_hash(struct rq_analysis *an);
 void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 		       struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
-void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
+/* cpubits.c */
+int rqe_cpubits_init(struct rq_analysis *an);
+void rqe_cpubits_free(struct rq_analysis *an);
+/* Bring idle_bits and busy_bits up to date (the dirty CPUs). */
+void rqe_cpubits_flush(struct rq_analysis *an);
+void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy);
+/* cpu's curr becomes pid, whose task is t (rq_task_find(pid), NULL for pid <= 0). */
+void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t);
+/* t's policy or cgroup changed (whether it is SCHED_IDLE work): its CPUs' bits are stale. */
+void rqe_task_class_changed(struct rq_analysis *an, const struct rq_task *t);
+void rqe_task_created(struct rq_analysis *an, struct rq_task *t);
+void rqe_task_evicted(struct rq_analysis *an, struct rq_task *t);
+/*
+ * The CPUs of LLC id llc as a bitmap (mask_longs() words), *lo and *hi its first and last
+ * word with a CPU; NULL if none (or out of memory).
+ */
+const unsigned long *rqe_llc_bits(struct rq_analysis *an, int llc, int *lo, int *hi);
 void rqe_note_comm(struct rq_task *t, const char *comm);
 /* Whoever writes t->comm calls this. */
 void rqe_comm_changed(struct rq_task *t);

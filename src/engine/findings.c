@@ -59,34 +59,39 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 /*
  * The first CPU of x's LLC (the span select_idle_cpu() scans) other than x, allowed by
  * mask, that is truly idle now and was idle when the waking was seen (idle_before, if
- * known); -1 if none.  What that rests on goes into *assume.
+ * known); -1 if none.  What that rests on goes into *assume.  A few words: the idle
+ * CPUs now (cpubits.c), the LLC's, the mask's and those idle at waking, ANDed over the
+ * LLC's words only.
  */
-static inline int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask,
+static inline int idle_allowed_cpu(struct rq_analysis *an, const struct rq_cpumask *mask,
 				   int x, const unsigned long *idle_before, unsigned int *assume)
 {
-	int llc = an->cpus[x].llc;
+	int lo, hi, cpu = -1;
+	const unsigned long *in_llc = rqe_llc_bits(an, an->cpus[x].llc, &lo, &hi);
 
-	/* a busy machine has few idle CPUs: visit only those idle at waking, in order */
-	for (size_t w = 0; w < mask_longs(an); w++) {
-		unsigned long cand = idle_before ? idle_before[w] : ~0UL;
+	if (!in_llc || mask->nbits != an->nr_cpus)
+		return -1;	/* out of memory, or a mask not of this trace's CPUs */
+	rqe_cpubits_flush(an);
+	for (int w = lo; w <= hi; w++) {
+		unsigned long cand = an->idle_bits[w] & in_llc[w] & mask->bits[w];
 
-		for (; cand; cand &= cand - 1) {
-			int cpu = (int)(w * BITS_PER_UL) + __builtin_ctzl(cand);
-
-			if (cpu >= an->nr_cpus)
-				return -1;
-			if (cpu == x || !cpu_truly_idle(an, cpu) || an->cpus[cpu].llc != llc ||
-			    !rq_cpumask_test(mask, cpu))
-				continue;
-			if (!an->has_topology)
-				*assume |= 1u << RQ_ASSUME_LLC;
-			/* its switches out of idle are missing here: was it really idle? */
-			if (an->cpus[cpu].idle_repairs)
-				*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
-			return cpu;
+		if (idle_before)
+			cand &= idle_before[w];
+		if (w == x / (int)BITS_PER_UL)
+			cand &= ~(1UL << (x % BITS_PER_UL));
+		if (cand) {
+			cpu = w * (int)BITS_PER_UL + __builtin_ctzl(cand);
+			break;
 		}
 	}
-	return -1;
+	if (cpu < 0)
+		return -1;
+	if (!an->has_topology)
+		*assume |= 1u << RQ_ASSUME_LLC;
+	/* its switches out of idle are missing here: was it really idle? */
+	if (an->cpus[cpu].idle_repairs)
+		*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
+	return cpu;
 }
 
 /*
