@@ -280,7 +280,6 @@ static int free_task(const struct rq_task *t, void *data)
 	struct rq_task *m = (struct rq_task *)t;
 
 	rq_cpumask_free(&m->mask);
-	free(m->idle_at_waking);
 	return 0;
 }
 

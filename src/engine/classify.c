@@ -177,18 +177,16 @@ void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
 void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
+	unsigned long *snap;
 
 	if (!t)
 		return;
 	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	rqe_expire_stopper(an, t, ev->ts);
-	if (!t->idle_at_waking)
-		t->idle_at_waking = calloc(2 * mask_longs(an), sizeof(unsigned long));
-	if (t->idle_at_waking) {
-		t->busy_at_waking = t->idle_at_waking + mask_longs(an);
-		rqe_snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking);
-	}
+	snap = rqe_snap_take(an, t);
+	if (snap)
+		rqe_snapshot_cpus(an, t, snap, snap + mask_longs(an));
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
 	t->waker_pid = ev->common_pid;
@@ -211,6 +209,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 			     struct rq_task *t, int to)
 {
 	bool saw_waking = t->waking;
+	unsigned long *snap = saw_waking ? rqe_snap(an, t) : NULL;
 	int from = t->wake_migrated ? t->wake_from : t->cpu;
 	/* asked up to three times below: policy and prio do not change in between */
 	bool rt_or_dl = task_is_rt_or_dl(t);
@@ -221,8 +220,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	struct rqe_select sel = {
 		.x = to, .proven = proven, .mask = mask, .mask_assume = assume,
 		.rt_or_dl = rt_or_dl,
-		.idle_before = saw_waking ? t->idle_at_waking : NULL,
-		.busy_before = saw_waking ? t->busy_at_waking : NULL,
+		.idle_before = snap,
+		.busy_before = snap ? snap + mask_longs(an) : NULL,
 	};
 	struct rq_placement p;
 	enum rq_path path;
@@ -292,6 +291,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 
 	t->waking = false;
 	t->wake_migrated = false;
+	rqe_snap_put(an, t);
 	t->cpu = to;
 	if (an->cpus[to].curr != t->pid) {
 		t->state = RQ_TS_QUEUED;

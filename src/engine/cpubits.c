@@ -43,6 +43,51 @@ void rqe_cpubits_free(struct rq_analysis *an)
 	free(an->dirty);
 	free(an->llc_row);
 	free(an->llc_bits);
+	free(an->snaps);
+	free(an->snap_free);
+}
+
+/* ---- the wakings' snapshots ------------------------------------------------------------ */
+
+/*
+ * Only the tasks between sched_waking and sched_wakeup hold one (a few per CPU), not
+ * every task that ever woke: a pool, so that a task costs an index, not a buffer.
+ */
+unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t)
+{
+	size_t words = 2 * mask_longs(an);
+
+	if (t->snap < 0) {
+		if (an->nsnap_free) {
+			t->snap = an->snap_free[--an->nsnap_free];
+		} else {
+			if (an->nsnaps == an->snap_cap) {
+				int ncap = an->snap_cap ? an->snap_cap * 2 : 64;
+				unsigned long *ns = reallocarray(an->snaps, (size_t)ncap * words,
+								 sizeof(*ns));
+				int *nf;
+
+				if (!ns)
+					return NULL;
+				an->snaps = ns;
+				nf = reallocarray(an->snap_free, (size_t)ncap, sizeof(*nf));
+				if (!nf)
+					return NULL;
+				an->snap_free = nf;
+				an->snap_cap = ncap;
+			}
+			t->snap = an->nsnaps++;
+		}
+	}
+	return rqe_snap(an, t);
+}
+
+void rqe_snap_put(struct rq_analysis *an, struct rq_task *t)
+{
+	if (t->snap < 0)
+		return;
+	an->snap_free[an->nsnap_free++] = t->snap;
+	t->snap = -1;
 }
 
 /* ---- which CPUs name a task as running -------------------------------------------------- */

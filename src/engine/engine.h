@@ -57,8 +57,12 @@ struct rq_task {
 	bool waking;		/* sched_waking seen, sched_wakeup not yet */
 	int waking_cpu;
 	int waker_pid;
-	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
-	unsigned long *busy_at_waking;	/* CPUs busy for the kernel then (not idle-ish) */
+	/*
+	 * the CPUs truly idle and those busy for the kernel when the waking was seen: a
+	 * buffer of the analysis' pool (rqe_snap()) from sched_waking to sched_wakeup, -1
+	 * none
+	 */
+	int snap;
 	bool wake_migrated;	/* sched_migrate_task inside the waking window */
 	int wake_from;
 	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
@@ -205,6 +209,9 @@ struct rq_analysis {
 	int *llc_row;
 	unsigned long *llc_bits;
 	bool llc_stale;
+	/* the wakings' snapshots (rqe_snap_take()): 2 * mask_longs() words each, free list */
+	unsigned long *snaps;
+	int *snap_free, nsnaps, nsnap_free, snap_cap;
 	/*
 	 * Every task is in the hash, which gives rq_task_foreach() its order (outputs
 	 * depend on it: rq_analysis_finish() resolves pending moves in it).  Lookups, a few
@@ -487,6 +494,17 @@ void rqe_cpubits_free(struct rq_analysis *an);
 void rqe_cpubits_flush(struct rq_analysis *an);
 void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy);
+/*
+ * t's waking snapshot, a buffer of the pool held until rqe_snap_put() (the task's next
+ * waking reuses it): idle words then busy words; NULL when out of memory.  Valid until
+ * the next rqe_snap_take() of any task.
+ */
+unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t);
+void rqe_snap_put(struct rq_analysis *an, struct rq_task *t);
+static inline unsigned long *rqe_snap(const struct rq_analysis *an, const struct rq_task *t)
+{
+	return t->snap < 0 ? NULL : an->snaps + (size_t)t->snap * 2 * mask_longs(an);
+}
 /* cpu's curr becomes pid, whose task is t (rq_task_find(pid), NULL for pid <= 0). */
 void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t);
 /* t's policy or cgroup changed (whether it is SCHED_IDLE work): its CPUs' bits are stale. */

@@ -67,17 +67,15 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 {
 	struct rq_task *hnext = t->hnext;
 	struct rq_cpumask mask = t->mask;
-	unsigned long *idle = t->idle_at_waking, *busy = t->busy_at_waking;
 	/* the CPUs naming this pid as running still do (cpubits.c) */
-	int ncurr = t->ncurr, curr_cpu = t->curr_cpu;
+	int ncurr = t->ncurr, curr_cpu = t->curr_cpu, snap = t->snap;
 
 	memset(t, 0, sizeof(*t));
 	t->ncurr = ncurr;
 	t->curr_cpu = curr_cpu;
 	t->hnext = hnext;
 	t->mask = mask;
-	t->idle_at_waking = idle;
-	t->busy_at_waking = busy;
+	t->snap = snap;
 	t->blocked_cpu = -1;
 	t->seen_cpu = -1;
 	t->pid = pid;
@@ -136,6 +134,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	if (slot)
 		*slot = t;
 	t->curr_cpu = -1;
+	t->snap = -1;
 	task_init(t, pid, ts);
 	b = pid_hash(pid, an->task_hash_size);
 	t->hnext = an->task_hash[b];
@@ -559,6 +558,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rq_remove(an, child);
 	rqe_clear_pending(an, child);
 	rqe_release(an, &child->stopper_slot);
+	rqe_snap_put(an, child);
 	rqe_unknown_execs_stay(an, child);
 	rq_delay_task_gone(an, child);
 	task_init(child, ev->pid2, ev->ts);
@@ -609,7 +609,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	rqe_task_evicted(an, t);
 	rq_delay_task_gone(an, t);
 	rq_cpumask_free(&t->mask);
-	free(t->idle_at_waking);
+	rqe_snap_put(an, t);
 	free(t);
 	an->nr_tasks--;
 	an->nr_tasks_evicted++;
