@@ -22,69 +22,77 @@
 /*
  * One task as the engine knows it.  Outside the engine (outputs, views) a task is seen
  * through struct rq_task_info (rq_task_info_get()): its identity, attributes, state and
- * counters (pid to nr_findings).  The fields after them are the model's and the
- * classifier's working state.
+ * counters.  The rest is the model's and the classifier's working state.
+ *
+ * The fields every event of the task reads or writes come first, in the first two
+ * cache lines (a switch, a waking, a wakeup: the pid, its state and queue, its class,
+ * its CPUs, its name); the rarer ones (fork, exec, syscalls, stopper moves, NUMA, the
+ * counters) after them (issue 23).  CPU numbers that are only ever set to a CPU of the
+ * trace or -1 are 16 bits (RQ_MAX_CPUS is 4096); those a record sets unchecked are int.
  */
 struct rq_task {
-	struct rq_task *hnext;
-	int pid, tgid, ppid;	/* tgid/ppid 0 = unknown */
-	char comm[RQ_COMM_LEN];
-	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
-	int kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
-	bool stop_class;	/* migration/N: the stopper, a stop-class task */
-	int policy;		/* RQ_POLICY_UNKNOWN or a policy number */
+	/* ---- every event: the first cache line */
+	int pid;
+	enum rq_task_state state;
+	int8_t policy;		/* RQ_POLICY_UNKNOWN or a policy number (0-7) */
 	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
 	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
-	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
-	int seen_cpu;		/* first CPU it ran on since the mask last changed, -1 */
-	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
-	struct rq_cpumask mask;
-	int prio;		/* last prio seen in an event, -1000 unknown */
-	int cpu;		/* last known CPU, -1 unknown */
-	enum rq_task_state state;
-	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
-	int rq_index;		/* its place in that list */
 	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
-	uint64_t blocked_ts;	/* when it last blocked (0: before the trace) */
-	int blocked_cpu;	/* where it last blocked, -1 unknown */
-	uint64_t first_ts, exit_ts;
-	bool exited;
-	bool retired;		/* in the FIFO of dead tasks kept for the views */
-	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
-	uint64_t nr_findings[RQ_FIND__COUNT];
-
-	/* classification state between related events */
 	bool waking;		/* sched_waking seen, sched_wakeup not yet */
-	int waking_cpu;
+	bool wake_migrated;	/* sched_migrate_task inside the waking window */
+	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
+	bool first_run_pending;	/* forked, not run yet */
+	int prio;		/* last prio seen in an event, -1000 unknown */
+	int16_t cpu;		/* last known CPU, -1 unknown */
+	int16_t rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
+	int rq_index;		/* its place in that list */
+	int16_t blocked_cpu;	/* where it last blocked, -1 unknown */
+	int16_t waking_cpu;
+	int16_t pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
+	/* the CPUs whose curr_task it is (cpubits.c): how many, one of them (-1 none) */
+	int16_t ncurr, curr_cpu;
+	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
+	int16_t kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
+	bool stop_class;	/* migration/N: the stopper, a stop-class task */
+	bool exited;
+	uint64_t blocked_ts;	/* when it last blocked (0: before the trace) */
 	int waker_pid;
+	int wake_from;
 	/*
 	 * the CPUs truly idle and those busy for the kernel when the waking was seen: a
 	 * buffer of the analysis' pool (rqe_snap()) from sched_waking to sched_wakeup, -1
 	 * none
 	 */
 	int snap;
-	bool wake_migrated;	/* sched_migrate_task inside the waking window */
-	int wake_from;
-	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
-	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
+	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
+	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
+	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
+	char comm[RQ_COMM_LEN];
+	struct rq_cpumask mask;
+	/* ---- the second cache line and on: the queue delay (every switch and placement) */
+	struct rq_delay_task delay;	/* queue delay: delay.c */
+	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
+
+	/* ---- rarer: identity, counters, forks, execs, syscalls, stopper moves, NUMA */
+	int tgid, ppid;		/* 0 = unknown */
+	uint64_t first_ts, exit_ts;
+	bool retired;		/* in the FIFO of dead tasks kept for the views */
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
-	int stopper_slot;	/* that move, waiting in the analysis' held placements */
-	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
 	bool setaffinity_inflight;
+	bool numa_swap;
+	int stopper_slot;	/* that move, waiting in the analysis' held placements */
+	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
+	uint64_t nr_findings[RQ_FIND__COUNT];
+	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
 	int inflight_target;	/* pid the in-flight set* syscall targets */
+	int exec_slot;		/* the first of them, held for an example; -1 none */
 	long long inflight_policy;
 	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
 	uint64_t unknown_execs;
-	int exec_slot;		/* the first of them, held for an example; -1 none */
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
-	bool numa_swap;
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
-	int fork_parent_cpu;
-	bool first_run_pending;
+	int16_t fork_parent_cpu;
 	uint64_t fork_ts;
-	struct rq_delay_task delay;	/* queue delay: delay.c */
-	/* the CPUs whose curr_task it is (cpubits.c): how many, one of them (-1 none) */
-	int ncurr, curr_cpu;
 };
 
 
