@@ -108,6 +108,7 @@ enum rq_why {
 	RQ_WHY_NEEDLESS_FAIR,	/* only why_cpu allowed, select_task_rq_fair(WF_EXEC) called */
 	RQ_WHY_NEEDLESS_RT,	/* only why_cpu allowed, the RT/DL callback called */
 	RQ_WHY_NEEDLESS_MARKER,	/* only why_cpu allowed (the next marker said), callback called */
+	RQ_WHY_WAKE_FROM_UNKNOWN,	/* a wakeup (path unknown): its previous CPU is not known */
 	RQ_WHY__COUNT
 };
 

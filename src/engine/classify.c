@@ -330,6 +330,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		path = RQ_PATH_WAKE_CROSS_LLC;
 	}
 	placement_init(&p, ev, t, from, to, path, conf);
+	if (path == RQ_PATH_UNKNOWN)
+		p.why |= 1u << RQ_WHY_WAKE_FROM_UNKNOWN;
 	if (saw_waking)
 		p.writer_pid = t->waker_pid;
 	if (!saw_waking && path != RQ_PATH_WAKE_RUNNABLE)
