@@ -25,12 +25,13 @@ int rqe_cpubits_init(struct rq_analysis *an)
 {
 	size_t words = mask_longs(an);
 
-	an->idle_bits = calloc(2 * words, sizeof(unsigned long));
+	an->idle_bits = calloc(3 * words, sizeof(unsigned long));
 	an->dirty = calloc((size_t)an->nr_cpus, sizeof(int));
 	an->llc_row = calloc((size_t)an->nr_cpus, sizeof(int));
 	if (!an->idle_bits || !an->dirty || !an->llc_row)
 		return -1;
 	an->busy_bits = an->idle_bits + words;
+	an->unknown_bits = an->busy_bits + words;
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++)
 		rqe_cpu_dirty(an, cpu);
 	an->llc_stale = true;
@@ -55,7 +56,7 @@ void rqe_cpubits_free(struct rq_analysis *an)
  */
 unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t)
 {
-	size_t words = 2 * mask_longs(an);
+	size_t words = 3 * mask_longs(an);
 
 	if (t->snap < 0) {
 		if (an->nsnap_free) {
@@ -203,22 +204,31 @@ static inline void bit_put(unsigned long *bits, int cpu, bool v)
 
 /*
  * cpu as the kernel chose, skip (the wakee, or NULL) left out: truly idle (idle_cpu()),
- * busy (neither idle_cpu() nor sched_idle_cpu()), or neither (not known, or only
- * SCHED_IDLE work).  The common cases (not known, idle, running a task that is not
- * SCHED_IDLE work) from the CPU's own fields and its running task, the rest from
- * rqe_look_cpu_scan().
+ * busy (neither idle_cpu() nor sched_idle_cpu()), of unknown idleness
+ * (rqe_cpu_unknown()), or none of them (only SCHED_IDLE work).  The common cases (not
+ * known, idle, running a task that is not SCHED_IDLE work) from the CPU's own fields
+ * and its running task, the rest from rqe_look_cpu_scan().
  */
 static void cpu_state(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-		      bool *idle, bool *busy)
+		      bool *idle, bool *busy, bool *unknown)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
 	unsigned int ignored = 0;
 	struct cpu_look l;
 
-	*idle = *busy = false;
-	/* rqe_look_cpu_scan() finds such a CPU not known: neither idle nor busy */
-	if (!c->known || c->curr < 0)
+	*idle = *busy = *unknown = false;
+	if (rqe_cpu_unknown(c)) {
+		*unknown = true;
 		return;
+	}
+	/*
+	 * a known runner, its runqueue unknown: busy if that runner is (what
+	 * rqe_runner_busy() tells the missed-idle judge), never idle
+	 */
+	if (!c->known) {
+		*busy = rqe_runner_busy(an, cpu, skip, &l);
+		return;
+	}
 	if (c->curr == 0) {
 		/* cpu_truly_idle() */
 		if (!c->nqueued && !c->ndelayed && !c->pending_wakeups) {
@@ -243,48 +253,51 @@ void rqe_cpubits_flush(struct rq_analysis *an)
 {
 	for (int i = 0; i < an->ndirty; i++) {
 		int cpu = an->dirty[i];
-		bool idle, busy;
+		bool idle, busy, unknown;
 
 		an->cpus[cpu].dirty = false;
-		cpu_state(an, cpu, NULL, &idle, &busy);
+		cpu_state(an, cpu, NULL, &idle, &busy, &unknown);
 		bit_put(an->idle_bits, cpu, idle);
 		bit_put(an->busy_bits, cpu, busy);
+		bit_put(an->unknown_bits, cpu, unknown);
 	}
 	an->ndirty = 0;
 }
 
 /* cpu's bits in a snapshot for t: worked out again without t */
 static void snapshot_skip(const struct rq_analysis *an, int cpu, const struct rq_task *t,
-			  unsigned long *idle, unsigned long *busy)
+			  unsigned long *idle, unsigned long *busy, unsigned long *unknown)
 {
-	bool i, b;
+	bool i, b, u;
 
-	cpu_state(an, cpu, t, &i, &b);
+	cpu_state(an, cpu, t, &i, &b, &u);
 	bit_put(idle, cpu, i);
 	bit_put(busy, cpu, b);
+	bit_put(unknown, cpu, u);
 }
 
 /*
- * At sched_waking: which CPUs were truly idle and which busy, while the kernel chose (t,
- * the wakee, is left out).  The bits, and the CPUs where t runs or waits worked out
- * again without it.
+ * At sched_waking: which CPUs were truly idle, which busy and which unknown, while the
+ * kernel chose (t, the wakee, is left out).  The bits, and the CPUs where t runs or
+ * waits worked out again without it.
  */
 void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
-		       unsigned long *idle, unsigned long *busy)
+		       unsigned long *idle, unsigned long *busy, unsigned long *unknown)
 {
 	size_t words = mask_longs(an);
 
 	rqe_cpubits_flush(an);
 	memcpy(idle, an->idle_bits, words * sizeof(unsigned long));
 	memcpy(busy, an->busy_bits, words * sizeof(unsigned long));
+	memcpy(unknown, an->unknown_bits, words * sizeof(unsigned long));
 	if (valid_cpu(an, t->rq_cpu) && !t->on_delayed)
-		snapshot_skip(an, t->rq_cpu, t, idle, busy);
+		snapshot_skip(an, t->rq_cpu, t, idle, busy, unknown);
 	if (t->ncurr == 1 && valid_cpu(an, t->curr_cpu)) {
-		snapshot_skip(an, t->curr_cpu, t, idle, busy);
+		snapshot_skip(an, t->curr_cpu, t, idle, busy, unknown);
 	} else if (t->ncurr) {
 		for (int i = 0; i < an->nr_cpus; i++)
 			if (an->cpus[i].curr_task == t)
-				snapshot_skip(an, i, t, idle, busy);
+				snapshot_skip(an, i, t, idle, busy, unknown);
 	}
 }
 

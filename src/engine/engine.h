@@ -46,7 +46,7 @@ struct rq_task {
 	int16_t cpu;		/* last known CPU, -1 unknown */
 	int16_t rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
 	int rq_index;		/* its place in that list */
-	int16_t blocked_cpu;	/* where it last blocked, -1 unknown */
+	int16_t blocked_cpu;	/* where it last blocked (blocked_ts), -1 unknown */
 	int16_t waking_cpu;
 	int16_t pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
 	/* the CPUs whose curr_task it is (cpubits.c): how many, one of them (-1 none) */
@@ -55,13 +55,17 @@ struct rq_task {
 	int16_t kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
 	bool stop_class;	/* migration/N: the stopper, a stop-class task */
 	bool exited;
-	uint64_t blocked_ts;	/* when it last blocked (0: before the trace) */
+	/*
+	 * when it last blocked: its switch-out, or, when the trace lacks that, the latest
+	 * moment it can have left (rqe_left_unseen()); 0: not in the trace
+	 */
+	uint64_t blocked_ts;
 	int waker_pid;
 	int wake_from;
 	/*
-	 * the CPUs truly idle and those busy for the kernel when the waking was seen: a
-	 * buffer of the analysis' pool (rqe_snap()) from sched_waking to sched_wakeup, -1
-	 * none
+	 * the CPUs truly idle, busy for the kernel, and of unknown idleness when the
+	 * waking was seen: a buffer of the analysis' pool (rqe_snap()) from sched_waking
+	 * to sched_wakeup, -1 none
 	 */
 	int snap;
 	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
@@ -80,7 +84,10 @@ struct rq_task {
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
 	bool setaffinity_inflight;
 	bool numa_swap;
+	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
+	int stopper_later_slot;	/* a later one inside its window: the exec pairs the first */
+	int wake_move_slot;	/* no sched_waking: its wakeup's move, held until sched_wakeup */
 	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
 	uint64_t nr_findings[RQ_FIND__COUNT];
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
@@ -207,17 +214,18 @@ struct rq_analysis {
 	/* model */
 	struct rq_cpu *cpus;
 	/*
-	 * cpubits.c: the truly idle and the busy CPUs (no task left out) as bitmaps, valid
-	 * for the CPUs not in dirty[]; the CPUs whose curr has no task; the LLCs as bitmaps
-	 * (a row per LLC id, llc_row[id]), rebuilt when llc_stale
+	 * cpubits.c: the truly idle, the busy (no task left out) and the unknown CPUs
+	 * (rqe_cpu_unknown()) as bitmaps, valid for the CPUs not in dirty[]; the CPUs whose
+	 * curr has no task; the LLCs as bitmaps (a row per LLC id, llc_row[id]), rebuilt
+	 * when llc_stale
 	 */
-	unsigned long *idle_bits, *busy_bits;
+	unsigned long *idle_bits, *busy_bits, *unknown_bits;
 	int *dirty, ndirty;
 	int nunresolved;
 	int *llc_row;
 	unsigned long *llc_bits;
 	bool llc_stale;
-	/* the wakings' snapshots (rqe_snap_take()): 2 * mask_longs() words each, free list */
+	/* the wakings' snapshots (rqe_snap_take()): 3 * mask_longs() words each, free list */
 	unsigned long *snaps;
 	int *snap_free, nsnaps, nsnap_free, snap_cap;
 	/*
@@ -498,20 +506,20 @@ bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
 /* cpubits.c */
 int rqe_cpubits_init(struct rq_analysis *an);
 void rqe_cpubits_free(struct rq_analysis *an);
-/* Bring idle_bits and busy_bits up to date (the dirty CPUs). */
+/* Bring idle_bits, busy_bits and unknown_bits up to date (the dirty CPUs). */
 void rqe_cpubits_flush(struct rq_analysis *an);
 void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
-		       unsigned long *idle, unsigned long *busy);
+		       unsigned long *idle, unsigned long *busy, unsigned long *unknown);
 /*
  * t's waking snapshot, a buffer of the pool held until rqe_snap_put() (the task's next
- * waking reuses it): idle words then busy words; NULL when out of memory.  Valid until
- * the next rqe_snap_take() of any task.
+ * waking reuses it): idle words, busy words, unknown words (mask_longs() each); NULL
+ * when out of memory.  Valid until the next rqe_snap_take() of any task.
  */
 unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t);
 void rqe_snap_put(struct rq_analysis *an, struct rq_task *t);
 static inline unsigned long *rqe_snap(const struct rq_analysis *an, const struct rq_task *t)
 {
-	return t->snap < 0 ? NULL : an->snaps + (size_t)t->snap * 2 * mask_longs(an);
+	return t->snap < 0 ? NULL : an->snaps + (size_t)t->snap * 3 * mask_longs(an);
 }
 /* cpu's curr becomes pid, whose task is t (rq_task_find(pid), NULL for pid <= 0). */
 void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t);
@@ -524,10 +532,18 @@ void rqe_task_evicted(struct rq_analysis *an, struct rq_task *t);
  * word with a CPU; NULL if none (or out of memory).
  */
 const unsigned long *rqe_llc_bits(struct rq_analysis *an, int llc, int *lo, int *hi);
+bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		     struct cpu_look *l);
 void rqe_note_comm(struct rq_task *t, const char *comm);
 /* Whoever writes t->comm calls this. */
 void rqe_comm_changed(struct rq_task *t);
 void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t);
+void rqe_left_unseen(struct rq_task *t, int cpu, uint64_t ts);
+/* the idleness of cpu is unknown: neither truly idle nor provably not */
+static inline bool rqe_cpu_unknown(const struct rq_cpu *c)
+{
+	return c->curr < 0 || (c->curr == 0 && !c->known);
+}
 void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu);
 void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent);
 void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev);
@@ -585,6 +601,7 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 /* classify.c */
 void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);
 void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now);
+void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t);
 void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
@@ -613,7 +630,9 @@ struct rqe_select {
 	int x;
 	const unsigned long *idle_before;	/* truly idle CPUs at sched_waking, or NULL */
 	const unsigned long *busy_before;	/* busy ones then, or NULL */
+	const unsigned long *unknown_before;	/* unknown ones then, or NULL */
 	bool proven;		/* select_task_rq() provably ran (selection_proven()) */
+	unsigned int proof_assume;	/* what that proof rests on */
 	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
 	unsigned int mask_assume;	/* what that mask rests on */
 	bool rt_or_dl;		/* task_is_rt_or_dl() of the task, worked out once */

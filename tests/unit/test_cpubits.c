@@ -39,17 +39,25 @@ static int rnd_pid(void)
 
 /* The rules of a CPU's bits, from scratch (the visit of every CPU that cpubits.c replaces). */
 static void brute(const struct rq_analysis *an, const struct rq_task *t, unsigned long *idle,
-		  unsigned long *busy)
+		  unsigned long *busy, unsigned long *unknown)
 {
 	memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
 	memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
+	memset(unknown, 0, mask_longs(an) * sizeof(unsigned long));
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		const struct rq_cpu *c = &an->cpus[cpu];
 		unsigned int ignored = 0;
 		struct cpu_look l;
 
-		if (!c->known || c->curr < 0)
+		if (rqe_cpu_unknown(c)) {
+			bit_set(unknown, cpu);
 			continue;
+		}
+		if (!c->known) {
+			if (rqe_runner_busy(an, cpu, t, &l))
+				bit_set(busy, cpu);
+			continue;
+		}
 		if (c->curr == 0) {
 			if (!c->nqueued && !c->ndelayed && !c->pending_wakeups) {
 				bit_set(idle, cpu);
@@ -85,7 +93,7 @@ static int check_task(const struct rq_task *t, void *data)
 
 static void check(struct rq_analysis *an, bool every_task)
 {
-	unsigned long idle[2], busy[2], sidle[2], sbusy[2];
+	unsigned long idle[2], busy[2], unknown[2], sidle[2], sbusy[2], sunknown[2];
 	int unresolved = 0;
 	struct rq_task *t;
 
@@ -102,17 +110,19 @@ static void check(struct rq_analysis *an, bool every_task)
 	if (every_task)
 		rq_task_foreach(an, check_task, an);
 	rqe_cpubits_flush(an);
-	brute(an, NULL, idle, busy);
+	brute(an, NULL, idle, busy, unknown);
 	assert_memory_equal(idle, an->idle_bits, sizeof(idle));
 	assert_memory_equal(busy, an->busy_bits, sizeof(busy));
+	assert_memory_equal(unknown, an->unknown_bits, sizeof(unknown));
 	/* a waking of some task: its own CPUs without it */
 	t = rq_task_find(an, 1 + (int)rnd(NPIDS));
 	if (t) {
 		check_task(t, an);
-		brute(an, t, idle, busy);
-		rqe_snapshot_cpus(an, t, sidle, sbusy);
+		brute(an, t, idle, busy, unknown);
+		rqe_snapshot_cpus(an, t, sidle, sbusy, sunknown);
 		assert_memory_equal(idle, sidle, sizeof(idle));
 		assert_memory_equal(busy, sbusy, sizeof(busy));
+		assert_memory_equal(unknown, sunknown, sizeof(unknown));
 	}
 }
 
