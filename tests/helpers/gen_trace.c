@@ -719,10 +719,13 @@ static void count(int f, bool possible, bool inferred)
 /*
  * A wakeup (fork: is_fork) of t onto x, judged right after its sched_wakeup
  * (sched_wakeup_new) was written.  proven: select_task_rq() provably ran (a fork; the
- * task moved; or its previous CPU went idle since it blocked there).  The state is the
- * same at sched_waking and at sched_wakeup: nothing happens in between.
+ * task moved; or its previous CPU went idle since it blocked there); proof_assumed: that
+ * last proof for a task the trace never showed blocking, which blocked before the trace
+ * began (the assumption blocked-before: the verdict is inferred).  The state is the same
+ * at sched_waking and at sched_wakeup: nothing happens in between.
  */
-static void judge_placement(const struct task *t, int x, bool is_fork, bool proven)
+static void judge_placement(const struct task *t, int x, bool is_fork, bool proven,
+			    bool proof_assumed)
 {
 	struct look l = look_cpu(x, t);
 
@@ -736,7 +739,7 @@ static void judge_placement(const struct task *t, int x, bool is_fork, bool prov
 			g.v[F_MISSED].judged++;
 			if (busy && idle_sibling(t, x))
 				count(F_MISSED, !proven, t->policy == POL_UNKNOWN ||
-				      (!l.known_nonidle && l.unknown));
+				      (!l.known_nonidle && l.unknown) || proof_assumed);
 		}
 	}
 	/* idle-stacking: SCHED_IDLE tasks; one of unknown policy cannot be judged */
@@ -747,7 +750,7 @@ static void judge_placement(const struct task *t, int x, bool is_fork, bool prov
 			g.v[F_STACKING].judged++;
 			if (l.ntasks && !l.known_nonidle && idle_sibling(t, x))
 				count(F_STACKING, !proven || delayed_nonidle(x, t, g.last_ts),
-				      false);
+				      proof_assumed);
 		}
 	}
 }
@@ -850,7 +853,7 @@ static void step_wake(int cpu)
 	if (x != prev)
 		rec_migrate(cpu, writer, t, prev, x);
 	rec_wake(ID_WAKEUP, C_WAKEUP, cpu, writer, t, x);
-	judge_placement(t, x, false, proven);
+	judge_placement(t, x, false, proven, x == prev && !t->blocked_ts);
 	sleeping_del(t);
 	delayed_del(t);
 	enqueue_and_run(t, x);
@@ -905,7 +908,7 @@ static void step_fork(int cpu)
 	g.v[F_OFFCPU].judged++;
 	if (x != cpu)
 		count(F_OFFCPU, false, false);
-	judge_placement(child, x, true, true);
+	judge_placement(child, x, true, true, false);
 	enqueue_and_run(child, x);
 }
 
