@@ -169,7 +169,7 @@ void tui_compare_next_run(struct tui *t)
 	if (tui_replay_load(t, c->files[s][c->run[s]]))
 		return;		/* the message says why; the views show an empty trace */
 	tui_switch(t, bottom, NULL);
-	rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+	tui_esc(t->path, name, sizeof(name));
 	tui_message(t, "%s run %d of %d: %s", side_names[s], c->run[s] + 1, n, name);
 }
 
