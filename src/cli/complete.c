@@ -42,23 +42,34 @@ static bool takes_traces(const struct cli_command *c)
 	       !strcmp(c->name, "diff") || !strcmp(c->name, "explain");
 }
 
-/* The words a --fail-on RULE of command c completes to, space-separated. */
+/*
+ * The words a --fail-on RULE of command c completes to, space-separated (colon: how a ':'
+ * is written).  audit: finding ids and ID:possible; diff also path ids, kinds, all and
+ * delay.p50:KEY, delay.p99:KEY (src/cli/diff.c).
+ */
 static void print_rules(FILE *f, const struct cli_command *c, const char *colon)
 {
-	const char *sep = "";
+	static const char *const q[] = { "delay.p50", "delay.p99" };
+	static const char *const delay_keys[] = { "flagged", "unflagged" };
 
-	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		fprintf(f, "%s%s %s%spossible", sep, rq_finding_ids[i], rq_finding_ids[i], colon);
-		sep = " ";
-	}
+	for (int i = 0; i < RQ_FIND__COUNT; i++)
+		fprintf(f, "%s%s %s%spossible", i ? " " : "", rq_finding_ids[i], rq_finding_ids[i],
+			colon);
 	if (strcmp(c->name, "diff"))
 		return;
 	for (int i = 0; i < RQ_PATH__COUNT; i++)
 		fprintf(f, " %s", rq_paths[i].id);
-	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		fprintf(f, " delay.p50%s%s delay.p99%s%s", colon, rq_finding_ids[i], colon,
-			rq_finding_ids[i]);
-	fprintf(f, " delay.p50%sall delay.p99%sall all", colon, colon);
+	for (int k = 0; k < RQ_KIND__COUNT; k++)
+		fprintf(f, " %s", rq_kind_names[k]);
+	fputs(" all", f);
+	for (int j = 0; j < 2; j++) {
+		for (int i = 0; i < RQ_FIND__COUNT; i++)
+			fprintf(f, " %s%s%s", q[j], colon, rq_finding_ids[i]);
+		for (int k = 0; k < RQ_KIND__COUNT; k++)
+			fprintf(f, " %s%s%s", q[j], colon, rq_kind_names[k]);
+		for (int i = 0; i < 2; i++)
+			fprintf(f, " %s%s%s", q[j], colon, delay_keys[i]);
+	}
 }
 
 static void print_choice_words(FILE *f, const char *list)

@@ -77,6 +77,7 @@ t "rqpath audit --fo"
 t "rqpath audit --format "
 t "rqpath diff -f "
 t "rqpath audit --fail-on offcpu-fork:p"
+t "rqpath diff --fail-on delay.p99:w"
 t "rqpath workload "
 t "rqpath workload spawn --c"
 t "rqpath replay "
@@ -92,6 +93,7 @@ rqpath audit --fo|--format
 rqpath audit --format |csv html json jsonl perfetto text 
 rqpath diff -f |csv html json text 
 rqpath audit --fail-on offcpu-fork:p|possible 
+rqpath diff --fail-on delay.p99:w|wakeup 
 rqpath workload |execl idle-stack spawn wake-llc 
 rqpath workload spawn --c|--count 
 rqpath replay |spawn.dat spawn.v6.dat sub 
@@ -134,6 +136,7 @@ comp 'rqpath workload spawn --c'
 comp 'rqpath audit --fo'
 comp 'rqpath audit --format pe'
 comp 'rqpath diff --fail-on offcpu-fork:p'
+comp 'rqpath diff --fail-on delay.p99:wa'
 comp 'rqpath record --fi'
 comp 'rqpath audit -i spawn.v'
 comp 'rqpath spawn.v6.dat --to'
@@ -147,6 +150,7 @@ rqpath workload spawn --c|workload spawn --count
 rqpath audit --fo|audit --format
 rqpath audit --format pe|audit --format perfetto
 rqpath diff --fail-on offcpu-fork:p|diff --fail-on offcpu-fork:possible
+rqpath diff --fail-on delay.p99:wa|diff --fail-on delay.p99:wakeup
 rqpath record --fi|record --file-version
 rqpath audit -i spawn.v|audit -i spawn.v6.dat
 rqpath spawn.v6.dat --to|spawn.v6.dat --topology
