@@ -29,7 +29,7 @@ static char SEP[] = "\001--";
  */
 struct diff_rule {
 	char text[256];			/* as given (escaped), for the message */
-	char section[16], key[48];
+	char section[16], key[64];
 	const char *metric;
 	double max;			/* the increase allowed (ns for a delay) */
 	bool pct;			/* max is a percentage of the base median */
