@@ -216,8 +216,13 @@ int main(int argc, char **argv)
 		return cli_live.fn(1, live_argv);
 	c = pick_command(argv[1], &shift);
 	if (!c) {
+		struct stat st;
+
 		rq_escape_c(argv[1], strlen(argv[1]), esc, sizeof(esc));
-		rq_error("unknown command '%s', and no such file; try 'rqpath help'", esc);
+		if (stat(argv[1], &st) == 0)
+			rq_error("'%s' is a directory, not a trace file; try 'rqpath help'", esc);
+		else
+			rq_error("unknown command '%s', and no such file; try 'rqpath help'", esc);
 		return RQ_EXIT_ERROR;
 	}
 	if (shift) {

@@ -83,6 +83,7 @@ live: -o - would send the recording to the TUI@live -o -
 live: unknown option '-f' (-f is --format where there is one; write --force)@live -f -o x.dat
 record: unknown option '-f' (-f is --format where there is one; write --force)@record -f -o x.dat --duration 0.1
 unknown command 'nope', and no such file@nope
+'/' is a directory, not a trace file@/
 completion: give bash or zsh@completion fish
 replay: unknown option '-x'@replay -x a.dat
 workload spawn: --count wants an integer in 0..100000000, not '1e3'@workload spawn --count 1e3
