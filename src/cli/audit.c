@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "escape.h"
+#include "child.h"
 #include "live.h"
 #include "replay.h"
 #include "audit_many.h"
@@ -110,31 +111,35 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 {
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
+	struct cli_child child = { 0 };
 	int saved_stdout, ret, fd = -1;
 
 	*cmd_failed = 0;
 	ro.output = lo->keep;
 	ro.output_fd = lo->keep ? NULL : &fd;	/* a file without a name, closed at once */
 	ro.duration = lo->duration;
-	ro.cmd = lo->cmd;
 	ro.quiet = !isatty(STDERR_FILENO);
-	ro.foreground = true;
 	ro.syscalls = lo->syscalls;
-	if (rq_record_cmd_user(&ro, lo->user, err, errlen) < 0)
+	if (cli_child_user(&child, lo->user, err, errlen) < 0)
 		return -1;
+	child.foreground = true;
+	ro.cmd = cli_child_init(&child, lo->cmd);
+	ro.stop = &cli_stop_signal;
 	/* stdout carries the report: what the command prints goes to stderr meanwhile */
 	fflush(stdout);
 	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
+	cli_catch_stop_signals();
 	ret = rq_record_analyse(&ro, &st, an, err, errlen);
+	cli_restore_signals();
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
 	}
 	if (fd >= 0)
 		close(fd);
-	*cmd_failed = ret == 0 && rq_record_cmd_failed(&ro, &st, msg, msglen);
+	*cmd_failed = ret == 0 && cli_child_failed(&child, msg, msglen);
 	return ret ? -1 : 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "escape.h"
 #include "tui_main.h"
@@ -128,7 +129,7 @@ static int cmd_live(int argc, char **argv)
 	struct tui_live_opts opts = { 0 };
 	struct cli_parser p;
 	char err[2048];
-	int opt;
+	int opt, ret;
 
 	cli_parser_init(&p, &cli_live, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
@@ -156,7 +157,11 @@ static int cmd_live(int argc, char **argv)
 			 "sudo, or open a recording with 'rqpath replay FILE'");
 		return RQ_EXIT_ERROR;
 	}
-	if (tui_live(&opts, err, sizeof(err))) {
+	/* the TUI turns the stop signals into its quit; a full file only ends the recording */
+	cli_catch_stop_signals();
+	ret = tui_live(&opts, err, sizeof(err));
+	cli_restore_signals();
+	if (ret) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "escape.h"
 #include "opts.h"
@@ -54,6 +55,8 @@ static int cmd_record(int argc, char **argv)
 {
 	struct rq_record_opts o = { 0 };
 	struct rq_record_stats st;
+	struct cli_child child = { 0 };
+	char **cmd = NULL;
 	struct cli_parser p;
 	char err[1024], name[PATH_MAX * 4];
 	const char *user = NULL;
@@ -97,22 +100,27 @@ static int cmd_record(int argc, char **argv)
 				 name);
 			return RQ_EXIT_ERROR;
 		}
-		o.cmd = argv + p.optind;
+		cmd = argv + p.optind;
 	}
 	if (!o.output) {
 		rq_error("record needs an output file: rqpath record -o FILE [-- CMD ...]");
 		return RQ_EXIT_ERROR;
 	}
 	/* the command runs as the user who ran sudo (or --user), on the terminal */
-	if (rq_record_cmd_user(&o, user, err, sizeof(err)) < 0) {
+	if (cli_child_user(&child, user, err, sizeof(err)) < 0) {
 		rq_error("record: %s", err);
 		return RQ_EXIT_ERROR;
 	}
-	o.foreground = true;
+	child.foreground = true;
+	o.cmd = cli_child_init(&child, cmd);
 	if (!o.cmd && o.duration <= 0 && !isatty(STDIN_FILENO) && !o.quiet)
 		fprintf(stderr, "rqpath: recording until SIGINT/SIGTERM (no --duration, no CMD)\n");
 
+	/* every signal that would end rqpath ends the recording instead: no instance left */
+	cli_catch_stop_signals();
+	o.stop = &cli_stop_signal;
 	ret = rq_record_run(&o, &st, err, sizeof(err));
+	cli_restore_signals();
 	if (ret < 0) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
@@ -130,7 +138,7 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
 	}
 	/* the recording is fine, but a command that failed fails the run (a CI gate) */
-	if (rq_record_cmd_failed(&o, &st, err, sizeof(err))) {
+	if (cli_child_failed(&child, err, sizeof(err))) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}

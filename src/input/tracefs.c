@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record.c - live recording: a private tracefs instance per run ("rqpath-<pid>"),
+ * tracefs.c - the live source: a private tracefs instance per run ("rqpath-<pid>"),
  * per-CPU raw ring-buffer pages read through libtracefs and written unchanged into a
  * trace.dat (tracedat_write.c).  The same pages are the live source of a pump (pump.h):
  * kbuffer walks each CPU's records, the pump merges the CPUs, decodes each record once
@@ -8,9 +8,12 @@
  * sink the caller adds (the live TUI's analysis).  Task attributes that tracepoints
  * cannot show are written into the trace as marker lines (snapshot.c).
  *
- * Residue rule: whatever happens (normal end, error, SIGINT/SIGTERM/SIGHUP) the
- * instance is destroyed before rq_record_run() returns; an instance left by a run that
- * was killed outright is removed by the next run once its pid is gone.
+ * The recorder runs no process and installs no signal handler: the program hands it
+ * the command's hooks and a stop flag (record.h; rqpath's are src/cli/child.c).
+ *
+ * Residue rule: whatever happens (normal end, error, the stop flag) the instance is
+ * destroyed before rq_recorder_finish() returns; an instance left by a run that was
+ * killed outright is removed by the next run once its pid is gone.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,9 +21,6 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
-#include <pwd.h>
-#include <grp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +28,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <dirent.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,26 +76,12 @@ static const struct rec_event {
 
 #define NR_REC_EVENTS (sizeof(rec_events) / sizeof(rec_events[0]))
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 /* A syscall enter seen, waiting for its exit: who changed which task. */
 #define SETTERS 256
 struct setter {
 	int caller;
 	int target;
 };
-
-/* Every signal whose default action ends the process: rqpath cleans up on each. */
-static const int stop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM,
-	SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
-};
-#define NR_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 /* Where the live source is in CPU cpu's pages of the current round. */
 struct live_cursor {
@@ -158,9 +143,8 @@ struct session {
 	int full_errno;		/* ENOSPC, EDQUOT or EFBIG */
 	bool *cpu_full;		/* per CPU: its pages no longer fit */
 
-	pid_t child;
-	bool child_done;
-	bool tty_given;		/* the terminal's foreground group is the command's */
+	bool cmd_started;	/* opts->cmd's start() succeeded: its stop() is owed */
+	bool cmd_ended;		/* opts->cmd's ended() said so */
 	struct timespec t0;
 	double last_progress;
 	bool progress;
@@ -169,7 +153,6 @@ struct session {
 	double stall_checked;
 	const char *stall;
 	/* what rq_recorder_start() changed in the process, put back by finish */
-	struct sigaction old_sig[NR_STOP_SIGNALS], old_xfsz;
 	char *mounted;
 };
 
@@ -844,185 +827,6 @@ static int subbuf_size(void)
 	return getpagesize();
 }
 
-/* The terminal to the command's process group (SIGTTOU blocked: we may be asked). */
-static void give_tty(struct session *s, pid_t pgrp)
-{
-	sigset_t ttou, old;
-
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	if (tcsetpgrp(STDIN_FILENO, pgrp) == 0)
-		s->tty_given = true;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* The terminal back to rqpath's process group, once the command has ended. */
-static void take_tty_back(struct session *s)
-{
-	sigset_t ttou, old;
-
-	if (!s->tty_given)
-		return;
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	tcsetpgrp(STDIN_FILENO, getpgrp());
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	s->tty_given = false;
-}
-
-/* In the child, between fork and exec: report why it failed through fd and exit. */
-static void child_fail(int fd, int e)
-{
-	ssize_t r = write(fd, &e, sizeof(e));
-
-	(void)r;
-	_exit(127);
-}
-
-static void child_exec(struct session *s, int errfd)
-{
-	const struct rq_record_opts *o = s->o;
-	sigset_t none;
-
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		signal(stop_signals[i], SIG_DFL);
-	signal(SIGXFSZ, SIG_DFL);
-	signal(SIGTTOU, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	setpgid(0, 0);
-	/*
-	 * Nothing of rqpath's reaches the command: every descriptor above stderr is closed
-	 * on exec (the ring-buffer fds of libtracefs are not O_CLOEXEC), except errfd,
-	 * which is already close-on-exec and reports a failed exec.
-	 */
-	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
-		long max = sysconf(_SC_OPEN_MAX);
-
-		for (int fd = 3; fd < (max > 0 ? max : 1024); fd++)
-			if (fd != errfd)
-				close(fd);
-	}
-	if (o->run_uid > 0) {
-		if (o->run_user ? initgroups(o->run_user, (gid_t)o->run_gid) < 0 :
-				  setgroups(0, NULL) < 0)
-			child_fail(errfd, errno);
-		if (setgid((gid_t)o->run_gid) < 0 || setuid((uid_t)o->run_uid) < 0)
-			child_fail(errfd, errno);
-		if (setuid(0) == 0)	/* root must be gone for good */
-			child_fail(errfd, EPERM);
-	}
-	execvp(o->cmd[0], o->cmd);
-	child_fail(errfd, errno);
-}
-
-static void start_child(struct session *s)
-{
-	int pfd[2];
-	int child_errno = 0;
-	ssize_t r;
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		snprintf(s->err, s->errlen, "cannot start %s: %s", s->o->cmd[0], strerror(errno));
-		return;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(s->err, s->errlen, "cannot start %s: %s", s->o->cmd[0], strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		child_exec(s, pfd[1]);
-	}
-	setpgid(pid, pid);
-	/*
-	 * A command on a terminal gets the terminal: its own process group in the
-	 * foreground, so that it can read it (a background group gets EIO or SIGTTIN).
-	 * Given back in stop_child()/poll_child() once it ends.
-	 */
-	if (s->o->foreground && isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
-		give_tty(s, pid);
-	close(pfd[1]);
-	do {
-		r = read(pfd[0], &child_errno, sizeof(child_errno));
-	} while (r < 0 && errno == EINTR);
-	close(pfd[0]);
-	s->child = pid;
-	if (r == sizeof(child_errno)) {
-		char name[256];
-
-		waitpid(pid, &s->st->cmd_status, 0);
-		take_tty_back(s);
-		s->child = 0;
-		s->child_done = true;
-		rq_escape_c(s->o->cmd[0], strlen(s->o->cmd[0]), name, sizeof(name));
-		snprintf(s->err, s->errlen, "cannot run %s: %s", name, strerror(child_errno));
-	}
-}
-
-static void stop_child(struct session *s)
-{
-	int status;
-
-	if (!s->child || s->child_done)
-		return;
-	/* rqpath ends it (duration, signal, error): its exit status is not its own verdict */
-	s->st->cmd_stopped = true;
-	kill(-s->child, SIGTERM);
-	kill(s->child, SIGTERM);
-	for (int i = 0; i < 40; i++) {
-		if (waitpid(s->child, &status, WNOHANG) == s->child) {
-			s->st->cmd_status = status;
-			s->child_done = true;
-			break;
-		}
-		usleep(50000);
-	}
-	if (!s->child_done) {
-		kill(-s->child, SIGKILL);
-		kill(s->child, SIGKILL);
-		if (waitpid(s->child, &status, 0) == s->child)
-			s->st->cmd_status = status;
-		s->child_done = true;
-	}
-	/* the rest of its process group gets no grace either */
-	kill(-s->child, SIGKILL);
-	take_tty_back(s);
-}
-
-static void poll_child(struct session *s)
-{
-	int status;
-
-	if (!s->child || s->child_done)
-		return;
-	if (waitpid(s->child, &status, WNOHANG | WUNTRACED) != s->child)
-		return;
-	if (WIFSTOPPED(status)) {
-		/*
-		 * ^Z on the command's terminal: stop as a job does, with the terminal given
-		 * back, and on SIGCONT (fg) hand it to the command again and resume it.
-		 */
-		if (!s->tty_given)
-			return;
-		take_tty_back(s);
-		raise(SIGSTOP);
-		give_tty(s, s->child);
-		kill(-s->child, SIGCONT);
-		return;
-	}
-	s->st->cmd_status = status;
-	s->child_done = true;
-	take_tty_back(s);
-}
-
 static void show_progress(struct session *s, bool final)
 {
 	double t = elapsed(s);
@@ -1294,11 +1098,26 @@ static void teardown(struct session *s)
 	free(s->header_event);
 }
 
+/* The program's stop flag (its signal handlers set it) is up. */
+static bool stop_requested(const struct rq_record_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* The command ends with the recording (duration, a stop, an error): at most once. */
+static void stop_cmd(struct session *s)
+{
+	if (!s->cmd_started)
+		return;
+	s->cmd_started = false;
+	s->o->cmd->stop(s->o->cmd->ctx);
+}
+
 static bool should_stop(struct session *s)
 {
-	if (stop_signal || s->disk_full)
+	if (stop_requested(s->o) || s->disk_full)
 		return true;
-	if (s->o->cmd && s->child_done)
+	if (s->cmd_ended)
 		return true;
 	if (s->o->duration > 0 && elapsed(s) >= s->o->duration)
 		return true;
@@ -1333,30 +1152,7 @@ static int drain(struct session *s)
 	return 0;
 }
 
-/* Every signal that would kill rqpath ends the recording the way SIGINT does. */
-static void catch_signals(struct session *s)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &sa, &s->old_sig[i]);
-	/* a file size limit is a full disk for us, not a reason to die with the instance up */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGXFSZ, &sa, &s->old_xfsz);
-}
-
-static void restore_signals(struct session *s)
-{
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &s->old_sig[i], NULL);
-	sigaction(SIGXFSZ, &s->old_xfsz, NULL);
-}
-
-/* Undo what start did to the process: tracefs mounted by us, the signal handlers. */
+/* Undo what start did to the process: a tracefs mounted by us. */
 static void release(struct session *s)
 {
 	/*
@@ -1368,7 +1164,6 @@ static void release(struct session *s)
 		free(s->mounted);
 		s->mounted = NULL;
 	}
-	restore_signals(s);
 }
 
 struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
@@ -1381,7 +1176,6 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 	int mret;
 
 	memset(st, 0, sizeof(*st));
-	st->cmd_status = -1;
 	err[0] = '\0';
 	if (opts->duration < 0 || !isfinite(opts->duration)) {
 		snprintf(err, errlen, "the duration must be a finite number of seconds > 0");
@@ -1406,7 +1200,6 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 	s->err = err;
 	s->errlen = errlen;
 	s->marker_fd = -1;
-	catch_signals(s);
 	/* mounts tracefs when it is not (0: mounted now); mnt is a copy the caller frees */
 	mret = tracefs_tracing_dir_is_mounted(true, &mnt);
 	if (mret < 0 || !tracefs_tracing_dir()) {
@@ -1473,15 +1266,18 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 			rq_warn("could not write the task snapshot into "
 				"the trace; affinity and policy will be unknown on replay");
 	}
-	if (opts->cmd && opts->cmd[0] && !stop_signal) {
-		start_child(s);
-		if (err[0])
+	/* the command starts with the events on: its first fork and exec are in the trace */
+	if (opts->cmd && !stop_requested(opts)) {
+		if (opts->cmd->start(opts->cmd->ctx, err, errlen) < 0) {
+			if (!err[0])
+				snprintf(err, errlen, "cannot start the command");
 			goto out;
+		}
+		s->cmd_started = true;
 	}
 	return (struct rq_recorder *)s;
 out:
-	if (s->child)
-		stop_child(s);
+	stop_cmd(s);
 	teardown(s);
 	release(s);
 	free(s);
@@ -1523,7 +1319,8 @@ int rq_recorder_step(struct rq_recorder *r, const struct rq_budget *b)
 
 	enum rq_pump_status st;
 
-	poll_child(s);
+	if (s->cmd_started && !s->cmd_ended)
+		s->cmd_ended = s->o->cmd->ended(s->o->cmd->ctx);
 	if (should_stop(s))
 		return 0;
 	st = rq_pump_run(s->pump, b);
@@ -1565,7 +1362,7 @@ int rq_recorder_finish(struct rq_recorder *r, int ret)
 	size_t errlen = s->errlen;
 	int wret;
 
-	stop_child(s);
+	stop_cmd(s);
 	if (ret < 0 || drain(s) < 0)
 		goto out;
 	ret = -1;
@@ -1622,74 +1419,4 @@ int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st,
 		if (ret == 1)
 			rq_recorder_wait(r);
 	return rq_recorder_finish(r, ret < 0 ? -1 : 0);
-}
-
-int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen)
-{
-	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
-	struct passwd *pw = NULL;
-	char esc[256];
-
-	opts->run_uid = 0;
-	opts->run_gid = 0;
-	opts->run_user = NULL;
-	if (user) {
-		char *end;
-		long id;
-
-		rq_escape_c(user, strlen(user), esc, sizeof(esc));
-		errno = 0;
-		id = strtol(user, &end, 10);
-		pw = *user && !*end ? getpwuid((uid_t)id) : getpwnam(user);
-		if (!pw) {
-			snprintf(err, errlen, "--user %s: no such user", esc);
-			return -1;
-		}
-		if (pw->pw_uid != 0 && geteuid() != 0) {
-			snprintf(err, errlen, "--user needs root");
-			return -1;
-		}
-		opts->run_uid = pw->pw_uid;
-		opts->run_gid = pw->pw_gid;
-		opts->run_user = pw->pw_name;	/* static storage: used before exec */
-		return 0;
-	}
-	if (geteuid() != 0 || !su || !sg)
-		return 0;
-	{
-		char *e1, *e2;
-		long uid = strtol(su, &e1, 10), gid = strtol(sg, &e2, 10);
-
-		if (!*su || *e1 || !*sg || *e2 || uid < 0 || gid < 0) {
-			snprintf(err, errlen, "SUDO_UID/SUDO_GID are not numbers; use --user NAME");
-			return -1;
-		}
-		opts->run_uid = uid;
-		opts->run_gid = gid;
-		pw = getpwuid((uid_t)uid);
-		opts->run_user = pw ? pw->pw_name : NULL;
-	}
-	return 0;
-}
-
-int rq_record_cmd_failed(const struct rq_record_opts *opts, const struct rq_record_stats *st,
-			 char *msg, size_t size)
-{
-	char name[256];
-	int ws = st->cmd_status;
-
-	if (!opts->cmd || !opts->cmd[0] || ws < 0 || st->cmd_stopped)
-		return 0;
-	rq_escape_c(opts->cmd[0], strlen(opts->cmd[0]), name, sizeof(name));
-	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
-		return 0;
-	if (WIFEXITED(ws))
-		snprintf(msg, size, "%s exited with status %d", name, WEXITSTATUS(ws));
-	else if (WIFSIGNALED(ws))
-		snprintf(msg, size, "%s was killed by SIG%s%s", name,
-			 sigabbrev_np(WTERMSIG(ws)) ? sigabbrev_np(WTERMSIG(ws)) : "?",
-			 WCOREDUMP(ws) ? " (core dumped)" : "");
-	else
-		snprintf(msg, size, "%s ended with wait status %#x", name, ws);
-	return 1;
 }
