@@ -1416,6 +1416,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	opts.output = keep;
 	opts.output_fd = keep ? NULL : &fd;
 	opts.force = o->force;
+	opts.mode = o->mode;
 	opts.quiet = true;
 	opts.stop = &sig_quit;	/* a signal that would end rqpath ends the recording */
 	rerr[0] = '\0';

@@ -227,7 +227,8 @@ static int cmd_audit(int argc, char **argv)
 	struct rq_html hp = { 0 };
 	char **files = NULL;
 	struct rq_placements_out pout;
-	FILE *dst = stdout;
+	struct cli_output outf = { 0 };
+	FILE *dst = stdout, *copy = NULL;
 	struct cli_parser p;
 	/* in the order of the --format and --placements words */
 	static const int formats[] = { RQ_FMT_TEXT, RQ_FMT_JSON, -1, RQ_FMT_CSV, -2, -3 };
@@ -342,17 +343,15 @@ static int cmd_audit(int argc, char **argv)
 		struct rules_ctx rc = { rules, nrules };
 
 		job.ctx = &rc;
-		dst = rq_open_output("audit", output);
+		dst = cli_output_open(&outf, "audit", output);
 		if (!dst)
 			return RQ_EXIT_ERROR;
 		/* the workers use the CPUs already: one reading thread each, unless told */
 		if (nfiles > 1 && !threads_given)
 			rq_replay_set_threads(1);
 		ret = audit_many(files, nfiles, &job, dst);
-		if (dst != stdout && fclose(dst)) {
-			rq_error("audit: cannot write the output: %s", strerror(errno));
+		if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR))
 			ret = RQ_EXIT_ERROR;
-		}
 		return ret;
 	}
 	if (lo.keep && !live) {
@@ -368,9 +367,10 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	dst = rq_open_output("audit", output);
+	/* the report goes beside -o FILE and takes its name only once complete */
+	dst = cli_output_open(&outf, "audit", output);
 	if (dst == stdout && live)
-		dst = stdout_copy();
+		dst = copy = stdout_copy();
 	if (!dst) {
 		if (live && !output)
 			rq_error("audit: cannot copy stdout: %s", strerror(errno));
@@ -423,8 +423,12 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 	}
 out:
-	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {
-		rq_error("audit: cannot write the output: %s", strerror(errno));
+	if (copy) {
+		if (fclose(copy) && ret != RQ_EXIT_ERROR) {
+			rq_error("audit: cannot write the output: %s", strerror(errno));
+			ret = RQ_EXIT_ERROR;
+		}
+	} else if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR)) {
 		ret = RQ_EXIT_ERROR;
 	}
 	rq_html_free(&hp);

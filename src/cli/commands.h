@@ -6,7 +6,10 @@
 #ifndef RQPATH_COMMANDS_H
 #define RQPATH_COMMANDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "outfile.h"
 
 #include "opts.h"
 
@@ -31,8 +34,22 @@ extern const struct cli_command cli_diff;	/* cli/diff.c */
  * gives exit status 0, CLI_ERROR says p->err and gives 2.
  */
 int cli_stop(const struct cli_parser *p, int key);
-/* -o FILE opened for writing (stdout when path is NULL), or NULL after one error line. */
-FILE *rq_open_output(const char *cmd, const char *path);
+/*
+ * -o FILE: the one way a command writes a report (outfile.h: beside FILE, renamed into
+ * place by cli_output_close(); never through a symlink, never over a device or a
+ * directory).  NULL or "-": stdout.  The stream, or NULL after one error line.
+ */
+struct cli_output {
+	FILE *f;
+	bool file;		/* f is the temporary file of out, not stdout */
+	struct rq_outfile out;
+};
+FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path);
+/*
+ * ok: complete the file (renamed to its path); !ok (the command failed): remove it,
+ * leaving whatever was at the path.  0, or -1 after one error line (write error).
+ */
+int cli_output_close(struct cli_output *o, const char *cmd, bool ok);
 
 /* Print "rqpath: <msg>" on stderr (one line, the user-facing error format). */
 void rq_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

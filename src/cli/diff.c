@@ -119,6 +119,7 @@ static int cmd_diff(int argc, char **argv)
 	struct rq_diff_run *runs = NULL;
 	struct rq_diff d = { 0 };
 	char **base, **new;
+	struct cli_output outf = { 0 };
 	FILE *dst = stdout;
 	char err[512];
 
@@ -209,7 +210,7 @@ static int cmd_diff(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	dst = rq_open_output("diff", output);
+	dst = cli_output_open(&outf, "diff", output);
 	if (!dst) {
 		dst = stdout;
 		ret = RQ_EXIT_ERROR;
@@ -236,10 +237,8 @@ static int cmd_diff(int argc, char **argv)
 		}
 	}
 out:
-	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {
-		rq_error("diff: cannot write the output: %s", strerror(errno));
+	if (cli_output_close(&outf, "diff", ret != RQ_EXIT_ERROR))
 		ret = RQ_EXIT_ERROR;
-	}
 	rq_diff_free(&d);
 	free(runs);
 	return ret;

@@ -42,7 +42,7 @@ const struct cli_command cli_replay = {
 #define MAX_COMPARE_RUNS 64
 static char SEP[] = "\001--compare";
 
-enum { OPT_BUFFER_KB = 256 };
+enum { OPT_BUFFER_KB = 256, OPT_MODE };
 
 static const struct cli_option live_options[] = {
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
@@ -50,6 +50,8 @@ static const struct cli_option live_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
 	  "keep the recording in FILE (else a temporary file, removed at the end)" },
 	{ "force", 'f', CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
+	{ "mode", OPT_MODE, CLI_MODE, "MODE", 0, 0, CLI_NESTED,
+	  "FILE's permission bits in octal (default 0600)" },
 	{ NULL },
 };
 
@@ -142,6 +144,9 @@ static int cmd_live(int argc, char **argv)
 			break;
 		case 'f':
 			opts.force = true;
+			break;
+		case OPT_MODE:
+			opts.mode = (mode_t)p.num;
 			break;
 		default:
 			return cli_stop(&p, opt);

@@ -14,7 +14,7 @@
 #include "opts.h"
 #include "record.h"
 
-enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS };
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_MODE };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -24,6 +24,8 @@ static const struct cli_option record_options[] = {
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
 	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
 	{ "force", 'f', CLI_FLAG, NULL, 0, 0, 0, "replace an existing FILE" },
+	{ "mode", OPT_MODE, CLI_MODE, "MODE", 0, 0, 0,
+	  "FILE's permission bits in octal (default 0600: every task's name is in it)" },
 	{ "file-version", OPT_FILE_VERSION, CLI_CHOICE, "6|7", 0, 0, 0,
 	  "trace.dat version to write (default 6)" },
 	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
@@ -88,6 +90,9 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;
+			break;
+		case OPT_MODE:
+			o.mode = (mode_t)p.num;
 			break;
 		default:
 			return cli_stop(&p, opt);

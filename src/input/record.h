@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "event.h"
 
@@ -48,6 +49,8 @@ struct rq_record_opts {
 	 */
 	const volatile sig_atomic_t *stop;
 	bool force;		/* overwrite an existing output file */
+	/* the output's permission bits, 0: RQ_TRACE_FILE_MODE (0600, outfile.h) */
+	mode_t mode;
 	bool quiet;		/* no progress or summary on stderr */
 	int file_version;	/* 6 or 7 (0 = default) */
 	/*

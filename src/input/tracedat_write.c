@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "outfile.h"
 #include "tracedat_write.h"
 
 enum {
@@ -62,11 +63,7 @@ struct rq_tdw {
 	uint64_t *ts_cap;
 	char *page;
 	bool finished;		/* complete (or cut) and readable */
-	char *tmpname;		/* the named temporary output, when O_TMPFILE is not there */
-	bool replaces;		/* a regular file was at path when the recording began */
-	dev_t old_dev;		/* ... this one */
-	ino_t old_ino;
-	mode_t umask;
+	struct rq_outfile out;	/* with a path: the output beside it (outfile.h) */
 };
 
 /* A growing output buffer for everything before the CPU data. */
@@ -179,70 +176,17 @@ static int tmpfile_near(const char *path)
 	return fd;
 }
 
-static const char *file_kind(mode_t m)
+/* A recording without a path: a file that never gets a name ($TMPDIR or /tmp). */
+static int open_anon_output(struct rq_tdw *w, const char *dir)
 {
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISLNK(m))
-		return "a symbolic link";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
-/* The directory part of path ("." when there is none). */
-static void dir_of(const char *path, char *dir, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (!slash) {
-		snprintf(dir, size, ".");
-		return;
-	}
-	n = slash == path ? 1 : (size_t)(slash - path);
-	if (n >= size)
-		n = size - 1;
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-}
-
-/*
- * The recording is written into a file without a name in the output's directory
- * (O_TMPFILE), or, where the file system has no O_TMPFILE, into a named temporary
- * file there; it gets the output's name only once it is complete (publish()).
- */
-static int open_temp_output(struct rq_tdw *w, const char *dir)
-{
-	w->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-	if (w->fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return w->fd;
-	if (asprintf(&w->tmpname, "%s/.rqpath-XXXXXX", dir) < 0) {
-		w->tmpname = NULL;
-		errno = ENOMEM;
-		return -1;
-	}
-	w->fd = mkostemp(w->tmpname, O_CLOEXEC);
-	if (w->fd < 0) {
-		free(w->tmpname);
-		w->tmpname = NULL;
-	} else {
-		fchmod(w->fd, 0644 & ~w->umask);
-	}
+	w->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, RQ_TRACE_FILE_MODE);
 	return w->fd;
 }
 
-static struct rq_tdw *tdw_open(const char *path, bool force, int version, int nr_cpus,
-			       int page_size, char *err, size_t errlen)
+static struct rq_tdw *tdw_open(const char *path, unsigned int flags, mode_t mode, int version,
+			       int nr_cpus, int page_size, char *err, size_t errlen)
 {
 	struct rq_tdw *w;
-	struct stat st;
 	char ename[512], dir[PATH_MAX];
 	const char *tmp;
 	int i;
@@ -265,29 +209,17 @@ static struct rq_tdw *tdw_open(const char *path, bool force, int version, int nr
 	if (!w)
 		goto nomem;
 	w->fd = -1;
+	w->out.fd = -1;
 	w->version = version;
 	w->nr_cpus = nr_cpus;
 	w->page_size = page_size;
-	w->umask = umask(0);
-	umask(w->umask);
-	if (path && lstat(path, &st) == 0) {
-		/*
-		 * Only a regular file is ever replaced, --force or not: a device, a FIFO,
-		 * a socket, a directory or a symlink at the path is not a recording.
-		 */
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s is %s; rqpath writes only regular files "
-				 "(not replaced, even with --force)", ename, file_kind(st.st_mode));
-			goto fail;
-		}
-		if (!force) {
-			snprintf(err, errlen, "%s exists; use --force to replace it", ename);
-			goto fail;
-		}
-		w->replaces = true;
-		w->old_dev = st.st_dev;
-		w->old_ino = st.st_ino;
-	}
+	/*
+	 * The output first (outfile.c): only nothing or, with flags, a regular file may be
+	 * at path; the recording goes to a temporary file beside it until it is complete.
+	 */
+	if (path && rq_outfile_open(&w->out, path, flags, mode, err, errlen) < 0)
+		goto fail;
+	w->fd = w->out.fd;
 	w->path = path ? strdup(path) : NULL;
 	w->ename = strdup(ename);
 	w->tmp_fd = calloc(nr_cpus, sizeof(*w->tmp_fd));
@@ -303,21 +235,14 @@ static struct rq_tdw *tdw_open(const char *path, bool force, int version, int nr
 	for (i = 0; i < nr_cpus; i++)
 		w->tmp_fd[i] = -1;
 	tmp = getenv("TMPDIR");
-	if (path)
-		dir_of(path, dir, sizeof(dir));
-	else
-		snprintf(dir, sizeof(dir), "%s", tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, sizeof(dir), "%s", tmp && *tmp ? tmp : "/tmp");
 	/* read-write: a file cut by a full disk is repaired by moving pages inside it */
-	if (open_temp_output(w, dir) < 0) {
+	if (!path && open_anon_output(w, dir) < 0) {
 		char edir[512];
 
 		rq_escape_c(dir, strlen(dir), edir, sizeof(edir));
-		if (path)
-			snprintf(err, errlen, "cannot create %s: %s (in %s)", ename,
-				 strerror(errno), edir);
-		else
-			snprintf(err, errlen, "cannot create a temporary trace file in %s: %s",
-				 edir, strerror(errno));
+		snprintf(err, errlen, "cannot create a temporary trace file in %s: %s",
+			 edir, strerror(errno));
 		rq_tdw_close(w);
 		return NULL;
 	}
@@ -354,20 +279,20 @@ nomem:
 	return NULL;
 }
 
-struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
-			   int page_size, char *err, size_t errlen)
+struct rq_tdw *rq_tdw_open(const char *path, unsigned int flags, mode_t mode, int version,
+			   int nr_cpus, int page_size, char *err, size_t errlen)
 {
 	if (!path || !*path) {
 		snprintf(err, errlen, "no output file name");
 		return NULL;
 	}
-	return tdw_open(path, force, version, nr_cpus, page_size, err, errlen);
+	return tdw_open(path, flags, mode, version, nr_cpus, page_size, err, errlen);
 }
 
 struct rq_tdw *rq_tdw_open_anon(int version, int nr_cpus, int page_size, char *err,
 				size_t errlen)
 {
-	return tdw_open(NULL, false, version, nr_cpus, page_size, err, errlen);
+	return tdw_open(NULL, 0, 0, version, nr_cpus, page_size, err, errlen);
 }
 
 int rq_tdw_take_fd(struct rq_tdw *w)
@@ -812,92 +737,15 @@ static uint64_t fill_cpu_table(struct rq_tdw *w, struct obuf *b, const struct la
 }
 
 /*
- * Give the nameless output a temporary name next to the output, "<path>.XXXXXX"
- * (the fallback output has one already): w->tmpname.
- */
-static int name_temp(struct rq_tdw *w)
-{
-	char proc[64], *name;
-	size_t n = strlen(w->path) + 8;
-
-	if (w->tmpname)
-		return 0;
-	name = malloc(n);
-	if (!name)
-		return -1;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
-	for (int tries = 0; tries < 100; tries++) {
-		unsigned int r;
-
-		if (getentropy(&r, sizeof(r)) < 0)
-			r = (unsigned int)rand();
-		snprintf(name, n, "%s.%06x", w->path, r & 0xffffff);
-		if (linkat(w->fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0 ||
-		    (errno != EEXIST &&
-		     linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)) {
-			w->tmpname = name;
-			return 0;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	free(name);
-	return -1;
-}
-
-/*
  * Put the finished recording at its path in one step (rename), and only over what
- * was there when the recording began: nothing, or the regular file --force named.
- * If another writer put something there meanwhile, that stays and this recording
- * keeps its temporary name, which the error gives.  0, or -1 with err set.
+ * was there when the recording began (rq_outfile_commit()).  0, or -1 with err set.
  */
 static int publish(struct rq_tdw *w, char *err, size_t errlen)
 {
-	char ekept[512];
-	struct stat st;
-	bool taken = false;
-	int r;
-
 	if (!w->path)
 		return 0;
-	if (name_temp(w) < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", w->ename, strerror(errno));
-		return -1;
-	}
-	if (lstat(w->path, &st) == 0) {
-		/* only the very file that was there at the start may be replaced */
-		taken = !w->replaces || !S_ISREG(st.st_mode) || st.st_dev != w->old_dev ||
-			st.st_ino != w->old_ino;
-		if (!taken && rename(w->tmpname, w->path) < 0)
-			goto fail;
-	} else if (errno != ENOENT) {
-		goto fail;
-	} else {
-		r = renameat2(AT_FDCWD, w->tmpname, AT_FDCWD, w->path, RENAME_NOREPLACE);
-		if (r < 0 && errno == EINVAL) {
-			/* no RENAME_NOREPLACE here: link() refuses an existing name as well */
-			r = link(w->tmpname, w->path);
-			if (r == 0)
-				unlink(w->tmpname);
-		}
-		if (r < 0 && errno != EEXIST)
-			goto fail;
-		taken = r < 0;
-	}
-	if (taken) {
-		rq_escape_c(w->tmpname, strlen(w->tmpname), ekept, sizeof(ekept));
-		snprintf(err, errlen, "%s was created or replaced by someone else while "
-			 "recording; it is left as it is, and this recording is in %s",
-			 w->ename, ekept);
-		return -1;	/* w->finished: the temporary name stays */
-	}
-	free(w->tmpname);
-	w->tmpname = NULL;
-	return 0;
-fail:
-	snprintf(err, errlen, "cannot create %s: %s", w->ename, strerror(errno));
-	w->finished = false;	/* rq_tdw_close() removes the temporary name */
-	return -1;
+	w->fd = -1;	/* the commit closes it */
+	return rq_outfile_commit(&w->out, err, errlen);
 }
 
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes, char *err,
@@ -995,10 +843,10 @@ void rq_tdw_close(struct rq_tdw *w)
 	 * Never the output path: until publish() it is whatever was there before (or
 	 * nothing).  An unfinished O_TMPFILE output vanishes with its descriptor.
 	 */
-	if (w->fd >= 0)
+	if (w->path)
+		rq_outfile_abort(&w->out);
+	else if (w->fd >= 0)
 		close(w->fd);
-	if (w->tmpname && !w->finished)
-		unlink(w->tmpname);
 	for (int i = 0; w->tmp_fd && i < w->nr_cpus; i++)
 		if (w->tmp_fd[i] >= 0)
 			close(w->tmp_fd[i]);
@@ -1011,6 +859,5 @@ void rq_tdw_close(struct rq_tdw *w)
 	free(w->page);
 	free(w->path);
 	free(w->ename);
-	free(w->tmpname);
 	free(w);
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* One format file: events/<system>/<name>/format. */
 struct rq_tdw_format {
@@ -51,14 +52,14 @@ struct rq_tdw_meta {
 struct rq_tdw;
 
 /*
- * Start a recording for path.  Only nothing or (with force) a regular file may be at
- * path; anything else (a device, FIFO, socket, directory, symlink) is refused even
- * with force.  The file is written without a name (O_TMPFILE) in path's directory
- * and renamed to path by rq_tdw_finish() once readable, so that a failure leaves
- * whatever was at path untouched.  NULL with one line in err.
+ * Start a recording for path (outfile.h: flags RQ_OUT_*, permission bits mode).  Only
+ * nothing or (RQ_OUT_REPLACE) a regular file may be at path; anything else (a device,
+ * FIFO, socket, directory, symlink) is refused.  The file is written beside path and
+ * renamed to path by rq_tdw_finish() once readable, so that a failure leaves whatever
+ * was at path untouched.  NULL with one line in err.
  */
-struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
-			   int page_size, char *err, size_t errlen);
+struct rq_tdw *rq_tdw_open(const char *path, unsigned int flags, mode_t mode, int version,
+			   int nr_cpus, int page_size, char *err, size_t errlen);
 /*
  * The same into a file that never gets a name ($TMPDIR or /tmp): nothing is left
  * behind whatever ends the process.  After rq_tdw_finish(), rq_tdw_take_fd().

@@ -39,6 +39,7 @@
 #include "decode.h"
 #include "escape.h"
 #include "msg.h"
+#include "outfile.h"
 #include "pump.h"
 #include "record.h"
 #include "snapshot.h"
@@ -1224,8 +1225,9 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 
 	/* The output first: a bad path must fail before tracefs is touched. */
 	if (opts->output && *opts->output)
-		s->w = rq_tdw_open(opts->output, opts->force, version, s->ncpus, s->page_size,
-				   err, errlen);
+		s->w = rq_tdw_open(opts->output, opts->force ? RQ_OUT_REPLACE : 0,
+				   opts->mode ? opts->mode : RQ_TRACE_FILE_MODE, version, s->ncpus,
+				   s->page_size, err, errlen);
 	else
 		s->w = rq_tdw_open_anon(version, s->ncpus, s->page_size, err, errlen);
 	if (!s->w)
