@@ -46,13 +46,10 @@ for tier in golden robust live tui; do
 done
 # Nothing may be left behind in tracefs by any test.
 if [ -d /sys/kernel/tracing/instances ]; then
-	# an instance whose owner (the pid that ends its name) still runs is in use, not left
-	left=""
-	for inst in $(ls /sys/kernel/tracing/instances | grep '^rqpath' || true); do
-		owner=${inst##*-}
-		case "$owner" in *[!0-9]*|"") left="$left $inst"; continue ;; esac
-		kill -0 "$owner" 2>/dev/null || left="$left $inst"
-	done
+	# an instance whose recording still runs is in use, not left (rqpath_stale: the pid
+	# of rqpath-nsINODE-PID is one of another pid namespace, judged by that namespace)
+	. "$top/tests/live/tracefs.sh"
+	left=$(rqpath_stale | tr '\n' ' ')
 	if [ -n "$left" ]; then
 		fail=$((fail + 1)); echo "FAIL  residue: tracefs instances left: $left"
 	else

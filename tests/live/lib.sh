@@ -1,6 +1,7 @@
 # Shared by the live tests (sourced, not run): skip with the reason (exit 77) unless
 # root with tracefs; fail/no() to collect failures; stale() lists rqpath-<pid> instances
-# whose process is gone (other live rqpath runs may be going on at the same time).
+# and rqpath-nsINODE-PID instances whose recording is gone (rqpath_stale, tracefs.sh;
+# other live rqpath runs may be going on at the same time).
 : "${RQPATH:?RQPATH must name the rqpath binary to test}"
 . "$(dirname "$0")/tracefs.sh"
 if [ "$(id -u)" -ne 0 ]; then echo "skip: live tests need root"; exit 77; fi
@@ -11,7 +12,5 @@ need() {
 	command -v "$1" >/dev/null || { echo "skip: $1 is not installed"; exit 77; }
 }
 stale() {
-	for i in $(ls $T/instances | grep '^rqpath-[0-9]*$'); do
-		kill -0 "${i#rqpath-}" 2>/dev/null || echo "$i"
-	done
+	rqpath_stale
 }
