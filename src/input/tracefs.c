@@ -62,6 +62,8 @@
  * ones to come (and a record reserved before the read may commit just after it).
  */
 #define HOLD_NS			2000000ULL
+/* What a snapshot line takes in the ring buffer, at most (print event and text). */
+#define SNAPSHOT_LINE_BYTES	160
 
 /* The events rqpath records, and what is lost without each: events.def. */
 static const struct rec_event {
@@ -140,6 +142,15 @@ struct session {
 	double tokens;			/* global re-read budget */
 	double tokens_at;
 
+	/*
+	 * The kernel and cpu lines of the snapshot came back through the ring buffer: a
+	 * small buffer can overwrite them with the task lines that follow (the replay then
+	 * has no topology), so until one is read back they are written again.
+	 */
+	bool system_seen;
+	double system_written;	/* when they were last written (elapsed()) */
+	bool system_last;	/* written once more while draining */
+	unsigned long buffer_kb;	/* per CPU */
 	bool disk_full;		/* the output's file system filled: stop storing pages */
 	int full_errno;		/* ENOSPC, EDQUOT or EFBIG */
 	bool *cpu_full;		/* per CPU: its pages no longer fit */
@@ -683,6 +694,9 @@ static void record_sink(void *data, const struct rq_event *ev)
 
 	if (ev->type == RQ_EV_LOST)
 		return;
+	if (ev->type == RQ_EV_MARKER && !s->system_seen && ev->common_pid == getpid() &&
+	    ev->str && ev->str_len >= 7 && !strncmp(ev->str, "kernel ", 7))
+		s->system_seen = true;
 	s->st->events++;
 	s->st->by_type[ev->type]++;
 	capture_attributes(s, ev);
@@ -946,6 +960,7 @@ static int setup_instance(struct session *s)
 		kb = kb < DEFAULT_BUFFER_MIN_KB ? DEFAULT_BUFFER_MIN_KB :
 		     kb > DEFAULT_BUFFER_MAX_KB ? DEFAULT_BUFFER_MAX_KB : kb;
 
+	s->buffer_kb = kb;
 	instance_name(s->inst_name, sizeof(s->inst_name));
 	s->inst = tracefs_instance_create(s->inst_name);
 	if (s->inst && !tracefs_instance_is_new(s->inst)) {
@@ -1142,6 +1157,12 @@ static int drain(struct session *s)
 		st = rq_pump_run(s->pump, &b);
 		if (st == RQ_PUMP_ERROR)
 			return -1;
+		/* the last chance for the kernel and cpu lines to reach the file */
+		if (st == RQ_PUMP_IDLE && !s->system_seen && s->snap && !s->system_last) {
+			s->system_last = true;
+			if (rq_snapshot_system(s->snap) == 0)
+				st = RQ_PUMP_BUDGET;
+		}
 	}
 	tracefs_trace_off(s->inst);
 	do {
@@ -1263,10 +1284,17 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 			 strerror(errno));
 		goto out;
 	}
+	s->system_written = elapsed(s);
 	if (!s->snap || rq_snapshot_all(s->snap) < 0) {
 		if (!opts->quiet)
 			rq_warn("could not write the task snapshot into "
 				"the trace; affinity and policy will be unknown on replay");
+	} else if (rq_snapshot_lines(s->snap) * SNAPSHOT_LINE_BYTES >= s->buffer_kb * 1024 / 2) {
+		/*
+		 * The task lines may have filled the buffer over the kernel and cpu lines
+		 * before the first read: those again now, ahead of the command's events.
+		 */
+		rq_snapshot_system(s->snap);
 	}
 	/* the command starts with the events on: its first fork and exec are in the trace */
 	if (opts->cmd && !stop_requested(opts)) {
@@ -1328,6 +1356,14 @@ int rq_recorder_step(struct rq_recorder *r, const struct rq_budget *b)
 	st = rq_pump_run(s->pump, b);
 	if (st == RQ_PUMP_ERROR)
 		return -1;
+	/*
+	 * Not read back within a second of being written (a round takes 100 ms at most):
+	 * the ring buffer lost them; again, until one copy is in the file.
+	 */
+	if (!s->system_seen && s->snap && elapsed(s) - s->system_written >= 1.0) {
+		s->system_written = elapsed(s);
+		rq_snapshot_system(s->snap);
+	}
 	show_progress(s, false);
 	return st == RQ_PUMP_IDLE ? 1 : 2;
 }
