@@ -756,6 +756,12 @@ static int read_round(struct session *s, const int *kept, bool *any)
 			s->batch_n[cpu]++;
 		}
 	}
+	/*
+	 * The file on disk says what was stored this round (killed now, it is readable up
+	 * to here).  A failure only leaves the table behind the pages: the header is
+	 * rewritten whole at the end.
+	 */
+	rq_tdw_sync(s->w);
 	return 0;
 }
 
@@ -894,59 +900,89 @@ static char **read_cpustats(struct session *s)
 	return stats;
 }
 
-static int write_file(struct session *s)
-{
-	struct rq_tdw_meta m = { 0 };
-	struct utsname u;
+/* What the file's header says, and the strings it points to (free_meta()). */
+struct meta_bufs {
 	char unamestr[512];
 	char version[64];
+	char clock_name[32];
 	char *clock, *cmdlines, **stats;
-	char clock_name[32] = "local";
-	size_t cmd_len = 0;
-	int ret;
+};
 
-	stats = read_cpustats(s);
-	clock = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
-	if (clock) {
-		char *b = strchr(clock, '['), *e = b ? strchr(b, ']') : NULL;
+/* The header's contents now; at the end (final) with the CPU statistics. */
+static void make_meta(struct session *s, bool final, struct rq_tdw_meta *m,
+		      struct meta_bufs *mb)
+{
+	struct utsname u;
 
-		if (b && e && (size_t)(e - b - 1) < sizeof(clock_name)) {
-			memcpy(clock_name, b + 1, e - b - 1);
-			clock_name[e - b - 1] = '\0';
+	memset(m, 0, sizeof(*m));
+	memset(mb, 0, sizeof(*mb));
+	strcpy(mb->clock_name, "local");
+	mb->stats = final ? read_cpustats(s) : NULL;
+	mb->clock = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
+	if (mb->clock) {
+		char *b = strchr(mb->clock, '['), *e = b ? strchr(b, ']') : NULL;
+
+		if (b && e && (size_t)(e - b - 1) < sizeof(mb->clock_name)) {
+			memcpy(mb->clock_name, b + 1, e - b - 1);
+			mb->clock_name[e - b - 1] = '\0';
 		}
 	}
-	cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
-	if (cmdlines)
-		cmd_len = strlen(cmdlines);
+	mb->cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	if (uname(&u) == 0)
-		snprintf(unamestr, sizeof(unamestr), "%s %s %s %s", u.sysname, u.nodename,
-			 u.release, u.machine);
+		snprintf(mb->unamestr, sizeof(mb->unamestr), "%s %s %s %s", u.sysname,
+			 u.nodename, u.release, u.machine);
 	else
-		strcpy(unamestr, "Linux unknown unknown unknown");
-	snprintf(version, sizeof(version), "rqpath %s", RQPATH_VERSION);
+		strcpy(mb->unamestr, "Linux unknown unknown unknown");
+	snprintf(mb->version, sizeof(mb->version), "rqpath %s", RQPATH_VERSION);
 
-	m.header_page = s->header_page;
-	m.header_page_len = s->header_page_len;
-	m.header_event = s->header_event;
-	m.header_event_len = s->header_event_len;
-	m.ftrace = s->ftrace;
-	m.nr_ftrace = s->nr_ftrace;
-	m.events = s->events;
-	m.nr_events = s->nr_events;
-	m.cmdlines = cmdlines;
-	m.cmdlines_len = cmd_len;
-	m.uname = unamestr;
-	m.trace_clock = clock;
-	m.clock_name = clock_name;
-	m.cpustats = stats;
-	m.version = version;
-	/* 1: the file had to be cut; s->err says where, and the caller reports it */
+	m->header_page = s->header_page;
+	m->header_page_len = s->header_page_len;
+	m->header_event = s->header_event;
+	m->header_event_len = s->header_event_len;
+	m->ftrace = s->ftrace;
+	m->nr_ftrace = s->nr_ftrace;
+	m->events = s->events;
+	m->nr_events = s->nr_events;
+	m->cmdlines = mb->cmdlines;
+	m->cmdlines_len = mb->cmdlines ? strlen(mb->cmdlines) : 0;
+	m->uname = mb->unamestr;
+	m->trace_clock = mb->clock;
+	m->clock_name = mb->clock_name;
+	m->cpustats = mb->stats;
+	m->version = mb->version;
+}
+
+static void free_meta(struct session *s, struct meta_bufs *mb)
+{
+	for (int i = 0; mb->stats && i < s->ncpus; i++)
+		free(mb->stats[i]);
+	free(mb->stats);
+	free(mb->clock);
+	free(mb->cmdlines);
+}
+
+/* The header as known now: from here on the file on disk is a readable trace. */
+static int begin_file(struct session *s)
+{
+	struct rq_tdw_meta m;
+	struct meta_bufs mb;
+	int ret;
+
+	make_meta(s, false, &m, &mb);
+	ret = rq_tdw_begin(s->w, &m, s->err, s->errlen);
+	free_meta(s, &mb);
+	return ret;
+}
+
+static int write_file(struct session *s)
+{
+	struct rq_tdw_meta m;
+	struct meta_bufs mb;
+	int ret;
+
+	make_meta(s, true, &m, &mb);
 	ret = rq_tdw_finish(s->w, &m, &s->st->bytes, s->err, s->errlen);
-	for (int i = 0; stats && i < s->ncpus; i++)
-		free(stats[i]);
-	free(stats);
-	free(clock);
-	free(cmdlines);
+	free_meta(s, &mb);
 	return ret;
 }
 
@@ -1265,7 +1301,7 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 		snprintf(err, errlen, "cannot parse the tracefs event formats");
 		goto out;
 	}
-	if (open_readers(s) < 0)
+	if (open_readers(s) < 0 || begin_file(s) < 0)
 		goto out;
 	src.ops = &live_ops;
 	src.ctx = s;
@@ -1406,8 +1442,8 @@ int rq_recorder_finish(struct rq_recorder *r, int ret)
 	ret = -1;
 	wret = write_file(s);
 	s->st->lost_events = rq_pump_lost(s->pump);
-	if (wret < 0 || wret == 1)
-		goto out;	/* cut while writing: err says where, the file stays readable */
+	if (wret < 0)
+		goto out;
 	if (s->disk_full) {
 		char name[512];
 
