@@ -93,16 +93,37 @@ int rq_outfile_open(struct rq_outfile *o, const char *path, unsigned int flags, 
 	o->fd = -1;
 	rq_escape_c(path, strlen(path), o->ename, sizeof(o->ename));
 	if (lstat(path, &st) == 0) {
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s is %s; rqpath writes only regular files",
-				 o->ename, file_kind(st.st_mode));
+		bool forced = (flags & RQ_OUT_FORCE) && !S_ISDIR(st.st_mode) &&
+			      !S_ISSOCK(st.st_mode);
+
+		if (forced && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+			/* a device or FIFO, as asked: written where it is, never created */
+			o->fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+			if (o->fd < 0) {
+				snprintf(err, errlen, "cannot write %s: %s", o->ename,
+					 strerror(errno));
+				return -1;
+			}
+			o->in_place = true;
+			return 0;
+		}
+		if (!S_ISREG(st.st_mode) && !forced) {
+			bool offer = (flags & (RQ_OUT_FORCE | RQ_OUT_FORCE_OFFERED)) &&
+				     !S_ISDIR(st.st_mode) && !S_ISSOCK(st.st_mode);
+
+			snprintf(err, errlen, "%s is %s; rqpath writes only regular files%s",
+				 o->ename, file_kind(st.st_mode),
+				 !offer ? "" : S_ISLNK(st.st_mode) ?
+				 " (--force replaces the link, never what it points to)" :
+				 " (--force writes it as it is)");
 			return -1;
 		}
-		if (!(flags & RQ_OUT_REPLACE)) {
+		if (S_ISREG(st.st_mode) && !(flags & RQ_OUT_REPLACE)) {
 			snprintf(err, errlen, "%s exists; use --force to replace it", o->ename);
 			return -1;
 		}
 		o->replaces = true;
+		o->old_type = st.st_mode & S_IFMT;
 		o->old_dev = st.st_dev;
 		o->old_ino = st.st_ino;
 	} else if (errno != ENOENT) {
@@ -174,17 +195,21 @@ int rq_outfile_commit(struct rq_outfile *o, char *err, size_t errlen)
 	bool taken = false;
 	int r;
 
-	if (fsync(o->fd) < 0 && errno != EINVAL) {
+	if (fsync(o->fd) < 0 && errno != EINVAL && !o->in_place) {
 		snprintf(err, errlen, "cannot write %s: %s", o->ename, strerror(errno));
 		rq_outfile_abort(o);
 		return -1;
+	}
+	if (o->in_place) {
+		rq_outfile_abort(o);	/* closes: nothing to rename */
+		return 0;
 	}
 	if (rq_outfile_name_temp(o) < 0)
 		goto fail;
 	if (lstat(o->path, &st) == 0) {
 		/* only the very file that was there at the start may be replaced */
-		taken = !o->replaces || !S_ISREG(st.st_mode) || st.st_dev != o->old_dev ||
-			st.st_ino != o->old_ino;
+		taken = !o->replaces || (st.st_mode & S_IFMT) != o->old_type ||
+			st.st_dev != o->old_dev || st.st_ino != o->old_ino;
 		if (!taken && rename(o->tmpname, o->path) < 0)
 			goto fail;
 	} else if (errno != ENOENT) {

@@ -14,11 +14,19 @@
 #include <sys/types.h>
 
 /*
- * Only a regular file is ever replaced: a symbolic link (never followed), a device, a
- * FIFO, a socket or a directory at the path is refused whatever the flags.
+ * Only a regular file is replaced: a symbolic link (never followed), a device, a FIFO,
+ * a socket or a directory at the path is refused, unless RQ_OUT_FORCE says otherwise.
  */
 enum {
 	RQ_OUT_REPLACE = 1 << 0,	/* an existing regular file may be replaced */
+	/*
+	 * The command's --force for reports (audit, diff; record has none for this): a
+	 * symbolic link is replaced by the file (what it points to is never written), a
+	 * device or FIFO is written as it is (-o /dev/full).  A directory or a socket is
+	 * refused all the same.  RQ_OUT_FORCE_OFFERED alone: say --force in the refusal.
+	 */
+	RQ_OUT_FORCE = 1 << 2,
+	RQ_OUT_FORCE_OFFERED = 1 << 3,
 	/*
 	 * The temporary file has a name from the start (PATH.XXXXXX): it can be read while
 	 * it grows, and a run killed outright leaves it readable under that name.
@@ -31,7 +39,9 @@ struct rq_outfile {
 	char *path;
 	char *tmpname;		/* the temporary file's name, once it has one */
 	char ename[512];	/* path escaped for messages (names are hostile) */
-	bool replaces;		/* a regular file was at path ... */
+	bool in_place;		/* a device or FIFO written as it is (RQ_OUT_FORCE) */
+	bool replaces;		/* a regular file (or, forced, a link) was at path ... */
+	mode_t old_type;	/* ... of this type (S_IFMT bits) */
 	dev_t old_dev;		/* ... this one: only it may be replaced */
 	ino_t old_ino;
 	bool kept;		/* the temporary file stays (commit found path taken) */

@@ -164,7 +164,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE };
 
 static const struct cli_option audit_options[] = {
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
@@ -188,7 +188,10 @@ static const struct cli_option audit_options[] = {
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine (rqpath topology)" },
 	{ "placements", OPT_PLACEMENTS, CLI_CHOICE, "csv|jsonl", 0, 0, 0,
 	  "every placement instead of the report" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
+	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
+	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED,
+	  "-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)" },
 	{ "threads", OPT_THREADS, CLI_INT, "N", 1, 1024, 0,
 	  "threads: with 2 or more one reads and decodes while the main one analyses, more "
 	  "read ahead (default: the CPUs available, at most 4; the same output for any N)" },
@@ -216,7 +219,7 @@ static int cmd_audit(int argc, char **argv)
 	/* the reports never read the recent ring: no copy of every placement into it */
 	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
 	struct rq_analysis *an;
-	bool live = false;
+	bool live = false, force = false;
 	struct live_opts lo = { 0 };
 	char err[512], cmd_msg[512] = "";
 	const char *file = NULL, *output = NULL;
@@ -273,6 +276,9 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case 'o':
 			output = p.arg;
+			break;
+		case OPT_FORCE:
+			force = true;
 			break;
 		case OPT_THREADS:
 			rq_replay_set_threads((int)p.num);
@@ -343,7 +349,7 @@ static int cmd_audit(int argc, char **argv)
 		struct rules_ctx rc = { rules, nrules };
 
 		job.ctx = &rc;
-		dst = cli_output_open(&outf, "audit", output);
+		dst = cli_output_open(&outf, "audit", output, force);
 		if (!dst)
 			return RQ_EXIT_ERROR;
 		/* the workers use the CPUs already: one reading thread each, unless told */
@@ -368,7 +374,7 @@ static int cmd_audit(int argc, char **argv)
 		goto out;
 	}
 	/* the report goes beside -o FILE and takes its name only once complete */
-	dst = cli_output_open(&outf, "audit", output);
+	dst = cli_output_open(&outf, "audit", output, force);
 	if (dst == stdout && live)
 		dst = copy = stdout_copy();
 	if (!dst) {

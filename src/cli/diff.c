@@ -77,12 +77,15 @@ static int audit_one(const char *file, const char *profile, const char *topology
 static int cmd_diff(int argc, char **argv);
 
 /* the short forms diff has always accepted */
-enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256 };
+enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256, OPT_FORCE };
 
 static const struct cli_option diff_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
 	  "output format (default text)" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
+	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
+	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED,
+	  "-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N[%]]", 0, 0, CLI_REPEAT,
 	  "exit 1 when RULE's rate grew by more than N/s (or N % of the base)" },
 	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
@@ -116,6 +119,7 @@ static int cmd_diff(int argc, char **argv)
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
 	enum rq_diff_format fmt = RQ_DIFF_TEXT;
 	const char *profile = NULL, *output = NULL, *topology = NULL;
+	bool force = false;
 	struct rq_diff_run *runs = NULL;
 	struct rq_diff d = { 0 };
 	char **base, **new;
@@ -155,6 +159,9 @@ static int cmd_diff(int argc, char **argv)
 			break;
 		case 'o':
 			output = p.arg;
+			break;
+		case OPT_FORCE:
+			force = true;
 			break;
 		default:
 			return cli_stop(&p, opt);
@@ -210,7 +217,7 @@ static int cmd_diff(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	dst = cli_output_open(&outf, "diff", output);
+	dst = cli_output_open(&outf, "diff", output, force);
 	if (!dst) {
 		dst = stdout;
 		ret = RQ_EXIT_ERROR;

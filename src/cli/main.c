@@ -62,7 +62,7 @@ int cli_stop(const struct cli_parser *p, int key)
 	return RQ_EXIT_ERROR;
 }
 
-FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path)
+FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, bool force)
 {
 	char err[1024];
 	mode_t mask = umask(0);
@@ -76,7 +76,8 @@ FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path)
 		return o->f;
 	}
 	/* a report replaces an older one; it is made as fopen() would make it */
-	if (rq_outfile_open(&o->out, path, RQ_OUT_REPLACE, 0666 & ~mask, err, sizeof(err))) {
+	if (rq_outfile_open(&o->out, path, RQ_OUT_REPLACE | RQ_OUT_FORCE_OFFERED |
+			    (force ? RQ_OUT_FORCE : 0), 0666 & ~mask, err, sizeof(err))) {
 		rq_error("%s: %s", cmd, err);
 		return NULL;
 	}

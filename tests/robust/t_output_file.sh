@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # t_output_file.sh - `audit -o` and `diff -o` (issue 19 item 3): a run that fails leaves
 # the old report as it was (and creates nothing new); a symlink is never followed, a
-# device, FIFO or directory never written; `-o -` is stdout; a report replaces an older
+# device, FIFO or directory never written unless --force (then the link itself is
+# replaced, the device written as it is; a directory still refused); `-o -` is stdout; a report replaces an older
 # regular file and leaves no temporary file; the placements and JSONL streams go the
 # same way.  Red on c0243a9: `audit /nonexistent -o rep.txt` emptied rep.txt, `-o link`
 # wrote the link's target, `-o -` created a file named "-".
@@ -57,6 +58,18 @@ for cmd in "audit" "diff $fx --"; do
 	expect 2 'directory' "$RQPATH" $cmd "$fx" -o adir
 	[ -d adir ] || no "$name: the directory was replaced"
 
+	# --force: the link itself is replaced (never its target), a device written as it is,
+	# a directory still refused
+	expect 0 '' "$RQPATH" $cmd "$fx" -o link --force
+	[ "$(cat target)" = secret ] || no "$name: -o link --force wrote the link's target"
+	[ -f link ] && [ ! -L link ] || no "$name: -o link --force did not replace the link"
+	grep -q . link || no "$name: -o link --force: no report"
+	expect 0 '' "$RQPATH" $cmd "$fx" -o dev --force
+	[ -c dev ] || no "$name: -o dev --force replaced the device"
+	expect 2 'directory' "$RQPATH" $cmd "$fx" -o adir --force
+	[ -d adir ] || no "$name: the directory was replaced with --force"
+	ln -sf target link
+
 	# -o -: stdout
 	expect 0 '' "$RQPATH" $cmd "$fx" -o -
 	[ -e ./- ] && no "$name: -o - created a file named '-'"
@@ -72,6 +85,12 @@ for cmd in "audit" "diff $fx --"; do
 	rm -f rep.txt target link dangling dev fifo stdout.txt
 	rmdir adir
 done
+
+# without --force the refusal says what --force would do
+ln -s target2 link2
+"$RQPATH" audit "$fx" -o link2 2>err >/dev/null
+grep -q 'force replaces the link' err || no "the refusal of a link does not mention --force"
+rm -f link2 target2
 
 # the streams of audit write the same way
 echo old >rep.csv
