@@ -1600,6 +1600,13 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 	td->ncpus = ncpus;
 	for (int i = 0; i < ncpus; i++)
 		td->cpu[i].cpu = i;
+	if (td->unfinished) {
+		struct stat st;
+
+		/* still being written: it grew since it was opened, and its table is newer */
+		if (fstat(td->fd, &st) == 0 && (uint64_t)st.st_size > td->file_size)
+			td->file_size = (uint64_t)st.st_size;
+	}
 	for (int i = 0; i < b->ncpu; i++) {
 		const struct td_cpu_data *d = &b->cpus[i];
 		struct td_cpu *c = &td->cpu[d->cpu];

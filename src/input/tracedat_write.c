@@ -612,6 +612,20 @@ static void set_entry(const struct rq_tdw *w, struct obuf *b, const struct layou
 	ob_set_u64(b, at + 8, pages * w->page_size);
 }
 
+/* The end of the pages written, over all CPUs (data_start when none). */
+static uint64_t data_end(const struct rq_tdw *w)
+{
+	uint64_t end = w->data_start;
+
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		uint64_t e = w->reg_off[cpu] + w->tmp_pages[cpu] * w->page_size;
+
+		if (w->tmp_pages[cpu] && e > end)
+			end = e;
+	}
+	return end;
+}
+
 /* cpu's entry (and v7's section size) into the header on disk. */
 static int write_entry(struct rq_tdw *w, int cpu)
 {
@@ -621,7 +635,8 @@ static int write_entry(struct rq_tdw *w, int cpu)
 	if (write_all_at(w->fd, w->hdr.p + at, 16, (off_t)at) < 0)
 		return -1;
 	if (w->lo.sec_size_at) {
-		ob_set_u64(&w->hdr, w->lo.sec_size_at, w->file_end - w->lo.sec_data_start);
+		/* up to the last page written: never past the end of the file */
+		ob_set_u64(&w->hdr, w->lo.sec_size_at, data_end(w) - w->lo.sec_data_start);
 		if (write_all_at(w->fd, w->hdr.p + w->lo.sec_size_at, 8,
 				 (off_t)w->lo.sec_size_at) < 0)
 			return -1;
@@ -679,7 +694,7 @@ int rq_tdw_begin(struct rq_tdw *w, const struct rq_tdw_meta *meta, char *err, si
 		set_entry(w, &w->hdr, &w->lo, cpu);
 	}
 	if (w->lo.sec_size_at)
-		ob_set_u64(&w->hdr, w->lo.sec_size_at, w->file_end - w->lo.sec_data_start);
+		ob_set_u64(&w->hdr, w->lo.sec_size_at, w->data_start - w->lo.sec_data_start);
 	/* the header's room, held now: a full disk shows before anything is recorded */
 	if (fallocate(w->fd, 0, 0, (off_t)w->data_start) < 0 &&
 	    (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)) {
@@ -746,7 +761,7 @@ static int by_region(const void *a, const void *b, void *w)
 static uint64_t pack(struct rq_tdw *w)
 {
 	int *order = malloc(w->nr_cpus * sizeof(*order));
-	uint64_t at = w->data_start, end = w->data_start;
+	uint64_t at = w->data_start;
 	bool moving = order != NULL;
 
 	for (int i = 0; order && i < w->nr_cpus; i++)
@@ -785,13 +800,7 @@ static uint64_t pack(struct rq_tdw *w)
 		at += size;
 	}
 	free(order);
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
-		uint64_t e = w->reg_off[cpu] + w->tmp_pages[cpu] * w->page_size;
-
-		if (w->tmp_pages[cpu] && e > end)
-			end = e;
-	}
-	return end;
+	return data_end(w);
 }
 
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes, char *err,

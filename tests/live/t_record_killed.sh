@@ -28,8 +28,9 @@ check_cut() {
 	rm -f "$left"
 }
 
-# record -o, killed while its command runs
-"$RQPATH" record -q -o "$dir/r.dat" -- sleep 30 &
+# record -o, killed while its command runs (file versions 6 and 7)
+for v in 6 7; do
+"$RQPATH" record -q --file-version $v -o "$dir/r.dat" -- sleep 30 &
 p=$!
 sleep 2.5
 child=$(pgrep -P $p sleep | head -1)
@@ -37,14 +38,15 @@ child=$(pgrep -P $p sleep | head -1)
 grow=$(ls "$dir"/r.dat.* 2>/dev/null | head -1)
 if [ -n "$grow" ]; then
 	"$RQPATH" audit "$grow" >/dev/null 2>"$dir/g.err" ||
-		{ no "record: the growing file does not audit"; cat "$dir/g.err"; }
+		{ no "record v$v: the growing file does not audit"; cat "$dir/g.err"; }
 else
-	no "record: no file beside r.dat while recording"
+	no "record v$v: no file beside r.dat while recording"
 fi
 kill -9 $p
 wait $p 2>/dev/null
 [ -n "$child" ] && kill "$child" 2>/dev/null
-check_cut "record" "$dir/r.dat"
+check_cut "record v$v" "$dir/r.dat"
+done
 
 # live -o, killed while its TUI runs (in-process script: no terminal needed)
 i=0
