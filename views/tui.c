@@ -202,6 +202,11 @@ static int term_start(struct tui *t, char *err, size_t errlen)
 	const char *tm = getenv("RQPATH_TUI_TEST");
 	const char *script = getenv("RQPATH_TUI_SCRIPT");
 
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit_signal;
+	for (size_t i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
+		sigaction(quit_sigs[i], &sa, NULL);
 	if (script && *script)
 		return term_start_script(t, script, err, errlen);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -217,11 +222,6 @@ static int term_start(struct tui *t, char *err, size_t errlen)
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		tio_saved = true;
 
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_quit_signal;
-	for (size_t i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
-		sigaction(quit_sigs[i], &sa, NULL);
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
@@ -1416,7 +1416,9 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	opts.output = keep;
 	opts.output_fd = keep ? NULL : &fd;
 	opts.force = o->force;
+	opts.mode = o->mode;
 	opts.quiet = true;
+	opts.stop = &sig_quit;	/* a signal that would end rqpath ends the recording */
 	rerr[0] = '\0';
 	t->rec = rq_recorder_start(&opts, &st, rerr, sizeof(rerr));
 	rc = -1;

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "escape.h"
+#include "child.h"
 #include "live.h"
 #include "replay.h"
 #include "audit_many.h"
@@ -110,31 +111,35 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 {
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
+	struct cli_child child = { 0 };
 	int saved_stdout, ret, fd = -1;
 
 	*cmd_failed = 0;
 	ro.output = lo->keep;
 	ro.output_fd = lo->keep ? NULL : &fd;	/* a file without a name, closed at once */
 	ro.duration = lo->duration;
-	ro.cmd = lo->cmd;
 	ro.quiet = !isatty(STDERR_FILENO);
-	ro.foreground = true;
 	ro.syscalls = lo->syscalls;
-	if (rq_record_cmd_user(&ro, lo->user, err, errlen) < 0)
+	if (cli_child_user(&child, lo->user, err, errlen) < 0)
 		return -1;
+	child.foreground = true;
+	ro.cmd = cli_child_init(&child, lo->cmd);
+	ro.stop = &cli_stop_signal;
 	/* stdout carries the report: what the command prints goes to stderr meanwhile */
 	fflush(stdout);
 	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
+	cli_catch_stop_signals();
 	ret = rq_record_analyse(&ro, &st, an, err, errlen);
+	cli_restore_signals();
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
 	}
 	if (fd >= 0)
 		close(fd);
-	*cmd_failed = ret == 0 && rq_record_cmd_failed(&ro, &st, msg, msglen);
+	*cmd_failed = ret == 0 && cli_child_failed(&child, msg, msglen);
 	return ret ? -1 : 0;
 }
 
@@ -159,7 +164,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
@@ -185,7 +190,10 @@ static const struct cli_option audit_options[] = {
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine (rqpath topology)" },
 	{ "placements", OPT_PLACEMENTS, CLI_CHOICE, "csv|jsonl", 0, 0, 0,
 	  "every placement instead of the report" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
+	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
+	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED,
+	  "-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)" },
 	{ "threads", OPT_THREADS, CLI_INT, "N", 1, 1024, 0,
 	  "threads: with 2 or more one reads and decodes while the main one analyses, more "
 	  "read ahead (default: the CPUs available, at most 4; the same output for any N)" },
@@ -213,7 +221,7 @@ static int cmd_audit(int argc, char **argv)
 	/* the reports never read the recent ring: no copy of every placement into it */
 	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
 	struct rq_analysis *an = NULL;
-	bool live = false;
+	bool live = false, force = false;
 	struct live_opts lo = { 0 };
 	char err[512], cmd_msg[512] = "";
 	const char *file = NULL, *output = NULL;
@@ -224,7 +232,8 @@ static int cmd_audit(int argc, char **argv)
 	struct rq_html hp = { 0 };
 	char **files = NULL;
 	struct rq_placements_out pout;
-	FILE *dst = stdout;
+	struct cli_output outf = { 0 };
+	FILE *dst = stdout, *copy = NULL;
 	struct cli_parser p;
 	/* in the order of the --format and --placements words */
 	static const int formats[] = { RQ_FMT_TEXT, RQ_FMT_JSON, -1, RQ_FMT_CSV, -2, -3 };
@@ -279,6 +288,9 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case 'o':
 			output = p.arg;
+			break;
+		case OPT_FORCE:
+			force = true;
 			break;
 		case OPT_THREADS:
 			rq_replay_set_threads((int)p.num);
@@ -359,7 +371,7 @@ static int cmd_audit(int argc, char **argv)
 		struct rules_ctx rc = { rules, nrules };
 
 		job.ctx = &rc;
-		dst = rq_open_output("audit", output);
+		dst = cli_output_open(&outf, "audit", output, force);
 		if (!dst) {
 			dst = stdout;
 			ret = RQ_EXIT_ERROR;
@@ -390,9 +402,10 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	dst = rq_open_output("audit", output);
+	/* the report goes beside -o FILE and takes its name only once complete */
+	dst = cli_output_open(&outf, "audit", output, force);
 	if (dst == stdout && live)
-		dst = stdout_copy();
+		dst = copy = stdout_copy();
 	if (!dst) {
 		if (live && rq_is_stdout(output))
 			rq_error("audit: cannot copy stdout: %s", strerror(errno));
@@ -445,8 +458,12 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 	}
 out:
-	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {
-		rq_error("audit: cannot write the output: %s", strerror(errno));
+	if (copy) {
+		if (fclose(copy) && ret != RQ_EXIT_ERROR) {
+			rq_error("audit: cannot write the output: %s", strerror(errno));
+			ret = RQ_EXIT_ERROR;
+		}
+	} else if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR)) {
 		ret = RQ_EXIT_ERROR;
 	}
 	rq_html_free(&hp);
