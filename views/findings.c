@@ -158,7 +158,7 @@ static enum view_key findings_key(struct view *v, enum tui_action act)
 	if (r->example >= 0) {
 		const struct rq_finding_store *fs = &rq_analysis_summary(v->t->an)->findings[r->finding];
 
-		tui_push(v->t, VIEW_DETAIL, &fs->examples[r->example]);
+		tui_open_placement(v->t, &fs->examples[r->example]);
 	} else {
 		pl_filter_clear(&f);
 		f.finding = r->finding;

@@ -96,10 +96,9 @@ static void html_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint
 	}
 }
 
-static void html_event(const struct rq_event *ev, void *ctx)
+/* The columns, once the CPU count and the first timestamp are known; false if none. */
+static bool html_setup(struct rq_html *h)
 {
-	struct rq_html *h = ctx;
-
 	if (!h->cols && !h->failed) {
 		h->nr_cpus = rq_analysis_summary(h->an)->nr_cpus;
 		h->cols = calloc((size_t)h->nr_cpus * RQ_HTML_BUCKETS, sizeof(*h->cols));
@@ -108,24 +107,30 @@ static void html_event(const struct rq_event *ev, void *ctx)
 			free(h->cols);
 			h->cols = NULL;
 			h->failed = 1;
-			return;
+			return false;
 		}
 		h->runs.run = html_run;
-		h->t0 = ev->ts;
+		h->t0 = rq_analysis_summary(h->an)->first_ts;
 		h->width = 1000;	/* 1 us columns to start with */
 	}
-	if (h->cols)
-		rq_runs_event(&h->runs, ev);
+	return h->cols != NULL;
 }
 
-static void html_placement(const struct rq_placement *p, int64_t delay, void *ctx)
+static void html_on_run(void *ctx, int cpu, int pid, uint64_t ts)
+{
+	struct rq_html *h = ctx;
+
+	if (html_setup(h))
+		rq_runs_run(&h->runs, cpu, pid, ts);
+}
+
+static void html_placement(void *ctx, const struct rq_placement *p)
 {
 	struct rq_html *h = ctx;
 	struct rq_html_mark *m;
-	struct rq_placement q;
 	int b;
 
-	if (!h->cols)
+	if (!html_setup(h))
 		return;
 	b = bucket(h, p->ts);
 	if (b >= 0 && p->to_cpu >= 0 && p->to_cpu < h->nr_cpus)
@@ -145,12 +150,10 @@ static void html_placement(const struct rq_placement *p, int64_t delay, void *ct
 	m->to = p->to_cpu;
 	m->path = p->path;
 	m->findings = p->findings;
-	m->delay = delay;
+	m->delay = p->delay_ns;
 	memcpy(m->comm, p->comm, RQ_COMM_LEN);
 	m->comm[RQ_COMM_LEN - 1] = '\0';
-	q = *p;
-	q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);	/* its later extras are not known yet */
-	rq_placement_describe(&q, m->why, sizeof(m->why));
+	rq_placement_describe(p, m->why, sizeof(m->why));
 }
 
 int rq_html_start(struct rq_html *h, struct rq_analysis *an)
@@ -162,14 +165,18 @@ int rq_html_start(struct rq_html *h, struct rq_analysis *an)
 		free(h->marks);
 		return -1;
 	}
-	rq_delay_set_sinks(rq_analysis_delay(an), html_placement, html_event, h);
+	if (rq_analysis_subscribe(an, &(struct rq_observer){
+		.on_settled = html_placement, .on_run = html_on_run, .ctx = h })) {
+		free(h->marks);
+		return -1;
+	}
 	return 0;
 }
 
 void rq_html_free(struct rq_html *h)
 {
 	if (h->an)
-		rq_delay_unset_sinks(rq_analysis_delay(h->an), h);
+		rq_analysis_unsubscribe(h->an, h);
 	rq_runs_free(&h->runs);
 	free(h->cols);
 	free(h->found);
@@ -254,7 +261,7 @@ static void write_timeline(FILE *f, struct rq_html *h)
 		fputs("<p>No timeline: the trace had no events, or memory ran out.</p>\n", f);
 		return;
 	}
-	span = h->runs.last_ts > h->t0 ? h->runs.last_ts - h->t0 : 1;
+	span = h->last_ts > h->t0 ? h->last_ts - h->t0 : 1;
 	/* columns in use, then as many as fit the page and the size bound */
 	ncols = (int)((span + h->width - 1) / h->width);
 	if (ncols < 1)
@@ -394,7 +401,7 @@ static void write_findings_time(FILE *f, struct rq_html *h)
 
 	if (!h->cols)
 		return;
-	span = h->runs.last_ts > h->t0 ? h->runs.last_ts - h->t0 : 1;
+	span = h->last_ts > h->t0 ? h->last_ts - h->t0 : 1;
 	per = (int)((span / h->width + (uint64_t)n) / (uint64_t)n);
 	if (per < 1)
 		per = 1;
@@ -504,8 +511,7 @@ int rq_html_write(FILE *f, struct rq_html *h)
 	size_t len = 0;
 	FILE *mem;
 
-	if (h->cols)
-		rq_runs_finish(&h->runs);
+	h->last_ts = sum->last_ts;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"generator\" content=\"rqpath\"><title>rqpath audit of ", f);
 	html_text(f, sum->source, strlen(sum->source));
