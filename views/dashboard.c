@@ -305,17 +305,8 @@ static int draw_paths(struct view *v, int y, int ymax)
 /* What a finding is counted out of: its candidates, and their name. */
 static uint64_t finding_of(const struct rq_summary *sum, int f, const char **what)
 {
-	switch (f) {
-	case RQ_FIND_NEEDLESS_CALLBACK:
-		*what = "execs";
-		return kind_total(sum, RQ_KIND_EXEC);
-	case RQ_FIND_OFFCPU_FORK:
-		*what = "forks";
-		return sum->findings[f].of;
-	default:
-		*what = "wakeups";
-		return kind_total(sum, RQ_KIND_WAKEUP);
-	}
+	*what = rq_kind_plural[rq_finding_of[f]];
+	return kind_total(sum, rq_finding_of[f]);
 }
 
 static void fmt_n(uint64_t n, char *buf, size_t size)

@@ -118,11 +118,18 @@ static void build(struct view *v)
 			if (!(p->findings & (1u << f)))
 				continue;
 			add(s, C_FINDING, "flagged: %s, %s", rq_finding_ids[f],
-			    rq_teach_finding_title[f]);
-			add_wrapped(s, C_NORMAL, "   ", rq_teach_finding_text[f]);
+			    rq_findings[f].title);
+			add_wrapped(s, C_NORMAL, "   ", rq_findings[f].text);
 		}
 	} else {
-		add(s, C_HEADER, "not flagged by any of the four findings");
+		static const char *const words[] = { "no", "one", "two", "three", "four",
+						     "five", "six", "seven", "eight" };
+
+		if (RQ_FIND__COUNT < (int)(sizeof(words) / sizeof(words[0])))
+			add(s, C_HEADER, "not flagged by any of the %s findings",
+			    words[RQ_FIND__COUNT]);
+		else
+			add(s, C_HEADER, "not flagged by any of the %d findings", RQ_FIND__COUNT);
 	}
 	add(s, C_NORMAL, "%s", "");
 	if (s->nev > 0) {

@@ -77,9 +77,9 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		if (!sel)
 			attroff(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
 	} else if (r->example == -2) {
-		tui_puts(y, 2, -1, rq_teach_finding_title[r->finding]);
+		tui_puts(y, 2, -1, rq_findings[r->finding].title);
 		if (!fs->nexamples)
-			tui_puts(y, 2 + tui_width(rq_teach_finding_title[r->finding]), -1,
+			tui_puts(y, 2 + tui_width(rq_findings[r->finding].title), -1,
 				 "; no examples");
 	} else {
 		const struct rq_placement *p = &fs->examples[r->example];
@@ -134,7 +134,7 @@ static bool findings_match(struct view *v, int row, const char *needle, bool ica
 	if (r->example == -1)
 		return tui_text_has(rq_finding_ids[r->finding], needle, icase);
 	if (r->example == -2)
-		return tui_text_has(rq_teach_finding_title[r->finding], needle, icase);
+		return tui_text_has(rq_findings[r->finding].title, needle, icase);
 	if (r->example < 0 || !v->t->an)
 		return false;
 	p = &rq_analysis_summary(v->t->an)->findings[r->finding].examples[r->example];

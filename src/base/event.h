@@ -79,7 +79,6 @@ struct rq_event_info {
 	enum rq_event_type type;
 	bool recorded;		/* rqpath record enables it */
 	const char *loses;	/* what a trace without it cannot show */
-	unsigned int needed_by;	/* bit (1 << finding): cannot be judged without it */
 };
 
 extern const struct rq_event_info rq_event_table[];

@@ -244,8 +244,8 @@ static int cmd_audit(int argc, char **argv)
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
 				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one "
-					 "of needless-callback, offcpu-fork, idle-stacking, "
-					 "missed-idle (add :possible for the unproven ones)", p.arg);
+					 "of %s (add :possible for the unproven ones)", p.arg,
+					 rq_finding_id_list());
 				return RQ_EXIT_ERROR;
 			}
 			nrules++;

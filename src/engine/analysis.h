@@ -81,6 +81,10 @@ struct rq_path_info {
 
 extern const struct rq_path_info rq_paths[RQ_PATH__COUNT];
 extern const char *const rq_kind_names[RQ_KIND__COUNT];
+extern const char *const rq_kind_plural[RQ_KIND__COUNT];	/* "forks", "wakeups" */
+/* Per finding (findings.def): the kinds it judges (1 << enum rq_kind), the kind it is of. */
+extern const unsigned int rq_finding_kinds[RQ_FIND__COUNT];
+extern const enum rq_kind rq_finding_of[RQ_FIND__COUNT];
 extern const char *const rq_confidence_names[3];
 
 /* Room a description needs for the remarks below, once they are words (describe.c). */
@@ -155,6 +159,13 @@ struct rq_placement {
 	int8_t parent_cpu_idled;	/* -1 not known (yet), 0 no, 1 yes: before the child first ran */
 	int64_t child_lifetime_ns;	/* -1: did not exit inside the trace (or not yet) */
 };
+
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->possible),
+	       "struct rq_placement: possible is too narrow for findings.def");
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->late_findings),
+	       "struct rq_placement: late_findings is too narrow for findings.def");
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->findings),
+	       "struct rq_placement: findings is too narrow for findings.def");
 
 #define RQ_NOTE_NO_WAKING 0x01		/* no sched_waking: previous CPU from the model */
 #define RQ_NOTE_MAYBE_DELAYED 0x02	/* may have been ttwu_runnable() of a delayed task */

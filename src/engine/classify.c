@@ -39,6 +39,9 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 	      !an->cpus[p->to_cpu].known) ||
 	     (valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known)))
 		p->notes |= RQ_NOTE_AFTER_LOSS;
+#ifdef RQ_TEST_FIFTH_FINDING
+	rqe_judge_test_dummy(an, p);	/* tests/unit/test_fifth_finding.c */
+#endif
 	an->nr_placements++;
 	p->seq = an->nr_placements;
 	if (an->obs_placement)

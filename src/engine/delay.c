@@ -988,21 +988,21 @@ void rq_delay_finish(struct rq_analysis *an)
 
 /* ---- comparison groups ----------------------------------------------------- */
 
-static const int finding_kinds[RQ_FIND__COUNT][3] = {
-	[RQ_FIND_NEEDLESS_CALLBACK] = { RQ_KIND_EXEC, -1, -1 },
-	[RQ_FIND_OFFCPU_FORK] = { RQ_KIND_FORK, -1, -1 },
-	[RQ_FIND_IDLE_STACKING] = { RQ_KIND_WAKEUP, RQ_KIND_FORK, -1 },
-	[RQ_FIND_MISSED_IDLE] = { RQ_KIND_WAKEUP, -1, -1 },
-};
-
-const char *rq_delay_others_label(int finding)
+char *rq_delay_others_label(int finding, char *buf, size_t size)
 {
-	switch (finding) {
-	case RQ_FIND_NEEDLESS_CALLBACK: return "other execs";
-	case RQ_FIND_OFFCPU_FORK: return "other forks";
-	case RQ_FIND_IDLE_STACKING: return "other wakeups+forks";
-	default: return "other wakeups";
+	unsigned int kinds;
+
+	if (finding < 0 || finding >= RQ_FIND__COUNT) {
+		snprintf(buf, size, "others");
+		return buf;
 	}
+	/* the kind it is counted out of first: "other wakeups+forks" */
+	kinds = rq_finding_kinds[finding] & ~(1u << rq_finding_of[finding]);
+	snprintf(buf, size, "other %s", rq_kind_plural[rq_finding_of[finding]]);
+	for (int k = 0; k < RQ_KIND__COUNT; k++)
+		if (kinds & (1u << k))
+			snprintf(buf + strlen(buf), size - strlen(buf), "+%s", rq_kind_plural[k]);
+	return buf;
 }
 
 int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out)
@@ -1010,8 +1010,9 @@ int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out
 	memset(out, 0, sizeof(*out));
 	if (finding < 0 || finding >= RQ_FIND__COUNT)
 		return -1;
-	for (int k = 0; k < 3 && finding_kinds[finding][k] >= 0; k++)
-		if (rq_sketch_merge(out, rq_delay_kind(d, finding_kinds[finding][k], false)))
+	for (int k = 0; k < RQ_KIND__COUNT; k++)
+		if ((rq_finding_kinds[finding] & (1u << k)) &&
+		    rq_sketch_merge(out, rq_delay_kind(d, k, false)))
 			return -1;
 	return 0;
 }
@@ -1092,7 +1093,10 @@ void rq_delay_text(FILE *f, const struct rq_summary *sum)
 			continue;
 		text_row(f, rq_finding_ids[i], &d->finding[i]);
 		if (!rq_delay_others(d, i, &others)) {
-			snprintf(label, sizeof(label), "  vs %s", rq_delay_others_label(i));
+			char what[48];
+
+			snprintf(label, sizeof(label), "  vs %s",
+				 rq_delay_others_label(i, what, sizeof(what)));
 			text_row(f, label, &others);
 		}
 		rq_sketch_free(&others);

@@ -143,7 +143,8 @@ struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged);
  * (wakeups for missed-idle, forks for offcpu-fork, ...), merged into out (freed by caller).
  */
 int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out);
-const char *rq_delay_others_label(int finding);
+/* "other wakeups+forks": the name of that group, in buf. */
+char *rq_delay_others_label(int finding, char *buf, size_t size);
 
 /* Output helpers for the report sinks (JSON object; text "1.234 ms"). */
 void rq_delay_json(FILE *f, struct rq_sketch *s);

@@ -583,6 +583,10 @@ void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struc
 void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 				 bool mask_current);
 void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
+#ifdef RQ_TEST_FIFTH_FINDING
+/* findings.def's test-only row: its judge lives in tests/unit/test_fifth_finding.c */
+void rqe_judge_test_dummy(struct rq_analysis *an, struct rq_placement *p);
+#endif
 /* No marker will describe t's execs waiting for one: they stay not judged, everywhere. */
 void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t);
 

@@ -11,14 +11,6 @@
 #include "html.h"
 #include "report.h"
 
-/* Okabe-Ito colours (distinguishable with colour-vision deficiencies), one per finding. */
-static const char *const finding_colour[RQ_FIND__COUNT] = {
-	[RQ_FIND_NEEDLESS_CALLBACK] = "#0072B2",
-	[RQ_FIND_OFFCPU_FORK] = "#E69F00",
-	[RQ_FIND_IDLE_STACKING] = "#CC79A7",
-	[RQ_FIND_MISSED_IDLE] = "#D55E00",
-};
-
 /* ---- collection ----------------------------------------------------------- */
 
 static struct rq_html_col *col(struct rq_html *h, int cpu, int b)
@@ -339,7 +331,7 @@ static void write_timeline(FILE *f, struct rq_html *h)
 				continue;
 			for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
 				if (m->findings & (1u << fi))
-					colour = finding_colour[fi];
+					colour = rq_findings[fi].colour;
 			x = (double)(m->ts - h->t0) / (double)(h->width * (uint64_t)group);
 			y2 = top + m->to * rowh + rowh / 2;
 			y1 = m->from >= 0 && m->from < h->nr_cpus ? top + m->from * rowh + rowh / 2 :
@@ -364,7 +356,7 @@ static void write_timeline(FILE *f, struct rq_html *h)
 	fputs("</svg></div>\n<p class=\"legend\">", f);
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
 		fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>%s</span>",
-			finding_colour[fi], rq_finding_ids[fi]);
+			rq_findings[fi].colour, rq_finding_ids[fi]);
 	fprintf(f, "<span><i class=\"sw\" style=\"background:#777\"></i>other placement</span>"
 		   "</p>\n<p>%.3f s in %d columns of %.1f us; a coloured bar is the task that ran "
 		   "longest in a column (its opacity: how busy the CPU was), grey is idle. A mark "
@@ -422,7 +414,7 @@ static void write_findings_time(FILE *f, struct rq_html *h)
 			if (v[i])
 				fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"3\" height=\"%.1f\" "
 					   "fill=\"%s\"/>", i * 4, 40 - 38.0 * v[i] / max,
-					38.0 * v[i] / max, finding_colour[fi]);
+					38.0 * v[i] / max, rq_findings[fi].colour);
 		fputs("</svg></div>\n", f);
 	}
 }
@@ -486,7 +478,7 @@ static void write_delays(FILE *f, const struct rq_summary *sum)
 	delay_histogram(f, "not flagged", rq_delay_all(d, false), "#56B4E9");
 	delay_histogram(f, "flagged (any finding)", rq_delay_all(d, true), "#D55E00");
 	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		delay_histogram(f, rq_finding_ids[i], rq_delay_finding(d, i), finding_colour[i]);
+		delay_histogram(f, rq_finding_ids[i], rq_delay_finding(d, i), rq_findings[i].colour);
 	fputs("<table><tr><th></th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
 	      "<th>p50 (log scale, 100 ns to 10 s)</th></tr>\n", f);
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
