@@ -65,14 +65,19 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		if (fs->possible)
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (+%llu possible)", (unsigned long long)fs->possible);
-		if (fs->not_judged || fs->unknown)
+		if ((fs->not_judged || fs->unknown) && !rq_finding_not_judged(fs))
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (%llu not judged)", (unsigned long long)(fs->not_judged > fs->unknown ?
 							       fs->not_judged : fs->unknown));
 		if (!sel)
 			attron(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
-		snprintf(buf, sizeof(buf), "%s %-18s %llu%s", tui_g.mark,
-			 rq_finding_ids[r->finding], (unsigned long long)fs->count, extra);
+		/* its verdict: a count, or "not judged" (never a bare 0 then) */
+		if (rq_finding_not_judged(fs))
+			snprintf(buf, sizeof(buf), "%s %-18s not judged: %llu%s", tui_g.mark,
+				 rq_finding_ids[r->finding], (unsigned long long)fs->not_judged, extra);
+		else
+			snprintf(buf, sizeof(buf), "%s %-18s %llu%s", tui_g.mark,
+				 rq_finding_ids[r->finding], (unsigned long long)fs->count, extra);
 		tui_puts(y, 0, -1, buf);
 		if (!sel)
 			attroff(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));

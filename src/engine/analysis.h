@@ -221,6 +221,16 @@ struct rq_finding_store {
 	struct rq_placement possible_examples[RQ_MAX_EXAMPLES / 2];
 };
 
+/*
+ * The finding's verdict over the trace is "not judged": it had candidates, and none could
+ * be judged (a fact was missing for each).  Every output says "not judged" then, never a
+ * bare 0, and --fail-on trips on it unless told RULE:judged-ok.
+ */
+static inline bool rq_finding_not_judged(const struct rq_finding_store *s)
+{
+	return !s->judged && !s->count && !s->possible && s->not_judged;
+}
+
 enum rq_task_state { RQ_TS_UNKNOWN, RQ_TS_RUNNING, RQ_TS_QUEUED, RQ_TS_SLEEPING, RQ_TS_DEAD };
 
 /* Linux policy numbers (/proc/PID/stat field 41). */

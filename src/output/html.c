@@ -88,6 +88,16 @@ static void html_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint
 	}
 }
 
+/* A finding's verdict in a caption: its count, or "not judged" (never a bare 0 then). */
+static const char *verdict_text(const struct rq_finding_store *s, char *buf, size_t size)
+{
+	if (rq_finding_not_judged(s))
+		snprintf(buf, size, "not judged");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)s->count);
+	return buf;
+}
+
 /* The columns, once the CPU count and the first timestamp are known; false if none. */
 static bool html_setup(struct rq_html *h)
 {
@@ -399,17 +409,18 @@ static void write_findings_time(FILE *f, struct rq_html *h)
 		per = 1;
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++) {
 		uint32_t v[120] = { 0 }, max = 1;
+		char count[24];
 
 		for (int b = 0; b < RQ_HTML_BUCKETS; b++)
 			if (b / per < n)
 				v[b / per] += h->found[b][fi];
 		for (int i = 0; i < n; i++)
 			max = v[i] > max ? v[i] : max;
-		fprintf(f, "<div>%s (%llu)<br><svg width=\"480\" height=\"40\" viewBox=\"0 0 %d 40\" "
+		fprintf(f, "<div>%s (%s)<br><svg width=\"480\" height=\"40\" viewBox=\"0 0 %d 40\" "
 			   "role=\"img\" aria-label=\"%s over time\"><rect width=\"%d\" height=\"40\" "
 			   "fill=\"#f4f4f4\"/>", rq_finding_ids[fi],
-			(unsigned long long)rq_analysis_summary(h->an)->findings[fi].count, n * 4, rq_finding_ids[fi],
-			n * 4);
+			verdict_text(&rq_analysis_summary(h->an)->findings[fi], count, sizeof(count)),
+			n * 4, rq_finding_ids[fi], n * 4);
 		for (int i = 0; i < n; i++)
 			if (v[i])
 				fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"3\" height=\"%.1f\" "
@@ -477,8 +488,14 @@ static void write_delays(FILE *f, const struct rq_summary *sum)
 		return;
 	delay_histogram(f, "not flagged", rq_delay_all(d, false), "#56B4E9");
 	delay_histogram(f, "flagged (any finding)", rq_delay_all(d, true), "#D55E00");
-	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		delay_histogram(f, rq_finding_ids[i], rq_delay_finding(d, i), rq_findings[i].colour);
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		char label[64];
+
+		/* a finding not judged has no delays to show: its caption says why */
+		snprintf(label, sizeof(label), "%s%s", rq_finding_ids[i],
+			 rq_finding_not_judged(&sum->findings[i]) ? ", not judged" : "");
+		delay_histogram(f, label, rq_delay_finding(d, i), rq_findings[i].colour);
+	}
 	fputs("<table><tr><th></th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
 	      "<th>p50 (log scale, 100 ns to 10 s)</th></tr>\n", f);
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
