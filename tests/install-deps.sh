@@ -1,14 +1,28 @@
 #!/bin/sh
-# Install the Debian packages rqpath needs to build, run and test.
-# Usage: tests/install-deps.sh [build|test]
+# Install the Debian packages rqpath needs to build, or to build and test.
+# Usage: tests/install-deps.sh [build|test]    (make deps, make test-deps; CI: test)
 # As root it installs what is missing; otherwise it prints the apt-get command and fails.
+# Off Debian (no dpkg-query) it names the packages and fails: install their equivalents.
+# `make` and `make install` never run this: they only check (make) and copy (install).
 set -e
-build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libncurses-dev libbsd-dev libzstd-dev zlib1g-dev"
-test_pkgs="$build_pkgs libcmocka-dev trace-cmd tmux python3 man-db groff-base chromium"
+# What `make` needs: the compiler and the libraries the binary links (pkg-config names
+# in the Makefile's PKGS).
+build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libncurses-dev libbsd-dev
+	libzstd-dev zlib1g-dev"
+# What `make check` needs on top: libtracecmd is the reader's oracle (tests/helpers), not
+# linked by rqpath; the rest are the test tiers' tools (add new ones here).
+test_pkgs="libtracecmd-dev libcmocka-dev trace-cmd tmux python3 man-db groff-base chromium
+	zsh"
 case "${1:-build}" in
-test) want=$test_pkgs ;;
-*) want=$build_pkgs ;;
+test) want="$build_pkgs $test_pkgs" ;;
+build) want=$build_pkgs ;;
+*) echo "usage: $0 [build|test]" >&2; exit 2 ;;
 esac
+want=$(echo $want)
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "rqpath: not a Debian system: install the equivalents of: $want" >&2
+	exit 1
+fi
 missing=""
 for p in $want; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -169,7 +169,7 @@ void tui_compare_next_run(struct tui *t)
 	if (tui_replay_load(t, c->files[s][c->run[s]]))
 		return;		/* the message says why; the views show an empty trace */
 	tui_switch(t, bottom, NULL);
-	rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+	tui_esc(t->path, name, sizeof(name));
 	tui_message(t, "%s run %d of %d: %s", side_names[s], c->run[s] + 1, n, name);
 }
 
@@ -195,7 +195,7 @@ static bool compute(struct tui *t)
 	if (!c->have[0] || !c->have[1])
 		return false;
 	if (rq_diff_compute(&c->diff, c->runs, c->nfiles[0], c->runs + c->nfiles[0],
-			    c->nfiles[1])) {
+			    c->nfiles[1], NULL)) {
 		rq_diff_free(&c->diff);
 		tui_message(t, "compare: out of memory");
 		return false;
@@ -290,6 +290,13 @@ static void draw_side(struct view *v, int y, int side)
 	tui_puts(y, x, -1, info);
 }
 
+/* changed stands out; within noise and too few (no claim either way) are dim */
+static enum tui_color verdict_color(const struct rq_diff_row *r)
+{
+	return r->verdict == RQ_DIFF_CHANGED ? C_FINDING :
+	       r->verdict == RQ_DIFF_NOISE || r->verdict == RQ_DIFF_TOO_FEW ? C_DIM : C_NORMAL;
+}
+
 static void draw_line(struct view *v, int y, const struct cline *l, bool sel, bool ranges)
 {
 	const struct rq_diff *d = &v->t->cmp->diff;
@@ -317,21 +324,20 @@ static void draw_line(struct view *v, int y, const struct cline *l, bool sel, bo
 	}
 	tui_puts(y, 0, -1, line);
 	if (!sel)
-		attron(tui_attr(r->verdict == RQ_DIFF_CHANGED ? C_FINDING :
-				r->verdict == RQ_DIFF_NOISE ? C_DIM : C_NORMAL));
+		attron(tui_attr(verdict_color(r)));
 	tui_puts(y, (int)strlen(line), -1, rq_diff_verdict_names[r->verdict]);
 	if (!sel)
-		attroff(tui_attr(r->verdict == RQ_DIFF_CHANGED ? C_FINDING :
-				 r->verdict == RQ_DIFF_NOISE ? C_DIM : C_NORMAL));
+		attroff(tui_attr(verdict_color(r)));
 	/* a wide screen has room for each side's range */
 	if (ranges && COLS >= 120 && r->verdict != RQ_DIFF_NA) {
-		char b2[32], n2[32];
+		char b2[32], n2[32], p[32];
 
 		rq_diff_fmt_value(r, r->base.min, b, sizeof(b));
 		rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
 		rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
 		rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
-		snprintf(line, sizeof(line), "%s..%s | %s..%s", b, b2, n, n2);
+		snprintf(line, sizeof(line), "%s..%s | %s..%s%s", b, b2, n, n2,
+			 rq_diff_fmt_p(r, p, sizeof(p)));
 		tui_puts(y, 80, COLS - 80, line);
 	}
 	if (sel)
@@ -367,7 +373,8 @@ static bool row_filter(const struct rq_diff_row *r, struct pl_filter *f, char *w
 		return true;
 	}
 	for (int k = 0; k < RQ_KIND__COUNT; k++)
-		if (!strcmp(r->section, "kind") && !strcmp(r->key, rq_kind_names[k]))
+		if ((!strcmp(r->section, "kind") || !strcmp(r->section, "delay")) &&
+		    !strcmp(r->key, rq_kind_names[k]))
 			f->kind = k;
 	for (int p = 0; p < RQ_PATH__COUNT; p++)
 		if (strcmp(r->section, "kind") && !strcmp(r->key, rq_paths[p].id))
@@ -381,7 +388,7 @@ static bool row_filter(const struct rq_diff_row *r, struct pl_filter *f, char *w
 
 static void draw_status(struct view *v, int y, const struct rq_diff_row *r, bool ranges)
 {
-	char line[256], what[128], f[200], b[32], b2[32], n[32], n2[32];
+	char line[256], what[128], f[200], b[32], b2[32], n[32], n2[32], p[32];
 	struct pl_filter pf;
 
 	tui_clear_row(y, 0);
@@ -392,7 +399,8 @@ static void draw_status(struct view *v, int y, const struct rq_diff_row *r, bool
 		rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
 		rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
 		rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
-		snprintf(line, sizeof(line), " range: base %s .. %s, new %s .. %s", b, b2, n, n2);
+		snprintf(line, sizeof(line), " range: base %s .. %s, new %s .. %s%s", b, b2, n, n2,
+			 rq_diff_fmt_p(r, p, sizeof(p)));
 	} else if (row_filter(r, &pf, what, sizeof(what))) {
 		pl_filter_format(&pf, f, sizeof(f));
 		if (f[0])

@@ -89,7 +89,7 @@ static void build(struct view *v)
 
 	s->n = 0;
 	s->width = COLS;
-	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), comm, sizeof(comm));
+	tui_display(p->comm, strnlen(p->comm, RQ_COMM_LEN), comm, sizeof(comm));
 	if (p->from_cpu >= 0)
 		snprintf(from, sizeof(from), "%d", p->from_cpu);
 	else
@@ -110,7 +110,7 @@ static void build(struct view *v)
 	add(s, C_HEADER, "why");
 	rq_placement_describe(p, why, sizeof(why));
 	/* the why text names the task: escape all of it */
-	rq_escape_c(why, strlen(why), esc, sizeof(esc));
+	tui_display(why, strlen(why), esc, sizeof(esc));
 	add_wrapped(s, C_NORMAL, "   ", esc);
 	add(s, C_NORMAL, "%s", "");
 	if (p->findings) {

@@ -3,8 +3,10 @@
  * draw.c - glyphs (UTF-8 or ASCII), colors (or monochrome attributes) and text output
  * that never lets a byte of a task or file name reach the terminal unescaped.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <curses.h>
 
 #include "escape.h"
@@ -22,10 +24,13 @@ static const char *const part_ascii[8] = { " ", " ", " ", " ", "#", "#", "#", "#
 
 struct tui_glyphs tui_g;
 static bool have_colors;
+/* The terminal shows UTF-8 (tui->utf8): names keep their characters, else all is ASCII. */
+static bool text_utf8;
 static int attrs[C__COUNT];
 
 void tui_draw_init(struct tui *t)
 {
+	text_utf8 = t->utf8;
 	if (t->utf8) {
 		tui_g = (struct tui_glyphs){ "\u2500", "\u2502", "\u251c\u2500", "\u2514\u2500",
 					     "\u2192", "\u2588", "\u25b6", "\u2016", "\u25ba",
@@ -84,38 +89,67 @@ int tui_task_attr(int pid)
 	return COLOR_PAIR(8 + (unsigned int)pid % 6);
 }
 
+/* Columns of the character at s (n bytes, valid UTF-8): wcwidth(), -1 if unprintable. */
+static int char_cells(const char *s, size_t n)
+{
+	mbstate_t st;
+	wchar_t wc;
+
+	if ((unsigned char)*s < 0x80)
+		return (unsigned char)*s >= 0x20 && *s != 0x7f ? 1 : -1;
+	memset(&st, 0, sizeof(st));
+	if (mbrtowc(&wc, s, n, &st) != n)
+		return -1;
+	return wcwidth(wc);
+}
+
+/* Bytes of the character at s: its UTF-8 sequence, or 1 for a byte that is none. */
+static size_t char_bytes(const char *s)
+{
+	size_t n = rq_utf8_len((const unsigned char *)s, strnlen(s, 4));
+
+	return n ? n : 1;
+}
+
 int tui_width(const char *s)
 {
 	int w = 0;
 
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
+	while (*s) {
+		size_t n = char_bytes(s);
+		int c = text_utf8 ? char_cells(s, n) : 1;
+
+		w += c > 0 ? c : 0;
+		s += n;
+	}
 	return w;
 }
 
-/* Byte length of the prefix of s that fits in w columns. */
-static size_t fit(const char *s, int w)
+/* Byte length of the prefix of s that fits in w columns; *cols: its columns. */
+static size_t fit(const char *s, int w, int *cols)
 {
 	size_t i = 0;
-	int cols = 0;
+	int used = 0;
 
 	while (s[i]) {
-		size_t n = 1;
+		size_t n = char_bytes(s + i);
+		int c = text_utf8 ? char_cells(s + i, n) : 1;
 
-		while (s[i + n] && ((unsigned char)s[i + n] & 0xc0) == 0x80)
-			n++;
-		if (cols + 1 > w)
+		if (c < 0)
+			c = 0;
+		if (used + c > w)
 			break;
-		cols++;
+		used += c;
 		i += n;
 	}
+	if (cols)
+		*cols = used;
 	return i;
 }
 
 int tui_puts(int y, int x, int w, const char *s)
 {
-	int maxw = COLS - x;
+	int maxw = COLS - x, used;
 	size_t n;
 
 	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
@@ -127,40 +161,123 @@ int tui_puts(int y, int x, int w, const char *s)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return tui_puts_untrusted(y, x, w, s, strlen(s));
 	if (tui_width(s) > w && w > 1) {
-		n = fit(s, w - 1);
+		n = fit(s, w - 1, &used);
 		mvaddnstr(y, x, s, (int)n);
 		addstr(tui_g.cut);
-		return w;
+		return used + 1;
 	}
-	n = fit(s, w);
+	n = fit(s, w, &used);
 	mvaddnstr(y, x, s, (int)n);
-	return tui_width(s) < w ? tui_width(s) : w;
+	return used;
+}
+
+/*
+ * Combining marks kept on one character: more are escaped, since stacked marks draw over
+ * the rows above and below (and a cell of ncurses holds only a few).
+ */
+#define MAX_COMBINING 2
+
+/*
+ * Append escape e (ASCII) to buf at *o, or false when it does not fit.
+ */
+static bool put_esc(char *buf, size_t size, size_t *o, const char *e)
+{
+	size_t n = strlen(e);
+
+	if (*o + n >= size)
+		return false;
+	memcpy(buf + *o, e, n);
+	*o += n;
+	return true;
+}
+
+const char *tui_display(const char *s, size_t len, char *buf, size_t size)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0;
+	int marks = -1;		/* combining marks on the last character; -1: none to carry */
+
+	if (!size)
+		return buf;
+	if (!text_utf8)
+		return rq_escape_c(s, len, buf, size);
+	for (size_t i = 0; s && i < len && u[i];) {
+		size_t n = rq_utf8_len(u + i, len - i);
+		unsigned int cp = n ? rq_utf8_cp(u + i, n) : 0;
+		char e[16];
+		int c;
+
+		/* ASCII controls, backslash and bytes that are not UTF-8: as rq_escape_c() */
+		if (!n || u[i] < 0x20 || u[i] == 0x7f || u[i] == '\\') {
+			rq_escape_c(s + i, 1, e, sizeof(e));
+			if (!put_esc(buf, size, &o, e))
+				break;
+			i++;
+			marks = -1;
+			continue;
+		}
+		c = char_cells(s + i, n);
+		/*
+		 * \uXXXX for what reorders, hides or fakes text (rq_unsafe_codepoint(): bidi,
+		 * zero-width, invisible fillers, tags), what the locale cannot print, variation
+		 * selectors (terminals disagree on the width of the character before them), a
+		 * combining mark with nothing to combine with, and too many marks on one.
+		 */
+		if (rq_unsafe_codepoint(cp) || c < 0 || (cp >= 0xfe00 && cp <= 0xfe0f) ||
+		    (cp >= 0xe0100 && cp <= 0xe01ef) ||
+		    (c == 0 && (marks < 0 || marks >= MAX_COMBINING))) {
+			rq_escape_cp(cp, e);
+			if (!put_esc(buf, size, &o, e))
+				break;
+			i += n;
+			marks = -1;
+			continue;
+		}
+		if (o + n >= size)
+			break;
+		memcpy(buf + o, s + i, n);
+		o += n;
+		i += n;
+		marks = c == 0 ? marks + 1 : 0;
+	}
+	buf[o] = '\0';
+	return buf;
 }
 
 const char *tui_esc(const char *s, char *buf, size_t size)
 {
-	return rq_escape_c(s, strnlen(s, 4096), buf, size);
+	return tui_display(s, strnlen(s, 4096), buf, size);
+}
+
+bool tui_name_has(const char *name, size_t len, const char *needle, bool icase)
+{
+	char shown[RQ_COMM_LEN * 12 + 1], hex[RQ_COMM_LEN * 4 + 1];
+
+	/* what the screen shows (UTF-8), or the C escapes of the bytes (\xe6...) */
+	tui_display(name, len, shown, sizeof(shown));
+	rq_escape_c(name, len, hex, sizeof(hex));
+	return tui_text_has(shown, needle, icase) || tui_text_has(hex, needle, icase);
+}
+
+const char *tui_pad(const char *s, int cols, bool right, char *buf, size_t size)
+{
+	int pad = cols - tui_width(s);
+
+	if (pad < 0)
+		pad = 0;
+	snprintf(buf, size, "%*s%s%*s", right ? pad : 0, "", s, right ? 0 : pad, "");
+	return buf;
 }
 
 int tui_puts_untrusted(int y, int x, int w, const char *s, size_t len)
 {
 	char buf[2048];
-	size_t n;
-	int maxw = COLS - x;
 
 	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
 		return 0;
-	if (w > maxw || w < 0)
-		w = maxw;
-	rq_escape_c(s, len, buf, sizeof(buf));
-	if ((int)strlen(buf) > w && w > 1) {
-		mvaddnstr(y, x, buf, w - 1);
-		addstr(tui_g.cut);
-		return w;
-	}
-	n = fit(buf, w);
-	mvaddnstr(y, x, buf, (int)n);
-	return (int)n;		/* escaped text is ASCII: bytes == columns */
+	/* escaped text holds no control byte: tui_puts() clips it by columns */
+	tui_display(s, len, buf, sizeof(buf));
+	return tui_puts(y, x, w, buf);
 }
 
 void tui_clear_row(int y, int x)

@@ -76,7 +76,7 @@ static const char *owner(struct rq_analysis *an, int pid, char *buf, size_t size
 		return "<idle>";
 	if (!rq_task_info_get(an, pid, &t) || !t.comm[0])
 		return "<...>";
-	rq_escape_c(t.comm, strnlen(t.comm, RQ_COMM_LEN), buf, size);
+	tui_display(t.comm, strnlen(t.comm, RQ_COMM_LEN), buf, size);
 	return buf;
 }
 
@@ -149,15 +149,15 @@ static bool relevant(const struct rq_placement *p, const struct rq_event *ev)
 static void format(struct ev_ctx *c, const struct ev_rec *r, char *out)
 {
 	const struct rq_event *ev = &r->ev;
-	char a[RQ_COMM_LEN * 4 + 1], b[RQ_COMM_LEN * 4 + 1];
+	char a[RQ_COMM_LEN * 4 + 1], b[RQ_COMM_LEN * 4 + 1], who[RQ_COMM_LEN * 4 + 20];
 	char body[TUI_EV_LEN], st[12];
 	uint64_t us = (ev->ts + 500) / 1000;
 	bool mine = ev->ts == c->p->ts && ev->cpu == c->p->cpu && !c->past &&
 		    (ev->type == RQ_EV_WAKEUP || ev->type == RQ_EV_WAKEUP_NEW ||
 		     ev->type == RQ_EV_MIGRATE);
 
-	rq_escape_c(ev->comm, strnlen(ev->comm, RQ_COMM_LEN), a, sizeof(a));
-	rq_escape_c(ev->comm2, strnlen(ev->comm2, RQ_COMM_LEN), b, sizeof(b));
+	tui_display(ev->comm, strnlen(ev->comm, RQ_COMM_LEN), a, sizeof(a));
+	tui_display(ev->comm2, strnlen(ev->comm2, RQ_COMM_LEN), b, sizeof(b));
 	switch (ev->type) {
 	case RQ_EV_WAKING:
 		snprintf(body, sizeof(body), "sched_waking:         comm=%s pid=%d prio=%d "
@@ -198,8 +198,9 @@ static void format(struct ev_ctx *c, const struct ev_rec *r, char *out)
 	}
 	if (mine)
 		c->past = true;
-	snprintf(out, TUI_EV_LEN, "%s%16s-%-5d [%03d] %5llu.%06llu: %s", mine ? ">" : " ",
-		 ev->type == RQ_EV_LOST ? "" : r->owner,
+	/* 16 columns, as trace-cmd report, counted on the screen (a name may be UTF-8) */
+	tui_pad(ev->type == RQ_EV_LOST ? "" : r->owner, 16, true, who, sizeof(who));
+	snprintf(out, TUI_EV_LEN, "%s%s-%-5d [%03d] %5llu.%06llu: %s", mine ? ">" : " ", who,
 		 ev->common_pid, ev->cpu, (unsigned long long)(us / 1000000),
 		 (unsigned long long)(us % 1000000), body);
 }

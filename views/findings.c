@@ -133,7 +133,7 @@ static int findings_rows(struct view *v)
 static bool findings_match(struct view *v, int row, const char *needle, bool icase)
 {
 	const struct frow *r = &((struct findings_state *)v->priv)->rows[row];
-	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
+	char pid[16];
 	const struct rq_placement *p;
 
 	if (r->example == -1)
@@ -143,9 +143,9 @@ static bool findings_match(struct view *v, int row, const char *needle, bool ica
 	if (r->example < 0 || !v->t->an)
 		return false;
 	p = &rq_analysis_summary(v->t->an)->findings[r->finding].examples[r->example];
-	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), esc, sizeof(esc));
 	snprintf(pid, sizeof(pid), "%d", p->pid);
-	return tui_text_has(esc, needle, icase) || strstr(pid, needle);
+	return tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
+	       strstr(pid, needle);
 }
 
 static enum view_key findings_key(struct view *v, enum tui_action act)

@@ -200,10 +200,7 @@ void pl_filter_format(const struct pl_filter *f, char *buf, size_t size)
 
 static bool comm_has(const char *comm, const char *needle)
 {
-	char esc[RQ_COMM_LEN * 4 + 1];
-
-	rq_escape_c(comm, strnlen(comm, RQ_COMM_LEN), esc, sizeof(esc));
-	return strstr(esc, needle) != NULL;
+	return tui_name_has(comm, strnlen(comm, RQ_COMM_LEN), needle, false);
 }
 
 bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p)
@@ -728,11 +725,11 @@ static int placements_rows(struct view *v)
 static bool placements_match(struct view *v, int row, const char *needle, bool icase)
 {
 	const struct rq_placement *p = row_pl(v, row);
-	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
+	char pid[16];
 
-	rq_escape_c(p->comm, strnlen(p->comm, RQ_COMM_LEN), esc, sizeof(esc));
 	snprintf(pid, sizeof(pid), "%d", p->pid);
-	return tui_text_has(esc, needle, icase) || strstr(pid, needle) ||
+	return tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
+	       strstr(pid, needle) ||
 	       tui_text_has(rq_paths[p->path].id, needle, icase);
 }
 

@@ -6,11 +6,15 @@
  * (the last values entered, plus the value in force, e.g. the current filter); Left,
  * Right, Home/Ctrl-A, End/Ctrl-E move; Backspace, Delete, Ctrl-U (to the start), Ctrl-K
  * (to the end) and Ctrl-W (the word before the cursor) delete; Enter runs it, Esc
- * cancels.  Only printable ASCII is typed in, so bytes are columns.
+ * cancels.  Text is UTF-8 as typed (the terminal sends a character's bytes one key each):
+ * the cursor and the deletions move by whole characters, and the line is drawn as names
+ * are (tui_display()), by columns.
  */
 #include <stdio.h>
 #include <string.h>
 #include <curses.h>
+
+#include "escape.h"
 
 #include "tui.h"
 
@@ -84,6 +88,32 @@ static void delete_range(struct tui *t, int a, int b)
 	t->prompt_pos = a;
 }
 
+static bool continuation(const struct tui *t, int i)
+{
+	return i > 0 && i < t->prompt_len && ((unsigned char)t->prompt_buf[i] & 0xc0) == 0x80;
+}
+
+/* The start of the character before byte i (a UTF-8 sequence, or one stray byte). */
+static int char_before(const struct tui *t, int i)
+{
+	int j = i - 1;
+
+	while (j > 0 && i - j < 4 && continuation(t, j))
+		j--;
+	return j < 0 ? 0 : j;
+}
+
+/* The end of the character at byte i. */
+static int char_after(const struct tui *t, int i)
+{
+	size_t n;
+
+	if (i >= t->prompt_len)
+		return t->prompt_len;
+	n = rq_utf8_len((const unsigned char *)t->prompt_buf + i, (size_t)(t->prompt_len - i));
+	return i + (n ? (int)n : 1);
+}
+
 void tui_prompt_key(struct tui *t, int ch)
 {
 	struct prompt_hist *h = t->prompt_h;
@@ -118,13 +148,11 @@ void tui_prompt_key(struct tui *t, int ch)
 		return;
 	case KEY_LEFT:
 	case CTRL('b'):
-		if (p > 0)
-			t->prompt_pos--;
+		t->prompt_pos = char_before(t, p);
 		return;
 	case KEY_RIGHT:
 	case CTRL('f'):
-		if (p < t->prompt_len)
-			t->prompt_pos++;
+		t->prompt_pos = char_after(t, p);
 		return;
 	case KEY_HOME:
 	case CTRL('a'):
@@ -137,11 +165,11 @@ void tui_prompt_key(struct tui *t, int ch)
 	case KEY_BACKSPACE:
 	case 127:
 	case 8:
-		delete_range(t, p - 1, p);
+		delete_range(t, char_before(t, p), p);
 		return;
 	case KEY_DC:
 	case CTRL('d'):
-		delete_range(t, p, p + 1);
+		delete_range(t, p, char_after(t, p));
 		return;
 	case CTRL('u'):
 		delete_range(t, 0, p);
@@ -162,7 +190,9 @@ void tui_prompt_key(struct tui *t, int ch)
 	default:
 		break;
 	}
-	if (ch >= 0x20 && ch < 0x7f && t->prompt_len < (int)sizeof(t->prompt_buf) - 1) {
+	/* printable ASCII, or a byte of a UTF-8 character (0x80-0xff; keys are above) */
+	if (((ch >= 0x20 && ch < 0x7f) || (ch >= 0x80 && ch <= 0xff)) &&
+	    t->prompt_len < (int)sizeof(t->prompt_buf) - 1) {
 		memmove(t->prompt_buf + p + 1, t->prompt_buf + p, t->prompt_len - p + 1);
 		t->prompt_buf[p] = (char)ch;
 		t->prompt_len++;
@@ -170,20 +200,37 @@ void tui_prompt_key(struct tui *t, int ch)
 	}
 }
 
+/* Columns the bytes [a, b) of the prompt take as drawn. */
+static int cells(const struct tui *t, int a, int b)
+{
+	char shown[sizeof(t->prompt_buf) * 4];
+
+	tui_display(t->prompt_buf + a, (size_t)(b - a), shown, sizeof(shown));
+	return tui_width(shown);
+}
+
 /* The prompt on row y: the label, the text (scrolled to keep the cursor in view). */
 void tui_prompt_draw(struct tui *t, int y)
 {
 	int x = tui_puts(y, 0, -1, t->prompt_label);
-	int w = COLS - x - 1, start = 0;
+	int w = COLS - x - 1, start = 0, at, end;
+	char shown[sizeof(t->prompt_buf) * 4];
 
 	if (w < 1)
 		return;
-	if (t->prompt_pos > w - 1)
-		start = t->prompt_pos - (w - 1);
-	tui_puts_untrusted(y, x, w, t->prompt_buf + start, t->prompt_len - start);
+	/* whole characters off the left until the cursor's column is on the screen */
+	while (start < t->prompt_pos && cells(t, start, t->prompt_pos) > w - 1)
+		start = char_after(t, start);
+	tui_puts_untrusted(y, x, w, t->prompt_buf + start, (size_t)(t->prompt_len - start));
+	at = x + cells(t, start, t->prompt_pos);
 	attron(A_REVERSE);
-	mvaddch(y, x + t->prompt_pos - start,
-		t->prompt_pos < t->prompt_len ? (chtype)(unsigned char)t->prompt_buf[t->prompt_pos]
-					       : ' ');
+	if (t->prompt_pos < t->prompt_len) {
+		end = char_after(t, t->prompt_pos);
+		tui_display(t->prompt_buf + t->prompt_pos, (size_t)(end - t->prompt_pos), shown,
+			    sizeof(shown));
+		tui_puts(y, at, COLS - at, shown);
+	} else {
+		mvaddch(y, at, ' ');
+	}
 	attroff(A_REVERSE);
 }

@@ -7,7 +7,9 @@
  * it wrapped around the end of the list.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <wctype.h>
 #include <curses.h>
 
@@ -115,40 +117,48 @@ enum view_key tui_search_key(struct view *v, enum tui_action act)
 void tui_search_highlight(struct view *v)
 {
 	struct tui *t = v->t;
-	size_t nl = strlen(t->search);
 	bool icase = tui_search_icase(t->search);
+	wchar_t needle[sizeof(t->search)];
+	size_t nl;
 	int n;
 
-	if (!nl || !v->ops->match || !v->ops->rows || !v->list_y || v->height <= 0)
+	/* the pattern as characters (it may be UTF-8), compared with the cells' characters */
+	nl = mbstowcs(needle, t->search, sizeof(t->search));
+	if (nl == (size_t)-1 || !nl || !v->ops->match || !v->ops->rows || !v->list_y ||
+	    v->height <= 0)
 		return;
 	n = v->ops->rows(v);
 	for (int i = 0; i < v->height && v->top + i < n; i++) {
 		int y = v->list_y + i;
 		wchar_t row[512];
-		int w = COLS < 512 ? COLS : 512;
+		int col[512], w = COLS < 512 ? COLS : 512, nc = 0;
 
 		if (y >= LINES - 1 || !v->ops->match(v, v->top + i, t->search, icase))
 			continue;
+		/* one entry per character: a wide one takes two cells, its first is its column */
 		for (int x = 0; x < w; x++) {
 			cchar_t cc;
 			wchar_t wc[CCHARW_MAX + 1];
 			attr_t a;
 			short pair;
 
-			row[x] = L' ';
+			row[nc] = L' ';
 			if (mvin_wch(y, x, &cc) != ERR &&
 			    getcchar(&cc, wc, &a, &pair, NULL) != ERR && wc[0])
-				row[x] = wc[0];
+				row[nc] = wc[0];
+			col[nc++] = x;
+			if (wcwidth(row[nc - 1]) == 2)
+				x++;
 		}
-		for (int x = 0; x + (int)nl <= w; x++) {
+		for (int c = 0; c + (int)nl <= nc; c++) {
 			size_t k;
 
 			for (k = 0; k < nl; k++) {
-				wchar_t c = row[x + k], d = (unsigned char)t->search[k];
+				wchar_t a = row[c + k], b = needle[k];
 
-				if (icase && c < 128 && d < 128)
-					c = towlower(c), d = towlower(d);
-				if (c != d)
+				if (icase)
+					a = towlower(a), b = towlower(b);
+				if (a != b)
 					break;
 			}
 			if (k < nl)
@@ -159,13 +169,13 @@ void tui_search_highlight(struct view *v)
 				attr_t a;
 				short pair;
 
-				if (mvin_wch(y, x + (int)k, &cc) == ERR ||
+				if (mvin_wch(y, col[c + k], &cc) == ERR ||
 				    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
 					continue;
 				setcchar(&cc, wc, a | TUI_MATCH_ATTR, pair, NULL);
-				mvadd_wch(y, x + (int)k, &cc);
+				mvadd_wch(y, col[c + k], &cc);
 			}
-			x += (int)nl - 1;
+			c += (int)nl - 1;
 		}
 	}
 }

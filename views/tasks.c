@@ -237,11 +237,11 @@ static int tasks_rows(struct view *v)
 static bool tasks_match(struct view *v, int row, const char *needle, bool icase)
 {
 	const struct rq_task_info *tk = &((struct tasks_state *)v->priv)->rows[row];
-	char esc[RQ_COMM_LEN * 4 + 1], pid[16];
+	char pid[16];
 
-	rq_escape_c(tk->comm, strnlen(tk->comm, RQ_COMM_LEN), esc, sizeof(esc));
 	snprintf(pid, sizeof(pid), "%d", tk->pid);
-	return tui_text_has(esc, needle, icase) || strstr(pid, needle);
+	return tui_name_has(tk->comm, strnlen(tk->comm, RQ_COMM_LEN), needle, icase) ||
+	       strstr(pid, needle);
 }
 
 static enum view_key tasks_key(struct view *v, enum tui_action act)

@@ -70,7 +70,8 @@ struct tl_pl {
 	uint32_t comm;
 	uint32_t more;		/* the whole record: index + 1 in more[], 0 none */
 	int16_t cpu, from, to;	/* from -1: unknown */
-	uint8_t path, findings, possible, conf, notes, assume, level;
+	uint16_t assume;	/* 1 << enum rq_assumption */
+	uint8_t path, findings, possible, conf, notes, level;
 };
 
 struct tl_lost {

@@ -927,7 +927,7 @@ static void handle_key(struct tui *t, int ch)
 			char name[256];
 
 			tui_switch(t, bottom, NULL);
-			rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+			tui_esc(t->path, name, sizeof(name));
 			tui_message(t, "the views show %s: %s", tui_compare_side(t->cmp) ? "NEW" :
 				    "BASE", name);
 		}

@@ -310,10 +310,31 @@ int tui_task_attr(int pid);
  * in tui_g.cut); returns columns used.
  */
 int tui_puts(int y, int x, int w, const char *s);
-/* Print attacker-controlled text (comm, file name): escaped, then clipped. */
+/* Print attacker-controlled text (comm, file name): tui_display(), then clipped. */
 int tui_puts_untrusted(int y, int x, int w, const char *s, size_t len);
-/* Escape into buf (rq_escape_c) and return buf. */
+/*
+ * Attacker-controlled text (len bytes) as the terminal may show it, into buf; returns
+ * buf.  In a UTF-8 locale valid UTF-8 that prints stays (wide and combining characters
+ * too); escaped are control bytes, backslash and bytes that are not UTF-8 (as
+ * rq_escape_c(): \n, \\, \xHH) and, as \uXXXX, the characters that reorder, hide or
+ * fake text (rq_unsafe_codepoint()), those the locale cannot print, variation selectors,
+ * a combining mark with no character before it and more than two on one character.
+ * Elsewhere all but printable ASCII is escaped (rq_escape_c()).  tui_width() gives the
+ * columns of the result.
+ */
+const char *tui_display(const char *s, size_t len, char *buf, size_t size);
+/*
+ * s padded with spaces to cols columns (tui_width(), not bytes), on the left when right
+ * (right-aligned), into buf; a wider s stays whole.  For printf columns of names.
+ */
+const char *tui_pad(const char *s, int cols, bool right, char *buf, size_t size);
+/* tui_display() of a NUL-terminated s. */
 const char *tui_esc(const char *s, char *buf, size_t size);
+/*
+ * A search or filter on a name: needle in the name as shown (tui_display()) or in its
+ * C escapes (so \xe6 finds the bytes whatever the locale).
+ */
+bool tui_name_has(const char *name, size_t len, const char *needle, bool icase);
 /* Clear a row from x to the right edge. */
 void tui_clear_row(int y, int x);
 /* A full-width rule with an optional title. */
@@ -322,7 +343,7 @@ void tui_rule(struct tui *t, int y, const char *title);
 void tui_bar(int y, int x, int w, uint64_t value, uint64_t max);
 /* A sparkline of n values over w columns. */
 void tui_spark(int y, int x, int w, const uint32_t *vals, int n);
-/* Display width of a UTF-8 string. */
+/* Columns a UTF-8 string takes on the screen (wcwidth() per character). */
 int tui_width(const char *s);
 /* Wrap text into w columns starting at (*y, x), stopping before ymax; returns lines. */
 int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);

@@ -92,8 +92,7 @@ size_t rq_unescape_c(const char *s, char *buf, size_t size)
 	return o;
 }
 
-/* Length of a valid UTF-8 sequence starting at s (max n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t rq_utf8_len(const unsigned char *s, size_t n)
 {
 	size_t need;
 	unsigned int cp;
@@ -123,8 +122,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return need;
 }
 
-/* The code point of the valid UTF-8 sequence of n bytes at s. */
-static unsigned int utf8_cp(const unsigned char *s, size_t n)
+unsigned int rq_utf8_cp(const unsigned char *s, size_t n)
 {
 	unsigned int cp = n == 1 ? s[0] : n == 2 ? s[0] & 0x1f : n == 3 ? s[0] & 0x0f : s[0] & 0x07;
 
@@ -141,7 +139,18 @@ bool rq_unsafe_codepoint(unsigned int cp)
 	       (cp >= 0x2028 && cp <= 0x202e) ||	/* line/paragraph separators, bidi */
 	       (cp >= 0x2060 && cp <= 0x2069) ||	/* invisible operators, bidi isolates */
 	       cp == 0xfeff ||				/* zero width no-break space */
-	       (cp >= 0xfff9 && cp <= 0xfffb);		/* interlinear annotations */
+	       (cp >= 0xfff9 && cp <= 0xfffb) ||	/* interlinear annotations */
+	       /* invisible, so a name can hide text in them or look like another */
+	       cp == 0x00ad || cp == 0x034f ||		/* soft hyphen, grapheme joiner */
+	       cp == 0x115f || cp == 0x1160 ||		/* Hangul fillers */
+	       cp == 0x3164 || cp == 0xffa0 ||
+	       (cp >= 0x180b && cp <= 0x180f) ||	/* Mongolian selectors, separator */
+	       (cp >= 0xe0000 && cp <= 0xe007f);	/* tags ("ASCII smuggling") */
+}
+
+int rq_escape_cp(unsigned int cp, char out[11])
+{
+	return sprintf(out, cp > 0xffff ? "\\U%08x" : "\\u%04x", cp);
 }
 
 void rq_json_string(FILE *f, const char *s, size_t len)
@@ -169,16 +178,22 @@ void rq_json_string(FILE *f, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_len(u + i, len - i);
+		n = rq_utf8_len(u + i, len - i);
 		if (!n) {
 			/* invalid UTF-8: keep the byte visible, as U+FFFD would lose it */
 			fprintf(f, "\\\\x%02x", c);
 			i++;
 			continue;
 		}
-		if (n > 1 && rq_unsafe_codepoint(utf8_cp(u + i, n))) {
+		if (n > 1 && rq_unsafe_codepoint(rq_utf8_cp(u + i, n))) {
+			unsigned int cp = rq_utf8_cp(u + i, n);
+
 			/* the same character for a JSON parser, inert on a terminal */
-			fprintf(f, "\\u%04x", utf8_cp(u + i, n));
+			if (cp > 0xffff)	/* JSON's \u is UTF-16: a surrogate pair */
+				fprintf(f, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+					0xdc00 + ((cp - 0x10000) & 0x3ff));
+			else
+				fprintf(f, "\\u%04x", cp);
 			i += n;
 			continue;
 		}
@@ -220,12 +235,12 @@ char *rq_escape_controls(const char *s, char *buf, size_t size)
 	if (!size)
 		return buf;
 	for (size_t i = 0; i < len;) {
-		size_t n = (u[i] < 0x20 || u[i] == 0x7f) ? 0 : utf8_len(u + i, len - i);
+		size_t n = (u[i] < 0x20 || u[i] == 0x7f) ? 0 : rq_utf8_len(u + i, len - i);
 
-		if (n > 1 && rq_unsafe_codepoint(utf8_cp(u + i, n))) {
-			if (o + 6 >= size)
+		if (n > 1 && rq_unsafe_codepoint(rq_utf8_cp(u + i, n))) {
+			if (o + 10 >= size)
 				break;
-			o += (size_t)snprintf(buf + o, size - o, "\\u%04x", utf8_cp(u + i, n));
+			o += (size_t)rq_escape_cp(rq_utf8_cp(u + i, n), buf + o);
 			i += n;
 			continue;
 		}

@@ -26,9 +26,17 @@ char *rq_escape_controls(const char *s, char *buf, size_t size);
 /*
  * A character that must not reach a terminal or a reader raw even as valid UTF-8:
  * C1 controls, the Arabic letter mark, zero-width and direction marks, line and
- * paragraph separators, bidi embeddings/overrides/isolates, BOM, annotations.
+ * paragraph separators, bidi embeddings/overrides/isolates, BOM, annotations, and the
+ * invisible ones (soft hyphen, grapheme joiner, Hangul fillers, Mongolian selectors,
+ * tags): each can reorder, hide or fake text.
  */
 bool rq_unsafe_codepoint(unsigned int cp);
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if it is not one. */
+size_t rq_utf8_len(const unsigned char *s, size_t n);
+/* The code point of the valid UTF-8 sequence of n bytes at s (rq_utf8_len()). */
+unsigned int rq_utf8_cp(const unsigned char *s, size_t n);
+/* A code point as \uXXXX (\UXXXXXXXX past U+FFFF) into out; returns its length. */
+int rq_escape_cp(unsigned int cp, char out[11]);
 /* Reverse of rq_escape_c(); returns the number of bytes written (NUL-terminated). */
 size_t rq_unescape_c(const char *s, char *buf, size_t size);
 /*

@@ -201,6 +201,8 @@ enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p
 	OPT_TOPOLOGY, OPT_KEEP };
 
 static const struct cli_option audit_options[] = {
+	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
+	  "a trace to audit, as the FILE.dat operands (default: trace.dat here)" },
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "record this system first (root), then audit the recording" },
 	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, CLI_IN_LEAD,
@@ -233,13 +235,13 @@ static const struct cli_option audit_options[] = {
 const struct cli_command cli_audit = {
 	.name = "audit",
 	.fn = cmd_audit,
-	.lead = "[FILE.dat... | --live --duration S [--keep FILE] [-- CMD ARGS...]]",
+	.lead = "[[-i] FILE.dat... | --live --duration S [--keep FILE] [-- CMD ARGS...]]",
 	.summary = "batch report: placements by path and the four findings; exit 1 if a rule trips",
 	.description =
-		"Audit FILE.dat (several: with --format jsonl), or record this system first\n"
-		"with --live: placements by path, the findings with examples.  RULE is one of\n"
-		"needless-callback, offcpu-fork, idle-stacking, missed-idle; only proven\n"
-		"placements count (RULE:possible checks the unproven ones).",
+		"Audit FILE.dat (several: with --format jsonl; none: trace.dat here), or record\n"
+		"this system first with --live: placements by path, the findings with examples.\n"
+		"RULE is one of needless-callback, offcpu-fork, idle-stacking, missed-idle; only\n"
+		"proven placements count (RULE:possible checks the unproven ones).",
 	.options = audit_options,
 };
 
@@ -250,7 +252,7 @@ static int cmd_audit(int argc, char **argv)
 	enum rq_format fmt = RQ_FMT_TEXT;
 	/* the reports never read the recent ring: no copy of every placement into it */
 	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
-	struct rq_analysis *an;
+	struct rq_analysis *an = NULL;
 	bool live = false;
 	struct live_opts lo = { 0 };
 	char err[512], cmd_msg[512] = "";
@@ -268,9 +270,18 @@ static int cmd_audit(int argc, char **argv)
 	static const int formats[] = { RQ_FMT_TEXT, RQ_FMT_JSON, -1, RQ_FMT_CSV, -2, -3 };
 	static const int placement_formats[] = { RQ_PLACEMENTS_CSV, RQ_PLACEMENTS_JSONL };
 
+	/* the files of -i and of the operands, in order */
+	files = calloc((size_t)argc + 1, sizeof(*files));
+	if (!files) {
+		rq_error("audit: out of memory");
+		return RQ_EXIT_ERROR;
+	}
 	cli_parser_init(&p, &cli_audit, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
 		switch (opt) {
+		case 'i':
+			files[nfiles++] = (char *)p.arg;
+			break;
 		case 'f':
 			if (formats[p.num] == -1)
 				jsonl = true;
@@ -287,7 +298,8 @@ static int cmd_audit(int argc, char **argv)
 					 "of %s (add :possible for the unproven ones, :judged-ok "
 					 "to pass a finding not judged)", p.arg,
 					 rq_finding_id_list());
-				return RQ_EXIT_ERROR;
+				ret = RQ_EXIT_ERROR;
+				goto out;
 			}
 			nrules++;
 			break;
@@ -323,44 +335,53 @@ static int cmd_audit(int argc, char **argv)
 			lo.keep = p.arg;
 			break;
 		default:
-			return cli_stop(&p, opt);
+			ret = cli_stop(&p, opt);
+			goto out;
 		}
 	}
 	first = p.optind;
 	/* getopt moved the operands to the end: the FILEs, or after --live the CMD */
 	if (live && first < argc)
 		lo.cmd = &argv[first];
-	else if (first < argc) {
-		files = &argv[first];
-		nfiles = argc - first;
-		file = argv[first];
-	}
+	else
+		for (int i = first; i < argc; i++)
+			files[nfiles++] = argv[i];
+	if (!live && !nfiles && rq_default_input())
+		files[nfiles++] = (char *)rq_default_input();
+	file = nfiles ? files[0] : NULL;
 	if (!live && nfiles > 1 && !jsonl) {
 		rq_error("audit: several trace files need --format jsonl (one object per file; "
 			 "a command after -- goes with --live)");
-		return RQ_EXIT_ERROR;
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if ((html || perfetto) && placements >= 0) {
 		rq_error("audit: --placements replaces the report: not with --format %s",
 			 html ? "html" : "perfetto");
-		return RQ_EXIT_ERROR;
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if (jsonl && (live || placements >= 0)) {
 		rq_error("audit: --format jsonl is for trace files, without --live or "
 			 "--placements");
-		return RQ_EXIT_ERROR;
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if (live && file) {
 		rq_error("audit: give either a FILE or --live, not both");
-		return RQ_EXIT_ERROR;
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if (!live && !file) {
-		rq_error("audit: no trace file given (or use --live --duration S)");
-		return RQ_EXIT_ERROR;
+		rq_error("audit: no trace file given and no trace.dat here (or use --live "
+			 "--duration S)");
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if (live && lo.duration <= 0 && !lo.cmd) {
 		rq_error("audit: --live needs --duration S or a command after --");
-		return RQ_EXIT_ERROR;
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if (aopts.profile_override) {
 		struct rq_profile probe;
@@ -368,7 +389,8 @@ static int cmd_audit(int argc, char **argv)
 		rq_profile_from_release(&probe, NULL);
 		if (rq_profile_override(&probe, aopts.profile_override, err, sizeof(err))) {
 			rq_error("audit: %s", err);
-			return RQ_EXIT_ERROR;
+			ret = RQ_EXIT_ERROR;
+			goto out;
 		}
 	}
 	if (jsonl) {
@@ -379,21 +401,26 @@ static int cmd_audit(int argc, char **argv)
 
 		job.ctx = &rc;
 		dst = rq_open_output("audit", output);
-		if (!dst)
-			return RQ_EXIT_ERROR;
+		if (!dst) {
+			dst = stdout;
+			ret = RQ_EXIT_ERROR;
+			goto out;
+		}
 		/* the workers use the CPUs already: one reading thread each, unless told */
 		if (nfiles > 1 && !threads_given)
 			rq_replay_set_threads(1);
 		ret = audit_many(files, nfiles, &job, dst);
-		if (dst != stdout && fclose(dst)) {
-			rq_error("audit: cannot write the output: %s", strerror(errno));
-			ret = RQ_EXIT_ERROR;
-		}
-		return ret;
+		goto out;
 	}
 	if (lo.keep && !live) {
 		rq_error("audit: --keep FILE goes with --live");
-		return RQ_EXIT_ERROR;
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	if (lo.keep && !strcmp(lo.keep, "-")) {
+		rq_error("audit: --keep - : standard output carries the report; give a file name");
+		ret = RQ_EXIT_ERROR;
+		goto out;
 	}
 	if (live)
 		aopts.source_name = "live";
@@ -408,7 +435,7 @@ static int cmd_audit(int argc, char **argv)
 	if (dst == stdout && live)
 		dst = stdout_copy();
 	if (!dst) {
-		if (live && !output)
+		if (live && rq_is_stdout(output))
 			rq_error("audit: cannot copy stdout: %s", strerror(errno));
 		dst = stdout;
 		ret = RQ_EXIT_ERROR;
@@ -465,6 +492,8 @@ out:
 	}
 	rq_html_free(&hp);
 	rq_runs_free(&pf.runs);
-	rq_analysis_free(an);
+	if (an)
+		rq_analysis_free(an);
+	free(files);
 	return ret;
 }

@@ -6,6 +6,8 @@
 #ifndef RQPATH_COMMANDS_H
 #define RQPATH_COMMANDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "opts.h"
@@ -25,14 +27,25 @@ extern const struct cli_command cli_workload;	/* cli/workload.c */
 extern const struct cli_command cli_live;	/* cli/interactive.c */
 extern const struct cli_command cli_replay;	/* cli/interactive.c */
 extern const struct cli_command cli_diff;	/* cli/diff.c */
+extern const struct cli_command cli_completion;	/* cli/complete.c */
+
+/* Every command, in the order of rqpath(1)'s SYNOPSIS (main.c); *n of them. */
+const struct cli_command *const *cli_commands(size_t *n);
 
 /*
  * A key the command's option loop does not handle itself: CLI_HELP prints its help and
  * gives exit status 0, CLI_ERROR says p->err and gives 2.
  */
 int cli_stop(const struct cli_parser *p, int key);
-/* -o FILE opened for writing (stdout when path is NULL), or NULL after one error line. */
+/* -o FILE means stdout when FILE is "-" (or not given), as in perf and trace-cmd. */
+bool rq_is_stdout(const char *path);
+/* -o FILE opened for writing (stdout when rq_is_stdout()), or NULL after one error line. */
 FILE *rq_open_output(const char *cmd, const char *path);
+/*
+ * The input file of replay and audit when none is given: "trace.dat" when it exists in
+ * the current directory (as trace-cmd report), else NULL.
+ */
+const char *rq_default_input(void);
 
 /* Print "rqpath: <msg>" on stderr (one line, the user-facing error format). */
 void rq_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -20,45 +20,125 @@
 #define MAX_RUNS 64
 static char SEP[] = "\001--";
 
+/*
+ * --fail-on RULE[=[+]N[%|UNIT]]: the row a rule gates, and the increase it allows.
+ * RULE as audit's (a finding id: its proven rate per second; ID:possible: the possible
+ * count), or a path id, a kind or "all" (placements per second), or delay.p50:KEY or
+ * delay.p99:KEY (the queue delay quantile of a finding, a kind, flagged or unflagged;
+ * N in ns, or with a unit ns, us, ms, s).
+ */
 struct diff_rule {
-	char id[48];
-	double max;		/* the increase allowed */
-	bool pct;		/* max is a percentage of the base median */
+	char text[256];			/* as given (escaped), for the message */
+	char section[16], key[64];
+	const char *metric;
+	double max;			/* the increase allowed (ns for a delay) */
+	bool pct;			/* max is a percentage of the base median */
 };
+
+static bool is_finding(const char *id)
+{
+	for (int i = 0; i < RQ_FIND__COUNT; i++)
+		if (!strcmp(id, rq_finding_ids[i]))
+			return true;
+	return false;
+}
+
+static bool is_kind(const char *id)
+{
+	for (int k = 0; k < RQ_KIND__COUNT; k++)
+		if (!strcmp(id, rq_kind_names[k]))
+			return true;
+	return false;
+}
+
+static bool is_path(const char *id)
+{
+	for (int i = 0; i < RQ_PATH__COUNT; i++)
+		if (!strcmp(id, rq_paths[i].id))
+			return true;
+	return false;
+}
+
+/* The row RULE names (text before any '='), into r; -1 if it names none. */
+static int rule_row(const char *name, struct diff_rule *r)
+{
+	static const char *const delay[][2] = { { "delay.p50:", "p50_ns" },
+						 { "delay.p99:", "p99_ns" } };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *key = name + strlen(delay[i][0]);
+
+		if (strncmp(name, delay[i][0], strlen(delay[i][0])))
+			continue;
+		if (!is_finding(key) && !is_kind(key) && strcmp(key, "flagged") &&
+		    strcmp(key, "unflagged"))
+			return -1;
+		snprintf(r->section, sizeof(r->section), "delay");
+		snprintf(r->key, sizeof(r->key), "%s", key);
+		r->metric = delay[i][1];
+		return 0;
+	}
+	if (n > 9 && !strcmp(name + n - 9, ":possible")) {
+		snprintf(r->key, sizeof(r->key), "%.*s", (int)(n - 9), name);
+		snprintf(r->section, sizeof(r->section), "finding");
+		r->metric = "possible";
+		return is_finding(r->key) ? 0 : -1;
+	}
+	snprintf(r->key, sizeof(r->key), "%s", name);
+	r->metric = "per_s";
+	if (is_finding(name))
+		snprintf(r->section, sizeof(r->section), "finding");
+	else if (is_kind(name))
+		snprintf(r->section, sizeof(r->section), "kind");
+	else if (is_path(name) || !strcmp(name, "all"))
+		snprintf(r->section, sizeof(r->section), "placements");
+	else
+		return -1;
+	return 0;
+}
 
 static int parse_rule(const char *arg, struct diff_rule *r)
 {
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
 	const char *eq = strchr(arg, '=');
 	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-	bool known = false;
+	char name[64];
+	const char *v;
 	char *end;
 
-	if (!n || n >= sizeof(r->id))
+	if (!n || n >= sizeof(name) || strlen(arg) >= 64)
 		return -1;
-	memcpy(r->id, arg, n);
-	r->id[n] = '\0';
-	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		known |= !strcmp(r->id, rq_finding_ids[i]);
-	for (int i = 0; i < RQ_PATH__COUNT; i++)
-		known |= !strcmp(r->id, rq_paths[i].id);
-	known |= !strcmp(r->id, "all");
-	if (!known)
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	memset(r, 0, sizeof(*r));
+	rq_escape_c(arg, strlen(arg), r->text, sizeof(r->text));
+	if (rule_row(name, r))
 		return -1;
-	r->max = 0;
-	r->pct = false;
-	if (eq) {
-		errno = 0;
-		r->max = strtod(eq + 1, &end);
-		if (end == eq + 1 || errno || r->max < 0 || isnan(r->max))
+	if (!eq)
+		return 0;
+	v = eq + 1 + (eq[1] == '+');	/* "+20%": an increase, as every rule is */
+	errno = 0;
+	r->max = strtod(v, &end);
+	if (end == v || errno || r->max < 0 || !isfinite(r->max) || *v == '-' || *v == '+')
+		return -1;
+	if (*end == '%') {
+		r->pct = true;
+		end++;
+	} else if (*end && !strcmp(r->section, "delay")) {
+		size_t i;
+
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(end, units[i].unit))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
 			return -1;
-		if (*end == '%') {
-			r->pct = true;
-			end++;
-		}
-		if (*end)
-			return -1;
+		r->max *= units[i].ns;
+		end += strlen(end);
 	}
-	return 0;
+	return *end ? -1 : 0;
 }
 
 static int audit_one(const char *file, const char *profile, const char *topology,
@@ -77,14 +157,18 @@ static int audit_one(const char *file, const char *profile, const char *topology
 static int cmd_diff(int argc, char **argv);
 
 /* the short forms diff has always accepted */
-enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256 };
+enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256, OPT_ALPHA, OPT_MIN_COUNT };
 
 static const struct cli_option diff_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
 	  "output format (default text)" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
-	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N[%]]", 0, 0, CLI_REPEAT,
-	  "exit 1 when RULE's rate grew by more than N/s (or N % of the base)" },
+	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=[+]N[%]]", 0, 0, CLI_REPEAT,
+	  "exit 1 when RULE's row is changed and grew by more than N (or N % of the base)" },
+	{ "alpha", OPT_ALPHA, CLI_STRING, "P", 0, 0, 0,
+	  "two runs or more a side: changed when the rank test's p <= P (default 0.05)" },
+	{ "min-count", OPT_MIN_COUNT, CLI_INT, "N", 1, 1000000000, 0,
+	  "one run on a side: changed needs N events behind the row in a run (default 10)" },
 	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
 	  "override the kernel profile of every trace" },
 	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
@@ -99,10 +183,14 @@ const struct cli_command cli_diff = {
 	.summary = "before and after: per path and finding rates, delays, the change of each",
 	.description =
 		"Audit each trace and compare the NEW side with the BASE side, per path and\n"
-		"finding: rates, shares, counts, queue delay, min/median/max per side.  RULE is\n"
-		"a finding or path id (or all): exit 1 when its rate per second on the NEW\n"
-		"side grew by more than N per second (or N % of the base), default 0, and the\n"
-		"change is outside the noise.",
+		"finding: rates, shares, counts, queue delay, min/median/max per side.  With\n"
+		"two runs or more a side a row is changed when the Mann-Whitney rank test gives\n"
+		"p <= P; with one run there is no noise estimate, and a difference of fewer\n"
+		"than N events is too few.  RULE: a finding id (its proven rate per second),\n"
+		"ID:possible (the possible count), a path id, a kind or all (placements per\n"
+		"second), delay.p50:KEY or delay.p99:KEY (KEY a finding, a kind, flagged or\n"
+		"unflagged; N in ns or with us, ms, s); exit 1 when that row is changed and grew\n"
+		"by more than N (default 0).  Example: --fail-on delay.p99:wakeup=+20%.",
 	.options = diff_options,
 };
 
@@ -118,6 +206,7 @@ static int cmd_diff(int argc, char **argv)
 	const char *profile = NULL, *output = NULL, *topology = NULL;
 	struct rq_diff_run *runs = NULL;
 	struct rq_diff d = { 0 };
+	struct rq_diff_opts dopts = { RQ_DIFF_ALPHA, RQ_DIFF_MIN_COUNT };
 	char **base, **new;
 	FILE *dst = stdout;
 	char err[512];
@@ -140,11 +229,32 @@ static int cmd_diff(int argc, char **argv)
 			break;
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
-				rq_error("diff: bad --fail-on '%s': RULE[=N[%%]] with RULE a finding "
-					 "or path id (offcpu-fork, missed-idle, fork-moved, ...)", p.arg);
+				char esc[256];
+
+				rq_escape_c(p.arg, strlen(p.arg), esc, sizeof(esc));
+				rq_error("diff: bad --fail-on '%s': RULE[=[+]N[%%]], RULE a finding "
+					 "id (ID:possible), a path id, a kind, all, or delay.p50:KEY "
+					 "or delay.p99:KEY (N in ns, us, ms, s)", esc);
 				return RQ_EXIT_ERROR;
 			}
 			nrules++;
+			break;
+		case OPT_ALPHA: {
+			char *end;
+
+			errno = 0;
+			dopts.alpha = strtod(p.arg, &end);
+			if (end == p.arg || *end || errno || !(dopts.alpha > 0 && dopts.alpha < 1)) {
+				char esc[256];
+
+				rq_escape_c(p.arg, strlen(p.arg), esc, sizeof(esc));
+				rq_error("diff: --alpha wants a number in (0, 1), not '%s'", esc);
+				return RQ_EXIT_ERROR;
+			}
+			break;
+		}
+		case OPT_MIN_COUNT:
+			dopts.min_count = (uint64_t)p.num;
 			break;
 		case OPT_PROFILE:
 			profile = p.arg;
@@ -204,7 +314,7 @@ static int cmd_diff(int argc, char **argv)
 			ret = RQ_EXIT_ERROR;
 			goto out;
 		}
-	if (rq_diff_compute(&d, runs, nbase, runs + nbase, nnew)) {
+	if (rq_diff_compute(&d, runs, nbase, runs + nbase, nnew, &dopts)) {
 		rq_error("diff: out of memory");
 		ret = RQ_EXIT_ERROR;
 		goto out;
@@ -221,19 +331,23 @@ static int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	for (int i = 0; i < nrules; i++) {
-		const struct rq_diff_row *r = rq_diff_find_rate(&d, rules[i].id);
-		double grew, allowed;
+		const struct diff_rule *ru = &rules[i];
+		const struct rq_diff_row *r = rq_diff_find(&d, ru->section, ru->key, ru->metric);
+		char label[64], b[32], n[32], pv[32];
+		double allowed;
 
 		if (!r)
-			continue;	/* a path seen in no trace: 0 on both sides */
-		grew = r->change;
-		allowed = rules[i].pct ? rules[i].max * r->base.median / 100.0 : rules[i].max;
-		if (r->verdict == RQ_DIFF_CHANGED && grew > 0 && grew > allowed) {
-			fprintf(stderr, "rqpath: --fail-on %s=%g%s tripped: %s per second %.1f -> "
-				"%.1f (%+.1f)\n", rules[i].id, rules[i].max, rules[i].pct ? "%" : "",
-				rules[i].id, r->base.median, r->new.median, grew);
-			ret = RQ_EXIT_TRIPPED;
-		}
+			continue;	/* a path or delay seen in no trace: nothing on either side */
+		allowed = ru->pct ? ru->max * r->base.median / 100.0 : ru->max;
+		if (r->verdict != RQ_DIFF_CHANGED || !(r->change > 0) || !(r->change > allowed))
+			continue;
+		rq_diff_row_label(r, label, sizeof(label));
+		fprintf(stderr, "rqpath: --fail-on %s tripped: %s %s -> %s (%s%s)\n", ru->text,
+			label, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
+			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
+			r->test == RQ_TEST_ONE_RUN ? "one run a side" : "changed",
+			rq_diff_fmt_p(r, pv, sizeof(pv)));
+		ret = RQ_EXIT_TRIPPED;
 	}
 out:
 	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {

@@ -29,6 +29,8 @@ static bool locale_utf8(void)
 static int cmd_explain(int argc, char **argv);
 
 static const struct cli_option explain_options[] = {
+	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD,
+	  "the trace whose counts to show (none: the tree alone, even with a trace.dat here)" },
 	{ "brief", 'b', CLI_FLAG, NULL, 0, 0, 0, "the tree only, without the explanations" },
 	{ "topology", 256, CLI_STRING, "SPEC|FILE", 0, 0, 0,
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
@@ -38,7 +40,7 @@ static const struct cli_option explain_options[] = {
 const struct cli_command cli_explain = {
 	.name = "explain",
 	.fn = cmd_explain,
-	.operands = "[FILE.dat]",
+	.operands = "[[-i] FILE.dat]",
 	.summary = "the select_task_rq() decision tree as text, with counts from FILE",
 	.description =
 		"The select_task_rq() decision tree as text; with FILE, the counts of its\n"
@@ -63,6 +65,13 @@ static int cmd_explain(int argc, char **argv)
 		case 'b':
 			brief = true;
 			break;
+		case 'i':
+			if (file) {
+				rq_error("explain: one FILE at most; try 'rqpath explain --help'");
+				return RQ_EXIT_ERROR;
+			}
+			file = p.arg;
+			break;
 		case 256:	/* --topology */
 			aopts.topology = p.arg;
 			break;
@@ -70,7 +79,7 @@ static int cmd_explain(int argc, char **argv)
 			return cli_stop(&p, opt);
 		}
 	}
-	if (argc - p.optind > 1) {
+	if (argc - p.optind + (file != NULL) > 1) {
 		rq_error("explain: one FILE at most; try 'rqpath explain --help'");
 		return RQ_EXIT_ERROR;
 	}

@@ -19,6 +19,8 @@ static int cmd_live(int argc, char **argv);
 enum { OPT_TOPOLOGY = 257, OPT_COMPARE };
 
 static const struct cli_option replay_options[] = {
+	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD,
+	  "the trace to open (default: trace.dat in the current directory)" },
 	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
 	{ "compare", OPT_COMPARE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
@@ -29,26 +31,28 @@ static const struct cli_option replay_options[] = {
 const struct cli_command cli_replay = {
 	.name = "replay",
 	.fn = cmd_replay,
-	.operands = "FILE.dat | BASE.dat... --compare NEW.dat...",
+	.operands = "[[-i] FILE.dat | BASE.dat... --compare NEW.dat...]",
 	.summary = "open a trace.dat (rqpath record, trace-cmd record/extract) in the TUI",
 	.description =
-		"Open a trace.dat in the TUI; press ? inside for the keys.  With --compare,\n"
+		"Open a trace.dat in the TUI (trace.dat when no file is given; 'rqpath\n"
+		"FILE.dat' alone does the same); press ? inside for the keys.  With --compare,\n"
 		"BASE against NEW as rqpath diff compares them (several runs a side), and\n"
 		"the first file of each side to drill into.",
 	.options = replay_options,
+	.flags = CLI_FILE_FIRST,
 };
 
 #define MAX_COMPARE_RUNS 64
 static char SEP[] = "\001--compare";
 
-enum { OPT_BUFFER_KB = 256 };
+enum { OPT_BUFFER_KB = 256, OPT_FORCE };
 
 static const struct cli_option live_options[] = {
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
 	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
 	  "keep the recording in FILE (else a temporary file, removed at the end)" },
-	{ "force", 'f', CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
+	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
 	{ NULL },
 };
 
@@ -66,10 +70,10 @@ const struct cli_command cli_live = {
 
 static int cmd_replay(int argc, char **argv)
 {
-	const char *topology = NULL;
+	const char *topology = NULL, *input = NULL;
 	struct cli_parser p;
 	char err[2048];
-	int opt, sep = -1, nbase, nnew;
+	int opt, sep = -1, nbase, nnew, ninput = 0;
 
 	/*
 	 * BASE... --compare NEW...: the first --compare becomes an operand that getopt keeps
@@ -89,24 +93,48 @@ static int cmd_replay(int argc, char **argv)
 			rq_error("replay: --compare once, between the BASE and the NEW files");
 			return RQ_EXIT_ERROR;
 		}
-		if (opt != OPT_TOPOLOGY)
+		if (opt == OPT_TOPOLOGY) {
+			topology = p.arg;
+		} else if (opt == 'i') {
+			input = p.arg;
+			ninput++;
+		} else {
 			return cli_stop(&p, opt);
-		topology = p.arg;
+		}
 	}
 	for (int i = p.optind; i < argc; i++)
 		if (argv[i] == SEP)
 			sep = i;
 	if (sep < 0) {
-		if (argc - p.optind != 1) {
-			rq_error("replay: needs one FILE.dat (or BASE.dat... --compare "
+		ninput += argc - p.optind;
+		if (argc > p.optind)
+			input = argv[p.optind];
+		if (ninput > 1) {
+			rq_error("replay: one FILE.dat (several go with BASE.dat... --compare "
 				 "NEW.dat...); try 'rqpath help replay'");
 			return RQ_EXIT_ERROR;
 		}
-		if (tui_replay(argv[p.optind], topology, err, sizeof(err))) {
+		if (!input)
+			input = rq_default_input();
+		if (!input) {
+			rq_error("replay: needs a FILE.dat (no trace.dat here); try 'rqpath help "
+				 "replay'");
+			return RQ_EXIT_ERROR;
+		}
+		if (!strcmp(input, "-")) {
+			rq_error("replay: a trace cannot be read from standard input; save it "
+				 "to a file first");
+			return RQ_EXIT_ERROR;
+		}
+		if (tui_replay(input, topology, err, sizeof(err))) {
 			rq_error("%s", err);
 			return RQ_EXIT_ERROR;
 		}
 		return RQ_EXIT_OK;
+	}
+	if (input) {
+		rq_error("replay: -i opens one file; BASE... --compare NEW... takes no -i");
+		return RQ_EXIT_ERROR;
 	}
 	nbase = sep - p.optind;
 	nnew = argc - sep - 1;
@@ -139,7 +167,7 @@ static int cmd_live(int argc, char **argv)
 		case 'o':
 			opts.output = p.arg;
 			break;
-		case 'f':
+		case OPT_FORCE:
 			opts.force = true;
 			break;
 		default:
@@ -149,6 +177,11 @@ static int cmd_live(int argc, char **argv)
 	if (p.optind < argc) {
 		rq_escape_c(argv[p.optind], strlen(argv[p.optind]), err, sizeof(err));
 		rq_error("live: unexpected argument '%s'; try 'rqpath help live'", err);
+		return RQ_EXIT_ERROR;
+	}
+	if (opts.output && !strcmp(opts.output, "-")) {
+		rq_error("live: -o - would send the recording to the TUI's terminal; give a "
+			 "file name");
 		return RQ_EXIT_ERROR;
 	}
 	if (geteuid() != 0) {

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "escape.h"
@@ -31,11 +33,17 @@ static const struct cli_command cli_version = {
 /* In the order of rqpath(1)'s SYNOPSIS (tests/golden/t_cli.sh compares them). */
 static const struct cli_command *const commands[] = {
 	&cli_live, &cli_replay, &cli_record, &cli_audit, &cli_diff, &cli_explain, &cli_topology,
-	&cli_workload,
+	&cli_workload, &cli_completion,
 	&cli_help, &cli_version,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct cli_command *const *cli_commands(size_t *n)
+{
+	*n = NR_COMMANDS;
+	return commands;
+}
 
 void rq_error(const char *fmt, ...)
 {
@@ -59,12 +67,17 @@ int cli_stop(const struct cli_parser *p, int key)
 	return RQ_EXIT_ERROR;
 }
 
+bool rq_is_stdout(const char *path)
+{
+	return !path || !strcmp(path, "-");
+}
+
 FILE *rq_open_output(const char *cmd, const char *path)
 {
 	char esc[1024];
 	FILE *f;
 
-	if (!path)
+	if (rq_is_stdout(path))
 		return stdout;
 	f = fopen(path, "we");
 	if (!f) {
@@ -111,7 +124,8 @@ static void usage(FILE *f)
 		fprintf(f, "%s rqpath %s\n", i ? "      " : "usage:", line);
 	}
 	fprintf(f, "\nWhere did the scheduler put each task, which select_task_rq() path chose\n"
-		   "that CPU, and was the choice wasteful?  Without a command: rqpath live.\n\n"
+		   "that CPU, and was the choice wasteful?  Without a command: rqpath live;\n"
+		   "'rqpath FILE.dat' (or -i FILE.dat) is rqpath replay FILE.dat.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
@@ -153,23 +167,78 @@ static int cmd_version(int argc, char **argv)
 	return RQ_EXIT_OK;
 }
 
+/* A name that is a file to open: it exists and is no directory. */
+static bool names_a_file(const char *name)
+{
+	struct stat st;
+
+	return stat(name, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+const char *rq_default_input(void)
+{
+	return names_a_file("trace.dat") ? "trace.dat" : NULL;
+}
+
+/*
+ * The command argv[1] names, as trace-cmd and perf take it: a command; an option, which
+ * is live's (rqpath alone is live) but -i/--input, which opens a trace; or a file, which
+ * is replayed (`rqpath trace.dat`).  *shift: 1 when argv[1] is the command's name,
+ * 0 when it is the command's first argument.  NULL when it is none of these.
+ */
+static const struct cli_command *pick_command(const char *arg, int *shift)
+{
+	const struct cli_command *c = find_command(arg);
+
+	*shift = 1;
+	if (c)
+		return c;
+	*shift = 0;
+	if (!strncmp(arg, "-i", 2) || !strncmp(arg, "--input", 7))
+		return &cli_replay;
+	if (arg[0] == '-' && arg[1])
+		return &cli_live;
+	if (names_a_file(arg))
+		return &cli_replay;
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_command *c;
-	char *live_argv[] = { "live", NULL };
-	int ret;
+	char *live_argv[] = { "live", NULL }, esc[256], **cargv;
+	int ret, shift;
 
 	/* `rqpath audit … | head` must end quietly: a closed pipe is an ordinary end. */
 	signal(SIGPIPE, SIG_DFL);
 	rq_msg_set_sink(print_message, NULL);
 	if (argc < 2)
 		return cli_live.fn(1, live_argv);
-	c = find_command(argv[1]);
+	c = pick_command(argv[1], &shift);
 	if (!c) {
-		rq_error("unknown command '%s'; try 'rqpath help'", argv[1]);
+		struct stat st;
+
+		rq_escape_c(argv[1], strlen(argv[1]), esc, sizeof(esc));
+		if (stat(argv[1], &st) == 0)
+			rq_error("'%s' is a directory, not a trace file; try 'rqpath help'", esc);
+		else
+			rq_error("unknown command '%s', and no such file; try 'rqpath help'", esc);
 		return RQ_EXIT_ERROR;
 	}
-	ret = c->fn(argc - 1, argv + 1);
+	if (shift) {
+		ret = c->fn(argc - 1, argv + 1);
+	} else {
+		/* the command's own argv: its name first, as if it had been typed */
+		cargv = calloc((size_t)argc + 1, sizeof(*cargv));
+		if (!cargv) {
+			rq_error("out of memory");
+			return RQ_EXIT_ERROR;
+		}
+		cargv[0] = (char *)c->name;
+		memcpy(cargv + 1, argv + 1, (size_t)(argc - 1) * sizeof(*cargv));
+		ret = c->fn(argc, cargv);
+		free(cargv);
+	}
 	/*
 	 * Output that could not be written (a full disk, /dev/full) is an error too,
 	 * reported here unless the command already said what went wrong.

@@ -121,6 +121,14 @@ static int check_value(struct cli_parser *p, const struct cli_option *o, const c
 	return -1;
 }
 
+static bool has_long(const struct cli_command *c, const char *name)
+{
+	for (const struct cli_option *o = c->options; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return true;
+	return false;
+}
+
 int cli_next(struct cli_parser *p)
 {
 	const struct cli_option *o;
@@ -153,6 +161,10 @@ int cli_next(struct cli_parser *p)
 		if (c == ':')
 			snprintf(p->err, sizeof(p->err), "%s: %s needs a value; see 'rqpath %s "
 				 "--help'", p->cmd->name, esc, p->cmd->name);
+		else if (!strcmp(what, "-f") && has_long(p->cmd, "force"))
+			/* -f was --force here before it meant --format everywhere */
+			snprintf(p->err, sizeof(p->err), "%s: unknown option '-f' (-f is --format "
+				 "where there is one; write --force)", p->cmd->name);
 		else
 			snprintf(p->err, sizeof(p->err), "%s: unknown option '%s'; see 'rqpath %s "
 				 "--help'", p->cmd->name, esc, p->cmd->name);
@@ -211,7 +223,7 @@ void cli_synopsis(const struct cli_command *c, char *s, size_t size)
 	if (!size)
 		return;
 	s[0] = '\0';
-	put(&b, (c->flags & CLI_DEFAULT) ? "[%s]" : "%s", c->name);
+	put(&b, (c->flags & (CLI_DEFAULT | CLI_FILE_FIRST)) ? "[%s]" : "%s", c->name);
 	if (c->lead)
 		put(&b, " %s", c->lead);
 	for (o = c->options; o && o->name; o++) {

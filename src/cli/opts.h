@@ -42,6 +42,7 @@ struct cli_option {
 /* cli_command.flags */
 #define CLI_IN_ORDER	0x01	/* the first operand ends the options (a command follows) */
 #define CLI_DEFAULT	0x02	/* what `rqpath` alone runs: "[name]" in the synopsis */
+#define CLI_FILE_FIRST	0x04	/* what `rqpath FILE` and `rqpath -i FILE` run: "[name]" too */
 
 struct cli_command {
 	const char *name;	/* "record", "workload spawn", "--version" */

@@ -2,6 +2,8 @@
 /*
  * record.c - `rqpath record`: the options, then rq_record_run() from the library.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,16 +15,16 @@
 #include "opts.h"
 #include "record.h"
 
-enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS };
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
-	  "the trace.dat to write" },
+	  "the trace.dat to write (-: standard output, once the recording ends)" },
 	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, 0,
 	  "stop after S seconds (else when CMD exits, or on SIGINT/SIGTERM/SIGHUP)" },
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
 	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
-	{ "force", 'f', CLI_FLAG, NULL, 0, 0, 0, "replace an existing FILE" },
+	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, 0, "replace an existing FILE" },
 	{ "file-version", OPT_FILE_VERSION, CLI_CHOICE, "6|7", 0, 0, 0,
 	  "trace.dat version to write (default 6)" },
 	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
@@ -35,6 +37,33 @@ static const struct cli_option record_options[] = {
 };
 
 static int cmd_record(int argc, char **argv);
+
+/* Copy the finished recording at fd to stdout (record -o -). */
+static int copy_to_stdout(int fd)
+{
+	char buf[1 << 16];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	fflush(stdout);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(STDOUT_FILENO, buf + off, (size_t)(n - off));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return -1;
+			off += w;
+		}
+	}
+	return 0;
+}
 
 const struct cli_command cli_record = {
 	.name = "record",
@@ -57,7 +86,8 @@ static int cmd_record(int argc, char **argv)
 	struct cli_parser p;
 	char err[1024], name[PATH_MAX * 4];
 	const char *user = NULL;
-	int opt, ret;
+	int opt, ret, fd = -1, saved_stdout = -1;
+	bool to_stdout;
 
 	cli_parser_init(&p, &cli_record, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
@@ -71,7 +101,7 @@ static int cmd_record(int argc, char **argv)
 		case OPT_BUFFER_KB:
 			o.buffer_kb = (int)p.num;
 			break;
-		case 'f':
+		case OPT_FORCE:
 			o.force = true;
 			break;
 		case 'q':
@@ -112,12 +142,46 @@ static int cmd_record(int argc, char **argv)
 	if (!o.cmd && o.duration <= 0 && !isatty(STDIN_FILENO) && !o.quiet)
 		fprintf(stderr, "rqpath: recording until SIGINT/SIGTERM (no --duration, no CMD)\n");
 
+	/*
+	 * -o -: the trace goes to stdout once written (the writer seeks, a pipe cannot), from
+	 * a file without a name; meanwhile what CMD prints goes to stderr, not into the trace.
+	 */
+	to_stdout = rq_is_stdout(o.output);
+	if (to_stdout) {
+		if (isatty(STDOUT_FILENO)) {
+			rq_error("record: -o - writes a binary trace to standard output, which is "
+				 "a terminal; redirect it or give a file name");
+			return RQ_EXIT_ERROR;
+		}
+		o.output = NULL;
+		o.output_fd = &fd;
+		fflush(stdout);
+		saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			rq_error("record: cannot set stdout aside: %s", strerror(errno));
+			return RQ_EXIT_ERROR;
+		}
+	}
 	ret = rq_record_run(&o, &st, err, sizeof(err));
+	if (to_stdout) {
+		dup2(saved_stdout, STDOUT_FILENO);
+		close(saved_stdout);
+		if (ret == 0 && copy_to_stdout(fd)) {
+			snprintf(err, sizeof(err), "record: cannot write the trace to standard "
+				 "output: %s", strerror(errno));
+			ret = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 	if (ret < 0) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}
-	rq_escape_c(o.output, strlen(o.output), name, sizeof(name));
+	if (to_stdout)
+		snprintf(name, sizeof(name), "standard output");
+	else
+		rq_escape_c(o.output, strlen(o.output), name, sizeof(name));
 	if (!o.quiet) {
 		fprintf(stderr, "rqpath: recorded %llu events, %llu lost events, %llu bytes in %s\n",
 			(unsigned long long)st.events, (unsigned long long)st.lost_events,

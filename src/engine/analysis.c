@@ -129,6 +129,7 @@ int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an)
 static int finish_task(const struct rq_task *t, void *data)
 {
 	rqe_resolve_stopper(data, (struct rq_task *)t, false);
+	rqe_resolve_wake_move(data, (struct rq_task *)t);
 	return 0;
 }
 
@@ -347,7 +348,12 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		rq_cpumask_set(&an->all_cpus, cpu);
 	}
 	an->llc_source = RQ_LLC_ASSUMED;
+	if (has_event)
+		memcpy(an->has_event, has_event, sizeof(an->has_event));
 	rq_profile_from_release(&an->profile, release && *release ? release : NULL);
+	/* no release: what the events the trace defines say of the kernel's age */
+	if (!an->profile.major && has_event)
+		rq_profile_from_events(&an->profile, an->has_event);
 	if (an->opts.profile_override &&
 	    rq_profile_override(&an->profile, an->opts.profile_override, err, sizeof(err))) {
 		strlcpy(an->error, err, sizeof(an->error));
@@ -360,8 +366,6 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		errno = EINVAL;
 		return -1;
 	}
-	if (has_event)
-		memcpy(an->has_event, has_event, sizeof(an->has_event));
 	return 0;
 }
 

@@ -112,6 +112,7 @@ enum rq_why {
 	RQ_WHY_NEEDLESS_FAIR,	/* only why_cpu allowed, select_task_rq_fair(WF_EXEC) called */
 	RQ_WHY_NEEDLESS_RT,	/* only why_cpu allowed, the RT/DL callback called */
 	RQ_WHY_NEEDLESS_MARKER,	/* only why_cpu allowed (the next marker said), callback called */
+	RQ_WHY_WAKE_FROM_UNKNOWN,	/* a wakeup (path unknown): its previous CPU is not known */
 	RQ_WHY__COUNT
 };
 
@@ -135,8 +136,12 @@ struct rq_placement {
 	 * engine writes no sentence.
 	 */
 	uint8_t notes;		/* RQ_NOTE_* */
-	uint8_t assume;		/* a finding's verdict rests on these (1 << enum rq_assumption) */
 	uint8_t level;		/* fork-moved: RQ_LEVEL_* of the deciding domain */
+	/*
+	 * a finding's verdict and the path's confidence rest on these (1 << enum
+	 * rq_assumption); 16 bits since the ninth (blocked-before-trace)
+	 */
+	uint16_t assume;
 	uint32_t blocked_us;	/* RQ_NOTE_MAYBE_DELAYED: how long before it had blocked */
 	uint32_t why;		/* 1 << enum rq_why */
 	int why_cpu;		/* the other CPU: the idle one a judge found, the one allowed */
@@ -193,6 +198,7 @@ enum rq_assumption {
 	RQ_ASSUME_IDLE_REPAIRED,	/* the idle CPU's switches out of idle are missing */
 	RQ_ASSUME_MASK_LAST_READ,	/* no setaffinity events: the mask last read still held */
 	RQ_ASSUME_CPUSET_UNSEEN,	/* no cgroup_attach_task events: no cpuset move since */
+	RQ_ASSUME_BLOCKED_BEFORE,	/* a task first seen at its wakeup blocked before the trace */
 	RQ_ASSUME__COUNT
 };
 
@@ -454,6 +460,8 @@ const char *rq_policy_name(int policy);
 /* Apply "key=value,…" overrides; returns 0 or -1 with a message in err. */
 int rq_profile_override(struct rq_profile *p, const char *spec, char *err, size_t errlen);
 void rq_profile_from_release(struct rq_profile *p, const char *release);
+/* The release unknown: what the events the trace defines say (has_event[RQ_EV__COUNT]). */
+void rq_profile_from_events(struct rq_profile *p, const bool *has_event);
 
 /*
  * Apply a topology spec (or the file that holds one) to an analysis begun with

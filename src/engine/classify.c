@@ -76,18 +76,26 @@ const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int 
  * ttwu_runnable() then requeues it where it was, with no selection at all.  Proven
  * when it migrated inside the wakeup, when the CPU it blocked on ran the idle task
  * since (a CPU goes idle only after the fair pick dequeued every delayed entity), for
- * RT/DL tasks (never delayed), or on a kernel without delayed dequeue.
+ * RT/DL tasks (never delayed), or on a kernel without delayed dequeue.  When it blocked
+ * is its switch-out, or the first sign that it no longer ran (rqe_left_unseen()); a
+ * task the trace never showed before this wakeup blocked before the trace began, on
+ * the CPU sched_waking names (task_cpu()): that proof rests on RQ_ASSUME_BLOCKED_BEFORE,
+ * added to *assume.
  */
 static bool selection_proven(const struct rq_analysis *an, const struct rq_task *t,
-			     bool rt_or_dl)
+			     bool rt_or_dl, unsigned int *assume)
 {
 	int b = t->blocked_cpu;
 
 	/* a move seen inside the waking window: set_task_cpu() after a selection */
 	if (!an->profile.delayed_dequeue || rt_or_dl || (t->wake_migrated && t->waking))
 		return true;
-	return valid_cpu(an, b) && an->cpus[b].last_idle_ts &&
-	       an->cpus[b].last_idle_ts >= t->blocked_ts;
+	if (!valid_cpu(an, b) || !an->cpus[b].last_idle_ts ||
+	    an->cpus[b].last_idle_ts < t->blocked_ts)
+		return false;
+	if (!t->blocked_ts)
+		*assume |= 1u << RQ_ASSUME_BLOCKED_BEFORE;
+	return true;
 }
 
 /* ---- placements held until what follows is known ------------------------------ */
@@ -138,18 +146,41 @@ void rqe_release(struct rq_analysis *an, int *slot)
  * Active balance is said only when the trace would have shown an exec or an affinity
  * change; otherwise the reason stays unknown.
  */
+static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int *slot);
+
+/*
+ * Up to two moves wait: the first of the window (stopper_slot), which an exec pairs,
+ * since sched_exec() moves the task at the start of execve, before the binary loads, and
+ * the latest after it (stopper_later_slot), which an exec does not: a move while the
+ * binary loads is another stopper's work.  by_exec: the exec handler emits the first.
+ */
 void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 {
-	struct rq_placement *p;
-
 	if (!t->stopper_pending)
 		return;
 	t->stopper_pending = false;
-	if (by_exec) {
+	if (by_exec)
 		rqe_release(an, &t->stopper_slot);
-		return;	/* the exec handler emits it as exec-moved */
-	}
-	p = held(an, t->stopper_slot);
+	else
+		resolve_stopper_move(an, t, &t->stopper_slot);
+	if (t->stopper_later_slot >= 0)
+		resolve_stopper_move(an, t, &t->stopper_later_slot);
+}
+
+/* The first move's window closed without an exec: the later one is the first now. */
+static void expire_first_stopper(struct rq_analysis *an, struct rq_task *t)
+{
+	resolve_stopper_move(an, t, &t->stopper_slot);
+	t->stopper_slot = t->stopper_later_slot;
+	t->stopper_later_slot = -1;
+	t->stopper_pending = t->stopper_slot >= 0;
+}
+
+/* A held stopper move that no exec explains: its reason from what else followed. */
+static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int *slot)
+{
+	struct rq_placement *p = held(an, *slot);
+
 	p->conf = RQ_CONF_INFERRED;
 	if (t->stopper_comm_changed) {
 		p->path = RQ_PATH_EXEC_MOVED;
@@ -169,13 +200,29 @@ void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec
 				 RQ_WHY_STOPPER_NO_AFFINITY);
 	}
 	emit(an, p);
-	rqe_release(an, &t->stopper_slot);
+	rqe_release(an, slot);
 }
 
 void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
 {
-	if (t->stopper_pending && now - held(an, t->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
-		rqe_resolve_stopper(an, t, false);
+	while (t->stopper_pending && now - held(an, t->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
+		expire_first_stopper(an, t);
+}
+
+/*
+ * A trace without sched_waking (before v4.3): the move of a sleeping task (or one whose
+ * state is unknown) is its wakeup's set_task_cpu() when its sched_wakeup follows; it is
+ * held until then (wake_move_slot).  Anything else that shows the task first (it runs,
+ * moves again, wakes through sched_waking, exits, the trace ends) makes it a move of
+ * unknown reason: emitted as such here.
+ */
+void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t)
+{
+	if (t->wake_move_slot < 0)
+		return;
+	emit(an, held(an, t->wake_move_slot));
+	rqe_release(an, &t->wake_move_slot);
+	t->wake_migrated = false;
 }
 
 void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
@@ -187,11 +234,14 @@ void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	rqe_expire_stopper(an, t, ev->ts);
+	rqe_resolve_wake_move(an, t);
 	if (!t->idle_at_waking)
-		t->idle_at_waking = calloc(2 * mask_longs(an), sizeof(unsigned long));
+		t->idle_at_waking = calloc(3 * mask_longs(an), sizeof(unsigned long));
 	if (t->idle_at_waking) {
 		t->busy_at_waking = t->idle_at_waking + mask_longs(an);
-		rqe_snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking);
+		t->unknown_at_waking = t->busy_at_waking + mask_longs(an);
+		rqe_snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking,
+				  t->unknown_at_waking);
 	}
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
@@ -216,17 +266,21 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 {
 	bool saw_waking = t->waking;
 	int from = t->wake_migrated ? t->wake_from : t->cpu;
+	/* the waker's CPU: its sched_waking's, or its move's (the trace has no sched_waking) */
+	int waker_cpu = saw_waking || t->wake_migrated ? t->waking_cpu : ev->cpu;
 	/* asked up to three times below: policy and prio do not change in between */
 	bool rt_or_dl = task_is_rt_or_dl(t);
-	bool proven = selection_proven(an, t, rt_or_dl);
+	unsigned int proof_assume = 0;
+	bool proven = selection_proven(an, t, rt_or_dl, &proof_assume);
 	bool mask_one = t->mask_known && rq_cpumask_single(&t->mask);
 	unsigned int assume = 0, path_assume = 0;
 	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
 	struct rqe_select sel = {
-		.x = to, .proven = proven, .mask = mask, .mask_assume = assume,
-		.rt_or_dl = rt_or_dl,
+		.x = to, .proven = proven, .proof_assume = proof_assume, .mask = mask,
+		.mask_assume = assume, .rt_or_dl = rt_or_dl,
 		.idle_before = saw_waking ? t->idle_at_waking : NULL,
 		.busy_before = saw_waking ? t->busy_at_waking : NULL,
+		.unknown_before = saw_waking ? t->unknown_at_waking : NULL,
 	};
 	struct rq_placement p;
 	enum rq_path path;
@@ -243,10 +297,14 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		   /* a known mask is t->mask itself, tested above: only an assumed one here */
 		   (!t->mask_known && mask && assume && rq_cpumask_single(mask))) {
 		path = RQ_PATH_WAKE_AFFINE;
-		/* a known mask may be stale (rq_task_mask()): the path rests on it then */
-		conf = mask_one && proven && !assume ? RQ_CONF_EXACT : RQ_CONF_INFERRED;
+		/*
+		 * a known mask may be stale (rq_task_mask()): the path rests on it then, and
+		 * on what the proof of selection rests on
+		 */
+		conf = mask_one && proven && !assume && !proof_assume ? RQ_CONF_EXACT :
+		       RQ_CONF_INFERRED;
 		if (t->mask_known)
-			path_assume = assume;
+			path_assume = assume | (proven ? proof_assume : 0);
 	} else if (rt_or_dl) {
 		path = RQ_PATH_WAKE_RT;
 		conf = RQ_CONF_EXACT;
@@ -262,10 +320,11 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		 */
 		path = RQ_PATH_WAKE_PREV;
 		if (t->mask_known)
-			path_assume = assume;
-		if (saw_waking && proven && t->mask_known && !assume && !an->asym_capacity)
+			path_assume = assume | (saw_waking && proven ? proof_assume : 0);
+		if (saw_waking && proven && t->mask_known && !assume && !proof_assume &&
+		    !an->asym_capacity)
 			conf = RQ_CONF_EXACT;
-	} else if (to == (saw_waking ? t->waking_cpu : ev->cpu)) {
+	} else if (to == waker_cpu) {
 		path = RQ_PATH_WAKE_PULLED;
 	} else if (!an->has_topology) {
 		path = RQ_PATH_WAKE_MOVED;	/* which LLC each CPU is in is not known */
@@ -275,6 +334,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		path = RQ_PATH_WAKE_CROSS_LLC;
 	}
 	placement_init(&p, ev, t, from, to, path, conf);
+	if (path == RQ_PATH_UNKNOWN)
+		p.why |= 1u << RQ_WHY_WAKE_FROM_UNKNOWN;
 	if (saw_waking)
 		p.writer_pid = t->waker_pid;
 	if (!saw_waking && path != RQ_PATH_WAKE_RUNNABLE)
@@ -291,7 +352,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		rqe_judge_missed_idle(an, &p, t, &sel);
 	}
 	/* after the judges: their verdicts set p.assume to what the finding rests on */
-	p.assume |= (uint8_t)path_assume;
+	p.assume |= (uint16_t)path_assume;
 	emit(an, &p);
 
 	t->waking = false;
@@ -311,6 +372,8 @@ void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
+	/* the move held as this wakeup's is part of its placement (wake_from) */
+	rqe_release(an, &t->wake_move_slot);
 	wakeup_placement(an, ev, t, ev->cpu_a);
 }
 
@@ -329,6 +392,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
+	t->fork_selecting = false;
 	if (t->mask_known && rq_cpumask_single(&t->mask))
 		path = RQ_PATH_FORK_AFFINE;
 	else if (task_is_rt_or_dl(t))
@@ -365,9 +429,9 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	 * after the judges: offcpu-fork (a fact) does not rest on the path's assumption,
 	 * but its example shows the path's confidence, so it names what that rests on
 	 */
-	p.assume |= (uint8_t)path_assume;
+	p.assume |= (uint16_t)path_assume;
 	if (an->findings[RQ_FIND_OFFCPU_FORK].nexamples > nex)
-		an->findings[RQ_FIND_OFFCPU_FORK].examples[nex].assume |= (uint8_t)path_assume;
+		an->findings[RQ_FIND_OFFCPU_FORK].examples[nex].assume |= (uint16_t)path_assume;
 	emit(an, &p);
 
 	t->first_run_pending = true;
@@ -395,7 +459,18 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	t->nr_migrations++;
 	/* a pending stopper move stays pending across wakeups: only its window ends it */
 	rqe_expire_stopper(an, t, ev->ts);
+	/* a move held as a wakeup's, and another move before that wakeup: it was not */
+	rqe_resolve_wake_move(an, t);
 	queued = t->state == RQ_TS_QUEUED && !t->on_delayed;
+
+	/*
+	 * 0. between sched_process_fork and sched_wakeup_new: wake_up_new_task()'s
+	 * set_task_cpu() (kernels before v4.1 trace it), part of the fork's placement
+	 */
+	if (t->fork_selecting) {
+		t->cpu = to;
+		return;
+	}
 
 	/* 1. inside a waking window on the waker's CPU: select_task_rq() of a wakeup */
 	if (t->waking && ev->cpu == t->waking_cpu) {
@@ -411,11 +486,20 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		path = t->numa_swap ? RQ_PATH_NUMA_SWAP : RQ_PATH_NUMA_MOVE;
 		t->numa_ts = 0;
 	} else if (writer && writer->stop_class && from == ev->cpu) {
-		/* 2. migration/N: exec balance if an exec follows, else affinity or active LB */
-		rqe_resolve_stopper(an, t, false);	/* a second move: the first had no exec */
+		/*
+		 * 2. migration/N: exec balance if an exec follows, else affinity or active LB.
+		 * A second move inside the first one's window: the first stays the exec's
+		 * candidate (rqe_resolve_stopper()); the one between them had no exec.
+		 */
 		p.conf = RQ_CONF_INFERRED;
-		t->stopper_pending = !rqe_hold(an, &t->stopper_slot, &p);
-		t->stopper_comm_changed = false;
+		if (!t->stopper_pending) {
+			t->stopper_pending = !rqe_hold(an, &t->stopper_slot, &p);
+			t->stopper_comm_changed = false;
+		} else {
+			if (t->stopper_later_slot >= 0)
+				resolve_stopper_move(an, t, &t->stopper_later_slot);
+			rqe_hold(an, &t->stopper_later_slot, &p);
+		}
 		goto model;
 	} else if ((ev->flags & RQ_FLAG_SOFTIRQ) && from != ev->cpu) {
 		path = to == ev->cpu ? RQ_PATH_LB_PERIODIC : RQ_PATH_LB_NOHZ;
@@ -428,11 +512,26 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	} else if (!(ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ)) && to == ev->cpu &&
 		   ev->common_pid != t->pid && queued) {
 		path = RQ_PATH_LB_NEWIDLE;
-	} else if (t->state == RQ_TS_SLEEPING) {
-		/* only a wakeup selects a CPU for a sleeping task (its waking was not seen) */
+	} else if (t->state == RQ_TS_SLEEPING ||
+		   (t->state == RQ_TS_UNKNOWN && !an->has_event[RQ_EV_WAKING])) {
+		/*
+		 * only a wakeup selects a CPU for a sleeping task (its waking was not seen);
+		 * without sched_waking in the trace (before v4.3) every wakeup's move looks
+		 * so, of a task whose state is unknown too: held until its sched_wakeup
+		 */
 		t->wake_migrated = true;
 		t->wake_from = from;
-		if (an->counts[RQ_EV_WAKEUP]) {
+		t->waking_cpu = ev->cpu;
+		/*
+		 * a sched_wakeup will follow when the trace has them: some seen, or (its
+		 * first wakeups come after their moves) the event defined without sched_waking
+		 */
+		if (an->counts[RQ_EV_WAKEUP] ||
+		    (an->has_event[RQ_EV_WAKEUP] && !an->has_event[RQ_EV_WAKING])) {
+			p.why |= 1u << RQ_WHY_MIGRATE_UNKNOWN;
+			p.why_n = ev->flags;
+			p.conf = RQ_CONF_UNKNOWN;
+			rqe_hold(an, &t->wake_move_slot, &p);
 			t->cpu = to;
 			return;	/* classified at sched_wakeup */
 		}
@@ -481,9 +580,12 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			leader->prio = t->prio;
 			/* the leader takes the thread's pending move, and drops its own */
 			rqe_release(an, &leader->stopper_slot);
+			rqe_release(an, &leader->stopper_later_slot);
 			leader->stopper_slot = t->stopper_slot;
+			leader->stopper_later_slot = t->stopper_later_slot;
 			leader->stopper_pending = t->stopper_pending;
 			t->stopper_slot = -1;
+			t->stopper_later_slot = -1;
 			t->stopper_pending = false;
 			t = leader;
 		}
@@ -508,7 +610,9 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	mask_current = t->mask_known &&
 		       (an->has_event[RQ_EV_SETAFFINITY_ENTER] || !an->has_markers);
 
-	if (t->stopper_pending && ev->ts - held(an, t->stopper_slot)->ts <= STOPPER_EXEC_WINDOW) {
+	/* moves whose window closed had no exec; the first one left is this exec's */
+	rqe_expire_stopper(an, t, ev->ts);
+	if (t->stopper_pending) {
 		p = *held(an, t->stopper_slot);
 		rqe_resolve_stopper(an, t, true);
 		p.ts = ev->ts;
@@ -518,7 +622,6 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.conf = RQ_CONF_INFERRED;
 		p.why = 1u << RQ_WHY_EXEC_AFTER_STOPPER;
 	} else {
-		rqe_expire_stopper(an, t, ev->ts);
 		if (mask_current && rq_cpumask_single(&t->mask))
 			path = RQ_PATH_EXEC_AFFINE;
 		else if (task_is_rt_or_dl(t))
@@ -534,7 +637,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	}
 
 	rqe_judge_needless_callback(an, &p, t, mask_current);
-	p.assume |= (uint8_t)path_assume;
+	p.assume |= (uint16_t)path_assume;
 	emit(an, &p);
 	/* numbered by emit(): the example if it is settled */
 	if (t->unknown_execs == 1 && !mask_current)

@@ -765,7 +765,7 @@ void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 	p->notes &= ~RQ_NOTE_MASK_UNKNOWN;
 	if (!fix->one_cpu)
 		return;
-	p->assume |= (uint8_t)fix->assume;
+	p->assume |= (uint16_t)fix->assume;
 	if (p->path == RQ_PATH_EXEC_LOCAL) {
 		p->path = RQ_PATH_EXEC_AFFINE;
 		p->conf = fix->assume ? RQ_CONF_INFERRED : RQ_CONF_EXACT;

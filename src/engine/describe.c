@@ -104,7 +104,10 @@ void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 {
 	if (!size)
 		return;
-	strlcpy(buf, rq_paths[p->path].summary, size);
+	/* the path "unknown" of a wakeup: no migration, a previous CPU not in the trace */
+	strlcpy(buf, p->why & 1u << RQ_WHY_WAKE_FROM_UNKNOWN ?
+		"a wakeup of a task whose previous CPU the trace does not show" :
+		rq_paths[p->path].summary, size);
 	if (p->path == RQ_PATH_WAKE_PULLED)
 		rq_appendf(buf, size, " (CPU %d)", p->to_cpu);
 	if (p->level != RQ_LEVEL_NONE && p->level <= RQ_LEVEL_NUMA)

@@ -45,8 +45,12 @@ struct rq_task {
 	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
 	int rq_index;		/* its place in that list */
 	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
-	uint64_t blocked_ts;	/* when it last blocked (0: before the trace) */
-	int blocked_cpu;	/* where it last blocked, -1 unknown */
+	/*
+	 * when and where it last blocked: its switch-out, or, when the trace lacks that,
+	 * the latest moment it can have left (rqe_left_unseen()); 0: not in the trace
+	 */
+	uint64_t blocked_ts;
+	int blocked_cpu;	/* -1 unknown */
 	uint64_t first_ts, exit_ts;
 	bool exited;
 	bool retired;		/* in the FIFO of dead tasks kept for the views */
@@ -59,12 +63,16 @@ struct rq_task {
 	int waker_pid;
 	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
 	unsigned long *busy_at_waking;	/* CPUs busy for the kernel then (not idle-ish) */
+	unsigned long *unknown_at_waking;	/* CPUs whose idleness was unknown then */
 	bool wake_migrated;	/* sched_migrate_task inside the waking window */
 	int wake_from;
+	int wake_move_slot;	/* no sched_waking: its wakeup's move, held until sched_wakeup */
+	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
 	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
 	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
+	int stopper_later_slot;	/* a later one inside its window: the exec pairs the first */
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
 	bool setaffinity_inflight;
 	int inflight_target;	/* pid the in-flight set* syscall targets */
@@ -466,11 +474,19 @@ void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_ta
 		       struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
 void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
-		       unsigned long *idle, unsigned long *busy);
+		       unsigned long *idle, unsigned long *busy, unsigned long *unknown);
+bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		     struct cpu_look *l);
 void rqe_note_comm(struct rq_task *t, const char *comm);
 /* Whoever writes t->comm calls this. */
 void rqe_comm_changed(struct rq_task *t);
 void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t);
+void rqe_left_unseen(struct rq_task *t, int cpu, uint64_t ts);
+/* the idleness of cpu is unknown: neither truly idle nor provably not */
+static inline bool rqe_cpu_unknown(const struct rq_cpu *c)
+{
+	return c->curr < 0 || (c->curr == 0 && !c->known);
+}
 void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu);
 void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent);
 void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev);
@@ -528,6 +544,7 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 /* classify.c */
 void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);
 void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now);
+void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t);
 void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
@@ -556,7 +573,9 @@ struct rqe_select {
 	int x;
 	const unsigned long *idle_before;	/* truly idle CPUs at sched_waking, or NULL */
 	const unsigned long *busy_before;	/* busy ones then, or NULL */
+	const unsigned long *unknown_before;	/* unknown ones then, or NULL */
 	bool proven;		/* select_task_rq() provably ran (selection_proven()) */
+	unsigned int proof_assume;	/* what that proof rests on */
 	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
 	unsigned int mask_assume;	/* what that mask rests on */
 	bool rt_or_dl;		/* task_is_rt_or_dl() of the task, worked out once */

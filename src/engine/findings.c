@@ -42,7 +42,7 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 {
 	struct rq_finding_store *s = &an->findings[f];
 
-	p->assume = (uint8_t)assume;
+	p->assume = (uint16_t)assume;
 	if (!possible) {
 		rqe_add_finding(an, p, t, f);
 		return;
@@ -58,26 +58,42 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 
 /*
  * The first CPU of x's LLC (the span select_idle_cpu() scans) other than x, allowed by
- * mask, that is truly idle now and was idle when the waking was seen (idle_before, if
- * known); -1 if none.  What that rests on goes into *assume.
+ * mask, that is truly idle now and was idle when the waking was seen (sel->idle_before,
+ * if known); -1 if none.  What that rests on goes into *assume.  *unknown: with none
+ * found, whether such a CPU's idleness was unknown then or now (never seen in the trace,
+ * or after lost events), so that it may have been truly idle at both: then the trace
+ * cannot say whether an idle CPU was missed.
  */
-static inline int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask,
-				   int x, const unsigned long *idle_before, unsigned int *assume)
+static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask,
+			    const struct rqe_select *sel, unsigned int *assume, bool *unknown)
 {
-	int llc = an->cpus[x].llc;
+	const unsigned long *idle_before = sel->idle_before;
+	const unsigned long *unknown_before = sel->unknown_before;
+	int x = sel->x, llc = an->cpus[x].llc;
 
-	/* a busy machine has few idle CPUs: visit only those idle at waking, in order */
+	*unknown = false;
+	/* a busy machine has few idle CPUs: visit only those idle (or unknown) at waking */
 	for (size_t w = 0; w < mask_longs(an); w++) {
-		unsigned long cand = idle_before ? idle_before[w] : ~0UL;
+		unsigned long cand = idle_before ? idle_before[w] | unknown_before[w] : ~0UL;
 
 		for (; cand; cand &= cand - 1) {
 			int cpu = (int)(w * BITS_PER_UL) + __builtin_ctzl(cand);
+			bool idle_then, idle_now;
 
 			if (cpu >= an->nr_cpus)
 				return -1;
-			if (cpu == x || !cpu_truly_idle(an, cpu) || an->cpus[cpu].llc != llc ||
-			    !rq_cpumask_test(mask, cpu))
+			if (cpu == x || an->cpus[cpu].llc != llc || !rq_cpumask_test(mask, cpu))
 				continue;
+			idle_then = !idle_before || bit_test(idle_before, cpu);
+			idle_now = cpu_truly_idle(an, cpu);
+			if (!idle_then || !idle_now) {
+				/*
+				 * a candidate is idle or unknown then: unknown now, or unknown
+				 * then and idle now, it may have been idle at both
+				 */
+				*unknown |= idle_now || rqe_cpu_unknown(&an->cpus[cpu]);
+				continue;
+			}
 			if (!an->has_topology)
 				*assume |= 1u << RQ_ASSUME_LLC;
 			/* its switches out of idle are missing here: was it really idle? */
@@ -87,6 +103,23 @@ static inline int idle_allowed_cpu(const struct rq_analysis *an, const struct rq
 		}
 	}
 	return -1;
+}
+
+/*
+ * The SCHED_IDLE work on x a stacking example names: its running task, or when the
+ * model has the idle task running there (a switch out of idle the trace lacks), the
+ * first task queued there.
+ */
+static int idle_work_pid(const struct rq_analysis *an, int x, const struct rq_task *skip)
+{
+	const struct rq_cpu *c = &an->cpus[x];
+
+	if (c->curr > 0 && c->curr != skip->pid)
+		return c->curr;
+	for (int i = 0; i < c->nqueued; i++)
+		if (c->queued[i] != skip)
+			return c->queued[i]->pid;
+	return c->curr;
 }
 
 /*
@@ -103,6 +136,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 	int x = sel->x;
 	struct cpu_look l;
 	int cls, idle_cpu;
+	bool unknown;
 
 	if (!an->profile.idle_stack_allowed)
 		return;		/* v7.1 skips SCHED_IDLE rqs for SCHED_IDLE tasks */
@@ -115,14 +149,22 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 		s->not_judged++;
 		return;
 	}
-	s->judged++;
-	if (l.idle || !l.ntasks || l.nonidle)
+	if (l.idle || !l.ntasks || l.nonidle) {
+		s->judged++;
 		return;		/* nothing stacked on, or not SCHED_IDLE-only */
-	idle_cpu = idle_allowed_cpu(an, mask, x, sel->idle_before, &assume);
-	if (idle_cpu < 0)
+	}
+	idle_cpu = idle_allowed_cpu(an, mask, sel, &assume, &unknown);
+	if (idle_cpu < 0) {
+		/* an allowed CPU of the LLC the trace does not show: it may have been idle */
+		if (unknown)
+			s->not_judged++;
+		else
+			s->judged++;
 		return;
+	}
+	s->judged++;
 	p->why |= 1u << RQ_WHY_IDLE_STACKED;
-	p->why_pid = an->cpus[x].curr;
+	p->why_pid = idle_work_pid(an, x, t);
 	p->why_cpu = idle_cpu;
 	/* a blocked fair task maybe still delayed there would make it not SCHED_IDLE-only */
 	if (l.delayed_nonidle) {
@@ -130,7 +172,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 		p->why_n = (uint32_t)l.delayed_nonidle;
 	}
 	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !sel->proven || l.delayed_nonidle,
-		assume | l.assume);
+		assume | l.assume | sel->proof_assume);
 }
 
 /*
@@ -148,6 +190,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	struct cpu_look l;
 	bool possible = !sel->proven;
 	int cls, idle_cpu;
+	bool unknown;
 
 	cls = idle_class(t, &assume);
 	if (cls == 1 || sel->rt_or_dl || t->policy == RQ_SCHED_EXT)
@@ -156,22 +199,36 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
 	assume |= sel->mask_assume;
 	rqe_look_cpu(an, x, t, &l, true);
+	/* its runqueue unknown, but a task known to run there: busy all the same */
+	if (mask && !l.known)
+		rqe_runner_busy(an, x, t, &l);
 	if (!mask || !l.known) {
 		s->not_judged++;
 		return;
 	}
-	s->judged++;
 	if (!rqe_look_busy(&l, &assume)) {
-		if (l.idle || !l.delayed_nonidle)
+		if (l.idle || !l.delayed_nonidle) {
+			s->judged++;
 			return;
+		}
 		/* SCHED_IDLE work only, unless a delayed fair task is still enqueued */
 		possible = true;
 	}
-	if (sel->busy_before && !bit_test(sel->busy_before, x))
+	if (sel->busy_before && !bit_test(sel->busy_before, x)) {
+		s->judged++;
 		return;		/* not busy when the kernel chose */
-	idle_cpu = idle_allowed_cpu(an, mask, x, sel->idle_before, &assume);
-	if (idle_cpu < 0)
+	}
+	idle_cpu = idle_allowed_cpu(an, mask, sel, &assume, &unknown);
+	if (idle_cpu < 0) {
+		/* an allowed CPU of the LLC the trace does not show: it may have been idle */
+		if (unknown)
+			s->not_judged++;
+		else
+			s->judged++;
 		return;
+	}
+	s->judged++;
+	assume |= sel->proof_assume;	/* set only when proven */
 	p->why |= 1u << (an->cpus[x].curr > 0 ? RQ_WHY_BUSY_RUNNING :
 			 l.ntasks ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
 	p->why_pid = an->cpus[x].curr;

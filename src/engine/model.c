@@ -68,12 +68,14 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	struct rq_task *hnext = t->hnext;
 	struct rq_cpumask mask = t->mask;
 	unsigned long *idle = t->idle_at_waking, *busy = t->busy_at_waking;
+	unsigned long *unknown = t->unknown_at_waking;
 
 	memset(t, 0, sizeof(*t));
 	t->hnext = hnext;
 	t->mask = mask;
 	t->idle_at_waking = idle;
 	t->busy_at_waking = busy;
+	t->unknown_at_waking = unknown;
 	t->blocked_cpu = -1;
 	t->seen_cpu = -1;
 	t->pid = pid;
@@ -87,6 +89,8 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->fork_example = -1;
 	t->fork_parent_cpu = -1;
 	t->stopper_slot = -1;
+	t->stopper_later_slot = -1;
+	t->wake_move_slot = -1;
 	t->exec_slot = -1;
 	t->first_ts = ts;
 	rqe_comm_changed(t);
@@ -340,22 +344,33 @@ bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume)
  * own fields and its running task, without rqe_look_cpu_scan().
  */
 void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
-		       unsigned long *idle, unsigned long *busy)
+		       unsigned long *idle, unsigned long *busy, unsigned long *unknown)
 {
 	if (mask_longs(an) == 1) {
-		idle[0] = busy[0] = 0;
+		idle[0] = busy[0] = unknown[0] = 0;
 	} else {
 		memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
 		memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
+		memset(unknown, 0, mask_longs(an) * sizeof(unsigned long));
 	}
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		const struct rq_cpu *c = &an->cpus[cpu];
 		unsigned int ignored = 0;
 		struct cpu_look l;
 
-		/* rqe_look_cpu_scan() finds such a CPU not known: neither idle nor busy */
-		if (!c->known || c->curr < 0)
+		if (rqe_cpu_unknown(c)) {
+			bit_set(unknown, cpu);
 			continue;
+		}
+		/*
+		 * a known runner, its runqueue unknown: busy if that runner is (what
+		 * rqe_runner_busy() tells the missed-idle judge), never idle
+		 */
+		if (!c->known) {
+			if (rqe_runner_busy(an, cpu, t, &l))
+				bit_set(busy, cpu);
+			continue;
+		}
 		if (c->curr == 0) {
 			/* cpu_truly_idle() */
 			if (!c->nqueued && !c->ndelayed && !c->pending_wakeups) {
@@ -381,6 +396,31 @@ void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
 }
 
 /* ---- event handlers -------------------------------------------------------- */
+
+/*
+ * A CPU whose runqueue is unknown (never seen idle, not watched long enough, or after
+ * lost events) but whose running task is known: that task alone makes the CPU busy for
+ * the kernel, unless it is SCHED_IDLE work (or may be: its policy unknown, which counts
+ * as not SCHED_IDLE under policy-from-prio, as rqe_look_busy() does).  Fills l as
+ * rqe_look_cpu(busy_enough) would for a known runqueue.
+ */
+bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
+		     struct cpu_look *l)
+{
+	const struct rq_cpu *c = &an->cpus[cpu];
+	const struct rq_task *q;
+
+	if (c->curr <= 0 || (skip && c->curr == skip->pid))
+		return false;
+	q = rq_task_find(an, c->curr);
+	memset(l, 0, sizeof(*l));
+	if (!q || task_is_idle_class(q))
+		return false;
+	l->known = true;
+	l->pending = c->pending_wakeups > 0;
+	look_task(q, l);
+	return true;
+}
 
 void rqe_note_comm(struct rq_task *t, const char *comm)
 {
@@ -419,6 +459,20 @@ void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu)
 		return;
 	an->cpus[cpu].pending_wakeups++;
 	t->pending_wake_cpu = cpu;
+}
+
+/*
+ * t stopped running on cpu and the trace does not show when: its switch-out is missing
+ * (the next record there has another owner, or a switch names another prev) or was lost.
+ * It may have blocked (and stay delay-dequeued there) as late as ts, the first sign that
+ * it no longer ran: only the CPU going idle after ts proves a later wakeup selected.
+ */
+void rqe_left_unseen(struct rq_task *t, int cpu, uint64_t ts)
+{
+	if (t->state == RQ_TS_RUNNING)
+		t->state = RQ_TS_UNKNOWN;
+	t->blocked_ts = ts;
+	t->blocked_cpu = cpu;
 }
 
 /* The mask is no fact any more (changed, or contradicted): nothing assumed either. */
@@ -475,7 +529,7 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 		t = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
 		/* it switched out unseen: blocked or preempted, nobody knows */
 		if (t && t->state == RQ_TS_RUNNING)
-			t->state = RQ_TS_UNKNOWN;
+			rqe_left_unseen(t, ev->cpu, ev->ts);
 	}
 	c->curr = owner;
 	if (!owner) {
@@ -513,7 +567,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 
 		c->switch_mismatches++;
 		if (gone && gone->state == RQ_TS_RUNNING)
-			gone->state = RQ_TS_UNKNOWN;
+			rqe_left_unseen(gone, ev->cpu, ev->ts);
 	}
 	c->trailing_prev = ev->pid;
 	if (!ev->pid)
@@ -522,6 +576,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_note_comm(prev, ev->comm);
 		prev->prio = ev->prio;
 		rqe_expire_stopper(an, prev, ev->ts);
+		rqe_resolve_wake_move(an, prev);
 		/* prev_state 0 (R) or TASK_REPORT_MAX alone (R+, preempted): still runnable */
 		if (!(ev->state & 0xff)) {
 			/* preempted, possibly while exiting: still queued */
@@ -563,6 +618,9 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	rqe_note_comm(next, ev->comm2);
 	next->prio = ev->prio2;
+	/* it runs without a sched_wakeup: a move held as its wakeup's was not */
+	rqe_resolve_wake_move(an, next);
+	next->fork_selecting = false;
 	rq_remove(an, next);
 	rqe_clear_pending(an, next);
 	next->state = RQ_TS_RUNNING;
@@ -590,9 +648,13 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rq_remove(an, child);
 	rqe_clear_pending(an, child);
 	rqe_release(an, &child->stopper_slot);
+	rqe_release(an, &child->stopper_later_slot);
+	rqe_release(an, &child->wake_move_slot);
 	rqe_unknown_execs_stay(an, child);
 	rq_delay_task_gone(an, child);
 	task_init(child, ev->pid2, ev->ts);
+	/* wake_up_new_task() selects its CPU next (a move then is the fork's, < v4.1) */
+	child->fork_selecting = true;
 	rqe_note_comm(child, ev->comm2);
 	if (parent) {
 		rqe_note_comm(parent, ev->comm);
@@ -625,6 +687,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	struct rq_task **pp = &an->task_hash[b], **slot;
 
 	rqe_resolve_stopper(an, t, false);
+	rqe_resolve_wake_move(an, t);
 	rqe_unknown_execs_stay(an, t);
 	rq_remove(an, t);
 	rqe_clear_pending(an, t);
@@ -872,7 +935,18 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	else
 		c->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 1;
 	an->lost_on_cpus |= c->lost_events > 0;
-	/* what happened in the gap is unknown: so is this CPU's runqueue */
+	/*
+	 * what happened in the gap is unknown: so is this CPU's runqueue, and when its
+	 * running and queued tasks stopped running there
+	 */
+	if (c->curr > 0) {
+		struct rq_task *t = rq_task_find(an, c->curr);
+
+		if (t && t->state == RQ_TS_RUNNING)
+			rqe_left_unseen(t, ev->cpu, ev->ts);
+	}
+	for (int i = 0; i < c->nqueued; i++)
+		rqe_left_unseen(c->queued[i], ev->cpu, ev->ts);
 	cpu_clear_lists(an, ev->cpu);
 	c->known = false;
 	c->watched_since = 0;

@@ -35,6 +35,22 @@ void rq_profile_from_release(struct rq_profile *p, const char *release)
 		 v ? "from the kernel release in the trace" : "kernel release unknown: defaults");
 }
 
+/*
+ * The release unknown (no UNAME option, no kernel marker): the events the trace defines
+ * tell something of the kernel's age, in a trace that carries the formats of every
+ * scheduler event the kernel has (trace-cmd's and rqpath's do).  sched_waking came in
+ * v4.3, sched_prepare_exec in v6.10: a trace with neither is of a kernel before v6.12,
+ * without delayed dequeue, and every wakeup in it selected.
+ */
+void rq_profile_from_events(struct rq_profile *p, const bool *has_event)
+{
+	if (p->major || has_event[RQ_EV_WAKING] || has_event[RQ_EV_PREPARE_EXEC])
+		return;
+	p->delayed_dequeue = false;
+	snprintf(p->note, sizeof(p->note), "kernel release unknown; no sched_waking or "
+		 "sched_prepare_exec event: before v6.12");
+}
+
 static int parse_fixed(const char *val, bool *affected)
 {
 	if (!strcmp(val, "fixed") || !strcmp(val, "no") || !strcmp(val, "0") ||

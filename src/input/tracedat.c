@@ -40,7 +40,7 @@
 /* trace-cmd option and section ids (trace-cmd.dat.v7(5)) */
 enum {
 	OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_UNAME = 5,
-	OPT_OFFSET = 7, OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14, OPT_HEADER_INFO = 16,
+	OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14, OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS = 17, OPT_EVENT_FORMATS = 18, OPT_BUFFER_TEXT = 22,
 };
 #define SEC_FL_COMPRESS 1
@@ -127,6 +127,7 @@ struct rq_td {
 	uint32_t bpage;
 	bool compressed;
 	int ncpus;
+	int cpucount;		/* the CPUCOUNT option: the traced machine's CPUs, 0 none */
 	struct td_cpu *cpu;
 	uint64_t total;
 	bool failed;
@@ -902,6 +903,11 @@ static bool handle_option(struct rq_td *td, uint16_t id, uint8_t *data, uint32_t
 	case OPT_UNAME:
 		snprintf(td->uname, sizeof(td->uname), "%.*s", (int)size, (char *)data);
 		return true;
+	case OPT_CPUCOUNT:
+		/* a CPU with no data is left out of the buffer's CPU list: this counts it */
+		if (size >= 4 && get32(data) <= TD_MAX_CPUS)
+			td->cpucount = (int)get32(data);
+		return true;
 	case OPT_TIME_SHIFT:
 		if (size >= 16)
 			td->time_shift = true;
@@ -1576,6 +1582,8 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 			ncpus = b->cpus[i].cpu + 1;
 	if (td->version < 7)
 		ncpus = b->ncpu;
+	else if (td->cpucount > ncpus)
+		ncpus = td->cpucount;
 	td->cpu = calloc(ncpus ? (size_t)ncpus : 1, sizeof(*td->cpu));
 	if (!td->cpu)
 		return td_fail(td, "out of memory");

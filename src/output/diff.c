@@ -3,10 +3,12 @@
  * diff.c - compare BASE and NEW audits (diff.h).
  *
  * Rates are per second of trace (last minus first timestamp), so traces of different
- * lengths compare.  A row's verdict: "unchanged" when every run of both sides has the
- * same value, "changed" when the two sides' [min, max] ranges do not overlap, "within
- * noise" when they overlap; "n/a" when a side has no value (no delay samples).  With one
- * run per side any difference is "changed": there is no noise estimate.
+ * lengths compare.  A row's verdict (diff.h): "unchanged" when every run of both sides has
+ * the same value, "n/a" when a side has no value (no delay samples); with two runs or
+ * more a side the Mann-Whitney rank test (mannwhitney.c) says "changed" (p <= alpha) or
+ * "within noise"; with one run on a side there is no noise estimate: a difference is
+ * "changed" only when a run has at least min_count events behind the row, else "too few"
+ * (0 -> 2 idle-stackings is no change one can see in one run).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -18,9 +20,13 @@
 #include "delay.h"
 #include "diff.h"
 #include "escape.h"
+#include "mannwhitney.h"
 #include "replay.h"
 
-const char *const rq_diff_verdict_names[4] = { "unchanged", "within noise", "changed", "n/a" };
+const char *const rq_diff_verdict_names[5] = { "unchanged", "within noise", "changed", "n/a",
+					       "too few" };
+const char *const rq_diff_test_names[4] = { NULL, "one run", "mann-whitney exact",
+					    "mann-whitney normal" };
 
 void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 {
@@ -51,6 +57,19 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 	for (int i = 0; d && i < 2; i++) {
 		r->all_delay_n[i] = rq_delay_all(d, i)->n;
 		r->all_delay_p50[i] = rq_sketch_quantile(rq_delay_all(d, i), 0.50);
+		r->all_delay_p99[i] = rq_sketch_quantile(rq_delay_all(d, i), 0.99);
+	}
+	for (int k = 0; d && k < RQ_KIND__COUNT; k++) {
+		struct rq_sketch s = { 0 };
+
+		/* a kind's placements, flagged or not (on failure: no samples, n/a) */
+		if (!rq_sketch_merge(&s, rq_delay_kind(d, k, false)) &&
+		    !rq_sketch_merge(&s, rq_delay_kind(d, k, true))) {
+			r->kind_delay_n[k] = s.n;
+			r->kind_delay_p50[k] = rq_sketch_quantile(&s, 0.50);
+			r->kind_delay_p99[k] = rq_sketch_quantile(&s, 0.99);
+		}
+		rq_sketch_free(&s);
 	}
 }
 
@@ -188,19 +207,110 @@ static double m_all_p50(const struct rq_diff_run *r, int flagged)
 	return r->all_delay_n[flagged] ? (double)r->all_delay_p50[flagged] : NAN;
 }
 
-static enum rq_diff_verdict verdict(const struct rq_diff_stat *b, const struct rq_diff_stat *n)
+static double m_all_p99(const struct rq_diff_run *r, int flagged)
 {
-	if (!b->n || !n->n)
-		return RQ_DIFF_NA;
-	if (b->min == b->max && n->min == n->max && b->min == n->min)
-		return RQ_DIFF_UNCHANGED;
-	if (b->max < n->min || n->max < b->min)
-		return RQ_DIFF_CHANGED;
-	return RQ_DIFF_NOISE;
+	return r->all_delay_n[flagged] ? (double)r->all_delay_p99[flagged] : NAN;
+}
+
+static double m_kind_p50(const struct rq_diff_run *r, int k)
+{
+	return r->kind_delay_n[k] ? (double)r->kind_delay_p50[k] : NAN;
+}
+
+static double m_kind_p99(const struct rq_diff_run *r, int k)
+{
+	return r->kind_delay_n[k] ? (double)r->kind_delay_p99[k] : NAN;
+}
+
+/* The events behind a row's value in one run, for the one-run floor. */
+static double n_placements(const struct rq_diff_run *r, int arg)
+{
+	return (double)r->placements;
+}
+
+static double n_kind(const struct rq_diff_run *r, int k)
+{
+	uint64_t n = 0;
+
+	for (int p = 0; p < RQ_PATH__COUNT; p++)
+		if ((int)rq_paths[p].kind == k)
+			n += r->path_counts[p];
+	return (double)n;
+}
+
+static double n_path(const struct rq_diff_run *r, int p)
+{
+	return (double)r->path_counts[p];
+}
+
+static double n_f_delay(const struct rq_diff_run *r, int f)
+{
+	return (double)r->f_delay_n[f];
+}
+
+static double n_all_delay(const struct rq_diff_run *r, int flagged)
+{
+	return (double)r->all_delay_n[flagged];
+}
+
+static double n_kind_delay(const struct rq_diff_run *r, int k)
+{
+	return (double)r->kind_delay_n[k];
+}
+
+/* The verdict of row r (its base and new filled); the rank test when both sides can. */
+static int judge(const struct rq_diff *d, struct rq_diff_row *r)
+{
+	const struct rq_diff_stat *b = &r->base, *n = &r->new;
+	double *bv, *nv;
+	struct rq_mw mw;
+	int nb = 0, nn = 0, ret;
+
+	r->u = r->p = NAN;
+	r->test = RQ_TEST_NONE;
+	if (!b->n || !n->n) {
+		r->verdict = RQ_DIFF_NA;
+		return 0;
+	}
+	if (b->min == b->max && n->min == n->max && b->min == n->min) {
+		r->verdict = RQ_DIFF_UNCHANGED;
+		return 0;
+	}
+	if (b->n < 2 || n->n < 2) {
+		/* no noise estimate: only a difference of enough events is a change */
+		r->test = RQ_TEST_ONE_RUN;
+		r->verdict = r->events >= d->min_count ? RQ_DIFF_CHANGED : RQ_DIFF_TOO_FEW;
+		return 0;
+	}
+	bv = malloc((size_t)b->n * sizeof(double));
+	nv = malloc((size_t)n->n * sizeof(double));
+	ret = bv && nv ? 0 : -1;
+	for (int i = 0; !ret && i < d->nbase; i++)
+		if (!isnan(b->values[i]))
+			bv[nb++] = b->values[i];
+	for (int i = 0; !ret && i < d->nnew; i++)
+		if (!isnan(n->values[i]))
+			nv[nn++] = n->values[i];
+	if (!ret)
+		ret = rq_mann_whitney(bv, nb, nv, nn, &mw);
+	free(bv);
+	free(nv);
+	if (ret)
+		return -1;
+	r->u = mw.u;
+	r->p = mw.p;
+	r->test = mw.exact ? RQ_TEST_MW_EXACT : RQ_TEST_MW_NORMAL;
+	r->verdict = mw.p <= d->alpha ? RQ_DIFF_CHANGED : RQ_DIFF_NOISE;
+	return 0;
+}
+
+static uint64_t more_events(uint64_t have, double n)
+{
+	return n > (double)have ? (uint64_t)llround(n) : have;
 }
 
 static int add_row(struct rq_diff *d, const char *section, const char *name, const char *key,
-		   const char *metric, const char *unit, metric_fn fn, int arg)
+		   const char *metric, const char *unit, metric_fn fn, metric_fn events, int arg)
 {
 	int n = d->nbase > d->nnew ? d->nbase : d->nnew;
 	double *v = malloc((size_t)n * sizeof(double));
@@ -215,16 +325,22 @@ static int add_row(struct rq_diff *d, const char *section, const char *name, con
 	strlcpy(row->key, key, sizeof(row->key));
 	row->metric = metric;
 	row->unit = unit;
-	for (int i = 0; i < d->nbase; i++)
+	for (int i = 0; i < d->nbase; i++) {
 		v[i] = fn(&d->base[i], arg);
+		row->events = more_events(row->events, events(&d->base[i], arg));
+	}
 	if (stat_fill(&row->base, v, d->nbase))
 		goto fail;
-	for (int i = 0; i < d->nnew; i++)
+	for (int i = 0; i < d->nnew; i++) {
 		v[i] = fn(&d->new[i], arg);
+		row->events = more_events(row->events, events(&d->new[i], arg));
+	}
 	if (stat_fill(&row->new, v, d->nnew))
 		goto fail;
 	free(v);
-	row->verdict = verdict(&row->base, &row->new);
+	v = NULL;
+	if (judge(d, row))
+		goto fail;
 	row->change = row->new.median - row->base.median;
 	row->change_pct = row->base.median != 0 ? 100.0 * row->change / row->base.median :
 			  row->change == 0 ? 0.0 : NAN;
@@ -233,6 +349,7 @@ static int add_row(struct rq_diff *d, const char *section, const char *name, con
 fail:
 	free(v);
 	free(row->base.values);
+	free(row->new.values);
 	return -1;
 }
 
@@ -260,6 +377,16 @@ static void note(struct rq_diff *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The smallest two-sided p of the rank test with na and nb runs (no ties): 2 / C(n, na). */
+static double min_p(int na, int nb)
+{
+	double c = 1;
+
+	for (int i = 1; i <= na; i++)
+		c = c * (nb + i) / i;
+	return fmin(1.0, 2.0 / c);
+}
+
 /* State what differs between the traces: kernels, CPU counts, lost events, run counts. */
 static void compare_traces(struct rq_diff *d)
 {
@@ -284,22 +411,42 @@ static void compare_traces(struct rq_diff *d)
 	if (lost)
 		note(d, "events were lost in some traces: their counts are lower bounds");
 	if (d->nbase == 1 || d->nnew == 1)
-		note(d, "%s: no noise estimate, any difference is \"changed\"",
-		     d->nbase == 1 && d->nnew == 1 ? "one run per side" : "one run on a side");
+		note(d, "%s: no noise estimate; \"too few\" below %llu events a run",
+		     d->nbase == 1 && d->nnew == 1 ? "one run per side" : "one run on a side",
+		     (unsigned long long)d->min_count);
+	else if (min_p(d->nbase, d->nnew) > d->alpha)
+		note(d, "%d and %d runs: the rank test's p is at least %.3g here, never <= %g: "
+		     "no row can be \"changed\" (more runs, or --alpha)", d->nbase, d->nnew,
+		     min_p(d->nbase, d->nnew), d->alpha);
 	else
-		note(d, "%d and %d runs: \"changed\" only if the min..max ranges do not overlap",
-		     d->nbase, d->nnew);
+		note(d, "%d and %d runs, Mann-Whitney rank test: \"changed\" if p <= %g",
+		     d->nbase, d->nnew, d->alpha);
+}
+
+/* The last two rows (a delay's p50 and p99) go when neither side has a sample. */
+static void drop_empty_pair(struct rq_diff *d)
+{
+	if (d->rows[d->nrows - 1].base.n || d->rows[d->nrows - 1].new.n)
+		return;
+	for (int k = 1; k <= 2; k++) {
+		free(d->rows[d->nrows - k].base.values);
+		free(d->rows[d->nrows - k].new.values);
+	}
+	d->nrows -= 2;
 }
 
 int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
-		    const struct rq_diff_run *new, int nnew)
+		    const struct rq_diff_run *new, int nnew, const struct rq_diff_opts *o)
 {
-	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 5 * RQ_FIND__COUNT + 2;
+	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 5 * RQ_FIND__COUNT +
+		  2 * RQ_FIND__COUNT + 2 * RQ_KIND__COUNT + 4;
 	char name[48];
 
 	memset(d, 0, sizeof(*d));
 	if (nbase < 1 || nnew < 1)
 		return -1;
+	d->alpha = o ? o->alpha : RQ_DIFF_ALPHA;
+	d->min_count = o ? o->min_count : RQ_DIFF_MIN_COUNT;
 	d->base = base;
 	d->nbase = nbase;
 	d->new = new;
@@ -317,52 +464,64 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 		if (!seen)
 			continue;
 		snprintf(name, sizeof(name), "%s", rq_kind_names[k]);
-		if (add_row(d, "kind", name, rq_kind_names[k], "per_s", "1/s", m_kind_rate, k))
+		if (add_row(d, "kind", name, rq_kind_names[k], "per_s", "1/s", m_kind_rate, n_kind,
+			    k))
 			return -1;
 	}
-	if (add_row(d, "placements", "all", "all", "per_s", "1/s", m_all_rate, 0))
+	if (add_row(d, "placements", "all", "all", "per_s", "1/s", m_all_rate, n_placements, 0))
 		return -1;
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
 		if (!path_seen(d, p))
 			continue;
 		snprintf(name, sizeof(name), "%s %s", rq_kind_names[rq_paths[p].kind], rq_paths[p].id);
-		if (add_row(d, "placements", name, rq_paths[p].id, "per_s", "1/s", m_path_rate, p))
+		if (add_row(d, "placements", name, rq_paths[p].id, "per_s", "1/s", m_path_rate,
+			    n_path, p))
 			return -1;
 	}
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
 		if (!path_seen(d, p))
 			continue;
 		snprintf(name, sizeof(name), "%s %s", rq_kind_names[rq_paths[p].kind], rq_paths[p].id);
-		if (add_row(d, "share", name, rq_paths[p].id, "share_pct", "%", m_path_share, p))
+		if (add_row(d, "share", name, rq_paths[p].id, "share_pct", "%", m_path_share,
+			    n_path, p))
 			return -1;
 	}
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
 		const char *id = rq_finding_ids[f];
 
-		if (add_row(d, "finding", id, id, "per_s", "1/s", m_f_rate, f) ||
-		    add_row(d, "finding", id, id, "count", "", m_f_count, f) ||
-		    add_row(d, "finding", id, id, "inferred", "", m_f_inferred, f) ||
-		    add_row(d, "finding", id, id, "possible", "", m_f_possible, f) ||
-		    add_row(d, "finding", id, id, "not_judged", "", m_f_not_judged, f))
+		if (add_row(d, "finding", id, id, "per_s", "1/s", m_f_rate, m_f_count, f) ||
+		    add_row(d, "finding", id, id, "count", "", m_f_count, m_f_count, f) ||
+		    add_row(d, "finding", id, id, "inferred", "", m_f_inferred, m_f_inferred, f) ||
+		    add_row(d, "finding", id, id, "possible", "", m_f_possible, m_f_possible, f) ||
+		    add_row(d, "finding", id, id, "not_judged", "", m_f_not_judged,
+			    m_f_not_judged, f))
 			return -1;
 	}
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
 		const char *id = rq_finding_ids[f];
 
-		if (add_row(d, "delay", id, id, "p50_ns", "ns", m_f_p50, f) ||
-		    add_row(d, "delay", id, id, "p99_ns", "ns", m_f_p99, f))
+		if (add_row(d, "delay", id, id, "p50_ns", "ns", m_f_p50, n_f_delay, f) ||
+		    add_row(d, "delay", id, id, "p99_ns", "ns", m_f_p99, n_f_delay, f))
 			return -1;
-		/* a finding with no sample on either side has no delay rows */
-		if (!d->rows[d->nrows - 1].base.n && !d->rows[d->nrows - 1].new.n) {
-			for (int k = 1; k <= 2; k++) {
-				free(d->rows[d->nrows - k].base.values);
-				free(d->rows[d->nrows - k].new.values);
-			}
-			d->nrows -= 2;
-		}
+		drop_empty_pair(d);
 	}
-	if (add_row(d, "delay", "flagged (any finding)", "flagged", "p50_ns", "ns", m_all_p50, 1) ||
-	    add_row(d, "delay", "not flagged", "unflagged", "p50_ns", "ns", m_all_p50, 0))
+	/* each kind's placements (a kind seen in no trace has no samples: no rows) */
+	for (int k = 0; k < RQ_KIND__COUNT; k++) {
+		if (add_row(d, "delay", rq_kind_names[k], rq_kind_names[k], "p50_ns", "ns",
+			    m_kind_p50, n_kind_delay, k) ||
+		    add_row(d, "delay", rq_kind_names[k], rq_kind_names[k], "p99_ns", "ns",
+			    m_kind_p99, n_kind_delay, k))
+			return -1;
+		drop_empty_pair(d);
+	}
+	if (add_row(d, "delay", "flagged (any finding)", "flagged", "p50_ns", "ns", m_all_p50,
+		    n_all_delay, 1) ||
+	    add_row(d, "delay", "flagged (any finding)", "flagged", "p99_ns", "ns", m_all_p99,
+		    n_all_delay, 1) ||
+	    add_row(d, "delay", "not flagged", "unflagged", "p50_ns", "ns", m_all_p50,
+		    n_all_delay, 0) ||
+	    add_row(d, "delay", "not flagged", "unflagged", "p99_ns", "ns", m_all_p99,
+		    n_all_delay, 0))
 		return -1;
 	return 0;
 }
@@ -376,6 +535,19 @@ void rq_diff_free(struct rq_diff *d)
 	free(d->rows);
 	d->rows = NULL;
 	d->nrows = 0;
+}
+
+const struct rq_diff_row *rq_diff_find(const struct rq_diff *d, const char *section,
+				       const char *key, const char *metric)
+{
+	for (int i = 0; i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+
+		if (!strcmp(r->section, section) && !strcmp(r->key, key) &&
+		    !strcmp(r->metric, metric))
+			return r;
+	}
+	return NULL;
 }
 
 const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char *id)
@@ -424,6 +596,15 @@ char *rq_diff_fmt_change(const struct rq_diff_row *r, char *buf, size_t size)
 		snprintf(buf, size, "%+.0f %%", r->change_pct);
 	else
 		snprintf(buf, size, "%+.1f %%", r->change_pct);
+	return buf;
+}
+
+char *rq_diff_fmt_p(const struct rq_diff_row *r, char *buf, size_t size)
+{
+	if (isnan(r->p))
+		strlcpy(buf, "", size);
+	else
+		snprintf(buf, size, "; p %.3g%s", r->p, r->test == RQ_TEST_MW_EXACT ? "" : " (approx.)");
 	return buf;
 }
 
@@ -496,27 +677,43 @@ static void write_text(FILE *f, const struct rq_diff *d)
 			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
 			rq_diff_fmt_change(r, c, sizeof(c)), rq_diff_verdict_names[r->verdict]);
 		if (ranges && r->verdict != RQ_DIFF_UNCHANGED && r->verdict != RQ_DIFF_NA) {
-			char b2[32], n2[32];
+			char b2[32], n2[32], pv[32];
 
 			rq_diff_fmt_value(r, r->base.min, b, sizeof(b));
 			rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
 			rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
 			rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
-			fprintf(f, "      range: base %s .. %s, new %s .. %s\n", b, b2, n, n2);
+			fprintf(f, "      range: base %s .. %s, new %s .. %s%s\n", b, b2, n, n2,
+				rq_diff_fmt_p(r, pv, sizeof(pv)));
 		}
 	}
 }
 
 /* ---- JSON ------------------------------------------------------------------- */
 
+void rq_diff_print_num(FILE *f, double v)
+{
+	char buf[32];
+
+	/* integers exactly (every one below 2^53 is a double), else the shortest %g back */
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		fprintf(f, "%.0f", v);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v || prec == 17)
+			break;
+	}
+	fputs(buf, f);
+}
+
 static void json_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
 		fputs("null", f);
-	else if (v == floor(v) && fabs(v) < 1e15)
-		fprintf(f, "%.0f", v);
 	else
-		fprintf(f, "%.6g", v);
+		rq_diff_print_num(f, v);
 }
 
 static void json_stat(FILE *f, const struct rq_diff_stat *s, int nruns)
@@ -553,7 +750,9 @@ static void json_runs(FILE *f, const struct rq_diff_run *r, int n)
 
 static void write_json(FILE *f, const struct rq_diff *d)
 {
-	fputs("{\n  \"schema\": \"rqpath.diff/1\",\n  \"base\": ", f);
+	fputs("{\n  \"schema\": \"rqpath.diff/1\",\n  \"alpha\": ", f);
+	json_num(f, d->alpha);
+	fprintf(f, ",\n  \"min_count\": %llu,\n  \"base\": ", (unsigned long long)d->min_count);
 	json_runs(f, d->base, d->nbase);
 	fputs(",\n  \"new\": ", f);
 	json_runs(f, d->new, d->nnew);
@@ -576,7 +775,16 @@ static void write_json(FILE *f, const struct rq_diff *d)
 		json_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change);
 		fputs(", \"change_pct\": ", f);
 		json_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change_pct);
-		fprintf(f, ", \"verdict\": \"%s\"}", rq_diff_verdict_names[r->verdict]);
+		fprintf(f, ", \"verdict\": \"%s\", \"test\": ", rq_diff_verdict_names[r->verdict]);
+		if (r->test)
+			fprintf(f, "\"%s\"", rq_diff_test_names[r->test]);
+		else
+			fputs("null", f);
+		fputs(", \"u\": ", f);
+		json_num(f, r->u);
+		fputs(", \"p\": ", f);
+		json_num(f, r->p);
+		fprintf(f, ", \"events\": %llu}", (unsigned long long)r->events);
 	}
 	fputs("\n  ]\n}\n", f);
 }
@@ -588,31 +796,54 @@ static void csv_num(FILE *f, double v)
 	fputc(',', f);
 	if (isnan(v) || isinf(v))
 		return;
-	if (v == floor(v) && fabs(v) < 1e15)
-		fprintf(f, "%.0f", v);
-	else
-		fprintf(f, "%.6g", v);
+	rq_diff_print_num(f, v);
+}
+
+/* The columns after text: the test, each run's value (a column per run, every row). */
+static void csv_tail(FILE *f, const struct rq_diff *d, const struct rq_diff_row *r)
+{
+	if (!r) {
+		fputs(",,,", f);
+		for (int i = 0; i < d->nbase + d->nnew; i++)
+			fputc(',', f);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, ",%s", r->test ? rq_diff_test_names[r->test] : "");
+	csv_num(f, r->u);
+	csv_num(f, r->p);
+	for (int i = 0; i < d->nbase; i++)
+		csv_num(f, r->base.values[i]);
+	for (int i = 0; i < d->nnew; i++)
+		csv_num(f, r->new.values[i]);
+	fputc('\n', f);
 }
 
 static void write_csv(FILE *f, const struct rq_diff *d)
 {
 	fputs("section,name,metric,unit,base_min,base_median,base_max,new_min,new_median,"
-	      "new_max,change,change_pct,verdict,text\n", f);
+	      "new_max,change,change_pct,verdict,text,test,u,p", f);
+	for (int i = 0; i < d->nbase; i++)
+		fprintf(f, ",base_%d", i + 1);
+	for (int i = 0; i < d->nnew; i++)
+		fprintf(f, ",new_%d", i + 1);
+	fputc('\n', f);
 	for (int s = 0; s < 2; s++) {
 		const struct rq_diff_run *r = s ? d->new : d->base;
 
 		for (int i = 0; i < (s ? d->nnew : d->nbase); i++) {
 			fprintf(f, "run,%s %d,source,,,,,,,,,,,", s ? "new" : "base", i + 1);
 			rq_csv_field(f, r[i].source, strlen(r[i].source));
-			fprintf(f, "\nrun,%s %d,kernel,,,,,,,,,,,", s ? "new" : "base", i + 1);
+			csv_tail(f, d, NULL);
+			fprintf(f, "run,%s %d,kernel,,,,,,,,,,,", s ? "new" : "base", i + 1);
 			rq_csv_field(f, r[i].kernel, strlen(r[i].kernel));
-			fputc('\n', f);
+			csv_tail(f, d, NULL);
 		}
 	}
 	for (int i = 0; i < d->nnotes; i++) {
 		fputs("note,,,,,,,,,,,,,", f);
 		rq_csv_field(f, d->notes[i], strlen(d->notes[i]));
-		fputc('\n', f);
+		csv_tail(f, d, NULL);
 	}
 	for (int i = 0; i < d->nrows; i++) {
 		const struct rq_diff_row *r = &d->rows[i];
@@ -628,7 +859,8 @@ static void write_csv(FILE *f, const struct rq_diff *d)
 		csv_num(f, r->new.max);
 		csv_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change);
 		csv_num(f, r->verdict == RQ_DIFF_NA ? NAN : r->change_pct);
-		fprintf(f, ",%s,\n", rq_diff_verdict_names[r->verdict]);
+		fprintf(f, ",%s,", rq_diff_verdict_names[r->verdict]);
+		csv_tail(f, d, r);
 	}
 }
 
@@ -689,21 +921,22 @@ static void write_html(FILE *f, const struct rq_diff *d)
 			   "<td class=\"%s\">%s</td><td style=\"text-align:left\">",
 			r->name, r->metric, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
 			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
-			rq_diff_fmt_change(r, c, sizeof(c)), r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
+			rq_diff_fmt_change(r, c, sizeof(c)),
+			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
 			rq_diff_verdict_names[r->verdict]);
 		fprintf(f, "<span class=\"b base\" style=\"width:%.0fpx\"></span>"
 			   "<span class=\"b new\" style=\"width:%.0fpx\"></span>",
 			top > 0 && !isnan(r->base.median) ? 200 * r->base.median / top : 0,
 			top > 0 && !isnan(r->new.median) ? 200 * r->new.median / top : 0);
 		if ((d->nbase > 1 || d->nnew > 1) && r->verdict != RQ_DIFF_NA) {
-			char b2[32], n2[32];
+			char b2[32], n2[32], pv[32];
 
 			rq_diff_fmt_value(r, r->base.min, b, sizeof(b));
 			rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
 			rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
 			rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
-			fprintf(f, "<span class=\"range\">base %s .. %s, new %s .. %s</span>", b, b2,
-				n, n2);
+			fprintf(f, "<span class=\"range\">base %s .. %s, new %s .. %s%s</span>", b,
+				b2, n, n2, rq_diff_fmt_p(r, pv, sizeof(pv)));
 		}
 		fputs("</td></tr>\n", f);
 	}

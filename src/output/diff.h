@@ -27,7 +27,10 @@ struct rq_diff_run {
 	/* queue delay: n, p50 and p99 (ns) of each finding's placements and of all */
 	uint64_t f_delay_n[RQ_FIND__COUNT], f_delay_p50[RQ_FIND__COUNT],
 		 f_delay_p99[RQ_FIND__COUNT];
-	uint64_t all_delay_n[2], all_delay_p50[2];	/* unflagged, flagged */
+	uint64_t all_delay_n[2], all_delay_p50[2], all_delay_p99[2];	/* unflagged, flagged */
+	/* the same of each kind's placements (flagged or not) */
+	uint64_t kind_delay_n[RQ_KIND__COUNT], kind_delay_p50[RQ_KIND__COUNT],
+		 kind_delay_p99[RQ_KIND__COUNT];
 };
 
 /* Fill r from an analysis that has seen the whole trace (rq_analysis_finish() done). */
@@ -40,8 +43,23 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an);
 int rq_diff_run_file(struct rq_diff_run *r, const char *path, const struct rq_analysis_opts *o,
 		     int show_progress, char *err, size_t errlen);
 
-enum rq_diff_verdict { RQ_DIFF_UNCHANGED, RQ_DIFF_NOISE, RQ_DIFF_CHANGED, RQ_DIFF_NA };
-extern const char *const rq_diff_verdict_names[4];
+/*
+ * A row's verdict.  unchanged: every run of both sides has the same value; n/a: a side has
+ * no value.  Otherwise, with two runs or more on each side, the Mann-Whitney rank test:
+ * changed when p <= alpha, else within noise.  With one run on a side there is no noise
+ * estimate: changed when the values differ and the events behind the row reach the
+ * floor (min_count) on a side, else too few.
+ */
+enum rq_diff_verdict { RQ_DIFF_UNCHANGED, RQ_DIFF_NOISE, RQ_DIFF_CHANGED, RQ_DIFF_NA,
+		       RQ_DIFF_TOO_FEW };
+extern const char *const rq_diff_verdict_names[5];
+
+/* How the verdict was reached (rq_diff_row.test). */
+enum rq_diff_test { RQ_TEST_NONE, RQ_TEST_ONE_RUN, RQ_TEST_MW_EXACT, RQ_TEST_MW_NORMAL };
+extern const char *const rq_diff_test_names[4];
+
+#define RQ_DIFF_ALPHA 0.05	/* the default significance level */
+#define RQ_DIFF_MIN_COUNT 10	/* the default floor of events for one run a side */
 
 struct rq_diff_stat {
 	int n;			/* runs with a value (delay rows: runs with samples) */
@@ -59,10 +77,15 @@ struct rq_diff_row {
 	double change;		/* new median - base median */
 	double change_pct;	/* relative to the base median; NAN if that is 0 */
 	enum rq_diff_verdict verdict;
+	enum rq_diff_test test;
+	double u, p;		/* the rank test's U (NEW's wins) and p; NAN without one */
+	uint64_t events;	/* the most events behind the row in any run (the floor) */
 };
 
 struct rq_diff {
 	int nbase, nnew;
+	double alpha;		/* changed: p <= alpha (rank test) */
+	uint64_t min_count;	/* one run a side: changed needs this many events */
 	const struct rq_diff_run *base, *new;
 	int nrows;
 	struct rq_diff_row *rows;
@@ -70,9 +93,18 @@ struct rq_diff {
 	char notes[8][200];	/* what differs between the traces, stated at the top */
 };
 
-/* Compute the rows; 0, or -1 on allocation failure.  The runs must outlive d. */
+/* The verdict rules' settings: alpha in (0, 1), min_count >= 1. */
+struct rq_diff_opts {
+	double alpha;
+	uint64_t min_count;
+};
+
+/*
+ * Compute the rows; 0, or -1 on allocation failure.  The runs must outlive d.  o may be
+ * NULL: RQ_DIFF_ALPHA and RQ_DIFF_MIN_COUNT.
+ */
 int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
-		    const struct rq_diff_run *new, int nnew);
+		    const struct rq_diff_run *new, int nnew, const struct rq_diff_opts *o);
 void rq_diff_free(struct rq_diff *d);
 
 enum rq_diff_format { RQ_DIFF_TEXT, RQ_DIFF_JSON, RQ_DIFF_CSV, RQ_DIFF_HTML };
@@ -81,6 +113,11 @@ int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt);
 
 /* The row a --fail-on RULE names: the per-second rate of a finding or path id; NULL if none. */
 const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char *id);
+/* The row of section, key and metric ("delay", "wakeup", "p99_ns"); NULL if none. */
+const struct rq_diff_row *rq_diff_find(const struct rq_diff *d, const char *section,
+				       const char *key, const char *metric);
+/* A number of the JSON and CSV: an integer as one, else the shortest that round-trips. */
+void rq_diff_print_num(FILE *f, double v);
 
 /*
  * The text table's pieces, for other front ends (the TUI's compare view) to show the same
@@ -89,6 +126,8 @@ const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char 
  */
 char *rq_diff_fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t size);
 char *rq_diff_fmt_change(const struct rq_diff_row *r, char *buf, size_t size);
+/* "; p 0.1" (with " (approx.)" from the normal approximation), or "" without a test. */
+char *rq_diff_fmt_p(const struct rq_diff_row *r, char *buf, size_t size);
 const char *rq_diff_section_title(const struct rq_diff_row *r);
 void rq_diff_row_label(const struct rq_diff_row *r, char *buf, size_t size);
 

@@ -4,10 +4,17 @@
 # t_diff.sh - `rqpath diff` on tests/fixtures/diff (spawn alone, then beside a CPU hog;
 # see its README):
 #  - the off-CPU fork counts per run equal tracefacts.py's independent offcpu_forks;
-#  - offcpu-fork per second drops from the idle runs to the busy ones, "changed" (as the
-#    workload predicts: every busy run puts a smaller share of its forks on the other CPU
-#    than every idle run, by the facts), and --fail-on offcpu-fork=10% trips (exit 1) only
-#    in the direction where it grew;
+#  - offcpu-fork per second drops from the idle runs to the busy ones (as the workload
+#    predicts: every busy run puts a smaller share of its forks on the other CPU than every
+#    idle run, by the facts): the rank test's p is 0.1, the least 3 and 3 runs can give
+#    (2 of the C(6,3) = 20 splits are as extreme), so it is "within noise" at the default
+#    alpha 0.05 and "changed" with --alpha 0.1, and --fail-on offcpu-fork=10% trips
+#    (exit 1) only then and only in the direction where it grew;
+#  - one run a side: 4 -> 6 missed-idle is "too few" (below the floor of 10) and does not
+#    trip --fail-on missed-idle; the offcpu-fork p99 delay (72 us -> 1 ms, ~100 samples) is
+#    "changed" and trips --fail-on delay.p99:offcpu-fork=+20% (not the other way round);
+#    RULE:possible is taken;
+#  - JSON and CSV numbers are exact (no 1.37405e+06), the CSV has every run's value;
 #  - a trace against itself: every row "unchanged", in text, JSON and CSV;
 #  - JSON follows rqpath.diff/1, CSV loads with the same columns on every row, text fits
 #    in 80 columns; a missing file is exit 2 with one line.
@@ -23,14 +30,43 @@ bad() { echo "FAIL: $*"; fail=1; }
 idle="$fx/spawn-idle1.dat $fx/spawn-idle2.dat $fx/spawn-idle3.dat"
 busy="$fx/spawn-busy1.dat $fx/spawn-busy2.dat $fx/spawn-busy3.dat"
 # shellcheck disable=SC2086
-"$rqpath" diff $idle -- $busy --format json >"$tmp/ib.json" || bad "diff idle -- busy: exit $?"
+"$rqpath" diff $idle -- $busy --alpha 0.1 --format json >"$tmp/ib.json" || bad "diff idle -- busy: exit $?"
 # shellcheck disable=SC2086
-"$rqpath" diff --fail-on offcpu-fork=10% $idle -- $busy >"$tmp/ib.txt" 2>"$tmp/ib.err"
+"$rqpath" diff $idle -- $busy --format json >"$tmp/ib05.json" || bad "diff idle -- busy (alpha 0.05): exit $?"
+# shellcheck disable=SC2086
+"$rqpath" diff --alpha 0.1 --fail-on offcpu-fork=10% $idle -- $busy >"$tmp/ib.txt" 2>"$tmp/ib.err"
 [ $? -eq 0 ] || bad "--fail-on offcpu-fork=10% tripped although the rate dropped"
 # shellcheck disable=SC2086
-"$rqpath" diff --fail-on offcpu-fork=10% $busy -- $idle >/dev/null 2>"$tmp/bi.err"
+"$rqpath" diff --alpha 0.1 --fail-on offcpu-fork=10% $busy -- $idle >/dev/null 2>"$tmp/bi.err"
 [ $? -eq 1 ] || bad "--fail-on offcpu-fork=10% did not trip when the rate grew"
-grep -q "tripped" "$tmp/bi.err" || bad "no 'tripped' line on stderr"
+grep -q "tripped.*p 0.1" "$tmp/bi.err" || bad "no 'tripped' line with the p-value on stderr"
+# shellcheck disable=SC2086
+"$rqpath" diff --fail-on offcpu-fork=10% $busy -- $idle >/dev/null 2>&1
+[ $? -eq 0 ] || bad "3 and 3 runs tripped at alpha 0.05 (p cannot be below 0.1)"
+# one run a side: the floor, delay quantiles, RULE:possible
+sp=$top/fixtures/spawn.dat
+"$rqpath" diff --fail-on missed-idle "$sp" "$fx/spawn-idle1.dat" >"$tmp/one.txt" 2>&1
+[ $? -eq 0 ] || bad "missed-idle 4 -> 6 in one run tripped --fail-on missed-idle"
+grep -q '^  missed-idle count  *4  *6 .*too few$' "$tmp/one.txt" || bad "missed-idle 4 -> 6 is not 'too few'"
+grep -q 'one run per side: no noise estimate' "$tmp/one.txt" || bad "no 'one run: no noise estimate' note"
+"$rqpath" diff --fail-on delay.p99:offcpu-fork=+20% "$sp" "$fx/spawn-idle1.dat" >/dev/null 2>"$tmp/d.err"
+[ $? -eq 1 ] && grep -q 'delay.p99:offcpu-fork=+20% tripped' "$tmp/d.err" ||
+	bad "--fail-on delay.p99:offcpu-fork=+20% did not trip on 72 us -> 1 ms: $(cat "$tmp/d.err")"
+"$rqpath" diff --fail-on delay.p99:offcpu-fork=+20% "$fx/spawn-idle1.dat" "$sp" >/dev/null 2>&1
+[ $? -eq 0 ] || bad "--fail-on delay.p99:offcpu-fork tripped when the delay dropped"
+"$rqpath" diff --fail-on delay.p99:offcpu-fork=2ms "$sp" "$fx/spawn-idle1.dat" >/dev/null 2>&1
+[ $? -eq 0 ] || bad "--fail-on delay.p99:offcpu-fork=2ms tripped on a growth below 1 ms"
+"$rqpath" diff --fail-on missed-idle:possible=50% "$sp" "$fx/spawn-idle1.dat" >/dev/null 2>&1
+[ $? -eq 0 ] || bad "--fail-on missed-idle:possible=50% refused or tripped (98 -> 96)"
+for rule in delay.p99:nope delay.p42:wakeup offcpu-fork=-5 'delay.p99:wakeup=5kg' nope:possible; do
+	"$rqpath" diff --fail-on "$rule" "$sp" "$sp" >/dev/null 2>"$tmp/e"
+	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] || bad "--fail-on $rule is not refused with one line"
+done
+"$rqpath" diff --alpha 1 "$sp" "$sp" >/dev/null 2>&1
+[ $? -eq 2 ] || bad "--alpha 1 is not refused"
+# shellcheck disable=SC2086
+"$rqpath" diff $idle -- $busy --format csv >"$tmp/ib.csv" || bad "diff --format csv: exit $?"
+grep -Eq '[0-9]e[+-]?[0-9]' "$tmp/ib.json" "$tmp/ib.csv" && bad "a number in exponent form: $(grep -Eo '[0-9.]+e[+-]?[0-9]+' "$tmp/ib.json" "$tmp/ib.csv" | head -3)"
 awk 'length > 80 && !/^  (base|new)/' "$tmp/ib.txt" | grep . && bad "text wider than 80 columns"
 
 python3 - "$tmp/ib.json" "$fx" <<'PY' || fail=1
@@ -54,18 +90,45 @@ if not max(share("busy%d" % i) for i in (1, 2, 3)) < min(share("idle%d" % i) for
 r = rows[("finding", "offcpu-fork", "per_s")]
 if not (r["verdict"] == "changed" and r["change"] < 0 and r["new"]["max"] < r["base"]["min"]):
     bad.append("offcpu-fork per_s: %s, change %s" % (r["verdict"], r["change"]))
-if d["schema"] != "rqpath.diff/1" or set(d) != {"schema", "base", "new", "notes", "rows"}:
+# separated 3 and 3: U = 0 (no new run above a base run), p = 2/20
+if not (r["test"] == "mann-whitney exact" and r["u"] == 0 and abs(r["p"] - 0.1) < 1e-12):
+    bad.append("offcpu-fork per_s: test %s, U %s, p %s (want exact, 0, 0.1)" %
+               (r["test"], r["u"], r["p"]))
+d05 = json.load(open(sys.argv[1].replace("ib.json", "ib05.json")))
+if [x["verdict"] for x in d05["rows"] if x["verdict"] == "changed"]:
+    bad.append("3 and 3 runs gave a changed row at alpha 0.05")
+if d["alpha"] != 0.1 or d["min_count"] != 10:
+    bad.append("alpha %s, min_count %s" % (d["alpha"], d["min_count"]))
+if d["schema"] != "rqpath.diff/1" or set(d) != {"schema", "alpha", "min_count", "base", "new",
+                                                "notes", "rows"}:
     bad.append("top-level keys %s" % sorted(d))
 RUN = {"source", "kernel", "cpus", "duration_s", "events", "lost_events", "placements"}
 if any(set(x) != RUN for x in d["base"] + d["new"]) or len(d["base"]) != 3 or len(d["new"]) != 3:
     bad.append("run objects")
-ROW = {"section", "name", "key", "metric", "unit", "base", "new", "change", "change_pct", "verdict"}
+ROW = {"section", "name", "key", "metric", "unit", "base", "new", "change", "change_pct", "verdict",
+       "test", "u", "p", "events"}
 for x in d["rows"]:
-    if set(x) != ROW or x["verdict"] not in ("unchanged", "within noise", "changed", "n/a") or \
+    if set(x) != ROW or x["verdict"] not in ("unchanged", "within noise", "changed", "n/a",
+                                            "too few") or \
             set(x["base"]) != {"runs", "min", "median", "max"} or len(x["new"]["runs"]) != 3:
         bad.append("row %r" % x)
         break
-for b in bad:
+# the CSV carries every run's value, as the JSON
+import csv
+rows_csv = list(csv.DictReader(open(sys.argv[1].replace("ib.json", "ib.csv"), newline="")))
+for x in rows_csv:
+    if x["section"] in ("run", "note"):
+        continue
+    j = rows[(x["section"], [k for (s, k, m) in rows if s == x["section"] and
+                             rows[(s, k, m)]["name"] == x["name"] and m == x["metric"]][0],
+              x["metric"])]
+    for side in ("base", "new"):
+        for i, v in enumerate(j[side]["runs"]):
+            c = x["%s_%d" % (side, i + 1)]
+            if (v is None and c != "") or (v is not None and float(c) != v):
+                bad.append("CSV %s %s %s_%d = %r, JSON %r" % (x["section"], x["name"], side,
+                                                             i + 1, c, v))
+for b in bad[:10]:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY

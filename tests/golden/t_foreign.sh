@@ -1,7 +1,8 @@
 #!/bin/sh
 # Foreign real-world traces (arm64 Juno, 6 CPUs, recorded elsewhere with trace-cmd, file
 # version 6): rqpath's counts must equal trace-cmd report's, the JSON must parse, and a
-# trace without the needed events must say which findings it cannot support.
+# trace without the needed events must say which findings it cannot support; the
+# idle-stacking and missed-idle verdicts must equal tests/tools/verdicts.py's.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 traces=$top/../shared/traces
 [ -d "$traces" ] || { echo "no ../shared/traces beside the checkout"; exit 77; }
@@ -15,10 +16,19 @@ for dat in "$traces"/*.dat; do
 	"$RQPATH" audit --format json "$dat" >"$tmp/out.json" 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || { echo "FAIL: audit $name exit $rc: $(cat "$tmp/err")"; fail=1; continue; }
-	python3 - "$tmp/facts.json" "$tmp/out.json" "$name" <<'PY' || fail=1
+	# the verdicts as the independent model of tests/tools/verdicts.py counts them
+	python3 "$top/tests/tools/verdicts.py" "$dat" >"$tmp/verdicts.json" 2>"$tmp/verr" ||
+		{ echo "FAIL: verdicts.py $name: $(tail -n 1 "$tmp/verr")"; fail=1; continue; }
+	python3 - "$tmp/facts.json" "$tmp/out.json" "$name" "$tmp/verdicts.json" <<'PY' || fail=1
 import json, sys
 facts = json.load(open(sys.argv[1])); out = json.load(open(sys.argv[2])); name = sys.argv[3]
+verdicts = json.load(open(sys.argv[4]))
 bad = []
+for fid in ("missed-idle", "idle-stacking"):
+    for key in ("count", "exact", "inferred", "possible", "not_judged", "judged"):
+        got, want = out["findings"][fid].get(key), verdicts[fid][key]
+        if got != want:
+            bad.append(f"{fid}.{key}: rqpath {got}, verdicts.py {want}")
 for k, v in out["counts"].items():
     if facts["counts"].get(k, 0) != v:
         bad.append(f"{k}: rqpath {v}, trace-cmd {facts['counts'].get(k, 0)}")

@@ -18,7 +18,8 @@ EX = {"ts": float, "pid": int, "comm": str, "cpu": int, "from_cpu": int, "to_cpu
 VERDICT = {"count", "exact", "inferred", "possible", "not_judged", "judged", "assumptions",
            "examples", "possible_examples", "delay", "delay_others"}
 ASSUME = {"affinity-all-cpus", "percpu-kthread-pinned", "policy-from-prio", "cpu-state-watched",
-          "llc-assumed", "idle-exits-repaired", "affinity-last-read", "cpuset-unseen"}
+          "llc-assumed", "idle-exits-repaired", "affinity-last-read", "cpuset-unseen",
+          "blocked-before-trace"}
 FIND = {"needless-callback": VERDICT | {"unknown"},
         "offcpu-fork": VERDICT | {"of"},
         "idle-stacking": VERDICT,

@@ -8,6 +8,12 @@
  *
  * Used by tests/robust/t_hostile_names.sh under `rqpath record`; prints each name it
  * used, hex-encoded, one per line, so that the test knows what to look for.
+ *
+ * hostile_comm --utf8 uses names in UTF-8 instead (tests/tui/golden/utf8.dat, the TUI's
+ * golden screens of issue 22): wide CJK and fullwidth characters, combining marks (one,
+ * three on one letter, one with nothing before it), an emoji, a name the kernel cuts
+ * inside a character, invalid bytes, an escape sequence, a right-to-left override and an
+ * invisible tag character.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -18,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const names[] = {
+static const char *const hostile_names[] = {
 	"\033[31mred\033[0m",	/* colour */
 	"\033]0;pwned\007",	/* set the terminal title, BEL-terminated */
 	"\033[2J\033[H",	/* clear the screen */
@@ -36,7 +42,25 @@ static const char *const names[] = {
 	"=cmd|' /C calc'!A0",	/* CSV formula injection */
 };
 
-#define NR_NAMES (sizeof(names) / sizeof(names[0]))
+static const char *const utf8_names[] = {
+	"\u65e5\u672c\u8a9e",			/* CJK, 2 columns each */
+	"ab\u65e5\u672c\u8a9e\u306e\u30bf\u30b9\u30af",	/* cut at 15 bytes, in a character */
+	"cafe\u0301",				/* e + combining acute */
+	"e\u0301\u0302\u0303x",			/* three marks on one letter */
+	"\u0301start",				/* a mark with nothing before it */
+	"\U0001f600 smile",			/* emoji, 2 columns */
+	"bad\xff\xfeutf8",			/* not UTF-8 */
+	"ctl\033[2J",				/* clear the screen */
+	"rlo\u202eexe.txt",			/* right-to-left override */
+	"\uff21\uff22\uff23 wide",		/* fullwidth Latin */
+	"tag\U000e0041x",			/* invisible tag character */
+	"\u03a9mega",				/* Greek, 1 column */
+};
+
+static const char *const *names = hostile_names;
+static unsigned long nr_names = sizeof(hostile_names) / sizeof(hostile_names[0]);
+
+#define NR_NAMES nr_names
 
 static void spin(long ms)
 {
@@ -67,6 +91,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	if (argc == 2 && !strcmp(argv[1], "--utf8")) {
+		names = utf8_names;
+		nr_names = sizeof(utf8_names) / sizeof(utf8_names[0]);
+	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0 || !mkdtemp(dir)) {
 		perror("hostile_comm: setup");

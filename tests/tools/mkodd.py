@@ -16,6 +16,12 @@ KIND:
   timeshift  an options section appended with a TIME_SHIFT option (a guest trace's
              host clock synchronisation: must be refused, not ignored)
   bigendian  the file header says big-endian (must be refused on a little-endian host)
+  cpucount   the CPUCOUNT option says 8 CPUs (a machine whose other CPUs wrote nothing:
+             the buffer's CPU list stops before them)
+  nowaking   as a kernel before v4.3 would write it: sched_waking and sched_prepare_exec
+             undefined (renamed sched_wakinX, sched_prepare_exeX, their records kept
+             under the new names), no kernel release (UNAME says "Linux", the
+             recorder's kernel line unreadable)
   bigid      sched_switch's format says ID 2147483647 (its records keep their real id):
              a new event formats section appended, the option pointing to it
 Written from trace-cmd.dat.v7(5) and the kernel's ring-buffer page layout.
@@ -38,8 +44,8 @@ def parse(d):
     _, p = cstr(d, p)
     (opt,) = struct.unpack_from("<Q", d, p)
     sections, buffers, dones = [], [], []
-    global evopt
-    evopt = []
+    global evopt, cpucount, uname
+    evopt, cpucount, uname = [], [], []
     while opt:
         sid, flags, _, size = struct.unpack_from("<HHIQ", d, opt)
         assert sid == 0 and not flags & 1, "options section compressed"
@@ -53,6 +59,10 @@ def parse(d):
                 dones.append(data)
             elif oid == 18:
                 evopt.append(data)
+            elif oid == 8:
+                cpucount.append(data)
+            elif oid == 5:
+                uname.append((data, osz))
             elif oid == 3:
                 r = data + 8
                 _, r = cstr(d, r)
@@ -95,6 +105,19 @@ def main():
                 noff = len(d)
                 d += blob
                 struct.pack_into("<IQQ", d, ent, cpu, noff, len(blob) - 4)
+    elif kind == "cpucount":
+        assert cpucount, "no CPUCOUNT option"
+        for at in cpucount:
+            struct.pack_into("<I", d, at, 8)
+    elif kind == "nowaking":
+        for old, new in ((b"sched_waking", b"sched_wakinX"),
+                         (b"sched_prepare_exec", b"sched_prepare_exeX"),
+                         (b"rqpath/1 kernel ", b"rqpath/1 kernex ")):
+            assert d.count(old), old
+            d[:] = d.replace(old, new)
+        assert uname, "no UNAME option"
+        for at, size in uname:
+            d[at:at + size] = b"Linux".ljust(size, b"\0")
     elif kind == "options":
         opts = b""
         opts += struct.pack("<HI", 14, 16) + struct.pack("<IIQ", 3, 1, 0)

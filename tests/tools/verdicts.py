@@ -24,8 +24,21 @@ The rules, in short (rqpath-paths(7), VERDICTS):
   * truly idle: known, the idle task runs, nothing queued, no wakeup pending.
   * busy for the kernel: not truly idle and not only SCHED_IDLE work (a task of unknown
     policy counts as not SCHED_IDLE; a CPU with only a pending wakeup is busy).
-  * proof of selection: kernel without delayed dequeue, an RT/DL task, a migration
-    inside the waking window, or the CPU it blocked on ran the idle task since.
+  * proof of selection (docs/design.md §3, derived here from the text, not from rqpath's
+    fields): kernel without delayed dequeue (a release before 6.12, or none known and
+    neither sched_waking nor sched_prepare_exec defined), an RT/DL task, a migration
+    inside the waking window, or the CPU it blocked on ran the idle task since it
+    blocked.  It blocked at the latest when it was last seen running there: its
+    switch-out, or its last record as that CPU's runner when the switch-out is missing.
+    Never seen running: it blocked before the trace began, on task_cpu() of its first
+    sched_waking, and the proof rests on "blocked-before-trace".
+  * a CPU whose idleness was unknown (never seen, not yet known) at the waking or now,
+    allowed and in the LLC, may have been idle: a candidate with no idle CPU found but
+    such a CPU is not judged.  A CPU whose runqueue is unknown but whose running task is
+    known (and not SCHED_IDLE) is busy.
+  * no sched_waking in the trace: a move of a task sleeping or of unknown state is its
+    wakeup's when sched_wakeup follows; a move between fork and sched_wakeup_new is the
+    fork's.
   * missed-idle: a wakeup of a fair non-SCHED_IDLE task onto a CPU busy for the kernel
     at the waking and now, while another allowed CPU of its LLC was truly idle at both.
   * idle-stacking: a wakeup or fork of a SCHED_IDLE task onto a CPU running only
@@ -123,8 +136,11 @@ class Task:
         self.state = "U"          # U unknown, R running, Q queued, S sleeping, D dead
         self.rq_cpu = -1
         self.on_delayed = False
-        self.blocked_ts = 0
-        self.blocked_cpu = -1
+        self.blocked_ts = 0       # the delayed-dequeue window starts here
+        self.last_ran = None      # (cpu, ts): last seen running (switch in/out, records)
+        self.first_task_cpu = -1  # task_cpu() at its first sched_waking
+        self.wake_move = False    # no sched_waking: a move waiting for its sched_wakeup
+        self.forking = False      # between sched_process_fork and sched_wakeup_new
         self.waking = False
         self.waking_cpu = -1
         self.wake_migrated = False
@@ -132,6 +148,7 @@ class Task:
         self.pending = -1
         self.idle_before = set()
         self.busy_before = set()
+        self.unknown_before = set()
         self.exited = False
         self.inflight_target = 0
         self.inflight_policy = -1
@@ -170,7 +187,9 @@ class Model:
         self.capacity = {}        # cpu -> capacity from the cpu markers
         self.asym = False
         self.marker_pid = None
-        self.delayed_dequeue = True
+        # no release known: the events decide (sched_waking v4.3, sched_prepare_exec v6.10)
+        self.delayed_dequeue = bool(self.defined & {"sched_waking", "sched_prepare_exec"}) \
+            or not self.defined
         self.stack_allowed = True
         self.now = 0
         self.wakeups_seen = 0
@@ -323,29 +342,60 @@ class Model:
             return True
         return False
 
-    def idle_cpu_for(self, mask, x, before, assume):
-        for cpu in range(self.n):
-            if cpu == x or self.cpus[cpu].llc != self.cpus[x].llc or cpu not in mask or \
-                    not self.truly_idle(cpu):
-                continue
-            if before is not None and cpu not in before:
-                continue
-            if not self.has_topology:
-                assume.add("llc-assumed")
-            if self.cpus[cpu].idle_repairs:
-                assume.add("idle-exits-repaired")
-            return cpu
-        return -1
+    def unknown(self, cpu):
+        """Nothing says whether cpu is idle: never seen, or idle task with no known rq."""
+        c = self.cpus[cpu]
+        return c.curr < 0 or (c.curr == 0 and not c.known)
 
-    def proven(self, t):
+    def idle_cpu_for(self, mask, x, t, saw, assume):
+        """An allowed CPU of x's LLC truly idle at the waking and now: (cpu, False);
+        none: (-1, whether one of them may have been idle at both for all we know)."""
+        maybe = False
+        for cpu in range(self.n):
+            if cpu == x or self.cpus[cpu].llc != self.cpus[x].llc or cpu not in mask:
+                continue
+            then = "idle" if not saw or cpu in t.idle_before else \
+                "unknown" if cpu in t.unknown_before else "no"
+            now = "idle" if self.truly_idle(cpu) else \
+                "unknown" if self.unknown(cpu) else "no"
+            if then == "idle" and now == "idle":
+                if not self.has_topology:
+                    assume.add("llc-assumed")
+                if self.cpus[cpu].idle_repairs:
+                    assume.add("idle-exits-repaired")
+                return cpu, False
+            if then != "no" and now != "no":
+                maybe = True
+        return -1, maybe
+
+    def runner_busy(self, cpu, skip, assume):
+        """A known non-SCHED_IDLE task runs on cpu: busy, whatever its rq holds."""
+        c = self.cpus[cpu]
+        if c.curr <= 0 or c.curr == skip:
+            return False
+        k = self.idle_cls(self.tasks.get(c.curr), set())
+        if k == 1:
+            return False
+        if k < 0:
+            assume.add("policy-from-prio")
+        return True
+
+    def proven(self, t, assume):
+        """docs/design.md §3, Proof of selection."""
         if not self.delayed_dequeue or self.rt(t) or (t.wake_migrated and t.waking):
             return True
-        b = t.blocked_cpu
-        return 0 <= b < self.n and self.cpus[b].last_idle and \
-            self.cpus[b].last_idle >= t.blocked_ts
+        if t.last_ran is None:
+            # never seen running: blocked before the trace, where its first waking says
+            cpu = t.first_task_cpu
+            if 0 <= cpu < self.n and self.cpus[cpu].last_idle:
+                assume.add("blocked-before-trace")
+                return True
+            return False
+        cpu, ts = t.last_ran
+        return bool(self.cpus[cpu].last_idle) and self.cpus[cpu].last_idle >= ts
 
     # ---- the judges
-    def stacking(self, t, x, before, proven):
+    def stacking(self, t, x, saw, proven, proof):
         s = self.f["idle-stacking"]
         if not self.stack_allowed:
             return
@@ -358,14 +408,16 @@ class Model:
         if k < 0 or mask is None or lk is None or (lk["unknown"] and not lk["nonidle"]):
             s["not_judged"] += 1
             return
-        s["judged"] += 1
         if lk["idle"] or not lk["n"] or lk["nonidle"]:
+            s["judged"] += 1
             return
-        if self.idle_cpu_for(mask, x, before, assume) < 0:
+        cpu, maybe = self.idle_cpu_for(mask, x, t, saw, assume)
+        s["not_judged" if cpu < 0 and maybe else "judged"] += 1
+        if cpu < 0:
             return
-        self.counted(s, not proven or lk["delayed"], assume | lk["assume"])
+        self.counted(s, not proven or lk["delayed"], assume | lk["assume"] | proof)
 
-    def missed(self, t, x, before, busy_before, proven):
+    def missed(self, t, x, saw, proven, proof):
         s = self.f["missed-idle"]
         assume = set()
         k = self.idle_cls(t, assume)
@@ -373,19 +425,25 @@ class Model:
             return
         mask = self.mask_of(t, assume)
         lk = self.look(x, t.pid)
+        if lk is None and mask is not None and self.runner_busy(x, t.pid, assume):
+            lk = {"assume": set(), "idle": False, "delayed": 0, "busy": True}
         if mask is None or lk is None:
             s["not_judged"] += 1
             return
-        s["judged"] += 1
         possible = not proven
-        if not self.busy(lk, assume):
+        if not lk.get("busy") and not self.busy(lk, assume):
             if lk["idle"] or not lk["delayed"]:
+                s["judged"] += 1
                 return
             possible = True
-        if busy_before is not None and x not in busy_before:
+        if saw and x not in t.busy_before:
+            s["judged"] += 1
             return
-        if self.idle_cpu_for(mask, x, before, assume) < 0:
+        cpu, maybe = self.idle_cpu_for(mask, x, t, saw, assume)
+        s["not_judged" if cpu < 0 and maybe else "judged"] += 1
+        if cpu < 0:
             return
+        assume |= proof
         if self.asym:
             possible = True     # EAS may choose a busy CPU on purpose
         self.counted(s, possible, assume | lk["assume"])
@@ -407,6 +465,8 @@ class Model:
             c.trailing = -1
             if owner == 0:
                 c.last_idle = self.now
+            else:
+                self.tasks[owner].last_ran = (cpu, self.now)
             return
         if owner == c.trailing and ev not in OURS:
             return
@@ -428,6 +488,7 @@ class Model:
         self.rq_remove(t)
         self.clear_pending(t)
         t.state = "R"
+        t.last_ran = (cpu, self.now)
         self.running(t, cpu)
 
     def switch(self, ts, cpu, b):
@@ -448,6 +509,8 @@ class Model:
         if prev is not None:
             prev.comm = field(b, "prev_comm") or prev.comm
             prev.prio = int(field(b, "prev_prio"))
+            prev.last_ran = (cpu, ts)
+            self.not_a_wakeup_move(prev)
             if not state & 0xff:
                 prev.state = "Q"
                 self.enqueue(prev, cpu, False)
@@ -477,42 +540,54 @@ class Model:
         if m and m.group(1):
             nxt.comm = m.group(1)
         nxt.prio = int(field(b, "next_prio"))
+        self.not_a_wakeup_move(nxt)
+        nxt.forking = False
         self.rq_remove(nxt)
         self.clear_pending(nxt)
         nxt.state = "R"
+        nxt.last_ran = (cpu, ts)
         self.running(nxt, cpu)
 
     def snapshot(self, t):
-        idle, busy = set(), set()
+        idle, busy, unknown = set(), set(), set()
         for cpu in range(self.n):
             if self.truly_idle(cpu):
                 idle.add(cpu)
                 continue
+            if self.unknown(cpu):
+                unknown.add(cpu)
+                continue
             lk = self.look(cpu, t.pid)
-            if lk is not None and self.busy(lk, set()):
+            if (lk is not None and self.busy(lk, set())) or \
+                    (lk is None and self.runner_busy(cpu, t.pid, set())):
                 busy.add(cpu)
-        return idle, busy
+        return idle, busy, unknown
+
+    def not_a_wakeup_move(self, t):
+        """Something other than its sched_wakeup shows t after a move held for one."""
+        if t.wake_move:
+            t.wake_move = t.wake_migrated = False
 
     def waking(self, cpu, owner, b):
         t = self.get(int(field(b, "pid")))
         t.comm = re.search(r"comm=(.*) pid=\d+ prio=", b).group(1) or t.comm
         t.prio = int(field(b, "prio"))
         old = int(field(b, "target_cpu"))
-        t.idle_before, t.busy_before = self.snapshot(t)
+        self.not_a_wakeup_move(t)
+        t.idle_before, t.busy_before, t.unknown_before = self.snapshot(t)
         t.waking, t.waking_cpu, t.wake_migrated = True, cpu, False
         if t.cpu < 0 and 0 <= old < self.n:
             t.cpu = old
-        if t.blocked_cpu < 0 and 0 <= old < self.n:
-            t.blocked_cpu = old
+        if t.first_task_cpu < 0 and 0 <= old < self.n:
+            t.first_task_cpu = old
         if t.state != "R" and not (t.state == "Q" and not t.on_delayed):
             self.set_pending(t, old)
 
     def placement(self, t, to, cpu):
         saw = t.waking
-        before = t.idle_before if saw else None
-        busy_before = t.busy_before if saw else None
         frm = t.wake_from if t.wake_migrated else t.cpu
-        proven = self.proven(t)
+        proof = set()
+        proven = self.proven(t, proof)
         assume = set()
         mask = self.mask_of(t, assume)
         self.clear_pending(t)
@@ -523,17 +598,17 @@ class Model:
             judge = False                   # stop class
         elif (t.mask_known and len(t.mask) == 1) or (mask and assume and len(mask) == 1):
             self.path("wake-affine", t.mask_known and len(t.mask) == 1 and proven and
-                      not assume)
+                      not assume and not proof)
         elif self.rt(t):
             pass
         elif frm < 0:
             judge = False                   # path unknown
         elif to == frm:
             self.path("wake-prev", saw and proven and t.mask_known and not assume and
-                      not self.asym)
+                      not proof and not self.asym)
         if judge:
-            self.stacking(t, to, before, proven)
-            self.missed(t, to, before, busy_before, proven)
+            self.stacking(t, to, saw, proven, proof)
+            self.missed(t, to, saw, proven, proof)
         t.waking = t.wake_migrated = False
         t.cpu = to
         if self.cpus[to].curr != t.pid:
@@ -546,6 +621,7 @@ class Model:
         if not 0 <= to < self.n:
             return
         t.prio = int(field(b, "prio"))
+        t.wake_move = False                 # the move held for it is part of it
         self.placement(t, to, cpu)
 
     def wakeup_new(self, cpu, b):
@@ -561,7 +637,8 @@ class Model:
             self.path("fork-affine", not unseen)
         elif not self.rt(t):
             self.path("fork-local" if to == cpu else "fork-moved", t.mask_known and not unseen)
-        self.stacking(t, to, None, True)
+        t.forking = False
+        self.stacking(t, to, False, True, set())
         t.cpu, t.state = to, "Q"
         self.enqueue(t, to, False)
 
@@ -571,8 +648,13 @@ class Model:
         if not 0 <= to < self.n:
             return
         t.prio = int(field(b, "prio"))
+        self.not_a_wakeup_move(t)
         queued = t.state == "Q" and not t.on_delayed
         writer = self.tasks.get(owner)
+        nowaking = "sched_waking" not in self.defined
+        if t.forking:
+            t.cpu = to                      # wake_up_new_task()'s set_task_cpu() (< 4.1)
+            return
         if t.waking and cpu == t.waking_cpu:
             t.wake_migrated, t.wake_from = True, frm
             self.set_pending(t, to)
@@ -591,9 +673,10 @@ class Model:
             pass
         elif not flags & (HARDIRQ | SOFTIRQ) and to == cpu and owner != t.pid and queued:
             pass
-        elif t.state == "S":
+        elif t.state == "S" or (t.state == "U" and nowaking):
             t.wake_migrated, t.wake_from = True, frm
-            if self.wakeups_seen:
+            if self.wakeups_seen or ("sched_wakeup" in self.defined and nowaking):
+                t.wake_move = True          # its sched_wakeup follows
                 t.cpu = to
                 return
             self.placement(t, to, cpu)
@@ -612,6 +695,7 @@ class Model:
             self.rq_remove(old)
             self.clear_pending(old)
         child = self.tasks[cpid] = Task(cpid)
+        child.forking = True
         m = re.search(r"child_comm=(.*) child_pid=", b)
         child.comm = m.group(1) if m else ""
         if parent is not None:

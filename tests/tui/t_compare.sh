@@ -189,12 +189,17 @@ for l, r in zip(shown, rows):
     else:
         same(ch, r["change_pct"], what + " change %")
     if rng:
-        m = re.fullmatch(r"(.+?)\.\.(.+?) \| (.+?)\.\.(.+)", rng)
+        m = re.fullmatch(r"(.+?)\.\.(.+?) \| (.+?)\.\.(.+?)(; p (\S+)( \(approx\.\))?)?", rng)
         if not m:
             bad.append("%s: range %r" % (what, rng))
             continue
-        for v, k in zip(m.groups(), ("base_min", "base_max", "new_min", "new_max")):
+        for v, k in zip(m.groups()[:4], ("base_min", "base_max", "new_min", "new_max")):
             same(v, r[k], what + " " + k)
+        # the rank test's p, as rqpath diff computed it (3 significant digits shown)
+        if m.group(6) is None and r["p"] != "":
+            bad.append("%s: no p shown, csv %s" % (what, r["p"]))
+        elif m.group(6) is not None and ("%.3g" % float(r["p"])) != m.group(6):
+            bad.append("%s: p %s shown, csv %s" % (what, m.group(6), r["p"]))
 print("%d rows compared" % len(shown))
 for b in bad[:20]:
     print("FAIL:", b)
@@ -202,7 +207,7 @@ sys.exit(1 if bad else 0)
 PY
 }
 check_numbers numbers-1 100x80 "$base" -- "$new"
-check_numbers numbers-3 130x80 $fx/spawn-idle1.dat $fx/spawn-idle2.dat $fx/spawn-idle3.dat -- \
+check_numbers numbers-3 130x100 $fx/spawn-idle1.dat $fx/spawn-idle2.dat $fx/spawn-idle3.dat -- \
 	$fx/spawn-busy1.dat $fx/spawn-busy2.dat $fx/spawn-busy3.dat
 grep -q ' | ' "$work/numbers-3.screen" || fail "numbers-3: no min..max ranges at 130 columns"
 

@@ -53,6 +53,9 @@ static void escape_controls_keeps_text_and_utf8(void **state)
 			    "a\\u009b2Jb\\u202ec\\u2028d\\u2066");
 	assert_string_equal(rq_escape_controls("\xc2\xa0\xe2\x82\xac", buf, sizeof(buf)),
 			    "\xc2\xa0\xe2\x82\xac");	/* NBSP, euro: ordinary text */
+	/* a tag character (invisible, past U+FFFF) */
+	assert_string_equal(rq_escape_controls("a\xf3\xa0\x81\x81z", buf, sizeof(buf)),
+			    "a\\U000e0041z");
 }
 
 static void json_strings_are_valid(void **state)
@@ -65,6 +68,22 @@ static void json_strings_are_valid(void **state)
 	/* C1 controls and bidi/line separators leave as \u escapes, nothing raw */
 	out = capture(rq_json_string, "\xc2\x9b\xc2\x85\xe2\x80\xae\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf", 17);
 	assert_string_equal(out, "\"\\u009b\\u0085\\u202e\\u2028\\u2029\\ufeff\"");
+	free(out);
+}
+
+/*
+ * JSON carries valid UTF-8 as is (issue 22: a parser gets the characters): CJK, emoji,
+ * combining marks; the invisible ones leave as \u escapes, past U+FFFF as a UTF-16
+ * surrogate pair (a tag character), so that the JSON stays valid and decodes the same.
+ */
+static void json_keeps_utf8_escapes_invisible(void **state)
+{
+	static const char name[] = "\xe6\x97\xa5\xf0\x9f\x98\x80" "e\xcc\x81"
+				   "\xf3\xa0\x81\x81\xe3\x85\xa4\xc2\xad";
+	char *out = capture(rq_json_string, name, sizeof(name) - 1);
+
+	assert_string_equal(out, "\"\xe6\x97\xa5\xf0\x9f\x98\x80" "e\xcc\x81"
+				 "\\udb40\\udc41\\u3164\\u00ad\"");
 	free(out);
 }
 
@@ -163,6 +182,7 @@ int main(void)
 		cmocka_unit_test(escape_c_makes_control_bytes_inert),
 		cmocka_unit_test(escape_controls_keeps_text_and_utf8),
 		cmocka_unit_test(json_strings_are_valid),
+		cmocka_unit_test(json_keeps_utf8_escapes_invisible),
 		cmocka_unit_test(csv_fields_follow_rfc4180),
 		cmocka_unit_test(cpumask_list_syntax),
 		cmocka_unit_test(marker_roundtrip_with_hostile_comm),

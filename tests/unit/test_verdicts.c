@@ -272,8 +272,9 @@ static void model_repaired_from_common_pid(void **state)
 static void plain_trace_assumptions(void **state)
 {
 	struct rq_analysis *an = an_with(2, "6.18", NULL);
+	/* 601 is first seen at its wakeup: the proof of selection rests on that too */
 	unsigned int want = (1u << RQ_ASSUME_MASK_ALL) | (1u << RQ_ASSUME_LLC) |
-			    (1u << RQ_ASSUME_POLICY_PRIO);
+			    (1u << RQ_ASSUME_POLICY_PRIO) | (1u << RQ_ASSUME_BLOCKED_BEFORE);
 
 	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
 	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
@@ -788,6 +789,246 @@ static void path_confidence_rests_on_the_mask(void **state)
 	}
 }
 
+/* The placement of pid with that path in the recent ring, newest first; NULL if none. */
+static const struct rq_placement *recent_path(const struct rq_analysis *an, int pid,
+					      enum rq_path path)
+{
+	const struct rq_placement *p;
+
+	for (unsigned int i = 0; (p = rq_recent(an, i)); i++)
+		if (p->pid == pid && p->path == path)
+			return p;
+	return NULL;
+}
+
+/* Does p name the assumption called name (looked up by name, not by number)? */
+static bool rests_on(const struct rq_placement *p, const char *name)
+{
+	for (int a = 0; a < RQ_ASSUME__COUNT; a++)
+		if (!strcmp(rq_assumption_names[a], name))
+			return p->assume & (1u << a);
+	return false;
+}
+
+/*
+ * Issue 19 item 8.  900 runs on CPU 1 after its last idle; its switch-out is missing:
+ * the next record there is 910's (a repair).  It may have blocked as late as that, and
+ * stay delay-dequeued: CPU 1 idle before then proves nothing, so its wakeup onto busy
+ * CPU 1 while CPU 0 idles is possible.  Once CPU 1 shows the idle task after the repair,
+ * the same wakeup is proven.  A task first seen at its wakeup (920) is proven by its
+ * CPU's idle time under the stated assumption blocked-before-trace: inferred.
+ */
+static void repaired_switch_proves_no_selection(void **state)
+{
+	for (int idle_after = 0; idle_after <= 1; idle_after++) {
+		struct rq_analysis *an = marked(2, "6.18");
+		const struct rq_finding_store *mi = fs(an, RQ_FIND_MISSED_IDLE);
+
+		mark_task(an, 1 * MS, 900, 0, "0-1");
+		mark_task(an, 1 * MS, 910, 0, "0-1");
+		ev_switch(an, 2 * MS, 1, 0, 0, 900, "t");
+		ev_simple(an, 3 * MS, 1, RQ_EV_OTHER, 910, 0, 0);	/* 900's switch-out lost */
+		assert_int_equal(an->cpus[1].curr, 910);
+		if (idle_after) {
+			ev_simple(an, 3 * MS + 100 * US, 1, RQ_EV_OTHER, 0, 0, 0);
+			ev_simple(an, 3 * MS + 200 * US, 1, RQ_EV_OTHER, 910, 0, 0);
+		}
+		ev_waking(an, 4 * MS, 1, 910, 900, 1);
+		ev_wakeup(an, 4 * MS + 2 * US, 1, 910, 900, 1);
+		assert_int_equal(mi->count, idle_after);
+		assert_int_equal(mi->exact, idle_after);
+		assert_int_equal(mi->possible, !idle_after);
+
+		mark_task(an, 5 * MS, 920, 0, "0-1");
+		ev_waking(an, 6 * MS, 1, 910, 920, 1);
+		ev_wakeup(an, 6 * MS + 2 * US, 1, 910, 920, 1);
+		assert_int_equal(mi->count, idle_after + 1);
+		assert_int_equal(mi->exact, idle_after);
+		assert_int_equal(mi->inferred, 1);
+		assert_true(rests_on(recent_of(an, 920), "blocked-before-trace"));
+		rq_analysis_free(an);
+	}
+}
+
+/*
+ * Issue 19 item 9.  CPU 2 of the LLC is allowed but the trace never shows it: it may
+ * have been idle, so a wakeup onto busy CPU 0 with CPU 1 busy too is not judged (not
+ * "judged, no miss").  Seen busy, it is judged; seen idle, the miss counts.
+ */
+static void unknown_cpu_in_the_llc_is_not_judged(void **state)
+{
+	for (int cpu2 = 0; cpu2 < 3; cpu2++) {	/* never shown, busy, idle */
+		struct rq_analysis *an = synth_new(3, "6.6.30");
+		const struct rq_finding_store *mi = fs(an, RQ_FIND_MISSED_IDLE);
+
+		for (int c = 0; c < 3; c++)
+			mark_cpu(an, c, 0);
+		ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+		ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+		if (cpu2)
+			ev_switch(an, 1 * MS, 2, 52, 1, 0, NULL);
+		mark_task(an, 1 * MS, 900, 0, "0-2");
+		mark_task(an, 1 * MS, 910, 0, "0-2");
+		mark_task(an, 1 * MS, 911, 0, "0-2");
+		mark_task(an, 1 * MS, 912, 0, "0-2");
+		ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy0");
+		ev_switch(an, 2 * MS, 1, 0, 0, 911, "busy1");
+		if (cpu2 == 1)
+			ev_switch(an, 2 * MS, 2, 0, 0, 912, "busy2");
+		ev_waking(an, 3 * MS, 0, 910, 900, 0);
+		ev_wakeup(an, 3 * MS + 2 * US, 0, 910, 900, 0);
+		assert_int_equal(mi->not_judged, cpu2 == 0);
+		assert_int_equal(mi->judged, cpu2 != 0);
+		assert_int_equal(mi->count, cpu2 == 2);
+		rq_analysis_free(an);
+	}
+}
+
+/*
+ * Issue 19 item 12.  CPU 0 was never seen idle and has not been watched for 20 ms: its
+ * runqueue is unknown, but 910 is known to run there, and a running task that is not
+ * SCHED_IDLE work makes the CPU busy whatever is queued.  The wakeup onto it while CPU 1
+ * idles is judged, and the miss counts.
+ */
+static void known_runner_makes_the_cpu_busy(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.6.30");
+	const struct rq_finding_store *mi = fs(an, RQ_FIND_MISSED_IDLE);
+
+	mark_cpu(an, 0, 0);
+	mark_cpu(an, 1, 0);
+	mark_task(an, 1 * MS, 900, 0, "0-1");
+	mark_task(an, 1 * MS, 910, 0, "0-1");
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	ev_switch(an, 2 * MS, 0, 50, 1, 910, "busy");
+	assert_false(an->cpus[0].known);
+	ev_waking(an, 5 * MS, 0, 910, 900, 0);
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+	assert_int_equal(mi->not_judged, 0);
+	assert_int_equal(mi->judged, 1);
+	assert_int_equal(mi->count, 1);
+	assert_int_equal(mi->exact, 1);
+	rq_analysis_free(an);
+}
+
+/*
+ * Issue 19 item 13.  migration/0 moves 300 at the start of its execve (sched_exec()),
+ * then, while the binary loads, migration/1 moves it back; the exec follows.  The exec
+ * pairs with the first move inside its window (0 -> 1, exec-moved); the later one is the
+ * other stopper's work (lb-active), not the other way round.
+ */
+static void exec_pairs_the_first_stopper_move(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.18");
+	const struct rq_placement *p;
+
+	ev_switch(an, 2 * MS, 0, 0, 0, 300, "sh");
+	ev_switch(an, 3 * MS, 0, 300, 0, 10, "migration/0");
+	ev_migrate(an, 3 * MS + 70 * US, 0, 10, 0, 300, 120, 0, 1);
+	ev_switch(an, 3 * MS + 80 * US, 1, 0, 0, 300, "sh");
+	ev_switch(an, 5 * MS, 1, 300, 0, 11, "migration/1");
+	ev_migrate(an, 5 * MS + 10 * US, 1, 11, 0, 300, 120, 1, 0);
+	ev_switch(an, 5 * MS + 20 * US, 0, 10, 1, 300, "sh");
+	ev_exec(an, 8 * MS, 0, 300, "/bin/true");
+	rq_analysis_finish(an);
+	assert_int_equal(path_count(an, "exec-moved"), 1);
+	assert_int_equal(path_count(an, "lb-active"), 1);
+	p = recent_path(an, 300, RQ_PATH_EXEC_MOVED);
+	assert_non_null(p);
+	assert_int_equal(p->from_cpu, 0);
+	assert_int_equal(p->to_cpu, 1);
+	p = recent_path(an, 300, RQ_PATH_LB_ACTIVE);
+	assert_non_null(p);
+	assert_int_equal(p->from_cpu, 1);
+	assert_int_equal(p->to_cpu, 0);
+	rq_analysis_free(an);
+}
+
+/* A record written in hard interrupt context: it shows no runner. */
+static void irq_event(struct rq_analysis *an, enum rq_event_type type, uint64_t ts, int cpu,
+		      int pid, int target)
+{
+	feed(an, (struct rq_event){ .ts = ts, .type = type, .cpu = cpu, .common_pid = 0,
+				    .flags = RQ_FLAG_HARDIRQ, .pid = pid, .prio = 120,
+				    .cpu_a = target });
+}
+
+/*
+ * Issue 19 item 14.  The SCHED_IDLE hog 800 is woken onto idle CPU 0 and runs there, but
+ * the switch out of idle is missing (as on CPU 1 of this machine): the model has the idle
+ * task running and 800 queued.  801 (SCHED_IDLE) is stacked on it while CPU 1 idles;
+ * the example names the SCHED_IDLE work, pid 800, not the idle task's pid 0.
+ */
+static void idle_stacking_names_the_sched_idle_task(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.18");
+	const struct rq_placement *p;
+	char text[512];
+
+	mark_task(an, 1 * MS, 800, 5, "0");
+	mark_task(an, 1 * MS, 801, 5, "0-1");
+	irq_event(an, RQ_EV_WAKING, 2 * MS, 0, 800, 0);
+	irq_event(an, RQ_EV_WAKEUP, 2 * MS + 1 * US, 0, 800, 0);
+	irq_event(an, RQ_EV_WAKING, 5 * MS, 0, 801, 0);
+	irq_event(an, RQ_EV_WAKEUP, 5 * MS + 2 * US, 0, 801, 0);
+	assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, 1);
+	p = &fs(an, RQ_FIND_IDLE_STACKING)->examples[0];
+	assert_int_equal(p->why_pid, 800);
+	rq_placement_describe(p, text, sizeof(text));
+	assert_non_null(strstr(text, "SCHED_IDLE work (pid 800)"));
+	rq_analysis_free(an);
+}
+
+/*
+ * Issue 19 item 11.  A 3.x kernel has no sched_waking (v4.3) and no sched_prepare_exec
+ * (v6.10), traces set_task_cpu() of every wakeup before its sched_wakeup, and that of
+ * wake_up_new_task() before sched_wakeup_new.  With no release known, the profile
+ * follows from the events (before v6.12: no delayed dequeue) and says so; the wakeup's
+ * move is part of the wakeup (from its old CPU: wake-pulled here, to the waker's CPU),
+ * even for a task the trace has not shown before; the fork's move is part of the fork:
+ * no "unknown" placement either way.
+ */
+static void old_kernel_without_sched_waking(void **state)
+{
+	static const bool has[RQ_EV__COUNT] = {
+		[RQ_EV_SWITCH] = true, [RQ_EV_WAKEUP] = true, [RQ_EV_WAKEUP_NEW] = true,
+		[RQ_EV_MIGRATE] = true, [RQ_EV_FORK] = true, [RQ_EV_EXIT] = true,
+		[RQ_EV_EXEC] = true,
+	};
+	struct rq_analysis *an = rq_analysis_new(NULL);
+	const struct rq_placement *p;
+
+	assert_non_null(an);
+	assert_int_equal(rq_analysis_begin(an, "synthetic", 2, NULL, has), 0);
+	assert_false(an->profile.delayed_dequeue);
+	assert_non_null(strstr(an->profile.note, "sched_waking"));
+	ev_switch(an, 1 * MS, 0, 50, 1, 0, NULL);
+	ev_switch(an, 1 * MS, 1, 51, 1, 0, NULL);
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "waker");
+	/* 900, never seen, blocked on CPU 1 before the trace: woken to the waker's CPU */
+	ev_migrate(an, 3 * MS, 0, 910, 0, 900, 120, 1, 0);
+	ev_wakeup(an, 3 * MS + 1 * US, 0, 910, 900, 0);
+	assert_int_equal(path_count(an, "unknown"), 0);
+	assert_int_equal(path_count(an, "wake-prev"), 0);
+	assert_int_equal(path_count(an, "wake-pulled"), 1);
+	p = recent_of(an, 900);
+	assert_int_equal(p->from_cpu, 1);
+	assert_int_equal(p->to_cpu, 0);
+	/* a fork on CPU 1 placed on CPU 0 */
+	ev_switch(an, 4 * MS, 1, 0, 0, 902, "parent");
+	ev_fork(an, 5 * MS, 1, 902, 903);
+	ev_migrate(an, 5 * MS + 1 * US, 1, 902, 0, 903, 120, 1, 0);
+	ev_wakeup_new(an, 5 * MS + 2 * US, 1, 902, 903, 0);
+	assert_int_equal(path_count(an, "fork-moved"), 1);
+	/* a move no sched_wakeup follows (the task runs): a move of unknown reason */
+	ev_migrate(an, 6 * MS, 0, 910, 0, 905, 120, 1, 0);
+	ev_switch(an, 7 * MS, 0, 910, 0, 905, "queued");
+	rq_analysis_finish(an);
+	assert_int_equal(path_count(an, "unknown"), 1);
+	assert_int_equal(an->nr_placements, 3);
+	rq_analysis_free(an);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -813,6 +1054,12 @@ int main(void)
 		cmocka_unit_test(exec_mask_settled_by_the_next_marker),
 		cmocka_unit_test(cpuset_move_unseen_without_cgroup_events),
 		cmocka_unit_test(path_confidence_rests_on_the_mask),
+		cmocka_unit_test(repaired_switch_proves_no_selection),
+		cmocka_unit_test(unknown_cpu_in_the_llc_is_not_judged),
+		cmocka_unit_test(known_runner_makes_the_cpu_busy),
+		cmocka_unit_test(exec_pairs_the_first_stopper_move),
+		cmocka_unit_test(idle_stacking_names_the_sched_idle_task),
+		cmocka_unit_test(old_kernel_without_sched_waking),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
