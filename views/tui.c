@@ -411,11 +411,18 @@ static void on_placement(void *data, const struct rq_placement *p)
 }
 
 /* A later verdict (an exec settled by a marker) adds its finding to the sparkline. */
-static void on_late_finding(void *data, uint64_t ts, unsigned int findings)
+static void on_settled(void *data, const struct rq_placement *p)
 {
 	struct tui *t = data;
 
-	hist_add(&t->hist, ts, findings);
+	if (p->late_findings)
+		hist_add(&t->hist, p->ts, p->late_findings);
+}
+
+static void subscribe(struct tui *t)
+{
+	rq_analysis_subscribe(t->an, &(struct rq_observer){
+		.on_placement = on_placement, .on_settled = on_settled, .ctx = t });
 }
 
 /* New events arrived: views must drop their row pointers. */
@@ -430,8 +437,7 @@ static void on_advance(void *data, uint64_t ts)
 static void observe(struct tui *t, struct rq_pump *pump)
 {
 	t->pump = pump;
-	rq_analysis_observe(t->an, on_placement, t);
-	rq_analysis_observe_late(t->an, on_late_finding, t);
+	subscribe(t);
 	rq_pump_on_advance(pump, on_advance, t);
 }
 
@@ -1247,8 +1253,7 @@ static int live_begin(struct tui *t)
 	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
 	tl_index_window(t->idx, 1 << 20, 2 << 20);
 	tl_index_attach(t->idx, t->an);
-	rq_analysis_observe(t->an, on_placement, t);
-	rq_analysis_observe_late(t->an, on_late_finding, t);
+	subscribe(t);
 	t->trace_first = 0;
 	hist_reset(t);
 	t->counting_since = wall_now();

@@ -26,12 +26,28 @@
 
 #define MAX_RULES 16
 
-/* --fail-on RULE[=N]: RULE is a finding id (its proven count), or ID:possible. */
+/*
+ * --fail-on RULE[=N]: RULE is a finding id (its proven count), or ID:possible; either
+ * trips too when the finding was not judged at all, unless :judged-ok follows.
+ */
 struct fail_rule {
 	int finding;
 	bool possible;
+	bool judged_ok;		/* a finding not judged passes */
 	unsigned long long max;
 };
+
+/* Take the suffix sfx off name (n chars) if it ends with it. */
+static bool take_suffix(char *name, size_t *n, const char *sfx)
+{
+	size_t l = strlen(sfx);
+
+	if (*n <= l || strcmp(name + *n - l, sfx))
+		return false;
+	*n -= l;
+	name[*n] = '\0';
+	return true;
+}
 
 static int parse_rule(const char *arg, struct fail_rule *r)
 {
@@ -44,9 +60,8 @@ static int parse_rule(const char *arg, struct fail_rule *r)
 		return -1;
 	memcpy(name, arg, n);
 	name[n] = '\0';
-	r->possible = n > 9 && !strcmp(name + n - 9, ":possible");
-	if (r->possible)
-		name[n - 9] = '\0';
+	r->judged_ok = take_suffix(name, &n, ":judged-ok");
+	r->possible = take_suffix(name, &n, ":possible");
 	r->finding = -1;
 	for (int i = 0; i < RQ_FIND__COUNT; i++)
 		if (!strcmp(name, rq_finding_ids[i]))
@@ -68,26 +83,50 @@ struct rules_ctx {
 	int n;
 };
 
-/* 1 if a --fail-on rule tripped (each one says so on stderr), else 0. */
-static int check_rules(const struct rq_analysis *an, void *ctx)
+/*
+ * 1 if a --fail-on rule tripped, else 0.  Each tripped rule says so on stderr (naming
+ * file, when given: several files were audited) and its name goes into tripped, a JSON
+ * array's contents ("\"missed-idle\", ...").
+ */
+static int check_rules(const struct rq_analysis *an, const char *file, void *ctx,
+		       char *tripped, size_t size)
 {
 	const struct rules_ctx *rc = ctx;
-	int tripped = 0;
+	char where[1100] = "";
+	int any = 0;
 
+	if (file) {
+		char esc[1024];
+
+		rq_escape_c(file, strlen(file), esc, sizeof(esc));
+		snprintf(where, sizeof(where), "%s: ", esc);
+	}
+	if (size)
+		tripped[0] = '\0';
 	/* only proven counts trip a rule, unless the rule names the possible ones */
 	for (int i = 0; i < rc->n; i++) {
 		const struct fail_rule *r = &rc->rules[i];
 		const struct rq_finding_store *s = &rq_analysis_summary(an)->findings[r->finding];
 		unsigned long long n = r->possible ? s->possible : s->count;
+		const char *id = rq_finding_ids[r->finding];
+		bool unjudged = rq_finding_not_judged(s) && !r->judged_ok;
 
-		if (n > r->max) {
-			fprintf(stderr, "rqpath: --fail-on %s%s=%llu tripped: %llu found\n",
-				rq_finding_ids[r->finding], r->possible ? ":possible" : "",
-				r->max, n);
-			tripped = 1;
-		}
+		if (unjudged)
+			fprintf(stderr, "rqpath: %s--fail-on %s%s tripped: not judged (%llu "
+				"candidate(s), none could be judged; %s:judged-ok accepts that)\n",
+				where, id, r->possible ? ":possible" : "",
+				(unsigned long long)s->not_judged, id);
+		else if (n > r->max)
+			fprintf(stderr, "rqpath: %s--fail-on %s%s=%llu tripped: %llu found\n", where,
+				id, r->possible ? ":possible" : "", r->max, n);
+		else
+			continue;
+		if (size && size > strlen(tripped))
+			snprintf(tripped + strlen(tripped), size - strlen(tripped), "%s\"%s%s\"",
+				 any ? ", " : "", id, r->possible ? ":possible" : "");
+		any = 1;
 	}
-	return tripped;
+	return any;
 }
 
 /* The settings of a live audit. */
@@ -182,7 +221,8 @@ static const struct cli_option audit_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
-	  "exit 1 when finding RULE proves more than N (default 0); RULE:possible: the unproven" },
+	  "exit 1 when finding RULE proves more than N (default 0) or was not judged; "
+	  "RULE:possible: the unproven; RULE:judged-ok: not judged passes" },
 	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
 	  "override the kernel profile: exec-callback, idle-stack, fork-util = fixed|affected, "
 	  "delay-dequeue = on|off" },
@@ -264,8 +304,9 @@ static int cmd_audit(int argc, char **argv)
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
 				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one "
-					 "of needless-callback, offcpu-fork, idle-stacking, "
-					 "missed-idle (add :possible for the unproven ones)", p.arg);
+					 "of %s (add :possible for the unproven ones, :judged-ok "
+					 "to pass a finding not judged)", p.arg,
+					 rq_finding_id_list());
 				ret = RQ_EXIT_ERROR;
 				goto out;
 			}
@@ -449,7 +490,7 @@ static int cmd_audit(int argc, char **argv)
 	if (nrules) {
 		struct rules_ctx rc = { rules, nrules };
 
-		if (check_rules(an, &rc))
+		if (check_rules(an, NULL, &rc, NULL, 0))
 			ret = RQ_EXIT_TRIPPED;
 	}
 	/* the report is written, but a command that failed on its own fails the run */

@@ -499,7 +499,7 @@ class Model:
 
     # ---- records
     def repair(self, ev, cpu, owner, flags):
-        if ev in ("sched_switch", "marker") or owner < 0 or flags & (HARDIRQ | SOFTIRQ | NMI):
+        if ev in ("sched_switch", "marker") or owner < 0 or flags & NMI:
             return
         c = self.cpus[cpu]
         if owner == c.curr:
