@@ -165,6 +165,25 @@ $(BUILD)/asan/tests/%: tests/unit/%.c $(BUILD)/asan/librqpath.a | $(BUILD)/test-
 	$(Q)$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/librqpath.a \
 		$(LIB_PKG_LIBS) -lcmocka -lm
 
+# Adding a finding is a row in findings.def and its judge: test_fifth_finding links a
+# library built with findings.def's test-only fifth row (RQ_TEST_FIFTH_FINDING), whose
+# judge is in the test; every table, column and legend must grow with the row alone.
+FIFTH_LIB_OBJ := $(call objs,$(BUILD)/fifth,$(LIB_SRC))
+$(BUILD)/fifth/%.o: %.c | $(BUILD)/deps.stamp
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(call layer_cflags,$<) $(SAN_FLAGS) -DRQ_TEST_FIFTH_FINDING -c -o $@ $<
+
+$(BUILD)/fifth/librqpath.a: $(FIFTH_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/asan/tests/test_fifth_finding: tests/unit/test_fifth_finding.c $(BUILD)/fifth/librqpath.a \
+		| $(BUILD)/test-deps.stamp
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -DRQ_TEST_FIFTH_FINDING -Itests/unit -o $@ $< \
+		$(BUILD)/fifth/librqpath.a $(LIB_PKG_LIBS) -lcmocka -lm
+
 # Unit tests of the command line's pieces (tests/unit/test_cli_*.c) link those too.
 CLI_UNIT_OBJ := $(BUILD)/asan/src/cli/opts.o
 $(BUILD)/asan/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_UNIT_OBJ) $(BUILD)/asan/librqpath.a \

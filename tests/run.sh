@@ -14,6 +14,11 @@ export RQPATH_TOP="$top"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 pass=0 fail=0 skip=0
+# recordings killed elsewhere on the machine before this run are not its leftovers
+if [ -d /sys/kernel/tracing/instances ]; then
+	. "$top/tests/live/tracefs.sh"
+	stale_at_start=$(rqpath_stale)
+fi
 failed=""
 logdir="$RQPATH_BUILD/test-logs"
 mkdir -p "$logdir"
@@ -46,13 +51,21 @@ for tier in golden robust live tui; do
 done
 # Nothing may be left behind in tracefs by any test.
 if [ -d /sys/kernel/tracing/instances ]; then
-	# an instance whose owner (the pid that ends its name) still runs is in use, not left
+	# an instance whose recording still runs is in use, not left (rqpath_stale: the pid
+	# of rqpath-nsINODE-PID is one of another pid namespace, judged by that namespace)
+	# (and one gone a moment later was another run's, on this shared machine)
 	left=""
-	for inst in $(ls /sys/kernel/tracing/instances | grep '^rqpath' || true); do
-		owner=${inst##*-}
-		case "$owner" in *[!0-9]*|"") left="$left $inst"; continue ;; esac
-		kill -0 "$owner" 2>/dev/null || left="$left $inst"
+	for inst in $(rqpath_stale); do
+		echo "$stale_at_start" | grep -qxF "$inst" || left="$left $inst"
 	done
+	if [ -n "$left" ]; then
+		sleep 3
+		again=""
+		for inst in $left; do
+			[ -d "$T/instances/$inst" ] && again="$again $inst"
+		done
+		left=$([ -z "$again" ] || rqpath_stale $again | tr '\n' ' ')
+	fi
 	if [ -n "$left" ]; then
 		fail=$((fail + 1)); echo "FAIL  residue: tracefs instances left: $left"
 	else

@@ -305,75 +305,116 @@ static int draw_paths(struct view *v, int y, int ymax)
 /* What a finding is counted out of: its candidates, and their name. */
 static uint64_t finding_of(const struct rq_summary *sum, int f, const char **what)
 {
-	switch (f) {
-	case RQ_FIND_NEEDLESS_CALLBACK:
-		*what = "execs";
-		return kind_total(sum, RQ_KIND_EXEC);
-	case RQ_FIND_OFFCPU_FORK:
-		*what = "forks";
-		return sum->findings[f].of;
-	default:
-		*what = "wakeups";
-		return kind_total(sum, RQ_KIND_WAKEUP);
-	}
+	*what = rq_kind_plural[rq_finding_of[f]];
+	return kind_total(sum, rq_finding_of[f]);
 }
 
-static void fmt_n(uint64_t n, char *buf, size_t size)
+/* One finding's row, each column a string: the widths come from the widest of them. */
+struct find_row {
+	char cnt[24], ofs[48], e[24], i[24], p[24], nj[24];
+	bool none;		/* its verdict: not judged (rq_finding_not_judged()) */
+};
+
+static void find_row(const struct rq_summary *sum, int f, struct find_row *r)
 {
-	if (n >= 10000000ULL)
-		snprintf(buf, size, "%lluM", (unsigned long long)(n / 1000000ULL));
+	const struct rq_finding_store *fs = &sum->findings[f];
+	const char *what;
+	uint64_t of = finding_of(sum, f, &what);
+
+	r->none = rq_finding_not_judged(fs);
+	if (r->none)
+		snprintf(r->cnt, sizeof(r->cnt), "-");
 	else
-		snprintf(buf, size, "%llu", (unsigned long long)n);
+		snprintf(r->cnt, sizeof(r->cnt), "%llu", (unsigned long long)fs->count);
+	snprintf(r->ofs, sizeof(r->ofs), "of %llu %s", (unsigned long long)of, what);
+	/* the split is the verdicts' work: until it adds up, say it is not known */
+	if (fs->exact + fs->inferred == fs->count) {
+		snprintf(r->e, sizeof(r->e), "%llu", (unsigned long long)fs->exact);
+		snprintf(r->i, sizeof(r->i), "%llu", (unsigned long long)fs->inferred);
+	} else {
+		snprintf(r->e, sizeof(r->e), "?");
+		snprintf(r->i, sizeof(r->i), "?");
+	}
+	snprintf(r->p, sizeof(r->p), "%llu", (unsigned long long)fs->possible);
+	snprintf(r->nj, sizeof(r->nj), "%llu", (unsigned long long)fs->not_judged);
 }
 
-/* The column header of the findings, on their rule. */
-#define FIND_HDR "  count  of              exact infer  poss  n/j"
+static int widest(int w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	return n > w ? n : w;
+}
+
+/* The widths of the findings' columns: count, of, and the four verdict numbers. */
+struct find_cols {
+	int cnt, ofs, num;
+};
+
+static struct find_cols find_cols(const struct rq_summary *sum)
+{
+	struct find_cols c = { 6, 15, 5 };
+	struct find_row r;
+
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		find_row(sum, f, &r);
+		c.cnt = widest(c.cnt, r.cnt);
+		c.ofs = widest(c.ofs, r.ofs);
+		c.num = widest(widest(widest(widest(c.num, r.e), r.i), r.p), r.nj);
+	}
+	return c;
+}
+
+/* Where the rate column starts: after the widest row. */
+static int find_spark_x(const struct find_cols *c)
+{
+	return 20 + c->cnt + 2 + c->ofs + 4 * (c->num + 1) + 2;
+}
+
+/* The column header on the findings' rule, over columns as wide as they are. */
+static void find_header(const struct tui *t, int y)
+{
+	struct find_cols c = find_cols(rq_analysis_summary(t->an));
+	char hdr[160];
+
+	snprintf(hdr, sizeof(hdr), " %*s  %-*s %*s %*s %*s %*s", c.cnt, "count", c.ofs, "of",
+		 c.num, "exact", c.num, "infer", c.num, "poss", c.num, "n/j");
+	tui_puts(y, 20, -1, hdr);
+	if (t->hist.used && COLS > find_spark_x(&c) + 11)
+		tui_puts(y, find_spark_x(&c) + 1, -1, " rate over the trace ");
+}
 
 static int draw_findings(struct view *v, int y, int ymax)
 {
 	struct dash_state *s = v->priv;
 	struct tui *t = v->t;
 	const struct rq_summary *sum = rq_analysis_summary(t->an);
+	struct find_cols c = find_cols(sum);
 
 	for (int f = 0; f < RQ_FIND__COUNT && y < ymax; f++) {
 		const struct rq_finding_store *fs = &sum->findings[f];
-		const char *what;
-		uint64_t of = finding_of(sum, f, &what);
-		char buf[160], cnt[24], ofs[40], e[16], i[16], p[16], nj[16];
+		char buf[320];
+		struct find_row r;
 		bool sel = v->sel == s->npaths + f;
-		uint64_t unjudged = f == RQ_FIND_NEEDLESS_CALLBACK && fs->unknown > fs->not_judged ?
-				    fs->unknown : fs->not_judged;
-		/* nothing judged: no candidate, or every candidate unjudged */
-		bool none = !fs->count && !fs->possible && (!of || unjudged >= of);
 		int sw, x;
 
+		find_row(sum, f, &r);
 		select_row(y, sel);
 		if (fs->count && !sel)
 			attron(tui_attr(C_FINDING));
-		fmt_n(fs->count, cnt, sizeof(cnt));
-		snprintf(ofs, sizeof(ofs), "of %llu %s", (unsigned long long)of, what);
-		/* the split is the verdicts' work: until it adds up, say it is not known */
-		if (fs->exact + fs->inferred == fs->count) {
-			fmt_n(fs->exact, e, sizeof(e));
-			fmt_n(fs->inferred, i, sizeof(i));
-		} else {
-			snprintf(e, sizeof(e), "?");
-			snprintf(i, sizeof(i), "?");
-		}
-		fmt_n(fs->possible, p, sizeof(p));
-		fmt_n(unjudged, nj, sizeof(nj));
-		if (none)
-			snprintf(buf, sizeof(buf), " %-18s %6s  %-15s not judged: %llu",
-				 rq_finding_ids[f], "-", ofs, (unsigned long long)unjudged);
+		if (r.none)
+			snprintf(buf, sizeof(buf), " %-18s %*s  %-*s not judged: %s",
+				 rq_finding_ids[f], c.cnt, r.cnt, c.ofs, r.ofs, r.nj);
 		else
-			snprintf(buf, sizeof(buf), " %-18s %6s  %-15s %5s %5s %5s %5s",
-				 rq_finding_ids[f], cnt, ofs, e, i, p, nj);
-		x = tui_puts(y, 0, -1, buf);
+			snprintf(buf, sizeof(buf), " %-18s %*s  %-*s %*s %*s %*s %*s",
+				 rq_finding_ids[f], c.cnt, r.cnt, c.ofs, r.ofs, c.num, r.e, c.num,
+				 r.i, c.num, r.p, c.num, r.nj);
+		tui_puts(y, 0, -1, buf);
 		if (fs->count && !sel)
 			attroff(tui_attr(C_FINDING));
 		if (sel)
 			attroff(tui_attr(C_SELECT));
-		x = 69;
+		x = find_spark_x(&c);
 		sw = COLS - x - 2;
 		if (sw > TUI_HIST)
 			sw = TUI_HIST;
@@ -504,9 +545,7 @@ static void dashboard_draw(struct view *v, int y0, int h)
 		y = pend + 1;
 	tui_rule(t, y, "findings");
 	attron(tui_attr(C_HEADER));
-	tui_puts(y, 20, -1, FIND_HDR);
-	if (t->hist.used && COLS > 80)
-		tui_puts(y, 70, -1, " rate over the trace ");
+	find_header(t, y);
 	attroff(tui_attr(C_HEADER));
 	y++;
 	y = draw_findings(v, y, ymax);

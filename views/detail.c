@@ -11,6 +11,7 @@
 
 #include "escape.h"
 #include "teach.h"
+#include "tlindex.h"
 #include "tui.h"
 
 #define DL_MAX 256
@@ -80,7 +81,6 @@ static void build(struct view *v)
 	struct detail_state *s = v->priv;
 	const struct rq_placement *p = &s->p;
 	const struct rq_analysis *an = v->t->an;
-	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	const struct rq_path_info *pi = &rq_paths[p->path];
 	struct rq_task_info info;
 	const struct rq_task_info *tk = an && rq_task_info_get(an, p->pid, &info) ? &info : NULL;
@@ -100,14 +100,8 @@ static void build(struct view *v)
 		rq_cpumask_format(tk->mask, mask, sizeof(mask));
 	add(s, C_NORMAL, " task       %d %s  (policy %s, allowed CPUs %s)", p->pid, comm,
 	    tk ? rq_policy_name(tk->policy) : "?", mask);
-	if (p->writer_pid >= 0)
-		add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (record written on CPU %d by pid %d)",
-		    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu, p->cpu, p->writer_pid);
-	else
-		add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (from the index of the whole trace: "
-		    "the engine keeps the full record of the last %u placements)",
-		    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu,
-		    an ? sum->recent_cap : 0);
+	add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (record written on CPU %d by pid %d)",
+	    rq_kind_names[pi->kind], from, tui_g.arrow, p->to_cpu, p->cpu, p->writer_pid);
 	add(s, C_NORMAL, " path       %s: %s", pi->id, pi->summary);
 	add(s, C_NORMAL, " kernel     %s()", pi->kernel_fn);
 	add(s, p->conf == RQ_CONF_EXACT ? C_NORMAL : C_MAYBE, " confidence %s",
@@ -124,11 +118,18 @@ static void build(struct view *v)
 			if (!(p->findings & (1u << f)))
 				continue;
 			add(s, C_FINDING, "flagged: %s, %s", rq_finding_ids[f],
-			    rq_teach_finding_title[f]);
-			add_wrapped(s, C_NORMAL, "   ", rq_teach_finding_text[f]);
+			    rq_findings[f].title);
+			add_wrapped(s, C_NORMAL, "   ", rq_findings[f].text);
 		}
 	} else {
-		add(s, C_HEADER, "not flagged by any of the four findings");
+		static const char *const words[] = { "no", "one", "two", "three", "four",
+						     "five", "six", "seven", "eight" };
+
+		if (RQ_FIND__COUNT < (int)(sizeof(words) / sizeof(words[0])))
+			add(s, C_HEADER, "not flagged by any of the %s findings",
+			    words[RQ_FIND__COUNT]);
+		else
+			add(s, C_HEADER, "not flagged by any of the %d findings", RQ_FIND__COUNT);
 	}
 	add(s, C_NORMAL, "%s", "");
 	if (s->nev > 0) {
@@ -160,15 +161,21 @@ static void build(struct view *v)
 }
 
 /*
- * Open the detail of p: the engine's own copy when the ring of recent placements or a
- * finding's examples hold it (it carries the explanation), else p as given (an index
- * entry: its path, CPUs, confidence and findings).
+ * Open the detail of p, wherever it was chosen (findings, placements, dashboard, [ ],
+ * timeline, search): the engine's settled record of it, all its facts as the engine
+ * gave them to the index; a placement not settled yet (live, or still loading) as the
+ * engine holds it now, in the ring of recent placements or a finding's examples.
  */
 void tui_open_placement(struct tui *t, const struct rq_placement *p)
 {
 	const struct rq_analysis *an = t->an;
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
+	struct rq_placement rec;
 
+	if (t->idx && tl_pl_find(t->idx, p->seq, p->ts, &rec)) {
+		tui_push(t, VIEW_DETAIL, &rec);
+		return;
+	}
 	for (unsigned int i = 0; an && i < sum->recent_len; i++) {
 		const struct rq_placement *r = rq_recent(an, i);
 

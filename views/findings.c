@@ -65,21 +65,26 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		if (fs->possible)
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (+%llu possible)", (unsigned long long)fs->possible);
-		if (fs->not_judged || fs->unknown)
+		if ((fs->not_judged || fs->unknown) && !rq_finding_not_judged(fs))
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (%llu not judged)", (unsigned long long)(fs->not_judged > fs->unknown ?
 							       fs->not_judged : fs->unknown));
 		if (!sel)
 			attron(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
-		snprintf(buf, sizeof(buf), "%s %-18s %llu%s", tui_g.mark,
-			 rq_finding_ids[r->finding], (unsigned long long)fs->count, extra);
+		/* its verdict: a count, or "not judged" (never a bare 0 then) */
+		if (rq_finding_not_judged(fs))
+			snprintf(buf, sizeof(buf), "%s %-18s not judged: %llu%s", tui_g.mark,
+				 rq_finding_ids[r->finding], (unsigned long long)fs->not_judged, extra);
+		else
+			snprintf(buf, sizeof(buf), "%s %-18s %llu%s", tui_g.mark,
+				 rq_finding_ids[r->finding], (unsigned long long)fs->count, extra);
 		tui_puts(y, 0, -1, buf);
 		if (!sel)
 			attroff(fs->count ? tui_attr(C_FINDING) : tui_attr(C_HEADER));
 	} else if (r->example == -2) {
-		tui_puts(y, 2, -1, rq_teach_finding_title[r->finding]);
+		tui_puts(y, 2, -1, rq_findings[r->finding].title);
 		if (!fs->nexamples)
-			tui_puts(y, 2 + tui_width(rq_teach_finding_title[r->finding]), -1,
+			tui_puts(y, 2 + tui_width(rq_findings[r->finding].title), -1,
 				 "; no examples");
 	} else {
 		const struct rq_placement *p = &fs->examples[r->example];
@@ -134,7 +139,7 @@ static bool findings_match(struct view *v, int row, const char *needle, bool ica
 	if (r->example == -1)
 		return tui_text_has(rq_finding_ids[r->finding], needle, icase);
 	if (r->example == -2)
-		return tui_text_has(rq_teach_finding_title[r->finding], needle, icase);
+		return tui_text_has(rq_findings[r->finding].title, needle, icase);
 	if (r->example < 0 || !v->t->an)
 		return false;
 	p = &rq_analysis_summary(v->t->an)->findings[r->finding].examples[r->example];
@@ -158,7 +163,7 @@ static enum view_key findings_key(struct view *v, enum tui_action act)
 	if (r->example >= 0) {
 		const struct rq_finding_store *fs = &rq_analysis_summary(v->t->an)->findings[r->finding];
 
-		tui_push(v->t, VIEW_DETAIL, &fs->examples[r->example]);
+		tui_open_placement(v->t, &fs->examples[r->example]);
 	} else {
 		pl_filter_clear(&f);
 		f.finding = r->finding;

@@ -85,8 +85,8 @@ static void build(struct view *v)
 	}
 	add(s, false, "");
 	add(s, true, "marks");
-	snprintf(buf, sizeof(buf), "  NOIM       findings: N %s, O %s, I %s, M %s",
-		 rq_finding_ids[0], rq_finding_ids[1], rq_finding_ids[2], rq_finding_ids[3]);
+	snprintf(buf, sizeof(buf), "  %-10s findings: %s", rq_finding_letters,
+		 rq_finding_legend());
 	add(s, false, buf);
 	add(s, false, "  +N?        N more placements may have taken this step (the trace "
 		      "cannot tell)");

@@ -47,12 +47,11 @@ struct pl_key {
 	const char *comm;
 };
 
-static const char finding_letters[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
 
 void pl_finding_marks(unsigned int findings, char *buf)
 {
 	for (int f = 0; f < RQ_FIND__COUNT; f++)
-		buf[f] = findings & (1u << f) ? finding_letters[f] : '.';
+		buf[f] = findings & (1u << f) ? rq_finding_letters[f] : '.';
 	buf[RQ_FIND__COUNT] = '\0';
 }
 
@@ -123,16 +122,16 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 			nf.finding = lookup(val, (const char *const *)rq_finding_ids,
 					    RQ_FIND__COUNT, sizeof(rq_finding_ids[0]));
 			if (nf.finding < 0) {
-				snprintf(err, errlen, "no finding '%s' (needless-callback, "
-					 "offcpu-fork, idle-stacking, missed-idle)", val);
+				snprintf(err, errlen, "no finding '%s' (%s)", val,
+					 rq_finding_id_list());
 				return -1;
 			}
 		} else if (!strcmp(key, "possible")) {
 			nf.possible = lookup(val, (const char *const *)rq_finding_ids,
 					     RQ_FIND__COUNT, sizeof(rq_finding_ids[0]));
 			if (nf.possible < 0) {
-				snprintf(err, errlen, "no finding '%s' (needless-callback, "
-					 "offcpu-fork, idle-stacking, missed-idle)", val);
+				snprintf(err, errlen, "no finding '%s' (%s)", val,
+					 rq_finding_id_list());
 				return -1;
 			}
 		} else if (!strcmp(key, "flagged")) {
@@ -698,7 +697,7 @@ static void placements_draw(struct view *v, int y0, int h)
 			{ t->abs_time ? "time" : "time s", tui_time_width(t), true },
 			{ "kind", 8, false }, { "pid", 7, true }, { "comm", comm_width(t), false },
 			{ "cpu", 7, false }, { "path", 16, false }, { "conf", 5, false },
-			{ "NOIM", 4, false },
+			{ rq_finding_letters, RQ_FIND__COUNT, false },
 		};
 
 		tui_sort_header(t, &s->sort, cols, PS__COUNT, buf, sizeof(buf));

@@ -173,7 +173,7 @@ static void tasks_draw(struct view *v, int y0, int h)
 			{ "pid", 7, true }, { "comm", commw, false }, { "policy", 6, false },
 			{ "allowed", maskw, false }, { "forks", 6, true }, { "execs", 5, true },
 			{ "wakeups", 8, true }, { "migr", 5, true }, { "findings", 8, true },
-			{ "NOIM", 4, false },
+			{ rq_finding_letters, RQ_FIND__COUNT, false },
 		};
 
 		tui_sort_header(v->t, &s->sort, cols, sizeof(cols) / sizeof(cols[0]), buf,

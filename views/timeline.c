@@ -34,7 +34,6 @@ struct tl_state {
 	size_t near_first;	/* its first placement */
 };
 
-static const char finding_letters[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
 
 static struct tl_index *index_of(struct view *v)
 {
@@ -267,7 +266,7 @@ static void draw_marks(struct view *v, int y, int cpu, int w)
 			if (p->findings) {
 				for (int f = 0; f < RQ_FIND__COUNT; f++)
 					if (p->findings & (1u << f)) {
-						mark = finding_letters[f];
+						mark = rq_finding_letters[f];
 						break;
 					}
 				flagged = true;
@@ -494,8 +493,8 @@ static void finding_done(struct tui *t, const char *text, void *data)
 		if (!strncmp(text, rq_finding_ids[f], len) && !nfound++)
 			found = f;
 	if (nfound != 1) {
-		tui_message(t, "%s finding '%s' (needless-callback, offcpu-fork, idle-stacking, "
-			    "missed-idle)", nfound ? "more than one" : "no", text);
+		tui_message(t, "%s finding '%s' (%s)", nfound ? "more than one" : "no", text,
+			    rq_finding_id_list());
 		return;
 	}
 	s->finding = found;
@@ -563,7 +562,7 @@ static void timeline_draw(struct view *v, int y0, int h)
 			 "D deadline  qN queued", tui_g.idle);
 	else
 		snprintf(buf, sizeof(buf), " %s idle x lost a-z task ^ stayed 0-9 from CPU "
-			 "o origin NOIM flagged qN queued", tui_g.idle);
+			 "o origin %s flagged qN queued", tui_g.idle, rq_finding_letters);
 	attron(tui_attr(C_DIM));
 	tui_puts(y, 0, -1, buf);
 	attroff(tui_attr(C_DIM));

@@ -2,11 +2,11 @@
 /*
  * tlindex.c - the whole-trace index of runs, lost events and placements (tlindex.h).
  *
- * Runs follow sched_switch, and the writer of any other record where the trace lacks a
- * CPU's switch (the same repair as the engine's and the Perfetto writer's), each with the
- * task's policy; each CPU's queue length whenever the engine's changed.  Memory: 24 bytes
- * a run, 16 a queue change, 32 a placement; a growth that fails stops the index
- * (x->full) instead of the program.
+ * Runs are the engine's (on_run: who runs, as the model knows it), each with the task's
+ * policy; each CPU's queue length whenever the engine's changed.  Memory: 24 bytes a
+ * run, 16 a queue change, 56 a placement (and its whole record when it has more facts
+ * than that holds); a growth that fails stops the index (x->full) instead of the
+ * program.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,7 @@ static void reset(struct tl_index *x)
 	}
 	free(x->cpu);
 	free(x->pl);
+	free(x->more);
 	free(x->lost);
 	free(x->comms);
 	free(x->hash);
@@ -272,10 +273,9 @@ int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int *first)
 	return lo ? c->q[lo - 1].n : -1;
 }
 
-static void on_event(const struct rq_event *ev, void *ctx)
+static void on_event(void *ctx, const struct rq_event *ev)
 {
 	struct tl_index *x = ctx;
-	struct tl_cpu *c;
 
 	if (x->full || !want_cpu(x, ev->cpu))
 		return;
@@ -283,20 +283,14 @@ static void on_event(const struct rq_event *ev, void *ctx)
 		x->first_ts = ev->ts;
 	if (ev->ts > x->last_ts)
 		x->last_ts = ev->ts;
-	c = &x->cpu[ev->cpu];
 	note_queues(x, ev);
 	if (ev->type == RQ_EV_LOST) {
-		end_run(x, ev->cpu, ev->ts);
 		if (!grow((void **)&x->lost, &x->lostcap, x->nlost + 1, sizeof(*x->lost))) {
 			x->full = true;
 			return;
 		}
 		x->lost[x->nlost++] = (struct tl_lost){ ev->ts, ev->cpu,
 							(uint32_t)(ev->arg > 0 ? ev->arg : 0) };
-		return;
-	}
-	if (ev->type == RQ_EV_SWITCH) {
-		begin_run(x, ev->cpu, ev->pid2, ev->comm2, policy_of(x, ev->pid2), ev->ts);
 		return;
 	}
 	/* a policy learnt or changed (a syscall's exit, a recorder's marker): a running
@@ -315,24 +309,74 @@ static void on_event(const struct rq_event *ev, void *ctx)
 				begin_run(x, k, o->cur.pid, tl_comm(x, o->cur.comm), pol, ev->ts);
 		}
 	}
-	/*
-	 * the writer runs there: its switch in may be missing.  Read as the engine reads it
-	 * (not from irq context, not from markers), so the queue beside it agrees.
-	 */
-	if (ev->common_pid > 0 && rq_event_shows_runner(ev) &&
-	    (!c->open || ev->common_pid != c->cur.pid)) {
-		struct rq_task_info info;
-		const struct rq_task_info *t = x->an && rq_task_info_get(x->an, ev->common_pid,
-									  &info) ? &info : NULL;
-
-		begin_run(x, ev->cpu, ev->common_pid, t && t->comm[0] ? t->comm : "?",
-			  t ? t->policy : RQ_POLICY_UNKNOWN, ev->ts);
-	}
 }
 
-static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *ctx)
+/* Who runs on cpu from ts on: the model's answer (0 idle, -1 unknown: no run). */
+static void on_run(void *ctx, int cpu, int pid, uint64_t ts)
 {
 	struct tl_index *x = ctx;
+	struct rq_task_info info;
+	const struct rq_task_info *t;
+
+	if (x->full || !want_cpu(x, cpu))
+		return;
+	if (pid < 0) {
+		end_run(x, cpu, ts);
+		return;
+	}
+	t = x->an && pid > 0 && rq_task_info_get(x->an, pid, &info) ? &info : NULL;
+	begin_run(x, cpu, pid, t && t->comm[0] ? t->comm : "?",
+		  t ? t->policy : RQ_POLICY_UNKNOWN, ts);
+}
+
+/* The packed form of p; false when it cannot hold all of p (more[] must). */
+static bool pack(struct tl_index *x, const struct rq_placement *p, struct tl_pl *c)
+{
+	struct rq_placement back, want;
+
+	*c = (struct tl_pl){
+		.ts = p->ts, .delay_ns = p->delay_ns, .seq = (uint32_t)p->seq, .pid = p->pid,
+		.writer = p->writer_pid, .comm = intern(x, p->comm),
+		.cpu = (int16_t)p->cpu, .from = (int16_t)p->from_cpu, .to = (int16_t)p->to_cpu,
+		.path = (uint8_t)p->path, .findings = (uint8_t)p->findings,
+		.possible = p->possible, .conf = (uint8_t)p->conf, .notes = p->notes,
+		.assume = p->assume, .level = p->level,
+	};
+	tl_pl_expand(x, c, &back);
+	memcpy(&want, p, sizeof(want));
+	/* the record as it reads back: names end at their NUL */
+	memset(want.comm, 0, sizeof(want.comm));
+	memcpy(want.comm, p->comm, strnlen(p->comm, RQ_COMM_LEN - 1));
+	return !memcmp(&back, &want, sizeof(back));
+}
+
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct tl_pl *)0)->findings),
+	       "struct tl_pl: findings too narrow for findings.def");
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct tl_pl *)0)->possible),
+	       "struct tl_pl: possible too narrow for findings.def");
+_Static_assert(RQ_ASSUME__COUNT <= 8 * sizeof(((struct tl_pl *)0)->assume),
+	       "struct tl_pl: assume too narrow");
+_Static_assert(RQ_PATH__COUNT <= 1 << (8 * sizeof(((struct tl_pl *)0)->path)),
+	       "struct tl_pl: path too narrow");
+
+/* Drop the more[] records no placement points to any longer (live: the window moved). */
+static void more_compact(struct tl_index *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->npl; i++) {
+		if (!x->pl[i].more)
+			continue;
+		x->more[n] = x->more[x->pl[i].more - 1];
+		x->pl[i].more = (uint32_t)++n;
+	}
+	x->nmore = n;
+}
+
+static void on_settled(void *ctx, const struct rq_placement *p)
+{
+	struct tl_index *x = ctx;
+	struct tl_pl c;
 
 	if (x->full)
 		return;
@@ -342,6 +386,7 @@ static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *c
 		tl_index_sort(x);
 		memmove(x->pl, x->pl + (x->npl - keep), keep * sizeof(*x->pl));
 		x->npl = x->sorted = keep;
+		more_compact(x);
 		if (x->nlost > 1024) {
 			memmove(x->lost, x->lost + x->nlost / 2,
 				(x->nlost - x->nlost / 2) * sizeof(*x->lost));
@@ -352,34 +397,34 @@ static void on_placement(const struct rq_placement *p, int64_t delay_ns, void *c
 		x->full = true;
 		return;
 	}
-	x->pl[x->npl++] = (struct tl_pl){
-		.ts = p->ts, .seq = (uint32_t)p->seq, .pid = p->pid,
-		.from = (int16_t)(p->from_cpu >= -1 && p->from_cpu < 32767 ? p->from_cpu : -1),
-		.to = (int16_t)(p->to_cpu < 32767 ? p->to_cpu : -1),
-		.path = (uint8_t)p->path, .findings = (uint8_t)p->findings,
-		.conf = (uint8_t)(p->conf | (p->possible & 0x0f) << 4), .notes = p->notes, .comm = intern(x, p->comm),
-		.delay_us = delay_ns < 0 ? -1 : delay_ns / 1000 > INT32_MAX ? INT32_MAX :
-						  (int32_t)(delay_ns / 1000),
-	};
+	if (!pack(x, p, &c)) {
+		if (x->nmore >= UINT32_MAX ||
+		    !grow((void **)&x->more, &x->morecap, x->nmore + 1, sizeof(*x->more))) {
+			x->full = true;
+			return;
+		}
+		x->more[x->nmore++] = *p;
+		c.more = (uint32_t)x->nmore;
+	}
+	x->pl[x->npl++] = c;
 }
 
 void tl_index_attach(struct tl_index *x, struct rq_analysis *an)
 {
 	size_t max_pl = x->max_pl, max_runs = x->max_runs;
-	struct rq_delay *d = rq_analysis_delay(an);
 
 	reset(x);
 	x->max_pl = max_pl;
 	x->max_runs = max_runs;
 	x->an = an;
-	if (!d)
-		return;
-	rq_delay_set_sinks(d, on_placement, on_event, x);
+	if (rq_analysis_subscribe(an, &(struct rq_observer){
+		.on_event = on_event, .on_settled = on_settled, .on_run = on_run, .ctx = x }))
+		x->full = true;
 }
 
 void tl_index_detach(struct tl_index *x, struct rq_analysis *an)
 {
-	if (!an || !rq_delay_unset_sinks(rq_analysis_delay(an), x))
+	if (!an || !rq_analysis_unsubscribe(an, x))
 		return;
 	x->an = NULL;
 }
@@ -442,22 +487,46 @@ size_t tl_pl_at(const struct tl_index *x, uint64_t ts)
 	return TL_LOWER_BOUND(x->pl, x->sorted, ts, ts);
 }
 
+bool tl_pl_find(const struct tl_index *x, uint64_t seq, uint64_t ts, struct rq_placement *out)
+{
+	size_t i;
+
+	for (i = tl_pl_at(x, ts); i < x->sorted && x->pl[i].ts == ts; i++)
+		if (x->pl[i].seq == (uint32_t)seq)
+			goto found;
+	for (i = x->sorted; i < x->npl; i++)
+		if (x->pl[i].ts == ts && x->pl[i].seq == (uint32_t)seq)
+			goto found;
+	return false;
+found:
+	tl_pl_expand(x, &x->pl[i], out);
+	return true;
+}
+
 void tl_pl_expand(const struct tl_index *x, const struct tl_pl *c, struct rq_placement *p)
 {
+	if (c->more && c->more <= x->nmore) {
+		*p = x->more[c->more - 1];
+		return;
+	}
 	memset(p, 0, sizeof(*p));
 	p->ts = c->ts;
 	p->seq = c->seq;
 	p->pid = c->pid;
 	strncpy(p->comm, tl_comm(x, c->comm), RQ_COMM_LEN - 1);
-	p->cpu = c->to;
+	p->cpu = c->cpu;
 	p->from_cpu = c->from;
 	p->to_cpu = c->to;
-	p->writer_pid = -1;
+	p->writer_pid = c->writer;
 	p->path = c->path < RQ_PATH__COUNT ? (enum rq_path)c->path : RQ_PATH_UNKNOWN;
-	p->conf = TL_CONF(c) <= RQ_CONF_UNKNOWN ? (enum rq_confidence)TL_CONF(c) : RQ_CONF_UNKNOWN;
-	p->possible = (uint8_t)TL_POSSIBLE(c);
+	p->conf = c->conf <= RQ_CONF_UNKNOWN ? (enum rq_confidence)c->conf : RQ_CONF_UNKNOWN;
+	p->possible = c->possible;
 	p->findings = c->findings;
 	p->notes = c->notes;
+	p->assume = c->assume;
+	p->level = c->level;
+	p->delay_ns = c->delay_ns;
+	p->settled = true;
 	p->parent_cpu_idled = -1;
 	p->child_lifetime_ns = -1;
 }

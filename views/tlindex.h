@@ -5,8 +5,9 @@
  * lost-event gaps, and every placement in 32 bytes (for the timeline and the drill-down
  * past the engine's ring of recent ones).
  *
- * Fed through the engine's two sinks (src/engine/delay.h): every event after the engine handled
- * it, and every placement once settled.  No curses here.
+ * A subscriber of the engine (struct rq_observer): who runs on each CPU (on_run, the
+ * model's answer), every event after the engine handled it (queues, lost events,
+ * policies), and every placement once settled, with all its facts.  No curses here.
  */
 #ifndef RQPATH_TLINDEX_H
 #define RQPATH_TLINDEX_H
@@ -52,17 +53,25 @@ struct tl_queue {
 	int32_t pid;
 };
 
-/* conf keeps the confidence in its low nibble and the possible findings above it */
-#define TL_CONF(c) ((c)->conf & 0x0f)
-#define TL_POSSIBLE(c) ((unsigned int)(c)->conf >> 4)
+/*
+ * One settled placement (the engine's on_settled record), packed: the common fields here,
+ * and the whole record in more[] when it has facts these cannot hold (a remark, an
+ * offcpu-fork's outcome, a CPU or seq out of range).  tl_pl_expand() gives the record
+ * back as the engine settled it, whichever way it was kept.
+ */
+#define TL_CONF(c) ((c)->conf)
+#define TL_POSSIBLE(c) ((unsigned int)(c)->possible)
 struct tl_pl {
 	uint64_t ts;
-	uint32_t seq;		/* the engine's seq (low 32 bits) */
+	int64_t delay_ns;	/* queue delay, -1 unknown or did not run */
+	uint32_t seq;		/* the engine's seq (low 32 bits; more[] has all of it) */
 	int32_t pid;
-	int16_t from, to;	/* from -1: unknown */
-	uint8_t path, findings, conf, notes;
+	int32_t writer;		/* common_pid of the deciding record */
 	uint32_t comm;
-	int32_t delay_us;	/* queue delay, -1 unknown or did not run */
+	uint32_t more;		/* the whole record: index + 1 in more[], 0 none */
+	int16_t cpu, from, to;	/* from -1: unknown */
+	uint16_t assume;	/* 1 << enum rq_assumption */
+	uint8_t path, findings, possible, conf, notes, level;
 };
 
 struct tl_lost {
@@ -86,6 +95,8 @@ struct tl_index {
 	struct tl_cpu *cpu;
 	struct tl_pl *pl;
 	size_t npl, plcap, sorted;	/* pl[0..sorted) is in time order */
+	struct rq_placement *more;	/* the records tl_pl cannot hold */
+	size_t nmore, morecap;
 	struct tl_lost *lost;
 	size_t nlost, lostcap;
 	char (*comms)[RQ_COMM_LEN];
@@ -100,11 +111,11 @@ struct tl_index {
 
 struct tl_index *tl_index_new(void);
 void tl_index_free(struct tl_index *x);
-/* Start over for a new analysis and attach to its sinks. */
+/* Start over for a new analysis and subscribe to it. */
 void tl_index_attach(struct tl_index *x, struct rq_analysis *an);
 /* Live: keep the most recent placements and runs only (bounded memory). */
 void tl_index_window(struct tl_index *x, size_t max_pl, size_t max_runs);
-/* Detach from an analysis (its sinks no longer call us). */
+/* Unsubscribe from an analysis. */
 void tl_index_detach(struct tl_index *x, struct rq_analysis *an);
 /* The trace's end was reached: close the runs, sort the placements. */
 void tl_index_complete(struct tl_index *x);
@@ -122,7 +133,9 @@ const struct tl_run *tl_run_at(const struct tl_index *x, int cpu, uint64_t ts, s
 int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int *first);
 /* The first placement at or after ts (in pl[0..sorted)). */
 size_t tl_pl_at(const struct tl_index *x, uint64_t ts);
-/* A full placement from a compact one (no why text: see detail.c). */
+/* The settled record of placement seq (its low 32 bits) at ts: false if not indexed. */
+bool tl_pl_find(const struct tl_index *x, uint64_t seq, uint64_t ts, struct rq_placement *out);
+/* The settled record of a placement, as the engine gave it. */
 void tl_pl_expand(const struct tl_index *x, const struct tl_pl *c, struct rq_placement *p);
 
 #endif

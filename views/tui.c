@@ -202,6 +202,11 @@ static int term_start(struct tui *t, char *err, size_t errlen)
 	const char *tm = getenv("RQPATH_TUI_TEST");
 	const char *script = getenv("RQPATH_TUI_SCRIPT");
 
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit_signal;
+	for (size_t i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
+		sigaction(quit_sigs[i], &sa, NULL);
 	if (script && *script)
 		return term_start_script(t, script, err, errlen);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -217,11 +222,6 @@ static int term_start(struct tui *t, char *err, size_t errlen)
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		tio_saved = true;
 
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_quit_signal;
-	for (size_t i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
-		sigaction(quit_sigs[i], &sa, NULL);
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
@@ -411,11 +411,18 @@ static void on_placement(void *data, const struct rq_placement *p)
 }
 
 /* A later verdict (an exec settled by a marker) adds its finding to the sparkline. */
-static void on_late_finding(void *data, uint64_t ts, unsigned int findings)
+static void on_settled(void *data, const struct rq_placement *p)
 {
 	struct tui *t = data;
 
-	hist_add(&t->hist, ts, findings);
+	if (p->late_findings)
+		hist_add(&t->hist, p->ts, p->late_findings);
+}
+
+static void subscribe(struct tui *t)
+{
+	rq_analysis_subscribe(t->an, &(struct rq_observer){
+		.on_placement = on_placement, .on_settled = on_settled, .ctx = t });
 }
 
 /* New events arrived: views must drop their row pointers. */
@@ -430,8 +437,7 @@ static void on_advance(void *data, uint64_t ts)
 static void observe(struct tui *t, struct rq_pump *pump)
 {
 	t->pump = pump;
-	rq_analysis_observe(t->an, on_placement, t);
-	rq_analysis_observe_late(t->an, on_late_finding, t);
+	subscribe(t);
 	rq_pump_on_advance(pump, on_advance, t);
 }
 
@@ -1247,8 +1253,7 @@ static int live_begin(struct tui *t)
 	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
 	tl_index_window(t->idx, 1 << 20, 2 << 20);
 	tl_index_attach(t->idx, t->an);
-	rq_analysis_observe(t->an, on_placement, t);
-	rq_analysis_observe_late(t->an, on_late_finding, t);
+	subscribe(t);
 	t->trace_first = 0;
 	hist_reset(t);
 	t->counting_since = wall_now();
@@ -1416,7 +1421,9 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	opts.output = keep;
 	opts.output_fd = keep ? NULL : &fd;
 	opts.force = o->force;
+	opts.mode = o->mode;
 	opts.quiet = true;
+	opts.stop = &sig_quit;	/* a signal that would end rqpath ends the recording */
 	rerr[0] = '\0';
 	t->rec = rq_recorder_start(&opts, &st, rerr, sizeof(rerr));
 	rc = -1;

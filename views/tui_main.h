@@ -7,6 +7,7 @@
 #define RQPATH_TUI_MAIN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 /*
@@ -26,6 +27,7 @@ struct tui_live_opts {
 	int buffer_kb;		/* per-CPU buffer, 0 = default */
 	const char *output;	/* keep the recording in this file, NULL: a temporary one */
 	bool force;		/* replace an existing output file */
+	mode_t mode;		/* its permission bits, 0: 0600 */
 };
 
 /* Record this system (root) and show it live until the user quits.  0, or -1 and err. */

@@ -79,7 +79,6 @@ struct rq_event_info {
 	enum rq_event_type type;
 	bool recorded;		/* rqpath record enables it */
 	const char *loses;	/* what a trace without it cannot show */
-	unsigned int needed_by;	/* bit (1 << finding): cannot be judged without it */
 };
 
 extern const struct rq_event_info rq_event_table[];
@@ -93,14 +92,15 @@ enum rq_event_type rq_finding_lacks(int finding, const uint64_t counts[RQ_EV__CO
 /*
  * Does ev show its writer (common_pid, 0 the idle task) running on its CPU, as the model
  * reads it (rqpath-paths(7), Model repair)?  Not a switch (it names its prev itself), not a
- * marker (the recorder's note, not its work), not a record of hard or soft interrupt or
- * NMI context.  The engine corrects the running task from these, and the TUI's timeline
- * starts a run from them: what ran and what waited come from one rule.
+ * marker (the recorder's note, not its work), not a record of NMI context (an NMI may
+ * land inside a context switch).  A hard or soft interrupt's record does: its common_pid
+ * is the task it interrupted, which ran.  The engine corrects the running task from these,
+ * and everything that asks who ran (the timeline, the queue delay) asks the engine.
  */
 static inline bool rq_event_shows_runner(const struct rq_event *ev)
 {
 	return ev->type != RQ_EV_SWITCH && ev->type != RQ_EV_MARKER && ev->common_pid >= 0 &&
-	       !(ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ | RQ_FLAG_NMI));
+	       !(ev->flags & RQ_FLAG_NMI);
 }
 
 /* For includers of events.def: keep a row only when it is recorded. */

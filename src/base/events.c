@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * events.c - events.def as data: the names, what each event is needed for.
+ * events.c - events.def as data: the names, what a trace without each cannot show.
  */
 #include "event.h"
 #include "finding.h"
 
-#define RQ_NEEDS(finding) (1u << RQ_FIND_##finding)
-
 const struct rq_event_info rq_event_table[] = {
-#define RQ_EVENT(id, system, name, recorded, loses, needed_by, ...) \
-	{ system, name, RQ_EV_##id, recorded, loses, needed_by },
+#define RQ_EVENT(id, system, name, recorded, loses, ...) \
+	{ system, name, RQ_EV_##id, recorded, loses },
 #include "events.def"
 #undef RQ_EVENT
 };
@@ -32,7 +30,7 @@ enum rq_event_type rq_finding_lacks(int finding, const uint64_t counts[RQ_EV__CO
 	for (int i = 0; i < rq_event_table_len; i++) {
 		const struct rq_event_info *e = &rq_event_table[i];
 
-		if ((e->needed_by & (1u << finding)) && !counts[e->type])
+		if ((rq_findings[finding].needs & (1u << e->type)) && !counts[e->type])
 			return e->type;
 	}
 	return RQ_EV_OTHER;

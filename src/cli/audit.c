@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "escape.h"
+#include "child.h"
 #include "live.h"
 #include "replay.h"
 #include "audit_many.h"
@@ -25,12 +26,28 @@
 
 #define MAX_RULES 16
 
-/* --fail-on RULE[=N]: RULE is a finding id (its proven count), or ID:possible. */
+/*
+ * --fail-on RULE[=N]: RULE is a finding id (its proven count), or ID:possible; either
+ * trips too when the finding was not judged at all, unless :judged-ok follows.
+ */
 struct fail_rule {
 	int finding;
 	bool possible;
+	bool judged_ok;		/* a finding not judged passes */
 	unsigned long long max;
 };
+
+/* Take the suffix sfx off name (n chars) if it ends with it. */
+static bool take_suffix(char *name, size_t *n, const char *sfx)
+{
+	size_t l = strlen(sfx);
+
+	if (*n <= l || strcmp(name + *n - l, sfx))
+		return false;
+	*n -= l;
+	name[*n] = '\0';
+	return true;
+}
 
 static int parse_rule(const char *arg, struct fail_rule *r)
 {
@@ -43,9 +60,8 @@ static int parse_rule(const char *arg, struct fail_rule *r)
 		return -1;
 	memcpy(name, arg, n);
 	name[n] = '\0';
-	r->possible = n > 9 && !strcmp(name + n - 9, ":possible");
-	if (r->possible)
-		name[n - 9] = '\0';
+	r->judged_ok = take_suffix(name, &n, ":judged-ok");
+	r->possible = take_suffix(name, &n, ":possible");
 	r->finding = -1;
 	for (int i = 0; i < RQ_FIND__COUNT; i++)
 		if (!strcmp(name, rq_finding_ids[i]))
@@ -67,26 +83,50 @@ struct rules_ctx {
 	int n;
 };
 
-/* 1 if a --fail-on rule tripped (each one says so on stderr), else 0. */
-static int check_rules(const struct rq_analysis *an, void *ctx)
+/*
+ * 1 if a --fail-on rule tripped, else 0.  Each tripped rule says so on stderr (naming
+ * file, when given: several files were audited) and its name goes into tripped, a JSON
+ * array's contents ("\"missed-idle\", ...").
+ */
+static int check_rules(const struct rq_analysis *an, const char *file, void *ctx,
+		       char *tripped, size_t size)
 {
 	const struct rules_ctx *rc = ctx;
-	int tripped = 0;
+	char where[1100] = "";
+	int any = 0;
 
+	if (file) {
+		char esc[1024];
+
+		rq_escape_c(file, strlen(file), esc, sizeof(esc));
+		snprintf(where, sizeof(where), "%s: ", esc);
+	}
+	if (size)
+		tripped[0] = '\0';
 	/* only proven counts trip a rule, unless the rule names the possible ones */
 	for (int i = 0; i < rc->n; i++) {
 		const struct fail_rule *r = &rc->rules[i];
 		const struct rq_finding_store *s = &rq_analysis_summary(an)->findings[r->finding];
 		unsigned long long n = r->possible ? s->possible : s->count;
+		const char *id = rq_finding_ids[r->finding];
+		bool unjudged = rq_finding_not_judged(s) && !r->judged_ok;
 
-		if (n > r->max) {
-			fprintf(stderr, "rqpath: --fail-on %s%s=%llu tripped: %llu found\n",
-				rq_finding_ids[r->finding], r->possible ? ":possible" : "",
-				r->max, n);
-			tripped = 1;
-		}
+		if (unjudged)
+			fprintf(stderr, "rqpath: %s--fail-on %s%s tripped: not judged (%llu "
+				"candidate(s), none could be judged; %s:judged-ok accepts that)\n",
+				where, id, r->possible ? ":possible" : "",
+				(unsigned long long)s->not_judged, id);
+		else if (n > r->max)
+			fprintf(stderr, "rqpath: %s--fail-on %s%s=%llu tripped: %llu found\n", where,
+				id, r->possible ? ":possible" : "", r->max, n);
+		else
+			continue;
+		if (size && size > strlen(tripped))
+			snprintf(tripped + strlen(tripped), size - strlen(tripped), "%s\"%s%s\"",
+				 any ? ", " : "", id, r->possible ? ":possible" : "");
+		any = 1;
 	}
-	return tripped;
+	return any;
 }
 
 /* The settings of a live audit. */
@@ -110,31 +150,35 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 {
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
+	struct cli_child child = { 0 };
 	int saved_stdout, ret, fd = -1;
 
 	*cmd_failed = 0;
 	ro.output = lo->keep;
 	ro.output_fd = lo->keep ? NULL : &fd;	/* a file without a name, closed at once */
 	ro.duration = lo->duration;
-	ro.cmd = lo->cmd;
 	ro.quiet = !isatty(STDERR_FILENO);
-	ro.foreground = true;
 	ro.syscalls = lo->syscalls;
-	if (rq_record_cmd_user(&ro, lo->user, err, errlen) < 0)
+	if (cli_child_user(&child, lo->user, err, errlen) < 0)
 		return -1;
+	child.foreground = true;
+	ro.cmd = cli_child_init(&child, lo->cmd);
+	ro.stop = &cli_stop_signal;
 	/* stdout carries the report: what the command prints goes to stderr meanwhile */
 	fflush(stdout);
 	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
+	cli_catch_stop_signals();
 	ret = rq_record_analyse(&ro, &st, an, err, errlen);
+	cli_restore_signals();
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
 	}
 	if (fd >= 0)
 		close(fd);
-	*cmd_failed = ret == 0 && rq_record_cmd_failed(&ro, &st, msg, msglen);
+	*cmd_failed = ret == 0 && cli_child_failed(&child, msg, msglen);
 	return ret ? -1 : 0;
 }
 
@@ -159,7 +203,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
@@ -177,7 +221,8 @@ static const struct cli_option audit_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
-	  "exit 1 when finding RULE proves more than N (default 0); RULE:possible: the unproven" },
+	  "exit 1 when finding RULE proves more than N (default 0) or was not judged; "
+	  "RULE:possible: the unproven; RULE:judged-ok: not judged passes" },
 	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
 	  "override the kernel profile: exec-callback, idle-stack, fork-util = fixed|affected, "
 	  "delay-dequeue = on|off" },
@@ -185,7 +230,10 @@ static const struct cli_option audit_options[] = {
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine (rqpath topology)" },
 	{ "placements", OPT_PLACEMENTS, CLI_CHOICE, "csv|jsonl", 0, 0, 0,
 	  "every placement instead of the report" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
+	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
+	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED,
+	  "-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)" },
 	{ "threads", OPT_THREADS, CLI_INT, "N", 1, 1024, 0,
 	  "threads: with 2 or more one reads and decodes while the main one analyses, more "
 	  "read ahead (default: the CPUs available, at most 4; the same output for any N)" },
@@ -213,7 +261,7 @@ static int cmd_audit(int argc, char **argv)
 	/* the reports never read the recent ring: no copy of every placement into it */
 	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
 	struct rq_analysis *an = NULL;
-	bool live = false;
+	bool live = false, force = false;
 	struct live_opts lo = { 0 };
 	char err[512], cmd_msg[512] = "";
 	const char *file = NULL, *output = NULL;
@@ -224,7 +272,8 @@ static int cmd_audit(int argc, char **argv)
 	struct rq_html hp = { 0 };
 	char **files = NULL;
 	struct rq_placements_out pout;
-	FILE *dst = stdout;
+	struct cli_output outf = { 0 };
+	FILE *dst = stdout, *copy = NULL;
 	struct cli_parser p;
 	/* in the order of the --format and --placements words */
 	static const int formats[] = { RQ_FMT_TEXT, RQ_FMT_JSON, -1, RQ_FMT_CSV, -2, -3 };
@@ -255,8 +304,9 @@ static int cmd_audit(int argc, char **argv)
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
 				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one "
-					 "of needless-callback, offcpu-fork, idle-stacking, "
-					 "missed-idle (add :possible for the unproven ones)", p.arg);
+					 "of %s (add :possible for the unproven ones, :judged-ok "
+					 "to pass a finding not judged)", p.arg,
+					 rq_finding_id_list());
 				ret = RQ_EXIT_ERROR;
 				goto out;
 			}
@@ -279,6 +329,9 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case 'o':
 			output = p.arg;
+			break;
+		case OPT_FORCE:
+			force = true;
 			break;
 		case OPT_THREADS:
 			rq_replay_set_threads((int)p.num);
@@ -359,7 +412,7 @@ static int cmd_audit(int argc, char **argv)
 		struct rules_ctx rc = { rules, nrules };
 
 		job.ctx = &rc;
-		dst = rq_open_output("audit", output);
+		dst = cli_output_open(&outf, "audit", output, force);
 		if (!dst) {
 			dst = stdout;
 			ret = RQ_EXIT_ERROR;
@@ -390,9 +443,10 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	dst = rq_open_output("audit", output);
+	/* the report goes beside -o FILE and takes its name only once complete */
+	dst = cli_output_open(&outf, "audit", output, force);
 	if (dst == stdout && live)
-		dst = stdout_copy();
+		dst = copy = stdout_copy();
 	if (!dst) {
 		if (live && rq_is_stdout(output))
 			rq_error("audit: cannot copy stdout: %s", strerror(errno));
@@ -436,7 +490,7 @@ static int cmd_audit(int argc, char **argv)
 	if (nrules) {
 		struct rules_ctx rc = { rules, nrules };
 
-		if (check_rules(an, &rc))
+		if (check_rules(an, NULL, &rc, NULL, 0))
 			ret = RQ_EXIT_TRIPPED;
 	}
 	/* the report is written, but a command that failed on its own fails the run */
@@ -445,8 +499,12 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 	}
 out:
-	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {
-		rq_error("audit: cannot write the output: %s", strerror(errno));
+	if (copy) {
+		if (fclose(copy) && ret != RQ_EXIT_ERROR) {
+			rq_error("audit: cannot write the output: %s", strerror(errno));
+			ret = RQ_EXIT_ERROR;
+		}
+	} else if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR)) {
 		ret = RQ_EXIT_ERROR;
 	}
 	rq_html_free(&hp);

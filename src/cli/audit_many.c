@@ -30,7 +30,8 @@ struct worker {
 };
 
 /* The audit JSON on one line: a raw newline only ever stands between tokens. */
-static void one_line(FILE *out, const char *file, const char *json, size_t len)
+static void one_line(FILE *out, const char *file, const char *tripped, const char *json,
+		     size_t len)
 {
 	size_t i = 0;
 
@@ -38,7 +39,7 @@ static void one_line(FILE *out, const char *file, const char *json, size_t len)
 		i++;
 	fputs("{\"file\": ", out);
 	rq_json_string(out, file, strlen(file));
-	fputs(",", out);
+	fprintf(out, ", \"tripped\": [%s],", tripped);
 	for (i++; i < len; i++) {
 		if (json[i] == '\n') {
 			while (i + 1 < len && json[i + 1] == ' ')
@@ -68,7 +69,7 @@ static int audit_child(const char *file, const struct audit_many_job *job, FILE 
 	struct rq_analysis_opts aopts = { .profile_override = job->profile,
 					  .topology = job->topology };
 	struct rq_analysis *an = rq_analysis_new(&aopts);
-	char err[512], esc[1024], *json = NULL;
+	char err[512], esc[1024], tripped[512] = "", *json = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int ret = RQ_EXIT_OK;
@@ -91,10 +92,10 @@ static int audit_child(const char *file, const struct audit_many_job *job, FILE 
 		rq_analysis_free(an);
 		return RQ_EXIT_ERROR;
 	}
-	one_line(out, file, json, len);
-	free(json);
-	if (job->check && job->check(an, job->ctx))
+	if (job->check && job->check(an, file, job->ctx, tripped, sizeof(tripped)))
 		ret = RQ_EXIT_TRIPPED;
+	one_line(out, file, tripped, json, len);
+	free(json);
 	rq_analysis_free(an);
 	return ret;
 }

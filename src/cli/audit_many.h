@@ -13,13 +13,20 @@
 struct audit_many_job {
 	const char *profile;	/* --profile, or NULL */
 	const char *topology;	/* --topology, or NULL */
-	/* --fail-on: 1 if a rule tripped for this analysis (it says so on stderr), else 0 */
-	int (*check)(const struct rq_analysis *an, void *ctx);
+	/*
+	 * --fail-on: 1 if a rule tripped for this analysis of file (each says so on stderr,
+	 * naming file), else 0; tripped gets the JSON array's contents of their names
+	 */
+	int (*check)(const struct rq_analysis *an, const char *file, void *ctx, char *tripped,
+		     size_t size);
 	void *ctx;
 	int workers;		/* 0: the number of CPUs online */
 };
 
-/* Print one line per file to out; returns the worst exit status of all (0, 1 or 2). */
+/*
+ * Print one line per file to out, with "tripped": the --fail-on rules that tripped for it
+ * ([] if none or no rules); returns the worst exit status of all (0, 1 or 2).
+ */
 int audit_many(char **files, int nfiles, const struct audit_many_job *job, FILE *out);
 
 #endif

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "outfile.h"
+
 #include "opts.h"
 
 enum rq_exit {
@@ -39,13 +41,28 @@ const struct cli_command *const *cli_commands(size_t *n);
 int cli_stop(const struct cli_parser *p, int key);
 /* -o FILE means stdout when FILE is "-" (or not given), as in perf and trace-cmd. */
 bool rq_is_stdout(const char *path);
-/* -o FILE opened for writing (stdout when rq_is_stdout()), or NULL after one error line. */
-FILE *rq_open_output(const char *cmd, const char *path);
 /*
  * The input file of replay and audit when none is given: "trace.dat" when it exists in
  * the current directory (as trace-cmd report), else NULL.
  */
 const char *rq_default_input(void);
+/*
+ * -o FILE: the one way a command writes a report (outfile.h: beside FILE, renamed into
+ * place by cli_output_close(); never through a symlink, a device or FIFO only with
+ * force, written as it is, a symlink with force replaced, never a directory).  NULL or
+ * "-": stdout.  The stream, or NULL after one error line.
+ */
+struct cli_output {
+	FILE *f;
+	bool file;		/* f is the temporary file of out, not stdout */
+	struct rq_outfile out;
+};
+FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, bool force);
+/*
+ * ok: complete the file (renamed to its path); !ok (the command failed): remove it,
+ * leaving whatever was at the path.  0, or -1 after one error line (write error).
+ */
+int cli_output_close(struct cli_output *o, const char *cmd, bool ok);
 
 /* Print "rqpath: <msg>" on stderr (one line, the user-facing error format). */
 void rq_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -157,12 +157,16 @@ static int audit_one(const char *file, const char *profile, const char *topology
 static int cmd_diff(int argc, char **argv);
 
 /* the short forms diff has always accepted */
-enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256, OPT_ALPHA, OPT_MIN_COUNT };
+enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256, OPT_ALPHA, OPT_MIN_COUNT,
+	OPT_FORCE };
 
 static const struct cli_option diff_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
 	  "output format (default text)" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT, "write to FILE instead of stdout" },
+	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
+	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
+	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED,
+	  "-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=[+]N[%]]", 0, 0, CLI_REPEAT,
 	  "exit 1 when RULE's row is changed and grew by more than N (or N % of the base)" },
 	{ "alpha", OPT_ALPHA, CLI_STRING, "P", 0, 0, 0,
@@ -204,10 +208,12 @@ static int cmd_diff(int argc, char **argv)
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
 	enum rq_diff_format fmt = RQ_DIFF_TEXT;
 	const char *profile = NULL, *output = NULL, *topology = NULL;
+	bool force = false;
 	struct rq_diff_run *runs = NULL;
 	struct rq_diff d = { 0 };
 	struct rq_diff_opts dopts = { RQ_DIFF_ALPHA, RQ_DIFF_MIN_COUNT };
 	char **base, **new;
+	struct cli_output outf = { 0 };
 	FILE *dst = stdout;
 	char err[512];
 
@@ -265,6 +271,9 @@ static int cmd_diff(int argc, char **argv)
 		case 'o':
 			output = p.arg;
 			break;
+		case OPT_FORCE:
+			force = true;
+			break;
 		default:
 			return cli_stop(&p, opt);
 		}
@@ -319,7 +328,7 @@ static int cmd_diff(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	dst = rq_open_output("diff", output);
+	dst = cli_output_open(&outf, "diff", output, force);
 	if (!dst) {
 		dst = stdout;
 		ret = RQ_EXIT_ERROR;
@@ -350,10 +359,8 @@ static int cmd_diff(int argc, char **argv)
 		ret = RQ_EXIT_TRIPPED;
 	}
 out:
-	if (dst != stdout && fclose(dst) && ret != RQ_EXIT_ERROR) {
-		rq_error("diff: cannot write the output: %s", strerror(errno));
+	if (cli_output_close(&outf, "diff", ret != RQ_EXIT_ERROR))
 		ret = RQ_EXIT_ERROR;
-	}
 	rq_diff_free(&d);
 	free(runs);
 	return ret;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "escape.h"
 #include "tui_main.h"
@@ -45,7 +46,7 @@ const struct cli_command cli_replay = {
 #define MAX_COMPARE_RUNS 64
 static char SEP[] = "\001--compare";
 
-enum { OPT_BUFFER_KB = 256, OPT_FORCE };
+enum { OPT_BUFFER_KB = 256, OPT_FORCE, OPT_MODE };
 
 static const struct cli_option live_options[] = {
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
@@ -53,6 +54,8 @@ static const struct cli_option live_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
 	  "keep the recording in FILE (else a temporary file, removed at the end)" },
 	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
+	{ "mode", OPT_MODE, CLI_MODE, "MODE", 0, 0, CLI_NESTED,
+	  "FILE's permission bits in octal (default 0600)" },
 	{ NULL },
 };
 
@@ -156,7 +159,7 @@ static int cmd_live(int argc, char **argv)
 	struct tui_live_opts opts = { 0 };
 	struct cli_parser p;
 	char err[2048];
-	int opt;
+	int opt, ret;
 
 	cli_parser_init(&p, &cli_live, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
@@ -169,6 +172,9 @@ static int cmd_live(int argc, char **argv)
 			break;
 		case OPT_FORCE:
 			opts.force = true;
+			break;
+		case OPT_MODE:
+			opts.mode = (mode_t)p.num;
 			break;
 		default:
 			return cli_stop(&p, opt);
@@ -189,7 +195,11 @@ static int cmd_live(int argc, char **argv)
 			 "sudo, or open a recording with 'rqpath replay FILE'");
 		return RQ_EXIT_ERROR;
 	}
-	if (tui_live(&opts, err, sizeof(err))) {
+	/* the TUI turns the stop signals into its quit; a full file only ends the recording */
+	cli_catch_stop_signals();
+	ret = tui_live(&opts, err, sizeof(err));
+	cli_restore_signals();
+	if (ret) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}

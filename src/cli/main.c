@@ -3,12 +3,14 @@
  * main.c - rqpath front end: one table of subcommands, like trace-cmd's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "escape.h"
@@ -72,19 +74,68 @@ bool rq_is_stdout(const char *path)
 	return !path || !strcmp(path, "-");
 }
 
-FILE *rq_open_output(const char *cmd, const char *path)
+FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, bool force)
 {
-	char esc[1024];
-	FILE *f;
+	char err[1024];
+	mode_t mask = umask(0);
+	int fd;
 
-	if (rq_is_stdout(path))
-		return stdout;
-	f = fopen(path, "we");
-	if (!f) {
-		rq_escape_c(path, strlen(path), esc, sizeof(esc));
-		rq_error("%s: cannot write %s: %s", cmd, esc, strerror(errno));
+	umask(mask);
+	memset(o, 0, sizeof(*o));
+	o->out.fd = -1;
+	if (rq_is_stdout(path)) {
+		o->f = stdout;
+		return o->f;
 	}
-	return f;
+	/* a report replaces an older one; it is made as fopen() would make it */
+	if (rq_outfile_open(&o->out, path, RQ_OUT_REPLACE | RQ_OUT_FORCE_OFFERED |
+			    (force ? RQ_OUT_FORCE : 0), 0666 & ~mask, err, sizeof(err))) {
+		rq_error("%s: %s", cmd, err);
+		return NULL;
+	}
+	fd = fcntl(o->out.fd, F_DUPFD_CLOEXEC, 3);
+	o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!o->f) {
+		rq_error("%s: cannot write %s: %s", cmd, o->out.ename, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		rq_outfile_abort(&o->out);
+		return NULL;
+	}
+	o->file = true;
+	return o->f;
+}
+
+int cli_output_close(struct cli_output *o, const char *cmd, bool ok)
+{
+	char err[1024];
+	int ret = 0;
+
+	if (!o->f)
+		return ok ? 0 : -1;
+	if (!o->file) {
+		if (fflush(o->f) && ok) {
+			rq_error("%s: cannot write the output: %s", cmd, strerror(errno));
+			ret = -1;
+		}
+		o->f = NULL;
+		return ret;
+	}
+	if (fclose(o->f) && ok) {
+		rq_error("%s: cannot write %s: %s", cmd, o->out.ename, strerror(errno));
+		ok = false;
+		ret = -1;
+	}
+	o->f = NULL;
+	if (!ok) {
+		rq_outfile_abort(&o->out);	/* whatever was at the path stays */
+		return -1;
+	}
+	if (rq_outfile_commit(&o->out, err, sizeof(err))) {
+		rq_error("%s: %s", cmd, err);
+		return -1;
+	}
+	return ret;
 }
 
 /* The library's warnings and progress lines: stderr, in the same escaped form. */

@@ -93,6 +93,15 @@ static int check_value(struct cli_parser *p, const struct cli_option *o, const c
 		snprintf(p->err, sizeof(p->err), "%s: --%s wants an integer in %ld..%ld, not '%s'",
 			 p->cmd->name, o->name, o->min, o->max, esc);
 		return -1;
+	case CLI_MODE:
+		p->num = strtol(v, &end, 8);
+		if (!errno && end != v && !*end && *v != '-' && *v != '+' && p->num > 0 &&
+		    p->num <= 0777)
+			return 0;
+		rq_escape_c(v, strlen(v), esc, sizeof(esc));
+		snprintf(p->err, sizeof(p->err), "%s: --%s wants permission bits in octal "
+			 "(0600, 0640, ..., not 0), not '%s'", p->cmd->name, o->name, esc);
+		return -1;
 	case CLI_SECONDS:
 		p->secs = strtod(v, &end);
 		if (!errno && end != v && !*end && isfinite(p->secs) && p->secs > 0 &&

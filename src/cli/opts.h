@@ -19,6 +19,7 @@ enum cli_type {
 	CLI_INT,		/* an integer in [min, max], in p->num */
 	CLI_SECONDS,		/* seconds > 0 (and <= max when max > 0), in p->secs */
 	CLI_CHOICE,		/* one of the words of arg ("text|json|csv"), its index in p->num */
+	CLI_MODE,		/* permission bits in octal, 1 to 0777 (as chmod's), in p->num */
 };
 
 /* cli_option.flags */

@@ -10,12 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "escape.h"
 #include "opts.h"
 #include "record.h"
 
-enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE };
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE, OPT_MODE };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -25,6 +26,8 @@ static const struct cli_option record_options[] = {
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
 	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
 	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, 0, "replace an existing FILE" },
+	{ "mode", OPT_MODE, CLI_MODE, "MODE", 0, 0, 0,
+	  "FILE's permission bits in octal (default 0600: every task's name is in it)" },
 	{ "file-version", OPT_FILE_VERSION, CLI_CHOICE, "6|7", 0, 0, 0,
 	  "trace.dat version to write (default 6)" },
 	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
@@ -83,6 +86,8 @@ static int cmd_record(int argc, char **argv)
 {
 	struct rq_record_opts o = { 0 };
 	struct rq_record_stats st;
+	struct cli_child child = { 0 };
+	char **cmd = NULL;
 	struct cli_parser p;
 	char err[1024], name[PATH_MAX * 4];
 	const char *user = NULL;
@@ -116,6 +121,9 @@ static int cmd_record(int argc, char **argv)
 		case OPT_SYSCALLS:
 			o.syscalls = true;
 			break;
+		case OPT_MODE:
+			o.mode = (mode_t)p.num;
+			break;
 		default:
 			return cli_stop(&p, opt);
 		}
@@ -127,18 +135,19 @@ static int cmd_record(int argc, char **argv)
 				 name);
 			return RQ_EXIT_ERROR;
 		}
-		o.cmd = argv + p.optind;
+		cmd = argv + p.optind;
 	}
 	if (!o.output) {
 		rq_error("record needs an output file: rqpath record -o FILE [-- CMD ...]");
 		return RQ_EXIT_ERROR;
 	}
 	/* the command runs as the user who ran sudo (or --user), on the terminal */
-	if (rq_record_cmd_user(&o, user, err, sizeof(err)) < 0) {
+	if (cli_child_user(&child, user, err, sizeof(err)) < 0) {
 		rq_error("record: %s", err);
 		return RQ_EXIT_ERROR;
 	}
-	o.foreground = true;
+	child.foreground = true;
+	o.cmd = cli_child_init(&child, cmd);
 	if (!o.cmd && o.duration <= 0 && !isatty(STDIN_FILENO) && !o.quiet)
 		fprintf(stderr, "rqpath: recording until SIGINT/SIGTERM (no --duration, no CMD)\n");
 
@@ -162,7 +171,11 @@ static int cmd_record(int argc, char **argv)
 			return RQ_EXIT_ERROR;
 		}
 	}
+	/* every signal that would end rqpath ends the recording instead: no instance left */
+	cli_catch_stop_signals();
+	o.stop = &cli_stop_signal;
 	ret = rq_record_run(&o, &st, err, sizeof(err));
+	cli_restore_signals();
 	if (to_stdout) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
@@ -194,7 +207,7 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
 	}
 	/* the recording is fine, but a command that failed fails the run (a CI gate) */
-	if (rq_record_cmd_failed(&o, &st, err, sizeof(err))) {
+	if (cli_child_failed(&child, err, sizeof(err))) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}

@@ -16,11 +16,51 @@
 #include "engine.h"
 #include "pump.h"
 
+/*
+ * The model changed who runs on cpu (a switch, a record's writer, lost events): the one
+ * place that hears of it, for the queue delay and the outcome facts (delay.c) and the
+ * subscribers' on_run.  Out of line: most events change nothing.
+ */
+static __attribute__((noinline)) void curr_changed(struct rq_analysis *an, int cpu, int prev,
+						   uint64_t ts)
+{
+	int next = an->cpus[cpu].curr;
+
+	rqe_curr_changed(an, cpu, prev, next, ts);
+	if (an->obs_run)
+		for (int i = 0; i < an->nobs; i++)
+			if (an->obs[i].on_run)
+				an->obs[i].on_run(an->obs[i].ctx, cpu, next, ts);
+}
+
+static __attribute__((noinline)) void notify_event(struct rq_analysis *an,
+						   const struct rq_event *ev)
+{
+	for (int i = 0; i < an->nobs; i++)
+		if (an->obs[i].on_event)
+			an->obs[i].on_event(an->obs[i].ctx, ev);
+}
+
+/* After the handler: who runs may have changed (only ever on the event's CPU). */
+static inline void handled(struct rq_analysis *an, const struct rq_event *ev, int prev)
+{
+	if (an->cpus[ev->cpu].curr != prev)
+		curr_changed(an, ev->cpu, prev, ev->ts);
+	if (an->obs_event)
+		notify_event(an, ev);
+}
+
 void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 {
+	int prev;
+
 	if (ev->type == RQ_EV_LOST) {
+		prev = valid_cpu(an, ev->cpu) ? an->cpus[ev->cpu].curr : -1;
 		rqe_handle_lost(an, ev);
-		rq_delay_event(an, ev);
+		if (!valid_cpu(an, ev->cpu))
+			return;
+		rq_delay_lost(an, ev->cpu);
+		handled(an, ev, prev);
 		return;
 	}
 	an->nr_events++;
@@ -32,25 +72,26 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		an->counts[ev->type]++;
 	if (!valid_cpu(an, ev->cpu))
 		return;
+	prev = an->cpus[ev->cpu].curr;
 	/*
 	 * The most common event first, without the jump table; a switch names its prev
 	 * itself and repairs nothing from common_pid (rq_event_shows_runner())
 	 */
 	if (ev->type == RQ_EV_SWITCH) {
 		rqe_handle_switch(an, ev);
-		rq_delay_event(an, ev);
+		handled(an, ev, prev);
 		return;
 	}
 	rqe_repair_from_owner(an, ev);
 	/* the next two most common, also without the jump table */
 	if (ev->type == RQ_EV_WAKING) {
 		rqe_handle_waking(an, ev);
-		rq_delay_event(an, ev);
+		handled(an, ev, prev);
 		return;
 	}
 	if (ev->type == RQ_EV_WAKEUP) {
 		rqe_handle_wakeup(an, ev);
-		rq_delay_event(an, ev);
+		handled(an, ev, prev);
 		return;
 	}
 	switch (ev->type) {
@@ -72,7 +113,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_EV_MARKER: rqe_handle_marker(an, ev); break;
 	default: break;
 	}
-	rq_delay_event(an, ev);
+	handled(an, ev, prev);
 }
 
 static void analysis_sink(void *data, const struct rq_event *ev)
@@ -97,25 +138,76 @@ void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n)
 	an->lost_events += n;
 }
 
-void rq_analysis_observe(struct rq_analysis *an,
-			 void (*fn)(void *data, const struct rq_placement *p), void *data)
+/* Which hooks some subscriber has: one flag each for the per-event tests. */
+static void obs_flags(struct rq_analysis *an)
 {
-	an->on_placement = fn;
-	an->on_placement_data = data;
+	an->obs_event = an->obs_placement = an->obs_settled = an->obs_run = false;
+	for (int i = 0; i < an->nobs; i++) {
+		an->obs_event |= an->obs[i].on_event != NULL;
+		an->obs_placement |= an->obs[i].on_placement != NULL;
+		an->obs_settled |= an->obs[i].on_settled != NULL;
+		an->obs_run |= an->obs[i].on_run != NULL;
+	}
+	rq_delay_keep_full(an, an->obs_settled);
 }
 
-void rq_analysis_observe_late(struct rq_analysis *an,
-			      void (*fn)(void *data, uint64_t ts, unsigned int findings),
-			      void *data)
+int rq_analysis_subscribe(struct rq_analysis *an, const struct rq_observer *o)
 {
-	an->on_late = fn;
-	an->on_late_data = data;
+	if (an->nobs == an->obs_cap) {
+		int ncap = an->obs_cap ? an->obs_cap * 2 : 4;
+		struct rq_observer *n = reallocarray(an->obs, (size_t)ncap, sizeof(*n));
+
+		if (!n)
+			return -1;
+		an->obs = n;
+		an->obs_cap = ncap;
+	}
+	an->obs[an->nobs++] = *o;
+	obs_flags(an);
+	return 0;
+}
+
+int rq_analysis_unsubscribe(struct rq_analysis *an, const void *ctx)
+{
+	int kept = 0, removed;
+
+	for (int i = 0; i < an->nobs; i++)
+		if (an->obs[i].ctx != ctx)
+			an->obs[kept++] = an->obs[i];
+	removed = an->nobs - kept;
+	an->nobs = kept;
+	obs_flags(an);
+	return removed;
+}
+
+void rqe_notify_placement(struct rq_analysis *an, const struct rq_placement *p)
+{
+	for (int i = 0; i < an->nobs; i++)
+		if (an->obs[i].on_placement)
+			an->obs[i].on_placement(an->obs[i].ctx, p);
+}
+
+void rqe_notify_settled(struct rq_analysis *an, const struct rq_placement *p)
+{
+	for (int i = 0; i < an->nobs; i++)
+		if (an->obs[i].on_settled)
+			an->obs[i].on_settled(an->obs[i].ctx, p);
+}
+
+int rq_analysis_curr(const struct rq_analysis *an, int cpu)
+{
+	return an->cpus && valid_cpu(an, cpu) ? an->cpus[cpu].curr : -1;
 }
 
 void rq_analysis_finish(struct rq_analysis *an)
 {
 	rq_task_foreach(an, finish_task, an);
 	rq_delay_finish(an);
+	/* every run ends with the trace */
+	for (int cpu = 0; an->cpus && an->obs_run && cpu < an->nr_cpus; cpu++)
+		for (int i = 0; i < an->nobs; i++)
+			if (an->obs[i].on_run)
+				an->obs[i].on_run(an->obs[i].ctx, cpu, -1, an->last_ts);
 }
 
 /* ---- what the outputs read ------------------------------------------------- */
@@ -214,7 +306,7 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 			 an->opts.recent_capacity == RQ_RECENT_NONE ? 0 : RQ_RECENT_DEFAULT;
 	/* emit() and the readers of the ring skip it while recent_cap is 0 */
 	an->recent = an->recent_cap ? calloc(an->recent_cap, sizeof(*an->recent)) : NULL;
-	an->delay = rq_delay_new();
+	an->delay = rq_delay_new(an);
 	if ((an->recent_cap && !an->recent) || !an->delay) {
 		free(an->recent);
 		rq_delay_free(an->delay);
@@ -317,6 +409,7 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an->held);
 	free(an->held_free);
 	free(an->exited_ring);
+	free(an->obs);
 	rq_delay_free(an->delay);
 	free(an);
 }

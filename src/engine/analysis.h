@@ -81,6 +81,10 @@ struct rq_path_info {
 
 extern const struct rq_path_info rq_paths[RQ_PATH__COUNT];
 extern const char *const rq_kind_names[RQ_KIND__COUNT];
+extern const char *const rq_kind_plural[RQ_KIND__COUNT];	/* "forks", "wakeups" */
+/* Per finding (findings.def): the kinds it judges (1 << enum rq_kind), the kind it is of. */
+extern const unsigned int rq_finding_kinds[RQ_FIND__COUNT];
+extern const enum rq_kind rq_finding_of[RQ_FIND__COUNT];
 extern const char *const rq_confidence_names[3];
 
 /* Room a description needs for the remarks below, once they are words (describe.c). */
@@ -144,10 +148,29 @@ struct rq_placement {
 	int why_pid;		/* the task running on to_cpu when a judge looked */
 	uint32_t why_n;		/* a count or the event's flags (see enum rq_why) */
 	char why_comm[RQ_COMM_LEN];	/* RQ_WHY_STOPPER_RENAMED: the name it took */
-	/* offcpu-fork only: filled in as the trace goes on */
-	int parent_cpu_idled;	/* -1 not known (yet), 0 no, 1 yes: before the child first ran */
-	int64_t child_lifetime_ns;	/* -1: did not exit inside the trace */
+	/*
+	 * The evidence beyond the deciding record (cpu, ts, writer_pid): the record that
+	 * showed why_cpu idle (its switch to the idle task, or the idle task's own record
+	 * where the switch is missing), 0 none
+	 */
+	uint64_t why_idle_ts;
+	/*
+	 * The outcome, settled when known (struct rq_observer's on_settled): the queue delay
+	 * and, for an offcpu-fork, what its parent's CPU did and how long the child lived.
+	 */
+	int64_t delay_ns;	/* placed until it ran: -1 not known (yet), or did not run */
+	bool settled;		/* every fact below is final */
+	uint8_t late_findings;	/* findings a later verdict added after on_placement */
+	int8_t parent_cpu_idled;	/* -1 not known (yet), 0 no, 1 yes: before the child first ran */
+	int64_t child_lifetime_ns;	/* -1: did not exit inside the trace (or not yet) */
 };
+
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->possible),
+	       "struct rq_placement: possible is too narrow for findings.def");
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->late_findings),
+	       "struct rq_placement: late_findings is too narrow for findings.def");
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->findings),
+	       "struct rq_placement: findings is too narrow for findings.def");
 
 #define RQ_NOTE_NO_WAKING 0x01		/* no sched_waking: previous CPU from the model */
 #define RQ_NOTE_MAYBE_DELAYED 0x02	/* may have been ttwu_runnable() of a delayed task */
@@ -203,6 +226,16 @@ struct rq_finding_store {
 	int npossible;		/* examples of possible ones, kept apart */
 	struct rq_placement possible_examples[RQ_MAX_EXAMPLES / 2];
 };
+
+/*
+ * The finding's verdict over the trace is "not judged": it had candidates, and none could
+ * be judged (a fact was missing for each).  Every output says "not judged" then, never a
+ * bare 0, and --fail-on trips on it unless told RULE:judged-ok.
+ */
+static inline bool rq_finding_not_judged(const struct rq_finding_store *s)
+{
+	return !s->judged && !s->count && !s->possible && s->not_judged;
+}
 
 enum rq_task_state { RQ_TS_UNKNOWN, RQ_TS_RUNNING, RQ_TS_QUEUED, RQ_TS_SLEEPING, RQ_TS_DEAD };
 
@@ -348,20 +381,44 @@ int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an);
 /* Events lost that no RQ_EV_LOST mark will report (a trace file's statistics). */
 void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n);
 /*
- * Observe placements: fn is called with every placement as it is stored (its findings
- * and possible bits set), during the rq_analysis_feed() that made it; p is valid only
- * during the call.  One observer; NULL removes it.
+ * What the engine tells its subscribers, as it happens (any hook may be NULL; ctx is
+ * handed back to each).  All are called from inside rq_analysis_feed() (or
+ * rq_analysis_finish()); the pointers they get are valid only during the call.
+ *
+ *   on_event      every event, after the engine handled it (the model is up to date)
+ *   on_placement  a placement as it is classified, its verdicts so far (the TUI's
+ *                 sparkline, its step to the next placement)
+ *   on_settled    a placement with all its facts: its queue delay (delay_ns), a verdict
+ *                 that waited for a later marker (late_findings says which it added),
+ *                 the outcome of an offcpu-fork (parent's CPU idled, child's lifetime).
+ *                 Each placement is settled once, in the order its facts became known;
+ *                 what is still open at rq_analysis_finish() is settled there.
+ *   on_run        from ts on, cpu runs pid (0 the idle task, -1 unknown: events were
+ *                 lost): the model's own answer (rq_analysis_curr()), with the repair
+ *                 from the records' common_pid; rq_analysis_finish() ends every run
+ *                 with pid -1 at the last timestamp
  */
-void rq_analysis_observe(struct rq_analysis *an,
-			 void (*fn)(void *data, const struct rq_placement *p), void *data);
+struct rq_observer {
+	void (*on_event)(void *ctx, const struct rq_event *ev);
+	void (*on_placement)(void *ctx, const struct rq_placement *p);
+	void (*on_settled)(void *ctx, const struct rq_placement *p);
+	void (*on_run)(void *ctx, int cpu, int pid, uint64_t ts);
+	void *ctx;
+};
+
 /*
- * Observe findings a later verdict adds to a placement already observed (an exec judged
- * once the recorder's next marker gives its mask): fn gets the placement's time and the
- * added finding bits.  One observer; NULL removes it.
+ * Subscribe o (copied) to an: any number of subscribers, called in the order they
+ * subscribed.  Subscribe before the first event to see every placement settled.  0, or
+ * -1 when out of memory.  rq_analysis_unsubscribe() removes the subscriber(s) with that
+ * ctx and returns how many it removed.
  */
-void rq_analysis_observe_late(struct rq_analysis *an,
-			      void (*fn)(void *data, uint64_t ts, unsigned int findings),
-			      void *data);
+int rq_analysis_subscribe(struct rq_analysis *an, const struct rq_observer *o);
+int rq_analysis_unsubscribe(struct rq_analysis *an, const void *ctx);
+/*
+ * Who runs on cpu now, as the model knows it: a pid, 0 the idle task, -1 unknown (or cpu
+ * out of range).  The one answer: the timeline, the queue delay and the views read it.
+ */
+int rq_analysis_curr(const struct rq_analysis *an, int cpu);
 /* Resolve what is still pending at the end of the trace. */
 void rq_analysis_finish(struct rq_analysis *an);
 void rq_analysis_free(struct rq_analysis *an);

@@ -27,6 +27,7 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 	p->conf = conf;
 	p->parent_cpu_idled = -1;
 	p->child_lifetime_ns = -1;
+	p->delay_ns = -1;
 }
 
 /* Store a classified placement: counters and the recent ring. */
@@ -38,10 +39,13 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 	      !an->cpus[p->to_cpu].known) ||
 	     (valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known)))
 		p->notes |= RQ_NOTE_AFTER_LOSS;
+#ifdef RQ_TEST_FIFTH_FINDING
+	rqe_judge_test_dummy(an, p);	/* tests/unit/test_fifth_finding.c */
+#endif
 	an->nr_placements++;
 	p->seq = an->nr_placements;
-	if (an->on_placement)
-		an->on_placement(an->on_placement_data, p);
+	if (an->obs_placement)
+		rqe_notify_placement(an, p);
 	an->path_counts[p->path]++;
 	an->path_conf[p->path][p->conf]++;
 	an->conf_counts[p->conf]++;

@@ -281,12 +281,13 @@ void rq_sketch_free(struct rq_sketch *s)
 
 /* ---- pending placements ---------------------------------------------------- */
 
-struct rq_delay *rq_delay_new(void)
+struct rq_delay *rq_delay_new(struct rq_analysis *an)
 {
 	struct rq_delay *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
+	d->an = an;
 	d->added = calloc(RQ_PATH__COUNT * 2, sizeof(*d->added));
 	d->path = calloc(RQ_PATH__COUNT, sizeof(*d->path));
 	d->finding = calloc(RQ_FIND__COUNT, sizeof(*d->finding));
@@ -322,26 +323,9 @@ void rq_delay_free(struct rq_delay *d)
 	free(d);
 }
 
-void rq_delay_set_sink(struct rq_delay *d, rq_delay_sink_fn fn, void *ctx)
+void rq_delay_keep_full(struct rq_analysis *an, bool on)
 {
-	d->sink = fn;
-	d->sink_ctx = ctx;
-}
-
-void rq_delay_set_sinks(struct rq_delay *d, rq_delay_sink_fn fn,
-			void (*ev_fn)(const struct rq_event *ev, void *ctx), void *ctx)
-{
-	rq_delay_set_sink(d, fn, ctx);
-	d->event_sink = ev_fn;
-	d->event_ctx = ctx;
-}
-
-bool rq_delay_unset_sinks(struct rq_delay *d, const void *ctx)
-{
-	if (!d || d->event_ctx != ctx)
-		return false;
-	rq_delay_set_sinks(d, NULL, NULL, NULL);
-	return true;
+	an->delay->keep_full = on;
 }
 
 /*
@@ -433,6 +417,113 @@ static int64_t not_measured(struct rq_delay *d, int64_t delay, bool lost)
 	return delay;
 }
 
+/* The examples of q's findings (found or possible) that are q: the record as it stands. */
+static void examples_update(struct rq_analysis *an, const struct rq_placement *q)
+{
+	unsigned int f;
+
+	for (unsigned int b = q->findings; b; b &= b - 1) {
+		struct rq_finding_store *s = &an->findings[f = (unsigned int)__builtin_ctz(b)];
+
+		if (f >= RQ_FIND__COUNT)
+			break;
+		for (int i = 0; i < s->nexamples; i++)
+			if (s->examples[i].seq == q->seq)
+				s->examples[i] = *q;
+	}
+	for (unsigned int b = q->possible; b; b &= b - 1) {
+		struct rq_finding_store *s = &an->findings[f = (unsigned int)__builtin_ctz(b)];
+
+		if (f >= RQ_FIND__COUNT)
+			break;
+		for (int i = 0; i < s->npossible; i++)
+			if (s->possible_examples[i].seq == q->seq)
+				s->possible_examples[i] = *q;
+	}
+}
+
+/*
+ * A placement with all its facts: its findings' examples become this record, and the
+ * subscribers get it (on_settled).
+ */
+static void publish(struct rq_analysis *an, struct rq_placement *q)
+{
+	q->settled = true;
+	examples_update(an, q);
+	if (an->obs_settled)
+		rqe_notify_settled(an, q);
+}
+
+/* Is t the child placed by the fork placement p (the task still has that pid)? */
+static struct rq_task *fork_child(struct rq_analysis *an, const struct rq_placement *p)
+{
+	struct rq_task *t;
+
+	if (rq_paths[p->path].kind != RQ_KIND_FORK)
+		return NULL;
+	t = rq_task_find(an, p->pid);
+	return t && t->fork_ts == p->ts ? t : NULL;
+}
+
+/*
+ * The outcome of a fork placed off its parent's CPU, from what the model saw: did the
+ * parent's CPU go idle before the child first ran, and how long the child lived.
+ */
+static void fork_outcome(const struct rq_analysis *an, const struct rq_task *t,
+			 struct rq_placement *q)
+{
+	q->parent_cpu_idled = t->fork_parent_idled;
+	/* never ran: going idle meanwhile is still a fact, staying busy is not */
+	if (t->first_run_pending && valid_cpu(an, t->fork_parent_cpu) &&
+	    an->cpus[t->fork_parent_cpu].idle_since >= t->fork_ts)
+		q->parent_cpu_idled = 1;
+	q->child_lifetime_ns = t->exited ? (int64_t)(t->exit_ts - t->fork_ts) : -1;
+}
+
+/* A placement's delay is known: its outcome too, but an offcpu-fork's child still lives. */
+static void settled(struct rq_delay *d, const struct rq_placement *p, int64_t delay)
+{
+	struct rq_analysis *an = d->an;
+	struct rq_placement q = *p;
+	struct rq_task *t;
+
+	q.delay_ns = delay;
+	if ((q.findings & (1u << RQ_FIND_OFFCPU_FORK)) && (t = fork_child(an, &q))) {
+		fork_outcome(an, t, &q);
+		if (!t->exited && !d->finishing) {
+			int slot = t->fork_held - 1;
+
+			if (!rqe_hold(an, &slot, &q)) {
+				t->fork_held = slot + 1;
+				examples_update(an, &q);	/* what is known so far */
+				return;
+			}
+		}
+	}
+	publish(an, &q);
+}
+
+/* A forked child exits (or is gone): its offcpu-fork placement is settled. */
+void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t)
+{
+	int slot = t->fork_held - 1;
+	struct rq_placement q;
+
+	if (!t->fork_held)
+		return;
+	q = *held(an, slot);
+	t->fork_held = 0;
+	rqe_release(an, &slot);
+	fork_outcome(an, t, &q);
+	publish(an, &q);
+}
+
+/* Whether a placement's whole record is kept until it is settled. */
+static inline bool whole(const struct rq_delay *d, const struct rq_placement *p)
+{
+	return d->keep_full || p->findings || p->possible || (p->notes & RQ_NOTE_MASK_UNKNOWN);
+}
+
 /* A placement's delay is known (ns), or is not (-1: unmeasured or never ran). */
 static void settle(struct rq_delay *d, const struct rq_placement *p, int64_t delay, bool lost)
 {
@@ -440,8 +531,8 @@ static void settle(struct rq_delay *d, const struct rq_placement *p, int64_t del
 		account(d, p->path, p->findings, (uint64_t)delay);
 	else
 		delay = not_measured(d, delay, lost);
-	if (d->sink)
-		d->sink(p, delay, d->sink_ctx);
+	if (whole(d, p))
+		settled(d, p, delay);
 }
 
 /* Twice the pool (and full[] with it), its new entries on the free list; 0 or -1. */
@@ -528,7 +619,7 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 	struct rq_delay_pending *e = &d->pool[i];
 
 	fill(e, p, wait);
-	e->full = d->sink && keep_full(d, i, p);
+	e->full = whole(d, p) && keep_full(d, i, p);
 	e->next = *head;
 	*head = (uint32_t)i + 1;
 }
@@ -591,8 +682,8 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, 0, false);
 		return;
 	}
-	/* the first one waiting, and no sink wants it whole: the task keeps it */
-	if (!dt->first.used && !dt->head && !d->sink) {
+	/* the first one waiting, and nobody wants it whole: the task keeps it */
+	if (!dt->first.used && !dt->head && !whole(d, p)) {
 		fill(&dt->first, p, false);
 		return;
 	}
@@ -634,7 +725,7 @@ static __attribute__((noinline)) void settle_pending_sink(struct rq_delay *d,
 static inline void settle_pending(struct rq_delay *d, const struct rq_delay_pending *e,
 				  const struct rq_placement *full, int64_t delay, bool lost)
 {
-	if (full || d->sink)
+	if (full || d->keep_full)
 		settle_pending_sink(d, e, full, delay, lost);
 	else if (delay >= 0 && !lost)
 		account(d, e->path, e->findings, (uint64_t)delay);
@@ -681,6 +772,7 @@ void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 	}
 	if (fix->needless) {
 		p->findings |= 1u << RQ_FIND_NEEDLESS_CALLBACK;
+		p->late_findings |= 1u << RQ_FIND_NEEDLESS_CALLBACK;
 		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
 		p->why_cpu = fix->cpu;
 	}
@@ -711,8 +803,6 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			e->findings = q.findings;
 			e->path = (uint8_t)q.path;
 		}
-		if (fix && fix->needless && an->on_late)
-			an->on_late(an->on_late_data, e->ts, 1u << RQ_FIND_NEEDLESS_CALLBACK);
 		settle_entry(d, i - 1, 0, false);
 	}
 }
@@ -749,62 +839,43 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 	}
 }
 
-/*
- * Every event but the common case: a switch (prev stops, next runs), lost events, and
- * any event while the timeline writers want each one (ev_sink, set with the sinks).
- */
-static __attribute__((noinline)) void delay_event_slow(struct rq_analysis *an, struct rq_delay *d,
-						       const struct rq_event *ev)
-{
-	struct rq_task *t;
-	int pid;
-
-	if (d->event_sink)
-		d->event_sink(ev, d->event_ctx);
-	switch (ev->type) {
-	case RQ_EV_LOST:
-		/* a switch-in may be in the gap: what waits on that CPU is no longer measured */
-		for (uint32_t i = 0; i < d->pool_cap; i++)
-			if (d->pool[i].used && d->pool[i].to_cpu == ev->cpu)
-				d->pool[i].tainted = true;
-		for (unsigned int b = 0; b < an->task_hash_size; b++)
-			for (t = an->task_hash[b]; t; t = t->hnext)
-				if (t->delay.first.used && t->delay.first.to_cpu == ev->cpu)
-					t->delay.first.tainted = true;
-		return;
-	case RQ_EV_SWITCH:
-		t = ev->pid > 0 ? rq_task_find(an, ev->pid) : NULL;
-		if (t)
-			t->delay.running = false;
-		pid = ev->pid2;
-		break;
-	default:
-		pid = ev->common_pid;
-		break;
-	}
-	t = pid > 0 ? rq_task_find(an, pid) : NULL;
-	if (t && !t->delay.running)
-		ran(d, t, ev->ts);
-}
-
-/*
- * After each event.  Most are records a running task wrote (the writer of a record is
- * running: its switch in may be missing from the trace), which change nothing here.
- */
-inline void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev)
+/* Events were lost on cpu: a switch-in may be in the gap, what waits there is unmeasured. */
+void rq_delay_lost(struct rq_analysis *an, int cpu)
 {
 	struct rq_delay *d = an->delay;
 	struct rq_task *t;
 
-	if (!d)
+	for (uint32_t i = 0; i < d->pool_cap; i++)
+		if (d->pool[i].used && d->pool[i].to_cpu == cpu)
+			d->pool[i].tainted = true;
+	for (unsigned int b = 0; b < an->task_hash_size; b++)
+		for (t = an->task_hash[b]; t; t = t->hnext)
+			if (t->delay.first.used && t->delay.first.to_cpu == cpu)
+				t->delay.first.tainted = true;
+}
+
+/*
+ * The model says cpu runs next from ts on, and no longer prev (analysis.c: the one
+ * place that follows who runs).  A task that starts to run settles what waited for it;
+ * a forked child's first run settles whether its parent's CPU went idle meanwhile.
+ */
+void rqe_curr_changed(struct rq_analysis *an, int cpu, int prev, int next, uint64_t ts)
+{
+	struct rq_task *t;
+
+	if (next == 0)
+		an->cpus[cpu].idle_since = ts;
+	if (prev > 0 && (t = rq_task_find(an, prev)))
+		t->delay.running = false;
+	if (next <= 0 || !(t = rq_task_find(an, next)))
 		return;
-	if (d->event_sink || ev->type == RQ_EV_SWITCH || ev->type == RQ_EV_LOST) {
-		delay_event_slow(an, d, ev);
-		return;
+	if (t->first_run_pending) {
+		t->first_run_pending = false;
+		t->fork_parent_idled = !valid_cpu(an, t->fork_parent_cpu) ? -1 :
+				       an->cpus[t->fork_parent_cpu].idle_since >= t->fork_ts;
 	}
-	t = ev->common_pid > 0 ? rq_task_find(an, ev->common_pid) : NULL;
-	if (t && !t->delay.running)
-		ran(d, t, ev->ts);
+	if (!t->delay.running)
+		ran(an->delay, t, ts);
 }
 
 struct seq_idx {
@@ -819,12 +890,44 @@ static int cmp_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The forked children still alive at the end: their offcpu-fork placements, in order. */
+static void forks_finish(struct rq_analysis *an)
+{
+	struct seq_idx *order;
+	struct rq_task **tasks;
+	uint32_t n = 0;
+
+	for (int i = 0; i < an->nheld; i++)
+		n++;
+	if (!n)
+		return;
+	order = calloc(n, sizeof(*order));
+	tasks = calloc(n, sizeof(*tasks));
+	n = 0;
+	for (unsigned int b = 0; order && tasks && b < an->task_hash_size; b++)
+		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
+			if (t->fork_held) {
+				order[n] = (struct seq_idx){ held(an, t->fork_held - 1)->seq, n };
+				tasks[n++] = t;
+			}
+	if (order && tasks) {
+		qsort(order, n, sizeof(*order), cmp_seq);
+		for (uint32_t k = 0; k < n; k++)
+			rqe_fork_child_gone(an, tasks[order[k].i]);
+	}
+	free(order);
+	free(tasks);
+}
+
 void rq_delay_task_gone(struct rq_analysis *an, struct rq_task *t)
 {
 	struct rq_delay *d = an->delay;
 	int i;
 
-	if (!d || !t->delay.first.used)
+	if (!d)
+		return;
+	rqe_fork_child_gone(an, t);
+	if (!t->delay.first.used)
 		return;
 	/* into the pool, on no task's list: the lists of t are left there too */
 	t->delay.first.used = false;
@@ -847,6 +950,9 @@ void rq_delay_finish(struct rq_analysis *an)
 
 	if (!d)
 		return;
+	/* from here on nothing waits: an offcpu-fork's child that lives on lives on */
+	d->finishing = true;
+	forks_finish(an);
 	/* what the tasks keep themselves joins the pool: all in placement order below */
 	for (unsigned int b = 0; b < an->task_hash_size; b++)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
@@ -882,21 +988,21 @@ void rq_delay_finish(struct rq_analysis *an)
 
 /* ---- comparison groups ----------------------------------------------------- */
 
-static const int finding_kinds[RQ_FIND__COUNT][3] = {
-	[RQ_FIND_NEEDLESS_CALLBACK] = { RQ_KIND_EXEC, -1, -1 },
-	[RQ_FIND_OFFCPU_FORK] = { RQ_KIND_FORK, -1, -1 },
-	[RQ_FIND_IDLE_STACKING] = { RQ_KIND_WAKEUP, RQ_KIND_FORK, -1 },
-	[RQ_FIND_MISSED_IDLE] = { RQ_KIND_WAKEUP, -1, -1 },
-};
-
-const char *rq_delay_others_label(int finding)
+char *rq_delay_others_label(int finding, char *buf, size_t size)
 {
-	switch (finding) {
-	case RQ_FIND_NEEDLESS_CALLBACK: return "other execs";
-	case RQ_FIND_OFFCPU_FORK: return "other forks";
-	case RQ_FIND_IDLE_STACKING: return "other wakeups+forks";
-	default: return "other wakeups";
+	unsigned int kinds;
+
+	if (finding < 0 || finding >= RQ_FIND__COUNT) {
+		snprintf(buf, size, "others");
+		return buf;
 	}
+	/* the kind it is counted out of first: "other wakeups+forks" */
+	kinds = rq_finding_kinds[finding] & ~(1u << rq_finding_of[finding]);
+	snprintf(buf, size, "other %s", rq_kind_plural[rq_finding_of[finding]]);
+	for (int k = 0; k < RQ_KIND__COUNT; k++)
+		if (kinds & (1u << k))
+			snprintf(buf + strlen(buf), size - strlen(buf), "+%s", rq_kind_plural[k]);
+	return buf;
 }
 
 int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out)
@@ -904,8 +1010,9 @@ int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out
 	memset(out, 0, sizeof(*out));
 	if (finding < 0 || finding >= RQ_FIND__COUNT)
 		return -1;
-	for (int k = 0; k < 3 && finding_kinds[finding][k] >= 0; k++)
-		if (rq_sketch_merge(out, rq_delay_kind(d, finding_kinds[finding][k], false)))
+	for (int k = 0; k < RQ_KIND__COUNT; k++)
+		if ((rq_finding_kinds[finding] & (1u << k)) &&
+		    rq_sketch_merge(out, rq_delay_kind(d, k, false)))
 			return -1;
 	return 0;
 }
@@ -986,7 +1093,10 @@ void rq_delay_text(FILE *f, const struct rq_summary *sum)
 			continue;
 		text_row(f, rq_finding_ids[i], &d->finding[i]);
 		if (!rq_delay_others(d, i, &others)) {
-			snprintf(label, sizeof(label), "  vs %s", rq_delay_others_label(i));
+			char what[48];
+
+			snprintf(label, sizeof(label), "  vs %s",
+				 rq_delay_others_label(i, what, sizeof(what)));
 			text_row(f, label, &others);
 		}
 		rq_sketch_free(&others);

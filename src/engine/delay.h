@@ -10,11 +10,11 @@
  * middle, so a quantile is within 1 % of the true one.  Count, total, min and max are
  * always exact.  Memory: 4 KB exact buffer, then about 12 KB of buckets, per sketch.
  *
- * The engine (classify.c, analysis.c) calls two hooks: rq_delay_placed() when a placement is
- * recorded, rq_delay_event() after each event.  A task runs from its sched_switch in to
- * its sched_switch out; a record the task wrote itself (common_pid) also shows it running
- * (a trace can lack an idle CPU's switch out of the idle task).  Pending placements are kept until their task runs; a sink, if set, sees each
- * placement with its delay once the delay is known (or -1 at the end of the trace).
+ * The engine calls rq_delay_placed() when a placement is recorded, and tells it when the
+ * model's running task of a CPU changes (rqe_curr_changed(): the model alone says who
+ * runs, repaired from the records' common_pid).  Pending placements are kept until their
+ * task runs; then they are settled (struct rq_observer's on_settled) with their delay, or
+ * -1 at the end of the trace.
  */
 #ifndef RQPATH_DELAY_H
 #define RQPATH_DELAY_H
@@ -92,30 +92,22 @@ struct rq_summary;
 struct rq_placement;
 struct rq_task;
 
-/* Called with each placement once its delay is known: ns, or -1 (did not run / unknown). */
-typedef void (*rq_delay_sink_fn)(const struct rq_placement *p, int64_t delay_ns, void *ctx);
-
 struct rq_event;
 
 /* The store of an analysis (rq_analysis_delay()); private to the engine (engine.h). */
 struct rq_delay;
 
-struct rq_delay *rq_delay_new(void);
+struct rq_delay *rq_delay_new(struct rq_analysis *an);
 void rq_delay_free(struct rq_delay *d);
 /*
- * The sinks: fn sees each placement with its delay (one sink; NULL removes it);
- * rq_delay_set_sinks() also sets ev_fn, called with every event after the engine handled
- * it (for the timeline writers), with the same ctx.  rq_delay_unset_sinks() removes both
- * if ctx set them and returns whether it did (several writers may take turns).
+ * Whether every placement is kept whole until it is settled (a subscriber wants them:
+ * on_settled); flagged ones always are (their examples take the settled record).
  */
-void rq_delay_set_sink(struct rq_delay *d, rq_delay_sink_fn fn, void *ctx);
-void rq_delay_set_sinks(struct rq_delay *d, rq_delay_sink_fn fn,
-			void (*ev_fn)(const struct rq_event *ev, void *ctx), void *ctx);
-bool rq_delay_unset_sinks(struct rq_delay *d, const void *ctx);
+void rq_delay_keep_full(struct rq_analysis *an, bool on);
 
-/* The engine's hooks. */
+/* The engine's hooks: a placement is recorded; events were lost on cpu. */
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
-void rq_delay_event(struct rq_analysis *an, const struct rq_event *ev);
+void rq_delay_lost(struct rq_analysis *an, int cpu);
 /*
  * The execs of t that waited for the recorder's marker (RQ_NOTE_MASK_UNKNOWN) are
  * settled: fix (NULL: they stay not judged) is applied to each, then they go to the sink.
@@ -151,7 +143,8 @@ struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged);
  * (wakeups for missed-idle, forks for offcpu-fork, ...), merged into out (freed by caller).
  */
 int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out);
-const char *rq_delay_others_label(int finding);
+/* "other wakeups+forks": the name of that group, in buf. */
+char *rq_delay_others_label(int finding, char *buf, size_t size);
 
 /* Output helpers for the report sinks (JSON object; text "1.234 ms"). */
 void rq_delay_json(FILE *f, struct rq_sketch *s);

@@ -99,7 +99,9 @@ struct rq_task {
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
 	int16_t fork_parent_cpu;
+	int8_t fork_parent_idled;	/* at its first run: -1 unknown, 1 the parent's CPU idled */
 	uint64_t fork_ts;
+	int fork_held;		/* its offcpu-fork placement, held until it exits: slot + 1 */
 };
 
 
@@ -130,11 +132,9 @@ struct rq_delay {
 	struct rq_delay_pending *pool;
 	struct rq_placement *full;	/* the whole placements, same index, while a sink is set */
 	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
-	rq_delay_sink_fn sink;
-	void *sink_ctx;
-	/* every event, after the engine handled it (for the timeline writers) */
-	void (*event_sink)(const struct rq_event *ev, void *ctx);
-	void *event_ctx;
+	bool keep_full;		/* a subscriber wants whole placements settled (on_settled) */
+	bool finishing;		/* rq_delay_finish(): nothing is held any longer */
+	struct rq_analysis *an;
 };
 
 /* PID_MAX_LIMIT of a 64-bit kernel: pids from 1 to here are indexed directly */
@@ -172,6 +172,7 @@ struct rq_cpu {
 	int core, node;
 	int capacity;		/* 0 unknown; from --topology */
 	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	uint64_t idle_since;	/* when the model last saw it go idle (rqe_curr_changed()) */
 	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
 	uint64_t placements_in, placements_out;
 	uint64_t lost_events;
@@ -254,12 +255,13 @@ struct rq_analysis {
 	struct rq_placement *recent;
 	unsigned int recent_cap, recent_head, recent_len;
 	struct rq_delay *delay;	/* queue delay of each placement (delay.h) */
-	/* rq_analysis_observe() */
-	void (*on_placement)(void *data, const struct rq_placement *p);
-	void *on_placement_data;
-	/* rq_analysis_observe_late() */
-	void (*on_late)(void *data, uint64_t ts, unsigned int findings);
-	void *on_late_data;
+	/*
+	 * rq_analysis_subscribe(): the subscribers, and for each hook whether any has it, so
+	 * that a replay with no subscriber (audit) tests one flag per event
+	 */
+	struct rq_observer *obs;
+	int nobs, obs_cap;
+	bool obs_event, obs_placement, obs_settled, obs_run;
 	/* rq_analysis_summary()'s answer, refilled at each call */
 	struct rq_summary summary;
 	struct rq_cpu_summary *cpu_summary;
@@ -498,6 +500,17 @@ struct cpu_look {
 	unsigned int assume;
 };
 
+/* analysis.c: tell the subscribers (struct rq_observer) */
+void rqe_notify_placement(struct rq_analysis *an, const struct rq_placement *p);
+void rqe_notify_settled(struct rq_analysis *an, const struct rq_placement *p);
+
+/*
+ * delay.c: the model changed who runs on cpu (prev to next) at ts; a forked child
+ * exited or is gone, its offcpu-fork placement is settled
+ */
+void rqe_curr_changed(struct rq_analysis *an, int cpu, int prev, int next, uint64_t ts);
+void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t);
+
 /* model.c */
 int rqe_grow_hash(struct rq_analysis *an);
 void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
@@ -655,13 +668,14 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 			   const struct rqe_select *sel);
 void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   int parent_cpu, int to);
-void rqe_offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu);
-void rqe_offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t);
-void rqe_offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts);
 /* mask_current: t's mask is known and current (no affinity change unseen since) */
 void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 				 bool mask_current);
 void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
+#ifdef RQ_TEST_FIFTH_FINDING
+/* findings.def's test-only row: its judge lives in tests/unit/test_fifth_finding.c */
+void rqe_judge_test_dummy(struct rq_analysis *an, struct rq_placement *p);
+#endif
 /* No marker will describe t's execs waiting for one: they stay not judged, everywhere. */
 void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t);
 

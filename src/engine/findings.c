@@ -358,42 +358,6 @@ void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struc
 	}
 }
 
-/* The parent's CPU went idle: forked children still waiting to run were sent away. */
-void rqe_offcpu_fork_cpu_idle(struct rq_analysis *an, int cpu)
-{
-	for (int i = 0; i < an->findings[RQ_FIND_OFFCPU_FORK].nexamples; i++) {
-		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[i];
-		struct rq_task *child = rq_task_find(an, x->pid);
-
-		if (x->parent_cpu_idled < 0 && x->from_cpu == cpu && child &&
-		    child->first_run_pending)
-			x->parent_cpu_idled = 1;
-	}
-}
-
-/* A forked child runs for the first time: its parent's CPU stayed busy until now. */
-void rqe_offcpu_fork_first_run(struct rq_analysis *an, struct rq_task *t)
-{
-	t->first_run_pending = false;
-	if (t->fork_example >= 0) {
-		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[t->fork_example];
-
-		if (x->pid == t->pid && x->parent_cpu_idled < 0)
-			x->parent_cpu_idled = 0;
-	}
-}
-
-/* A forked child exits: how long it lived. */
-void rqe_offcpu_fork_exit(struct rq_analysis *an, struct rq_task *t, uint64_t ts)
-{
-	if (t->fork_example >= 0 && t->fork_ts) {
-		struct rq_placement *x = &an->findings[RQ_FIND_OFFCPU_FORK].examples[t->fork_example];
-
-		if (x->pid == t->pid && x->child_lifetime_ns < 0)
-			x->child_lifetime_ns = (int64_t)(ts - t->fork_ts);
-	}
-}
-
 /*
  * needless-callback: sched_exec() asked the class although one CPU was allowed.
  * Exact only: an assumed mask never makes an exec needless, and a task seen on

@@ -561,7 +561,6 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_set_curr(an, ev->cpu, 0, NULL);
 		c->known = true;
 		c->last_idle_ts = ev->ts;
-		rqe_offcpu_fork_cpu_idle(an, ev->cpu);
 		return;
 	}
 	next = rqe_task_get(an, ev->pid2, ev->ts);
@@ -577,8 +576,6 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_clear_pending(an, next);
 	next->state = RQ_TS_RUNNING;
 	note_running(an, next, ev->cpu);
-	if (next->first_run_pending)
-		rqe_offcpu_fork_first_run(an, next);
 }
 
 void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent)
@@ -636,7 +633,7 @@ void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_resolve_stopper(an, t, false);
 	t->exited = true;
 	t->exit_ts = ev->ts;
-	rqe_offcpu_fork_exit(an, t, ev->ts);
+	rqe_fork_child_gone(an, t);
 }
 
 static void evict_task(struct rq_analysis *an, struct rq_task *t)

@@ -13,6 +13,33 @@ const char *const rq_kind_names[RQ_KIND__COUNT] = {
 	[RQ_KIND_UNKNOWN] = "unknown",
 };
 
+/* "4 of 218 wakeups": the placements of a kind, counted */
+const char *const rq_kind_plural[RQ_KIND__COUNT] = {
+	[RQ_KIND_FORK] = "forks",	[RQ_KIND_EXEC] = "execs",
+	[RQ_KIND_WAKEUP] = "wakeups",	[RQ_KIND_BALANCE] = "balance",
+	[RQ_KIND_NEWIDLE] = "newidle",	[RQ_KIND_STOPPER] = "stopper",
+	[RQ_KIND_AFFINITY] = "affinity", [RQ_KIND_NUMA] = "numa",
+	[RQ_KIND_UNKNOWN] = "unknown",
+};
+
+/* findings.def's kinds and of columns */
+#define RQ_NEEDS_EV(ev) 0
+#define RQ_KIND_BIT(kind) (1u << RQ_KIND_##kind)
+const unsigned int rq_finding_kinds[RQ_FIND__COUNT] = {
+#define RQ_FINDING(ID, id, letter, colour, title, needs, kinds, of, text) \
+	[RQ_FIND_##ID] = kinds,
+#include "findings.def"
+#undef RQ_FINDING
+};
+
+const enum rq_kind rq_finding_of[RQ_FIND__COUNT] = {
+#define RQ_FINDING(ID, id, letter, colour, title, needs, kinds, of, text) \
+	[RQ_FIND_##ID] = RQ_KIND_##of,
+#include "findings.def"
+#undef RQ_FINDING
+};
+_Static_assert(RQ_KIND__COUNT <= 32, "rq_finding_kinds: too narrow for enum rq_kind");
+
 const char *const rq_confidence_names[3] = { "exact", "inferred", "unknown" };
 
 const struct rq_path_info rq_paths[RQ_PATH__COUNT] = {

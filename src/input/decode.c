@@ -30,7 +30,7 @@ struct event_spec {
 /* Which format field fills which rq_event member, per tracepoint: events.def. */
 static const struct event_spec specs[] = {
 #define F(slot, field) [S_##slot] = field
-#define RQ_EVENT(id, system, name, recorded, loses, needed_by, ...) \
+#define RQ_EVENT(id, system, name, recorded, loses, ...) \
 	{ system, name, RQ_EV_##id, { __VA_ARGS__ } },
 #include "events.def"
 #undef RQ_EVENT

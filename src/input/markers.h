@@ -5,14 +5,21 @@
  *
  * Each marker is one line written to the instance's trace_marker; trace-cmd report
  * and KernelShark show it as an ftrace "print" event.  Every line starts with
- * "rqpath/1 " followed by a keyword and key=value pairs.  A comm, the only free text,
- * always comes last and is escaped with rq_escape_c() so that a line stays one line:
+ * "rqpath/1 " followed by a keyword and its fields, in this order and no other:
  *
  *   rqpath/1 kernel release=6.18.44 cpus=2
- *   rqpath/1 cpu cpu=0 core=0 llc=0 node=0 llc_src=cache
+ *   rqpath/1 cpu cpu=0 core=0 llc=0 node=0 llc_src=cache [capacity=1024]
  *   rqpath/1 task pid=123 tgid=123 policy=5 cpus=0-1 idle_cg=0 comm=bash
  *   rqpath/1 task pid=123 gone
  *   rqpath/1 snapshot done tasks=312
+ *
+ * Fields are single-blank separated "key=value" pairs whose values hold no blank
+ * (release and comm are escaped with rq_escape_c(), and their blanks as \x20); the
+ * parser takes them in this order only (core, node, llc_src, capacity, tgid, policy,
+ * cpus, idle_cg, comm and tasks may be absent), and refuses an unknown, repeated or
+ * misplaced key and any trailing text.  comm, always last, takes the rest of the line
+ * (files from before the \x20 escape have raw blanks there): no task name can pass for
+ * a field or for "gone".
  *
  * policy is the number from /proc/PID/stat field 41 (-1 unknown), cpus is
  * Cpus_allowed_list ("?" unknown), llc is the first CPU of that CPU's last-level

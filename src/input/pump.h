@@ -4,7 +4,7 @@
  *
  * A source yields raw ring-buffer records per CPU, each CPU in its own time order: a
  * trace.dat (rq_source_file(), tracedat.c) or the live tracefs instance of a recording
- * (record.c).  The pump is the only place where the CPUs are merged: it takes the
+ * (tracefs.c).  The pump is the only place where the CPUs are merged: it takes the
  * earliest record of all CPUs (the lower CPU on a tie), turns a gap before it (events
  * the ring buffer lost, a clock that went backwards) into an RQ_EV_LOST mark, decodes
  * the record once (decode.c) and hands the event to every sink in the order they were

@@ -1,16 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * record.h - live recording through a private tracefs instance into a trace.dat.
- * (Interface fixed here; implementation in record.c / tracedat_write.c.)
+ * record.h - live recording through a private tracefs instance into a trace.dat
+ * (tracefs.c, tracedat_write.c).  The recorder starts no process and catches no signal:
+ * a program that runs a command or stops on signals hands it hooks and a flag (rqpath's
+ * are in src/cli/child.c).
  */
 #ifndef RQPATH_RECORD_H
 #define RQPATH_RECORD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "event.h"
+
+/*
+ * The command a recording is for: started once tracing is on (its first fork and exec
+ * are recorded), asked at each step whether it has ended (the recording then ends),
+ * stopped when the recording ends first (duration, the stop flag, an error).
+ */
+struct rq_record_cmd {
+	/* 0, or -1 with one line in err (nothing left running) */
+	int (*start)(void *ctx, char *err, size_t errlen);
+	bool (*ended)(void *ctx);
+	/* end it if it still runs, and let go of what start took; called once after start */
+	void (*stop)(void *ctx);
+	void *ctx;
+};
 
 struct rq_record_opts {
 	const char *output;	/* trace.dat path */
@@ -22,8 +40,17 @@ struct rq_record_opts {
 	int *output_fd;
 	double duration;	/* seconds, <= 0: until cmd exits or a signal */
 	int buffer_kb;		/* per-CPU buffer, 0 = default */
-	char **cmd;		/* NULL-terminated argv of a command to run, or NULL */
+	const struct rq_record_cmd *cmd;	/* a command to run, or NULL */
+	/*
+	 * Set (non-zero) by the program, typically from a signal handler: the recording
+	 * ends at the next step as if its duration were reached.  NULL: never.  A program
+	 * that wants no instance left behind on SIGINT/SIGTERM sets one from every signal
+	 * that would end it (and ignores SIGXFSZ: a full file ends the recording cleanly).
+	 */
+	const volatile sig_atomic_t *stop;
 	bool force;		/* overwrite an existing output file */
+	/* the output's permission bits, 0: RQ_TRACE_FILE_MODE (0600, outfile.h) */
+	mode_t mode;
 	bool quiet;		/* no progress or summary on stderr */
 	int file_version;	/* 6 or 7 (0 = default) */
 	/*
@@ -33,23 +60,12 @@ struct rq_record_opts {
 	 * when the trace shows they may have changed.
 	 */
 	bool syscalls;
-	/*
-	 * Who runs cmd: run_uid > 0 drops root to that uid and run_gid before exec (uid,
-	 * gid and groups; run_user, when set, names the user for initgroups()); 0 keeps
-	 * rqpath's own.  rq_record_cmd_user() fills them from --user or sudo.
-	 */
-	long run_uid, run_gid;
-	const char *run_user;
-	/* cmd gets the terminal (foreground process group) when stdin is a terminal */
-	bool foreground;
 };
 
 struct rq_record_stats {
 	uint64_t events;
 	uint64_t lost_events;
 	uint64_t bytes;
-	int cmd_status;		/* wait status of cmd, -1 none */
-	bool cmd_stopped;	/* rqpath ended cmd (duration, signal, error) */
 	/* Records per decoded type (RQ_EV_OTHER: everything else, e.g. non-rqpath prints). */
 	uint64_t by_type[RQ_EV__COUNT];
 };
@@ -63,9 +79,9 @@ int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st,
 		  size_t errlen);
 /*
  * The same in steps, for a caller with its own loop (the live TUI): keys, a step of
- * the recording within a budget, drawing.  From start to finish every signal that
- * would end rqpath stops the recording instead (rq_recorder_step() returns 0), and the
- * tracefs instance is removed by finish whatever happens.
+ * the recording within a budget, drawing.  The stop flag ends the recording
+ * (rq_recorder_step() returns 0), and the tracefs instance is removed by finish
+ * whatever happens.
  */
 struct rq_recorder;
 struct pollfd;
@@ -114,20 +130,5 @@ const char *rq_recorder_stalled(struct rq_recorder *r);
  * already in err) skips writing.  0, or -1 with one line in err.
  */
 int rq_recorder_finish(struct rq_recorder *r, int ret);
-
-/*
- * Fill opts->run_uid/run_gid/run_user: the user NAME (or numeric uid) when user is
- * given, else the invoking user of sudo (SUDO_UID/SUDO_GID, SUDO_USER) when rqpath runs
- * as root through sudo, else 0 (unchanged).  0, or -1 with one line in err.
- */
-int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen);
-
-/*
- * After a run with a command: 1 and one line in msg ("CMD exited with status N",
- * "CMD was killed by SIGSEGV") when the command failed on its own, 0 when it succeeded
- * or was ended by rqpath itself.
- */
-int rq_record_cmd_failed(const struct rq_record_opts *opts, const struct rq_record_stats *st,
-			 char *msg, size_t size);
 
 #endif

@@ -357,15 +357,11 @@ static int all_digits(const char *s)
 	return 1;
 }
 
-int rq_snapshot_all(struct rq_snapshot *s)
+int rq_snapshot_system(struct rq_snapshot *s)
 {
 	struct rq_marker m;
 	struct utsname u;
-	DIR *proc, *tasks;
-	struct dirent *pe, *te;
-	char path[64];
 	int ncpus = get_nprocs_conf();
-	int ntasks = 0;
 
 	memset(&m, 0, sizeof(m));
 	m.kind = RQ_MARK_KERNEL;
@@ -381,6 +377,19 @@ int rq_snapshot_all(struct rq_snapshot *s)
 		if (emit(s, &m) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+int rq_snapshot_all(struct rq_snapshot *s)
+{
+	struct rq_marker m;
+	DIR *proc, *tasks;
+	struct dirent *pe, *te;
+	char path[64];
+	int ntasks = 0;
+
+	if (rq_snapshot_system(s) < 0)
+		return -1;
 
 	proc = opendir("/proc");
 	if (proc) {

@@ -21,6 +21,11 @@ void rq_snapshot_free(struct rq_snapshot *s);
  * could not be written.
  */
 int rq_snapshot_all(struct rq_snapshot *s);
+/*
+ * Only the kernel and cpu lines (the first lines of rq_snapshot_all()): written again
+ * when a ring buffer may have overwritten them.  0, or -1.
+ */
+int rq_snapshot_system(struct rq_snapshot *s);
 /* One task (thread id) at once: a task line, or "task pid=N gone".  0 or -1. */
 int rq_snapshot_task(struct rq_snapshot *s, int pid);
 /* Called with every task line written (RQ_MARK_TASK or RQ_MARK_TASK_GONE). */

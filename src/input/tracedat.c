@@ -26,7 +26,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "escape.h"
+#include "msg.h"
 #include "tracedat.h"
+#include "tracedat_write.h"
 
 #define TD_MAX_CPUS 4096
 #define TD_MIN_PAGE 64u
@@ -40,7 +43,8 @@
 /* trace-cmd option and section ids (trace-cmd.dat.v7(5)) */
 enum {
 	OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_UNAME = 5,
-	OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14, OPT_HEADER_INFO = 16,
+	OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9, OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14,
+	OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS = 17, OPT_EVENT_FORMATS = 18, OPT_BUFFER_TEXT = 22,
 };
 #define SEC_FL_COMPRESS 1
@@ -95,6 +99,7 @@ struct td_cpu {
 
 struct rq_td {
 	int fd;
+	bool unfinished;	/* its VERSION says the recorder never finished it */
 	uint64_t file_size;
 	int version;
 	int long_size;
@@ -903,6 +908,11 @@ static bool handle_option(struct rq_td *td, uint16_t id, uint8_t *data, uint32_t
 	case OPT_UNAME:
 		snprintf(td->uname, sizeof(td->uname), "%.*s", (int)size, (char *)data);
 		return true;
+	case OPT_VERSION:
+		/* rqpath's writer says so until it has finished the file (tracedat_write.h) */
+		td->unfinished = size && memmem(data, size, RQ_TDW_UNFINISHED,
+						strlen(RQ_TDW_UNFINISHED));
+		return true;
 	case OPT_CPUCOUNT:
 		/* a CPU with no data is left out of the buffer's CPU list: this counts it */
 		if (size >= 4 && get32(data) <= TD_MAX_CPUS)
@@ -1590,6 +1600,13 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 	td->ncpus = ncpus;
 	for (int i = 0; i < ncpus; i++)
 		td->cpu[i].cpu = i;
+	if (td->unfinished) {
+		struct stat st;
+
+		/* still being written: it grew since it was opened, and its table is newer */
+		if (fstat(td->fd, &st) == 0 && (uint64_t)st.st_size > td->file_size)
+			td->file_size = (uint64_t)st.st_size;
+	}
 	for (int i = 0; i < b->ncpu; i++) {
 		const struct td_cpu_data *d = &b->cpus[i];
 		struct td_cpu *c = &td->cpu[d->cpu];
@@ -1788,6 +1805,14 @@ struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, co
 		/* the CPUSTAT options describe the top buffer */
 		td->overrun = 0;
 		td->ncpu_overrun = 0;
+	}
+	if (td->unfinished) {
+		char esc[512];
+
+		rq_escape_c(path, strlen(path), esc, sizeof(esc));
+		rq_warn("%s: the recording was cut: rqpath did not finish writing it (it was "
+			"killed, or ran out of memory); it holds what was written until then",
+			esc);
 	}
 	return td;
 fail:

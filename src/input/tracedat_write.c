@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "outfile.h"
 #include "tracedat_write.h"
 
 enum {
@@ -46,8 +47,35 @@ enum {
 	OPT_CMDLINES = 21,
 };
 
-/* Space held in the output for the header while the data sits in temporary files. */
-#define RESERVE_BYTES (2 << 20)
+/*
+ * The file is readable while it grows: the header comes first, with room to grow
+ * (HEADER_SLACK: the final one has the command lines and CPU statistics of the end;
+ * if they do not fit, it goes without the command lines),
+ * then one region per CPU that holds its pages one after the other.  A region that
+ * fills is copied into one GROWTH times larger at the end of the file, its entry in
+ * the CPU table is pointed there (the old one stays until the end).  Each CPU's
+ * entry says how many pages are written (rq_tdw_sync()), so the file on disk is a
+ * trace.dat of what was recorded whenever rqpath is killed.  rq_tdw_finish() packs
+ * the regions after the header and writes the final header.
+ */
+#define HEADER_SLACK	65536	/* and as much again as the command lines, 1 KiB a CPU */
+#define REGION_PAGES	64	/* a CPU's first region */
+#define GROWTH		4
+
+/* A growing output buffer for everything before the CPU data. */
+struct obuf {
+	char *p;
+	size_t len, cap;
+	int failed;
+};
+
+struct layout {
+	size_t table_at;	/* where the per-CPU {offset, size} entries start */
+	size_t table_stride;	/* bytes between entries */
+	size_t entry_off;	/* offset of the "offset" field inside an entry */
+	size_t sec_size_at;	/* v7: the flyrecord section's size field, 0 for v6 */
+	uint64_t sec_data_start;	/* v7: first byte after the section header */
+};
 
 struct rq_tdw {
 	char *path;
@@ -56,25 +84,22 @@ struct rq_tdw {
 	int version;
 	int nr_cpus;
 	int page_size;
-	int *tmp_fd;
-	uint64_t *tmp_pages;
+	uint64_t *tmp_pages;	/* per CPU: pages written */
+	uint64_t *reg_off;	/* per CPU: where its region starts in fd */
+	uint64_t *reg_cap;	/* ... and how many pages it holds */
+	uint64_t *synced;	/* per CPU: pages its table entry on disk says */
+	uint64_t file_end;	/* where the next region goes */
+	uint64_t data_start;	/* the first region: the header is before it */
+	bool begun;		/* the header is on disk */
+	struct obuf hdr;	/* ... this one */
+	struct layout lo;	/* where its CPU table is */
 	uint64_t **page_ts;	/* per CPU: each stored page's header timestamp */
 	uint64_t *ts_cap;
 	char *page;
 	bool finished;		/* complete (or cut) and readable */
-	char *tmpname;		/* the named temporary output, when O_TMPFILE is not there */
-	bool replaces;		/* a regular file was at path when the recording began */
-	dev_t old_dev;		/* ... this one */
-	ino_t old_ino;
-	mode_t umask;
+	struct rq_outfile out;	/* with a path: the output beside it (outfile.h) */
 };
 
-/* A growing output buffer for everything before the CPU data. */
-struct obuf {
-	char *p;
-	size_t len, cap;
-	int failed;
-};
 
 static void ob_put(struct obuf *b, const void *data, size_t len)
 {
@@ -144,108 +169,19 @@ static int write_all_at(int fd, const void *buf, size_t len, off_t off)
 	return 0;
 }
 
-static int tmpfile_near(const char *path)
+/* A recording without a path: a file that never gets a name ($TMPDIR or /tmp). */
+static int open_anon_output(struct rq_tdw *w, const char *dir)
 {
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	const char *tmp;
-	int fd;
-
-	if (slash) {
-		size_t n = slash - path;
-
-		if (n == 0)
-			n = 1;
-		if (n >= sizeof(dir))
-			n = sizeof(dir) - 1;
-		memcpy(dir, path, n);
-		dir[n] = '\0';
-	} else {
-		strcpy(dir, ".");
-	}
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	fd = open(tmp, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	snprintf(dir, sizeof(dir), "%s/rqpath-XXXXXX", tmp);
-	fd = mkostemp(dir, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(dir);
-	return fd;
-}
-
-static const char *file_kind(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISLNK(m))
-		return "a symbolic link";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
-/* The directory part of path ("." when there is none). */
-static void dir_of(const char *path, char *dir, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (!slash) {
-		snprintf(dir, size, ".");
-		return;
-	}
-	n = slash == path ? 1 : (size_t)(slash - path);
-	if (n >= size)
-		n = size - 1;
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-}
-
-/*
- * The recording is written into a file without a name in the output's directory
- * (O_TMPFILE), or, where the file system has no O_TMPFILE, into a named temporary
- * file there; it gets the output's name only once it is complete (publish()).
- */
-static int open_temp_output(struct rq_tdw *w, const char *dir)
-{
-	w->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-	if (w->fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return w->fd;
-	if (asprintf(&w->tmpname, "%s/.rqpath-XXXXXX", dir) < 0) {
-		w->tmpname = NULL;
-		errno = ENOMEM;
-		return -1;
-	}
-	w->fd = mkostemp(w->tmpname, O_CLOEXEC);
-	if (w->fd < 0) {
-		free(w->tmpname);
-		w->tmpname = NULL;
-	} else {
-		fchmod(w->fd, 0644 & ~w->umask);
-	}
+	w->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, RQ_TRACE_FILE_MODE);
 	return w->fd;
 }
 
-static struct rq_tdw *tdw_open(const char *path, bool force, int version, int nr_cpus,
-			       int page_size, char *err, size_t errlen)
+static struct rq_tdw *tdw_open(const char *path, unsigned int flags, mode_t mode, int version,
+			       int nr_cpus, int page_size, char *err, size_t errlen)
 {
 	struct rq_tdw *w;
-	struct stat st;
 	char ename[512], dir[PATH_MAX];
 	const char *tmp;
-	int i;
 
 	if (path)
 		rq_escape_c(path, strlen(path), ename, sizeof(ename));
@@ -265,85 +201,42 @@ static struct rq_tdw *tdw_open(const char *path, bool force, int version, int nr
 	if (!w)
 		goto nomem;
 	w->fd = -1;
+	w->out.fd = -1;
 	w->version = version;
 	w->nr_cpus = nr_cpus;
 	w->page_size = page_size;
-	w->umask = umask(0);
-	umask(w->umask);
-	if (path && lstat(path, &st) == 0) {
-		/*
-		 * Only a regular file is ever replaced, --force or not: a device, a FIFO,
-		 * a socket, a directory or a symlink at the path is not a recording.
-		 */
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s is %s; rqpath writes only regular files "
-				 "(not replaced, even with --force)", ename, file_kind(st.st_mode));
-			goto fail;
-		}
-		if (!force) {
-			snprintf(err, errlen, "%s exists; use --force to replace it", ename);
-			goto fail;
-		}
-		w->replaces = true;
-		w->old_dev = st.st_dev;
-		w->old_ino = st.st_ino;
-	}
+	/*
+	 * The output first (outfile.c): only nothing or, with flags, a regular file may be
+	 * at path; the recording goes to a temporary file beside it until it is complete.
+	 */
+	if (path && rq_outfile_open(&w->out, path, flags | RQ_OUT_NAMED, mode, err, errlen) < 0)
+		goto fail;
+	w->fd = w->out.fd;
 	w->path = path ? strdup(path) : NULL;
 	w->ename = strdup(ename);
-	w->tmp_fd = calloc(nr_cpus, sizeof(*w->tmp_fd));
 	w->tmp_pages = calloc(nr_cpus, sizeof(*w->tmp_pages));
+	w->reg_off = calloc(nr_cpus, sizeof(*w->reg_off));
+	w->reg_cap = calloc(nr_cpus, sizeof(*w->reg_cap));
+	w->synced = calloc(nr_cpus, sizeof(*w->synced));
 	w->page_ts = calloc(nr_cpus, sizeof(*w->page_ts));
 	w->ts_cap = calloc(nr_cpus, sizeof(*w->ts_cap));
 	w->page = calloc(1, page_size);
-	if ((path && !w->path) || !w->ename || !w->page_ts || !w->ts_cap || !w->tmp_fd ||
-	    !w->tmp_pages || !w->page) {
+	if ((path && !w->path) || !w->ename || !w->page_ts || !w->ts_cap || !w->reg_off ||
+	    !w->reg_cap || !w->synced || !w->tmp_pages || !w->page) {
 		rq_tdw_close(w);
 		goto nomem;
 	}
-	for (i = 0; i < nr_cpus; i++)
-		w->tmp_fd[i] = -1;
 	tmp = getenv("TMPDIR");
-	if (path)
-		dir_of(path, dir, sizeof(dir));
-	else
-		snprintf(dir, sizeof(dir), "%s", tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, sizeof(dir), "%s", tmp && *tmp ? tmp : "/tmp");
 	/* read-write: a file cut by a full disk is repaired by moving pages inside it */
-	if (open_temp_output(w, dir) < 0) {
+	if (!path && open_anon_output(w, dir) < 0) {
 		char edir[512];
 
 		rq_escape_c(dir, strlen(dir), edir, sizeof(edir));
-		if (path)
-			snprintf(err, errlen, "cannot create %s: %s (in %s)", ename,
-				 strerror(errno), edir);
-		else
-			snprintf(err, errlen, "cannot create a temporary trace file in %s: %s",
-				 edir, strerror(errno));
+		snprintf(err, errlen, "cannot create a temporary trace file in %s: %s",
+			 edir, strerror(errno));
 		rq_tdw_close(w);
 		return NULL;
-	}
-	/*
-	 * Hold some space for the header: if the disk fills while recording, the pages
-	 * in the temporary files still get a readable file (see rq_tdw_finish()).
-	 */
-	if (fallocate(w->fd, 0, 0, RESERVE_BYTES) < 0 && errno == ENOSPC) {
-		snprintf(err, errlen, "no space left for %s; free some disk space", ename);
-		rq_tdw_close(w);
-		return NULL;
-	}
-	if (!path) {
-		size_t n = strlen(dir);
-
-		/* tmpfile_near() wants a file in the directory */
-		snprintf(dir + n, sizeof(dir) - n, "/x");
-	}
-	for (i = 0; i < nr_cpus; i++) {
-		w->tmp_fd[i] = tmpfile_near(path ? path : dir);
-		if (w->tmp_fd[i] < 0) {
-			snprintf(err, errlen, "cannot create a temporary file next to %s: %s",
-				 ename, strerror(errno));
-			rq_tdw_close(w);
-			return NULL;
-		}
 	}
 	return w;
 fail:
@@ -354,20 +247,20 @@ nomem:
 	return NULL;
 }
 
-struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
-			   int page_size, char *err, size_t errlen)
+struct rq_tdw *rq_tdw_open(const char *path, unsigned int flags, mode_t mode, int version,
+			   int nr_cpus, int page_size, char *err, size_t errlen)
 {
 	if (!path || !*path) {
 		snprintf(err, errlen, "no output file name");
 		return NULL;
 	}
-	return tdw_open(path, force, version, nr_cpus, page_size, err, errlen);
+	return tdw_open(path, flags, mode, version, nr_cpus, page_size, err, errlen);
 }
 
 struct rq_tdw *rq_tdw_open_anon(int version, int nr_cpus, int page_size, char *err,
 				size_t errlen)
 {
-	return tdw_open(NULL, false, version, nr_cpus, page_size, err, errlen);
+	return tdw_open(NULL, 0, 0, version, nr_cpus, page_size, err, errlen);
 }
 
 int rq_tdw_take_fd(struct rq_tdw *w)
@@ -382,6 +275,8 @@ int rq_tdw_take_fd(struct rq_tdw *w)
 	w->fd = -1;
 	return fd;
 }
+
+static int grow(struct rq_tdw *w, int cpu);
 
 int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
 {
@@ -405,8 +300,12 @@ int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
 		w->page_ts[cpu] = nt;
 		w->ts_cap[cpu] = cap;
 	}
-	if (write_all_at(w->tmp_fd[cpu], src, w->page_size,
-			 (off_t)(w->tmp_pages[cpu] * w->page_size)) < 0)
+	if (!w->begun && rq_tdw_begin(w, NULL, NULL, 0) < 0)
+		return -1;
+	if (w->tmp_pages[cpu] == w->reg_cap[cpu] && grow(w, cpu) < 0)
+		return -1;
+	if (write_all_at(w->fd, src, w->page_size,
+			 (off_t)(w->reg_off[cpu] + w->tmp_pages[cpu] * w->page_size)) < 0)
 		return -1;
 	/* the page header starts with its u64 timestamp */
 	memcpy(&w->page_ts[cpu][w->tmp_pages[cpu]], src, sizeof(uint64_t));
@@ -540,13 +439,6 @@ static uint32_t str_id(struct strtab *t, const char *s)
 	return id;
 }
 
-struct layout {
-	size_t table_at;	/* where the per-CPU {offset, size} entries start */
-	size_t table_stride;	/* bytes between entries */
-	size_t entry_off;	/* offset of the "offset" field inside an entry */
-	size_t sec_size_at;	/* v7: the flyrecord section's size field, 0 for v6 */
-	uint64_t sec_data_start;	/* v7: first byte after the section header */
-};
 
 static void build_v6(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw *w,
 		     struct layout *lo)
@@ -670,321 +562,298 @@ static void build_v7(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 	lo->sec_data_start = b->len;
 }
 
-/* Copy one CPU's temporary file into the output; returns complete pages copied. */
-static uint64_t copy_cpu(struct rq_tdw *w, int cpu, off_t at, int *err)
-{
-	size_t chunk_pages = 64;
-	size_t chunk = chunk_pages * w->page_size;
-	char *buf = malloc(chunk);
-	uint64_t done = 0;
-
-	*err = 0;
-	if (!buf) {
-		*err = ENOMEM;
-		return 0;
-	}
-	while (done < w->tmp_pages[cpu]) {
-		uint64_t n = w->tmp_pages[cpu] - done;
-		size_t bytes;
-		ssize_t r;
-		off_t src = (off_t)(done * w->page_size);
-		const char *p = buf;
-		size_t left;
-
-		if (n > chunk_pages)
-			n = chunk_pages;
-		bytes = n * w->page_size;
-		r = pread(w->tmp_fd[cpu], buf, bytes, src);
-		if (r < (ssize_t)bytes) {
-			*err = r < 0 ? errno : EIO;
-			break;
-		}
-		left = bytes;
-		while (left) {
-			ssize_t wr = pwrite(w->fd, p, left, at + (off_t)(p - buf));
-
-			if (wr < 0 && errno == EINTR)
-				continue;
-			if (wr <= 0) {
-				*err = wr < 0 ? errno : ENOSPC;
-				break;
-			}
-			p += wr;
-			left -= wr;
-		}
-		done += (p - buf) / w->page_size;
-		at += (off_t)((p - buf) / w->page_size * w->page_size);
-		if (*err)
-			break;
-		/* Give the space back as we go: the disk may be nearly full. */
-		fallocate(w->tmp_fd[cpu], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, src, bytes);
-	}
-	free(buf);
-	return done;
-}
-
-/*
- * The disk filled after `cap` complete data pages.  Keep the same time prefix of every
- * CPU rather than all of the first CPUs and nothing of the last: take pages in page
- * timestamp order until cap is reached (keep[]), then move them into place.  CPUs
- * before `failed` are in the file at old_off[], CPU `failed` partly (its first
- * copied[failed] pages), the rest in their temporary files.  Every write lands at or
- * below where its source was, inside space the file already holds.
- */
-static int relayout(struct rq_tdw *w, uint64_t data_start, uint64_t cap, int failed,
-		    const uint64_t *copied, uint64_t *keep)
-{
-	uint64_t *old_off = calloc(w->nr_cpus, sizeof(*old_off));
-	uint64_t o = data_start, left = cap;
-	int cpu;
-
-	if (!old_off)
-		return -1;
-	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
-		old_off[cpu] = o;
-		o += copied[cpu] * w->page_size;
-		keep[cpu] = 0;
-	}
-	while (left) {
-		int best = -1;
-
-		for (cpu = 0; cpu < w->nr_cpus; cpu++)
-			if (keep[cpu] < w->tmp_pages[cpu] &&
-			    (best < 0 || w->page_ts[cpu][keep[cpu]] < w->page_ts[best][keep[best]]))
-				best = cpu;
-		if (best < 0)
-			break;
-		keep[best]++;
-		left--;
-	}
-	o = data_start;
-	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
-		for (uint64_t pg = 0; pg < keep[cpu]; pg++) {
-			off_t dst = (off_t)(o + pg * w->page_size);
-			bool in_file = cpu < failed || (cpu == failed && pg < copied[cpu]);
-			ssize_t r;
-
-			if (in_file) {
-				off_t from = (off_t)(old_off[cpu] + pg * w->page_size);
-
-				if (from == dst)
-					continue;
-				r = pread(w->fd, w->page, w->page_size, from);
-			} else {
-				r = pread(w->tmp_fd[cpu], w->page, w->page_size,
-					  (off_t)(pg * w->page_size));
-			}
-			if (r != w->page_size || write_all_at(w->fd, w->page, w->page_size, dst) < 0) {
-				/* what is in place so far stays described: this CPU up to pg */
-				keep[cpu] = pg;
-				while (++cpu < w->nr_cpus)
-					keep[cpu] = 0;
-				free(old_off);
-				return -1;
-			}
-		}
-		o += keep[cpu] * w->page_size;
-	}
-	free(old_off);
-	return 0;
-}
-
-/*
- * Write the per-CPU offset/size table (and, in v7, the section size) for pages[cpu]
- * pages of each CPU laid out one after the other from start; returns the end offset.
- */
-static uint64_t fill_cpu_table(struct rq_tdw *w, struct obuf *b, const struct layout *lo,
-			       uint64_t start, const uint64_t *pages)
-{
-	uint64_t off = start;
-
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
-		uint64_t size = pages[cpu] * w->page_size;
-		size_t at = lo->table_at + cpu * lo->table_stride + lo->entry_off;
-
-		ob_set_u64(b, at, size ? off : 0);
-		ob_set_u64(b, at + 8, size);
-		off += size;
-	}
-	if (lo->sec_size_at)
-		ob_set_u64(b, lo->sec_size_at, off - lo->sec_data_start);
-	return off;
-}
-
-/*
- * Give the nameless output a temporary name next to the output, "<path>.XXXXXX"
- * (the fallback output has one already): w->tmpname.
- */
-static int name_temp(struct rq_tdw *w)
-{
-	char proc[64], *name;
-	size_t n = strlen(w->path) + 8;
-
-	if (w->tmpname)
-		return 0;
-	name = malloc(n);
-	if (!name)
-		return -1;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
-	for (int tries = 0; tries < 100; tries++) {
-		unsigned int r;
-
-		if (getentropy(&r, sizeof(r)) < 0)
-			r = (unsigned int)rand();
-		snprintf(name, n, "%s.%06x", w->path, r & 0xffffff);
-		if (linkat(w->fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0 ||
-		    (errno != EEXIST &&
-		     linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)) {
-			w->tmpname = name;
-			return 0;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	free(name);
-	return -1;
-}
-
 /*
  * Put the finished recording at its path in one step (rename), and only over what
- * was there when the recording began: nothing, or the regular file --force named.
- * If another writer put something there meanwhile, that stays and this recording
- * keeps its temporary name, which the error gives.  0, or -1 with err set.
+ * was there when the recording began (rq_outfile_commit()).  0, or -1 with err set.
  */
 static int publish(struct rq_tdw *w, char *err, size_t errlen)
 {
-	char ekept[512];
-	struct stat st;
-	bool taken = false;
-	int r;
-
 	if (!w->path)
 		return 0;
-	if (name_temp(w) < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", w->ename, strerror(errno));
+	w->fd = -1;	/* the commit closes it */
+	return rq_outfile_commit(&w->out, err, errlen);
+}
+
+/* The header for meta (NULL: an empty one); until final, its version says unfinished. */
+static int build_header(struct rq_tdw *w, const struct rq_tdw_meta *meta, bool final,
+			struct obuf *b, struct layout *lo)
+{
+	struct rq_tdw_meta m = meta ? *meta : (struct rq_tdw_meta){ 0 };
+	char version[256];
+
+	if (!final) {
+		snprintf(version, sizeof(version), "%s %s", m.version ? m.version : "rqpath",
+			 RQ_TDW_UNFINISHED);
+		m.version = version;
+	}
+	memset(b, 0, sizeof(*b));
+	memset(lo, 0, sizeof(*lo));
+	if (w->version == 7)
+		build_v7(b, &m, w, lo);
+	else
+		build_v6(b, &m, w, lo);
+	ob_pad_to(b, 8);
+	if (b->failed) {
+		free(b->p);
+		memset(b, 0, sizeof(*b));
+		errno = ENOMEM;
 		return -1;
 	}
-	if (lstat(w->path, &st) == 0) {
-		/* only the very file that was there at the start may be replaced */
-		taken = !w->replaces || !S_ISREG(st.st_mode) || st.st_dev != w->old_dev ||
-			st.st_ino != w->old_ino;
-		if (!taken && rename(w->tmpname, w->path) < 0)
-			goto fail;
-	} else if (errno != ENOENT) {
-		goto fail;
-	} else {
-		r = renameat2(AT_FDCWD, w->tmpname, AT_FDCWD, w->path, RENAME_NOREPLACE);
-		if (r < 0 && errno == EINVAL) {
-			/* no RENAME_NOREPLACE here: link() refuses an existing name as well */
-			r = link(w->tmpname, w->path);
-			if (r == 0)
-				unlink(w->tmpname);
-		}
-		if (r < 0 && errno != EEXIST)
-			goto fail;
-		taken = r < 0;
-	}
-	if (taken) {
-		rq_escape_c(w->tmpname, strlen(w->tmpname), ekept, sizeof(ekept));
-		snprintf(err, errlen, "%s was created or replaced by someone else while "
-			 "recording; it is left as it is, and this recording is in %s",
-			 w->ename, ekept);
-		return -1;	/* w->finished: the temporary name stays */
-	}
-	free(w->tmpname);
-	w->tmpname = NULL;
 	return 0;
-fail:
-	snprintf(err, errlen, "cannot create %s: %s", w->ename, strerror(errno));
-	w->finished = false;	/* rq_tdw_close() removes the temporary name */
-	return -1;
+}
+
+/* cpu's entry in the CPU table of b: its region and pages (none: offset 0). */
+static void set_entry(const struct rq_tdw *w, struct obuf *b, const struct layout *lo, int cpu)
+{
+	size_t at = lo->table_at + cpu * lo->table_stride + lo->entry_off;
+	uint64_t pages = w->tmp_pages[cpu];
+
+	ob_set_u64(b, at, pages ? w->reg_off[cpu] : 0);
+	ob_set_u64(b, at + 8, pages * w->page_size);
+}
+
+/* The end of the pages written, over all CPUs (data_start when none). */
+static uint64_t data_end(const struct rq_tdw *w)
+{
+	uint64_t end = w->data_start;
+
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		uint64_t e = w->reg_off[cpu] + w->tmp_pages[cpu] * w->page_size;
+
+		if (w->tmp_pages[cpu] && e > end)
+			end = e;
+	}
+	return end;
+}
+
+/* cpu's entry (and v7's section size) into the header on disk. */
+static int write_entry(struct rq_tdw *w, int cpu)
+{
+	size_t at = w->lo.table_at + cpu * w->lo.table_stride + w->lo.entry_off;
+
+	set_entry(w, &w->hdr, &w->lo, cpu);
+	if (write_all_at(w->fd, w->hdr.p + at, 16, (off_t)at) < 0)
+		return -1;
+	if (w->lo.sec_size_at) {
+		/* up to the last page written: never past the end of the file */
+		ob_set_u64(&w->hdr, w->lo.sec_size_at, data_end(w) - w->lo.sec_data_start);
+		if (write_all_at(w->fd, w->hdr.p + w->lo.sec_size_at, 8,
+				 (off_t)w->lo.sec_size_at) < 0)
+			return -1;
+	}
+	w->synced[cpu] = w->tmp_pages[cpu];
+	return 0;
+}
+
+/* n pages from offset from to offset to (not overlapping).  0, or -1 with errno. */
+static int copy_pages(struct rq_tdw *w, uint64_t from, uint64_t to, uint64_t n)
+{
+	const size_t chunk_pages = 64;
+	char *buf = malloc(chunk_pages * w->page_size);
+
+	if (!buf)
+		return -1;
+	for (uint64_t done = 0; done < n;) {
+		size_t k = n - done < chunk_pages ? (size_t)(n - done) : chunk_pages;
+		size_t bytes = k * w->page_size;
+		ssize_t r = pread(w->fd, buf, bytes, (off_t)(from + done * w->page_size));
+
+		if (r != (ssize_t)bytes) {
+			if (r >= 0)
+				errno = EIO;
+			free(buf);
+			return -1;
+		}
+		if (write_all_at(w->fd, buf, bytes, (off_t)(to + done * w->page_size)) < 0) {
+			free(buf);
+			return -1;
+		}
+		done += k;
+	}
+	free(buf);
+	return 0;
+}
+
+int rq_tdw_begin(struct rq_tdw *w, const struct rq_tdw_meta *meta, char *err, size_t errlen)
+{
+	if (w->begun)
+		return 0;
+	if (build_header(w, meta, false, &w->hdr, &w->lo) < 0) {
+		if (err)
+			snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	w->data_start = w->hdr.len + HEADER_SLACK + 1024 * (uint64_t)w->nr_cpus +
+			(meta ? meta->cmdlines_len : 0);
+	w->data_start = (w->data_start + w->page_size - 1) / w->page_size * w->page_size;
+	w->file_end = w->data_start;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		w->reg_off[cpu] = w->file_end;
+		w->reg_cap[cpu] = REGION_PAGES;
+		w->file_end += REGION_PAGES * (uint64_t)w->page_size;
+		set_entry(w, &w->hdr, &w->lo, cpu);
+	}
+	if (w->lo.sec_size_at)
+		ob_set_u64(&w->hdr, w->lo.sec_size_at, w->data_start - w->lo.sec_data_start);
+	/* the header's room, held now: a full disk shows before anything is recorded */
+	if (fallocate(w->fd, 0, 0, (off_t)w->data_start) < 0 &&
+	    (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)) {
+		if (err && errno == ENOSPC)
+			snprintf(err, errlen, "no space left for %s; free some disk space",
+				 w->ename);
+		else if (err)
+			snprintf(err, errlen, "no room for %s: %s", w->ename, strerror(errno));
+		return -1;
+	}
+	if (write_all_at(w->fd, w->hdr.p, w->hdr.len, 0) < 0) {
+		if (err)
+			snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
+		return -1;
+	}
+	w->begun = true;
+	return 0;
+}
+
+/* cpu's region is full: one GROWTH times larger at the end of the file. */
+static int grow(struct rq_tdw *w, int cpu)
+{
+	uint64_t from = w->reg_off[cpu], old_cap = w->reg_cap[cpu];
+	uint64_t to = w->file_end;
+
+	/* the old region stays what the table says until the copy is whole */
+	if (copy_pages(w, from, to, w->tmp_pages[cpu]) < 0)
+		return -1;
+	w->reg_off[cpu] = to;
+	w->reg_cap[cpu] = old_cap * GROWTH;
+	w->file_end = to + w->reg_cap[cpu] * w->page_size;
+	/*
+	 * The old region stays as it is (a reader may have the old table): it is a
+	 * quarter of the new one at most, and packing at the end writes over it.
+	 */
+	return write_entry(w, cpu);
+}
+
+int rq_tdw_sync(struct rq_tdw *w)
+{
+	if (!w->begun)
+		return 0;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
+		if (w->synced[cpu] != w->tmp_pages[cpu] && write_entry(w, cpu) < 0)
+			return -1;
+	return 0;
+}
+
+static int by_region(const void *a, const void *b, void *w)
+{
+	const uint64_t *off = ((const struct rq_tdw *)w)->reg_off;
+	uint64_t x = off[*(const int *)a], y = off[*(const int *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The regions one after the other from data_start, lowest first (each region only ever
+ * moves down, onto space no region still needs; one that would overlap itself goes
+ * through a copy past the end).  The table on disk follows each move, so the file stays
+ * readable throughout; a copy that fails (a full disk) leaves the rest where they are.
+ * Returns the end of the data.
+ */
+static uint64_t pack(struct rq_tdw *w)
+{
+	int *order = malloc(w->nr_cpus * sizeof(*order));
+	uint64_t at = w->data_start;
+	bool moving = order != NULL;
+
+	for (int i = 0; order && i < w->nr_cpus; i++)
+		order[i] = i;
+	if (order)
+		qsort_r(order, w->nr_cpus, sizeof(*order), by_region, w);
+	for (int i = 0; moving && i < w->nr_cpus; i++) {
+		int cpu = order[i];
+		uint64_t n = w->tmp_pages[cpu], size = n * w->page_size;
+		uint64_t from = w->reg_off[cpu];
+
+		if (!n || from == at) {
+			at += size;
+			continue;
+		}
+		if (at + size > from) {
+			uint64_t via = w->file_end;
+
+			if (copy_pages(w, from, via, n) < 0)
+				break;
+			w->reg_off[cpu] = via;
+			w->file_end = via + size;
+			if (write_entry(w, cpu) < 0) {
+				w->reg_off[cpu] = from;
+				break;
+			}
+			from = via;
+		}
+		if (copy_pages(w, from, at, n) < 0)
+			break;
+		w->reg_off[cpu] = at;
+		if (write_entry(w, cpu) < 0) {
+			w->reg_off[cpu] = from;
+			break;
+		}
+		at += size;
+	}
+	free(order);
+	return data_end(w);
 }
 
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes, char *err,
 		  size_t errlen)
 {
-	struct obuf b = { 0 };
-	struct layout lo = { 0 };
-	uint64_t data_start, off, end;
-	uint64_t *copied;
-	int cpu, e = 0, ret = 0;
+	struct rq_tdw_meta lean;
+	struct obuf b;
+	struct layout lo;
+	uint64_t end;
 
 	*bytes = 0;
-	if (w->version == 7)
-		build_v7(&b, m, w, &lo);
-	else
-		build_v6(&b, m, w, &lo);
-	ob_pad_to(&b, w->page_size);
-	copied = calloc(w->nr_cpus, sizeof(*copied));
-	if (b.failed || !copied) {
-		snprintf(err, errlen, "out of memory while writing %s", w->ename);
-		free(b.p);
-		free(copied);
+	if (rq_tdw_begin(w, m, err, errlen) < 0)
 		return -1;
-	}
-	data_start = b.len;
-	/* give the reserve back: from here on the header and the data need the space */
-	if (ftruncate(w->fd, 0) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
+	if (rq_tdw_sync(w) < 0)
+		goto ioerr;
+	if (build_header(w, m, true, &b, &lo) < 0)
+		goto nomem;
+	if (b.len > w->data_start) {
+		/* the command lines grew past the room left for them: the header without */
 		free(b.p);
-		free(copied);
-		return -1;
+		lean = *m;
+		lean.cmdlines = NULL;
+		lean.cmdlines_len = 0;
+		if (build_header(w, &lean, true, &b, &lo) < 0)
+			goto nomem;
+		if (b.len > w->data_start) {
+			free(b.p);
+			snprintf(err, errlen, "%s: the final header does not fit the room kept "
+				 "for it; the file keeps the first one", w->ename);
+			return -1;
+		}
 	}
-	/* Fill in the CPU table as if everything will fit. */
-	fill_cpu_table(w, &b, &lo, data_start, w->tmp_pages);
+	end = pack(w);
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
+		set_entry(w, &b, &lo, cpu);
+	if (lo.sec_size_at)
+		ob_set_u64(&b, lo.sec_size_at, end - lo.sec_data_start);
 	if (write_all_at(w->fd, b.p, b.len, 0) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
 		free(b.p);
-		free(copied);
-		return -1;
-	}
-	off = data_start;
-	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
-		copied[cpu] = copy_cpu(w, cpu, (off_t)off, &e);
-		off += copied[cpu] * w->page_size;
-		if (e)
-			break;
-	}
-	end = off;
-	if (e) {
-		/* Cut at the last complete page and describe only what is there. */
-		uint64_t *keep = calloc(w->nr_cpus, sizeof(*keep));
-
-		if (keep) {
-			relayout(w, data_start, (end - data_start) / w->page_size, cpu, copied,
-				 keep);
-			memcpy(copied, keep, w->nr_cpus * sizeof(*keep));
-			free(keep);
-		}
-		end = fill_cpu_table(w, &b, &lo, data_start, copied);
-		if (ftruncate(w->fd, (off_t)end) < 0 ||
-		    write_all_at(w->fd, b.p + lo.table_at,
-				 w->nr_cpus * lo.table_stride, (off_t)lo.table_at) < 0 ||
-		    (lo.sec_size_at &&
-		     write_all_at(w->fd, b.p + lo.sec_size_at, 8, (off_t)lo.sec_size_at) < 0)) {
-			snprintf(err, errlen, "%s: %s; the file could not be repaired", w->ename,
-				 strerror(e));
-			ret = -1;
-		} else {
-			snprintf(err, errlen, "%s: %s; the file was cut after %llu complete pages "
-				 "and stays readable", w->ename, strerror(e),
-				 (unsigned long long)((end - data_start) / w->page_size));
-			ret = 1;
-		}
+		goto ioerr;
 	}
 	free(b.p);
-	free(copied);
-	if (ret >= 0 && fsync(w->fd) < 0 && errno != EINVAL && ret == 0) {
-		snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
-		ret = -1;
-	}
-	if (ret >= 0) {
-		w->finished = true;
-		*bytes = end;
-		if (publish(w, err, errlen) < 0)
-			ret = -1;	/* kept under its temporary name, or removed by close */
-	}
-	return ret;
+	if (ftruncate(w->fd, (off_t)end) < 0 || (fsync(w->fd) < 0 && errno != EINVAL))
+		goto ioerr;
+	w->finished = true;
+	*bytes = end;
+	return publish(w, err, errlen) < 0 ? -1 : 0;
+nomem:
+	snprintf(err, errlen, "out of memory while writing %s", w->ename);
+	return -1;
+ioerr:
+	snprintf(err, errlen, "cannot write %s: %s", w->ename, strerror(errno));
+	return -1;
 }
 
 void rq_tdw_close(struct rq_tdw *w)
@@ -995,22 +864,21 @@ void rq_tdw_close(struct rq_tdw *w)
 	 * Never the output path: until publish() it is whatever was there before (or
 	 * nothing).  An unfinished O_TMPFILE output vanishes with its descriptor.
 	 */
-	if (w->fd >= 0)
+	if (w->path)
+		rq_outfile_abort(&w->out);
+	else if (w->fd >= 0)
 		close(w->fd);
-	if (w->tmpname && !w->finished)
-		unlink(w->tmpname);
-	for (int i = 0; w->tmp_fd && i < w->nr_cpus; i++)
-		if (w->tmp_fd[i] >= 0)
-			close(w->tmp_fd[i]);
 	for (int i = 0; w->page_ts && i < w->nr_cpus; i++)
 		free(w->page_ts[i]);
 	free(w->page_ts);
 	free(w->ts_cap);
-	free(w->tmp_fd);
 	free(w->tmp_pages);
+	free(w->reg_off);
+	free(w->reg_cap);
+	free(w->synced);
+	free(w->hdr.p);
 	free(w->page);
 	free(w->path);
 	free(w->ename);
-	free(w->tmpname);
 	free(w);
 }

@@ -4,11 +4,13 @@
  * file version 6 or 7 (7 uncompressed), following trace-cmd.dat.v6(5) and
  * trace-cmd.dat.v7(5).  There is no public writer API in libtracecmd.
  *
- * Pages are appended per CPU while recording (into unlinked temporary files next
- * to the output); rq_tdw_finish() writes the header, the metadata sections, the
- * options and then the CPU data.  If the disk fills while the CPU data is being
- * copied, the file is cut at the last complete page and its CPU table is rewritten,
- * so that what was written stays readable.
+ * The file is a readable trace.dat from rq_tdw_begin() on: the header first (its
+ * VERSION option says RQ_TDW_UNFINISHED), then a region per CPU into which its pages
+ * go, the CPU table on disk following every rq_tdw_sync().  With a path it has a name
+ * from the start (PATH.XXXXXX beside PATH), so a recording killed outright (kill -9,
+ * the OOM killer) leaves what it wrote readable there.  rq_tdw_finish() packs the
+ * regions, writes the final header and renames the file to PATH.  A full disk ends a
+ * CPU's pages where they are; the file stays readable.
  */
 #ifndef RQPATH_TRACEDAT_WRITE_H
 #define RQPATH_TRACEDAT_WRITE_H
@@ -16,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* One format file: events/<system>/<name>/format. */
 struct rq_tdw_format {
@@ -51,20 +54,30 @@ struct rq_tdw_meta {
 struct rq_tdw;
 
 /*
- * Start a recording for path.  Only nothing or (with force) a regular file may be at
- * path; anything else (a device, FIFO, socket, directory, symlink) is refused even
- * with force.  The file is written without a name (O_TMPFILE) in path's directory
- * and renamed to path by rq_tdw_finish() once readable, so that a failure leaves
- * whatever was at path untouched.  NULL with one line in err.
+ * Start a recording for path (outfile.h: flags RQ_OUT_*, permission bits mode).  Only
+ * nothing or (RQ_OUT_REPLACE) a regular file may be at path; anything else (a device,
+ * FIFO, socket, directory, symlink) is refused.  The file is written beside path and
+ * renamed to path by rq_tdw_finish() once readable, so that a failure leaves whatever
+ * was at path untouched.  NULL with one line in err.
  */
-struct rq_tdw *rq_tdw_open(const char *path, bool force, int version, int nr_cpus,
-			   int page_size, char *err, size_t errlen);
+struct rq_tdw *rq_tdw_open(const char *path, unsigned int flags, mode_t mode, int version,
+			   int nr_cpus, int page_size, char *err, size_t errlen);
 /*
  * The same into a file that never gets a name ($TMPDIR or /tmp): nothing is left
  * behind whatever ends the process.  After rq_tdw_finish(), rq_tdw_take_fd().
  */
 struct rq_tdw *rq_tdw_open_anon(int version, int nr_cpus, int page_size, char *err,
 				size_t errlen);
+/* What the VERSION option of a file still being written (or never finished) says. */
+#define RQ_TDW_UNFINISHED "(unfinished: cut where its recorder stopped writing)"
+/*
+ * Write the header (meta as known at the start) and lay out the CPU regions: the file
+ * is readable from now on.  Done by the first rq_tdw_add_page() when not called (with
+ * an empty header).  0, or -1 with one line in err (err may be NULL).
+ */
+int rq_tdw_begin(struct rq_tdw *w, const struct rq_tdw_meta *meta, char *err, size_t errlen);
+/* Point the CPU table on disk at the pages added so far.  0, or -1 with errno. */
+int rq_tdw_sync(struct rq_tdw *w);
 /* The finished anonymous file's descriptor, now the caller's (-1 if none). */
 int rq_tdw_take_fd(struct rq_tdw *w);
 /* Append one ring-buffer page (len <= page_size, padded).  0, or -1 with errno set. */
@@ -72,10 +85,9 @@ int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len);
 /* Pages stored so far, all CPUs. */
 uint64_t rq_tdw_pages(const struct rq_tdw *w);
 /*
- * Write the file and put it in place.  Returns 0 (complete), 1 (the disk filled: cut
- * at the last complete page, still readable and in place, err says so) or -1 (err
- * says why: nothing usable, or path was taken by another writer meanwhile and this
- * recording kept under the temporary name err gives).  *bytes gets the file size.
+ * Write the final header and put the file in place.  Returns 0, or -1 (err says why:
+ * nothing usable, or path was taken by another writer meanwhile and this recording
+ * kept under the temporary name err gives).  *bytes gets the file size.
  */
 int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *meta, uint64_t *bytes,
 		  char *err, size_t errlen);

@@ -11,14 +11,6 @@
 #include "html.h"
 #include "report.h"
 
-/* Okabe-Ito colours (distinguishable with colour-vision deficiencies), one per finding. */
-static const char *const finding_colour[RQ_FIND__COUNT] = {
-	[RQ_FIND_NEEDLESS_CALLBACK] = "#0072B2",
-	[RQ_FIND_OFFCPU_FORK] = "#E69F00",
-	[RQ_FIND_IDLE_STACKING] = "#CC79A7",
-	[RQ_FIND_MISSED_IDLE] = "#D55E00",
-};
-
 /* ---- collection ----------------------------------------------------------- */
 
 static struct rq_html_col *col(struct rq_html *h, int cpu, int b)
@@ -96,10 +88,19 @@ static void html_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint
 	}
 }
 
-static void html_event(const struct rq_event *ev, void *ctx)
+/* A finding's verdict in a caption: its count, or "not judged" (never a bare 0 then). */
+static const char *verdict_text(const struct rq_finding_store *s, char *buf, size_t size)
 {
-	struct rq_html *h = ctx;
+	if (rq_finding_not_judged(s))
+		snprintf(buf, size, "not judged");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)s->count);
+	return buf;
+}
 
+/* The columns, once the CPU count and the first timestamp are known; false if none. */
+static bool html_setup(struct rq_html *h)
+{
 	if (!h->cols && !h->failed) {
 		h->nr_cpus = rq_analysis_summary(h->an)->nr_cpus;
 		h->cols = calloc((size_t)h->nr_cpus * RQ_HTML_BUCKETS, sizeof(*h->cols));
@@ -108,24 +109,30 @@ static void html_event(const struct rq_event *ev, void *ctx)
 			free(h->cols);
 			h->cols = NULL;
 			h->failed = 1;
-			return;
+			return false;
 		}
 		h->runs.run = html_run;
-		h->t0 = ev->ts;
+		h->t0 = rq_analysis_summary(h->an)->first_ts;
 		h->width = 1000;	/* 1 us columns to start with */
 	}
-	if (h->cols)
-		rq_runs_event(&h->runs, ev);
+	return h->cols != NULL;
 }
 
-static void html_placement(const struct rq_placement *p, int64_t delay, void *ctx)
+static void html_on_run(void *ctx, int cpu, int pid, uint64_t ts)
+{
+	struct rq_html *h = ctx;
+
+	if (html_setup(h))
+		rq_runs_run(&h->runs, cpu, pid, ts);
+}
+
+static void html_placement(void *ctx, const struct rq_placement *p)
 {
 	struct rq_html *h = ctx;
 	struct rq_html_mark *m;
-	struct rq_placement q;
 	int b;
 
-	if (!h->cols)
+	if (!html_setup(h))
 		return;
 	b = bucket(h, p->ts);
 	if (b >= 0 && p->to_cpu >= 0 && p->to_cpu < h->nr_cpus)
@@ -145,12 +152,10 @@ static void html_placement(const struct rq_placement *p, int64_t delay, void *ct
 	m->to = p->to_cpu;
 	m->path = p->path;
 	m->findings = p->findings;
-	m->delay = delay;
+	m->delay = p->delay_ns;
 	memcpy(m->comm, p->comm, RQ_COMM_LEN);
 	m->comm[RQ_COMM_LEN - 1] = '\0';
-	q = *p;
-	q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);	/* its later extras are not known yet */
-	rq_placement_describe(&q, m->why, sizeof(m->why));
+	rq_placement_describe(p, m->why, sizeof(m->why));
 }
 
 int rq_html_start(struct rq_html *h, struct rq_analysis *an)
@@ -162,14 +167,18 @@ int rq_html_start(struct rq_html *h, struct rq_analysis *an)
 		free(h->marks);
 		return -1;
 	}
-	rq_delay_set_sinks(rq_analysis_delay(an), html_placement, html_event, h);
+	if (rq_analysis_subscribe(an, &(struct rq_observer){
+		.on_settled = html_placement, .on_run = html_on_run, .ctx = h })) {
+		free(h->marks);
+		return -1;
+	}
 	return 0;
 }
 
 void rq_html_free(struct rq_html *h)
 {
 	if (h->an)
-		rq_delay_unset_sinks(rq_analysis_delay(h->an), h);
+		rq_analysis_unsubscribe(h->an, h);
 	rq_runs_free(&h->runs);
 	free(h->cols);
 	free(h->found);
@@ -254,7 +263,7 @@ static void write_timeline(FILE *f, struct rq_html *h)
 		fputs("<p>No timeline: the trace had no events, or memory ran out.</p>\n", f);
 		return;
 	}
-	span = h->runs.last_ts > h->t0 ? h->runs.last_ts - h->t0 : 1;
+	span = h->last_ts > h->t0 ? h->last_ts - h->t0 : 1;
 	/* columns in use, then as many as fit the page and the size bound */
 	ncols = (int)((span + h->width - 1) / h->width);
 	if (ncols < 1)
@@ -332,7 +341,7 @@ static void write_timeline(FILE *f, struct rq_html *h)
 				continue;
 			for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
 				if (m->findings & (1u << fi))
-					colour = finding_colour[fi];
+					colour = rq_findings[fi].colour;
 			x = (double)(m->ts - h->t0) / (double)(h->width * (uint64_t)group);
 			y2 = top + m->to * rowh + rowh / 2;
 			y1 = m->from >= 0 && m->from < h->nr_cpus ? top + m->from * rowh + rowh / 2 :
@@ -357,7 +366,7 @@ static void write_timeline(FILE *f, struct rq_html *h)
 	fputs("</svg></div>\n<p class=\"legend\">", f);
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
 		fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>%s</span>",
-			finding_colour[fi], rq_finding_ids[fi]);
+			rq_findings[fi].colour, rq_finding_ids[fi]);
 	fprintf(f, "<span><i class=\"sw\" style=\"background:#777\"></i>other placement</span>"
 		   "</p>\n<p>%.3f s in %d columns of %.1f us; a coloured bar is the task that ran "
 		   "longest in a column (its opacity: how busy the CPU was), grey is idle. A mark "
@@ -394,28 +403,29 @@ static void write_findings_time(FILE *f, struct rq_html *h)
 
 	if (!h->cols)
 		return;
-	span = h->runs.last_ts > h->t0 ? h->runs.last_ts - h->t0 : 1;
+	span = h->last_ts > h->t0 ? h->last_ts - h->t0 : 1;
 	per = (int)((span / h->width + (uint64_t)n) / (uint64_t)n);
 	if (per < 1)
 		per = 1;
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++) {
 		uint32_t v[120] = { 0 }, max = 1;
+		char count[24];
 
 		for (int b = 0; b < RQ_HTML_BUCKETS; b++)
 			if (b / per < n)
 				v[b / per] += h->found[b][fi];
 		for (int i = 0; i < n; i++)
 			max = v[i] > max ? v[i] : max;
-		fprintf(f, "<div>%s (%llu)<br><svg width=\"480\" height=\"40\" viewBox=\"0 0 %d 40\" "
+		fprintf(f, "<div>%s (%s)<br><svg width=\"480\" height=\"40\" viewBox=\"0 0 %d 40\" "
 			   "role=\"img\" aria-label=\"%s over time\"><rect width=\"%d\" height=\"40\" "
 			   "fill=\"#f4f4f4\"/>", rq_finding_ids[fi],
-			(unsigned long long)rq_analysis_summary(h->an)->findings[fi].count, n * 4, rq_finding_ids[fi],
-			n * 4);
+			verdict_text(&rq_analysis_summary(h->an)->findings[fi], count, sizeof(count)),
+			n * 4, rq_finding_ids[fi], n * 4);
 		for (int i = 0; i < n; i++)
 			if (v[i])
 				fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"3\" height=\"%.1f\" "
 					   "fill=\"%s\"/>", i * 4, 40 - 38.0 * v[i] / max,
-					38.0 * v[i] / max, finding_colour[fi]);
+					38.0 * v[i] / max, rq_findings[fi].colour);
 		fputs("</svg></div>\n", f);
 	}
 }
@@ -478,8 +488,14 @@ static void write_delays(FILE *f, const struct rq_summary *sum)
 		return;
 	delay_histogram(f, "not flagged", rq_delay_all(d, false), "#56B4E9");
 	delay_histogram(f, "flagged (any finding)", rq_delay_all(d, true), "#D55E00");
-	for (int i = 0; i < RQ_FIND__COUNT; i++)
-		delay_histogram(f, rq_finding_ids[i], rq_delay_finding(d, i), finding_colour[i]);
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		char label[64];
+
+		/* a finding not judged has no delays to show: its caption says why */
+		snprintf(label, sizeof(label), "%s%s", rq_finding_ids[i],
+			 rq_finding_not_judged(&sum->findings[i]) ? ", not judged" : "");
+		delay_histogram(f, label, rq_delay_finding(d, i), rq_findings[i].colour);
+	}
 	fputs("<table><tr><th></th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
 	      "<th>p50 (log scale, 100 ns to 10 s)</th></tr>\n", f);
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
@@ -504,8 +520,7 @@ int rq_html_write(FILE *f, struct rq_html *h)
 	size_t len = 0;
 	FILE *mem;
 
-	if (h->cols)
-		rq_runs_finish(&h->runs);
+	h->last_ts = sum->last_ts;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"generator\" content=\"rqpath\"><title>rqpath audit of ", f);
 	html_text(f, sum->source, strlen(sum->source));

@@ -45,6 +45,7 @@ struct rq_html {
 	struct rq_analysis *an;
 	int nr_cpus;
 	uint64_t t0, width;	/* first timestamp, ns per bucket */
+	uint64_t last_ts;	/* the trace's last timestamp (rq_html_write()) */
 	struct rq_html_col *cols;	/* [nr_cpus * RQ_HTML_BUCKETS] */
 	uint32_t (*found)[RQ_FIND__COUNT];	/* [RQ_HTML_BUCKETS]: findings per column */
 	struct rq_html_mark *marks;

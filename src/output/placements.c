@@ -37,16 +37,14 @@ static void findings_list(unsigned int which, char *buf, size_t size, const char
 	}
 }
 
-static void write_row(const struct rq_placement *p, int64_t delay, void *ctx)
+static void write_row(void *ctx, const struct rq_placement *p)
 {
 	struct rq_placements_out *out = ctx;
-	struct rq_placement q = *p;
+	int64_t delay = p->delay_ns;
 	FILE *f = out->f;
 	char why[512], fl[128], pl[128];
 
-	/* what an offcpu-fork example adds later (did the parent's CPU idle...) is not known */
-	q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);
-	rq_placement_describe(&q, why, sizeof(why));
+	rq_placement_describe(p, why, sizeof(why));
 	out->rows++;
 	if (out->fmt == RQ_PLACEMENTS_CSV) {
 		fprintf(f, "%llu,%.9f,%d,%d,%d,", (unsigned long long)p->seq, (double)p->ts / 1e9,
@@ -92,13 +90,13 @@ void rq_placements_start(struct rq_placements_out *out, FILE *f,
 	out->an = an;
 	if (fmt == RQ_PLACEMENTS_CSV)
 		fputs(CSV_HEADER, f);
-	if (rq_analysis_delay(an))
-		rq_delay_set_sink(rq_analysis_delay(an), write_row, out);
+	if (rq_analysis_subscribe(an, &(struct rq_observer){ .on_settled = write_row, .ctx = out }))
+		out->failed = true;
 }
 
 int rq_placements_end(struct rq_placements_out *out)
 {
-	if (out->an && rq_analysis_delay(out->an))
-		rq_delay_set_sink(rq_analysis_delay(out->an), NULL, NULL);
-	return fflush(out->f) || ferror(out->f) ? -1 : 0;
+	if (out->an)
+		rq_analysis_unsubscribe(out->an, out);
+	return fflush(out->f) || ferror(out->f) || out->failed ? -1 : 0;
 }

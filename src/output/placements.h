@@ -6,6 +6,7 @@
 #ifndef RQPATH_PLACEMENTS_H
 #define RQPATH_PLACEMENTS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis.h"
@@ -15,8 +16,9 @@ enum rq_placements_format { RQ_PLACEMENTS_CSV, RQ_PLACEMENTS_JSONL };
 struct rq_placements_out {
 	FILE *f;
 	enum rq_placements_format fmt;
-	const struct rq_analysis *an;
+	struct rq_analysis *an;
 	unsigned long long rows;
+	bool failed;		/* could not subscribe (out of memory) */
 };
 
 /*

@@ -60,11 +60,6 @@ static struct quality quality_sum(const struct rq_summary *sum)
 	return q;
 }
 
-/* A finding nothing could be judged for: say "not judged", never a bare 0. */
-static bool nothing_judged(const struct rq_finding_store *s)
-{
-	return !s->judged && !s->count && !s->possible && s->not_judged;
-}
 
 /* ---- JSON ---------------------------------------------------------------- */
 
@@ -515,7 +510,7 @@ static void write_text(FILE *f, const struct rq_summary *sum)
 		const struct rq_finding_store *s = &sum->findings[i];
 		char count[24];
 
-		if (nothing_judged(s))
+		if (rq_finding_not_judged(s))
 			snprintf(count, sizeof(count), "not judged");
 		else
 			snprintf(count, sizeof(count), "%llu", (unsigned long long)s->count);

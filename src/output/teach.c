@@ -353,36 +353,6 @@ const struct rq_teach_node rq_teach_nodes[] = {
 
 const int rq_teach_nr_nodes = sizeof(rq_teach_nodes) / sizeof(rq_teach_nodes[0]);
 
-const char *const rq_teach_finding_title[RQ_FIND__COUNT] = {
-	[RQ_FIND_NEEDLESS_CALLBACK] = "exec ran the class callback for a task bound to one CPU",
-	[RQ_FIND_OFFCPU_FORK] = "a forked child was placed off its parent's CPU",
-	[RQ_FIND_IDLE_STACKING] = "a SCHED_IDLE task was stacked on a SCHED_IDLE-only CPU",
-	[RQ_FIND_MISSED_IDLE] = "a wakeup went to a busy CPU while its LLC had an idle one",
-};
-
-const char *const rq_teach_finding_text[RQ_FIND__COUNT] = {
-	[RQ_FIND_NEEDLESS_CALLBACK] =
-	"sched_exec() calls the class select_task_rq callback directly, without the core "
-	"wrapper's check for a single allowed CPU. For a fair task the callback walks the "
-	"scheduling domains and always returns the same CPU. Counted once per exec of a task "
-	"whose allowed set had one CPU; execs whose affinity is unknown are counted apart, "
-	"never as needless.",
-	[RQ_FIND_OFFCPU_FORK] =
-	"sched_wakeup_new named a CPU other than the one that wrote it (the parent's). It "
-	"is expected when the parent's CPU stays busy; it is waste when the child is short-"
-	"lived and the parent's CPU idled before the child first ran. Stale utilization made "
-	"this the UnixBench spawn regression of v6.4 to v6.14-rc6.",
-	[RQ_FIND_IDLE_STACKING] =
-	"Before v7.1 both the fork/exec slow path and the wakeup fast path treat a CPU "
-	"running only SCHED_IDLE tasks as if it were idle, also for a SCHED_IDLE task, which "
-	"then shares that CPU while a truly idle one was allowed. Fixed by fd54d81c2c0e "
-	"(Christian Loehle) in v7.1. Judged only when the policies are known.",
-	[RQ_FIND_MISSED_IDLE] =
-	"A fair wakeup was placed on a CPU running another task while an allowed CPU in "
-	"the same LLC was truly idle. The usual cause is the SIS_UTIL limit on how many CPUs "
-	"select_idle_cpu() scans; races with other wakeups and stale state are the others.",
-};
-
 int rq_teach_parent(int i)
 {
 	if (i <= 0 || i >= rq_teach_nr_nodes)
@@ -596,7 +566,6 @@ int rq_teach_tree_prefix(int i, bool utf8, char *buf, size_t size)
 	return tree_prefix(i, utf8, buf, size);
 }
 
-static const char finding_letter[RQ_FIND__COUNT] = { 'N', 'O', 'I', 'M' };
 
 void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief)
 {
@@ -632,15 +601,14 @@ void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief
 			if (c.maybe)
 				snprintf(maybe, sizeof(maybe), "+%llu?", (unsigned long long)c.maybe);
 			if (n->finding >= 0)
-				snprintf(find, sizeof(find), "%c %llu", finding_letter[n->finding],
+				snprintf(find, sizeof(find), "%c %llu", rq_findings[n->finding].letter,
 					 (unsigned long long)c.finding);
 			fprintf(f, "%9s %9s %9s   ", taken, maybe, find);
 		}
 		fprintf(f, "%2d %s%s\n", i + 1, pre, n->title);
 	}
 	if (an)
-		fprintf(f, "\nfinding letters: N needless-callback, O offcpu-fork, I idle-stacking, "
-			   "M missed-idle\n");
+		fprintf(f, "\nfinding letters: %s\n", rq_finding_legend());
 	if (brief)
 		return;
 	fprintf(f, "\nThe steps\n=========\n");
@@ -659,10 +627,10 @@ void rq_teach_write(FILE *f, const struct rq_analysis *an, bool utf8, bool brief
 	for (int k = 0; k < RQ_FIND__COUNT; k++) {
 		struct wrap_out w = { f, "    " };
 
-		fprintf(f, "\n%s: %s", rq_finding_ids[k], rq_teach_finding_title[k]);
+		fprintf(f, "\n%s: %s", rq_finding_ids[k], rq_findings[k].title);
 		if (an)
 			fprintf(f, " (%llu)", (unsigned long long)sum->findings[k].count);
 		fprintf(f, "\n");
-		rq_teach_wrap(rq_teach_finding_text[k], 76, wrap_print, &w);
+		rq_teach_wrap(rq_findings[k].text, 76, wrap_print, &w);
 	}
 }

@@ -35,9 +35,6 @@ struct rq_teach_node {
 extern const struct rq_teach_node rq_teach_nodes[];
 extern const int rq_teach_nr_nodes;
 
-/* What a student should know about each finding: title and one paragraph. */
-extern const char *const rq_teach_finding_title[RQ_FIND__COUNT];
-extern const char *const rq_teach_finding_text[RQ_FIND__COUNT];
 
 /* Parent index of node i, -1 for a top-level node. */
 int rq_teach_parent(int i);

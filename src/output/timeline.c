@@ -13,7 +13,6 @@ int rq_runs_init(struct rq_runs *r, const struct rq_analysis *an, int nr_cpus)
 {
 	r->an = an;
 	r->nr_cpus = nr_cpus;
-	r->last_ts = 0;
 	r->cpu = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*r->cpu));
 	if (!r->cpu)
 		return -1;
@@ -22,56 +21,23 @@ int rq_runs_init(struct rq_runs *r, const struct rq_analysis *an, int nr_cpus)
 	return 0;
 }
 
-static void end_run(struct rq_runs *r, int cpu, uint64_t ts)
+void rq_runs_run(struct rq_runs *r, int cpu, int pid, uint64_t ts)
 {
-	struct rq_run_cpu *c = &r->cpu[cpu];
-
-	if (c->pid > 0 && r->run && ts >= c->since)
-		r->run(r, cpu, c->pid, c->comm, c->since, ts);
-}
-
-static void begin_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint64_t ts)
-{
-	struct rq_run_cpu *c = &r->cpu[cpu];
-
-	end_run(r, cpu, ts);
-	c->pid = pid;
-	c->since = ts;
-	strncpy(c->comm, comm, RQ_COMM_LEN - 1);
-	c->comm[RQ_COMM_LEN - 1] = '\0';
-}
-
-void rq_runs_event(struct rq_runs *r, const struct rq_event *ev)
-{
+	struct rq_run_cpu *c;
 	struct rq_task_info t;
 
-	if (ev->cpu < 0 || ev->cpu >= r->nr_cpus)
+	if (cpu < 0 || cpu >= r->nr_cpus)
 		return;
-	if (ev->ts > r->last_ts)
-		r->last_ts = ev->ts;
-	if (ev->type == RQ_EV_LOST) {
-		end_run(r, ev->cpu, ev->ts);
-		r->cpu[ev->cpu].pid = -1;
-		return;
-	}
-	if (ev->type == RQ_EV_SWITCH) {
-		begin_run(r, ev->cpu, ev->pid2, ev->comm2, ev->ts);
-		return;
-	}
-	/* the writer runs there: its switch in may be missing */
-	if (ev->common_pid > 0 && ev->common_pid != r->cpu[ev->cpu].pid) {
-		bool known = rq_task_info_get(r->an, ev->common_pid, &t);
-
-		begin_run(r, ev->cpu, ev->common_pid, known && t.comm[0] ? t.comm : "?", ev->ts);
-	}
-}
-
-void rq_runs_finish(struct rq_runs *r)
-{
-	for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
-		end_run(r, cpu, r->last_ts);
-		r->cpu[cpu].pid = -1;
-	}
+	c = &r->cpu[cpu];
+	if (c->pid > 0 && r->run && ts >= c->since)
+		r->run(r, cpu, c->pid, c->comm, c->since, ts);
+	c->pid = pid;
+	c->since = ts;
+	/* the name the model knows now (a switch's, a marker's, an exec's) */
+	strcpy(c->comm, "?");
+	if (pid > 0 && rq_task_info_get(r->an, pid, &t) && t.comm[0])
+		memcpy(c->comm, t.comm, RQ_COMM_LEN);
+	c->comm[RQ_COMM_LEN - 1] = '\0';
 }
 
 void rq_runs_free(struct rq_runs *r)
@@ -111,15 +77,14 @@ static void pf_run(struct rq_runs *r, int cpu, int pid, const char *comm, uint64
 	fprintf(p->f, ", \"args\": {\"pid\": %d}}", pid);
 }
 
-static void pf_event(const struct rq_event *ev, void *ctx)
+/* The CPUs' tracks, named once the CPU count is known (the first run). */
+static int pf_tracks(struct rq_perfetto *p)
 {
-	struct rq_perfetto *p = ctx;
-
 	if (!p->runs.cpu) {
 		int nr_cpus = rq_analysis_summary(p->an)->nr_cpus;
 
 		if (rq_runs_init(&p->runs, p->an, nr_cpus))
-			return;
+			return -1;
 		p->runs.run = pf_run;
 		for (int cpu = 0; cpu < nr_cpus; cpu++) {
 			sep(p);
@@ -128,26 +93,32 @@ static void pf_event(const struct rq_event *ev, void *ctx)
 				cpu, cpu);
 		}
 	}
-	rq_runs_event(&p->runs, ev);
+	return p->runs.cpu ? 0 : -1;
 }
 
-static void pf_placement(const struct rq_placement *pl, int64_t delay, void *ctx)
+static void pf_on_run(void *ctx, int cpu, int pid, uint64_t ts)
 {
 	struct rq_perfetto *p = ctx;
+
+	if (!pf_tracks(p))
+		rq_runs_run(&p->runs, cpu, pid, ts);
+}
+
+static void pf_placement(void *ctx, const struct rq_placement *pl)
+{
+	struct rq_perfetto *p = ctx;
+	int64_t delay = pl->delay_ns;
 	char why[512], name[96], fl[96] = "";
 	size_t len = 0;
+
+	pf_tracks(p);
 
 	for (int f = 0; f < RQ_FIND__COUNT; f++)
 		if (pl->findings & (1u << f))
 			len += (size_t)snprintf(fl + len, len < sizeof(fl) ? sizeof(fl) - len : 0,
 						"%s%s", len ? " " : "", rq_finding_ids[f]);
 	snprintf(name, sizeof(name), "%s%s%s", rq_paths[pl->path].id, fl[0] ? ": " : "", fl);
-	{
-		struct rq_placement q = *pl;
-
-		q.findings &= ~(1u << RQ_FIND_OFFCPU_FORK);	/* its later extras are unknown */
-		rq_placement_describe(&q, why, sizeof(why));
-	}
+	rq_placement_describe(pl, why, sizeof(why));
 	sep(p);
 	fputs("{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"placement\", \"pid\": 1, \"tid\": ", p->f);
 	fprintf(p->f, "%d, \"ts\": ", pl->to_cpu >= 0 ? pl->to_cpu : pl->cpu);
@@ -179,16 +150,14 @@ int rq_perfetto_start(struct rq_perfetto *p, FILE *f, struct rq_analysis *an)
 	sep(p);
 	fputs("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"ts\": 0, "
 	      "\"args\": {\"name\": \"CPUs (rqpath)\"}}", f);
-	rq_delay_set_sinks(rq_analysis_delay(an), pf_placement, pf_event, p);
-	return 0;
+	return rq_analysis_subscribe(an, &(struct rq_observer){
+		.on_settled = pf_placement, .on_run = pf_on_run, .ctx = p });
 }
 
 int rq_perfetto_end(struct rq_perfetto *p)
 {
-	if (p->runs.cpu)
-		rq_runs_finish(&p->runs);
 	rq_runs_free(&p->runs);
-	rq_delay_unset_sinks(rq_analysis_delay(p->an), p);
+	rq_analysis_unsubscribe(p->an, p);
 	fputs("\n]}\n", p->f);
 	return fflush(p->f) || ferror(p->f) ? -1 : 0;
 }

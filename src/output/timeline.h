@@ -2,9 +2,8 @@
 /*
  * timeline.h - what ran on each CPU over time, for the Perfetto and HTML writers.
  *
- * rq_runs follows each CPU's running task from sched_switch, and from the records a task
- * writes itself where the trace lacks an idle CPU's switch out of the idle task (the
- * same rule as the queue delay).  It calls back with each finished run: constant memory.
+ * rq_runs turns the engine's on_run (who runs on each CPU, as the model knows it) into
+ * finished runs, each with the task's name: constant memory.
  */
 #ifndef RQPATH_TIMELINE_H
 #define RQPATH_TIMELINE_H
@@ -25,7 +24,6 @@ struct rq_runs {
 	const struct rq_analysis *an;
 	int nr_cpus;
 	struct rq_run_cpu *cpu;
-	uint64_t last_ts;
 	/* a run of pid (not idle) on cpu ended */
 	void (*run)(struct rq_runs *r, int cpu, int pid, const char *comm, uint64_t start,
 		    uint64_t end);
@@ -33,9 +31,11 @@ struct rq_runs {
 
 /* 0, or -1 on allocation failure. */
 int rq_runs_init(struct rq_runs *r, const struct rq_analysis *an, int nr_cpus);
-void rq_runs_event(struct rq_runs *r, const struct rq_event *ev);
-/* End every open run at the last timestamp seen. */
-void rq_runs_finish(struct rq_runs *r);
+/*
+ * From ts on, cpu runs pid (struct rq_observer's on_run: the model's answer); the run
+ * before it ends there.  The engine ends every run at rq_analysis_finish().
+ */
+void rq_runs_run(struct rq_runs *r, int cpu, int pid, uint64_t ts);
 void rq_runs_free(struct rq_runs *r);
 
 /*

@@ -9,6 +9,8 @@
 #                    (fuzz_pages.c: structure-aware edits of page headers, commits,
 #                    event headers and v7 chunks of valid files) or events
 #                    (fuzz_events.c: hostile rq_event streams straight into the engine)
+#                    or markers (fuzz_markers.c: the marker grammar, parse -> format ->
+#                    parse must give the same marker)
 #   RQPATH_BUILD     build directory (default <repo>/build); everything goes in
 #                    $RQPATH_BUILD/fuzz: the harness, corpus/, artifacts/
 #
@@ -31,7 +33,8 @@ case $FUZZ_TARGET in
 replay) out=$RQPATH_BUILD/fuzz ;;
 pages) out=$RQPATH_BUILD/fuzz-pages ;;
 events) out=$RQPATH_BUILD/fuzz-events ;;
-*) echo "fuzz: FUZZ_TARGET is replay, pages or events" >&2; exit 2 ;;
+markers) out=$RQPATH_BUILD/fuzz-markers ;;
+*) echo "fuzz: FUZZ_TARGET is replay, pages, events or markers" >&2; exit 2 ;;
 esac
 harness=fuzz_$FUZZ_TARGET
 corpus=$out/corpus
@@ -41,6 +44,7 @@ crashers=$top/fixtures/crashers
 # harness; pages inputs are edits of the bases below)
 [ "$FUZZ_TARGET" = events ] && crashers=$crashers/events
 [ "$FUZZ_TARGET" = pages ] && crashers=$crashers/pages
+[ "$FUZZ_TARGET" = markers ] && crashers=$crashers/markers
 
 command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG not found (apt-get install clang)" >&2; exit 2; }
 mkdir -p "$out" "$corpus" "$art" "$crashers" || exit 2
@@ -94,6 +98,15 @@ before=0
 log=$out/fuzz.log
 dict=
 [ "$FUZZ_TARGET" = events ] && dict=-dict=$top/tests/fuzz/events.dict
+[ "$FUZZ_TARGET" = markers ] && dict=-dict=$top/tests/fuzz/events.dict
+# markers: the lines of every fixture as seeds
+if [ "$FUZZ_TARGET" = markers ] && command -v trace-cmd >/dev/null; then
+	for f in "$top"/fixtures/*.dat; do
+		trace-cmd report "$f" 2>/dev/null | sed -n 's/.*rqpath\/1 //p' | sort -u | head -50
+	done | while IFS= read -r l; do
+		printf '%s' "$l" >"$corpus/seed-$(printf '%s' "$l" | cksum | cut -d' ' -f1)"
+	done
+fi
 echo "fuzz: $FUZZ_SECONDS s, $FUZZ_JOBS job(s), corpus $corpus, log $log"
 ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=2048}" \
 UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \

@@ -33,6 +33,8 @@ for i, (got, w) in enumerate(zip(lines, want)):
     if got.get("file") != files[i]:
         bad.append("line %d is for %r, want %r" % (i + 1, got.get("file"), files[i]))
     got.pop("file", None)
+    if w is not None and got.pop("tripped", None) != []:
+        bad.append("line %d: no --fail-on given, but tripped is not []" % (i + 1))
     if w is None:
         if set(got) != {"error"} or not got["error"]:
             bad.append("line 2 is not an error object: %r" % got)

@@ -73,7 +73,7 @@ t() {
 }
 t "rqpath au"
 t "rqpath sp"
-t "rqpath audit --fo"
+t "rqpath audit --form"
 t "rqpath audit --format "
 t "rqpath diff -f "
 t "rqpath audit --fail-on offcpu-fork:p"
@@ -89,7 +89,7 @@ bash "$tmp/t.bash" "$tmp/c.bash" "$tmp/w" >"$tmp/bash.out" 2>&1
 cat >"$tmp/bash.want" <<'EOF'
 rqpath au|audit 
 rqpath sp|spawn.dat spawn.v6.dat 
-rqpath audit --fo|--format 
+rqpath audit --form|--format 
 rqpath audit --format |csv html json jsonl perfetto text 
 rqpath diff -f |csv html json text 
 rqpath audit --fail-on offcpu-fork:p|possible 
@@ -133,7 +133,7 @@ drain
 comp 'rqpath wo'
 comp 'rqpath workload sp'
 comp 'rqpath workload spawn --c'
-comp 'rqpath audit --fo'
+comp 'rqpath audit --form'
 comp 'rqpath audit --format pe'
 comp 'rqpath diff --fail-on offcpu-fork:p'
 comp 'rqpath diff --fail-on delay.p99:wa'
@@ -147,7 +147,7 @@ EOF
 rqpath wo|workload
 rqpath workload sp|workload spawn
 rqpath workload spawn --c|workload spawn --count
-rqpath audit --fo|audit --format
+rqpath audit --form|audit --format
 rqpath audit --format pe|audit --format perfetto
 rqpath diff --fail-on offcpu-fork:p|diff --fail-on offcpu-fork:possible
 rqpath diff --fail-on delay.p99:wa|diff --fail-on delay.p99:wakeup

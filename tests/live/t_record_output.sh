@@ -5,7 +5,7 @@
 # (a command that cannot start) leaves the old file intact; two runs racing for one
 # --force output never lose a recording silently; a missing directory, a non-root user
 # and a file size limit each give one clear line; a file cut by a full disk stays
-# readable.
+# readable; a recording is 0600 unless --mode says otherwise.
 . "$(dirname "$0")/lib.sh"
 need trace-cmd
 
@@ -74,11 +74,22 @@ wait $p1; rc1=$?
 wait $p2; rc2=$?
 cat "$dir/r1.err" "$dir/r2.err" | grep -v counts
 [ "$rc1$rc2" = 20 ] || [ "$rc1$rc2" = 02 ] || no "racing runs: exit $rc1 and $rc2, want one 0 and one 2"
-kept=$(cat "$dir/r1.err" "$dir/r2.err" | sed -n 's/.*this recording is in //p' | head -1)
+kept=$(cat "$dir/r1.err" "$dir/r2.err" | sed -n 's/.*this output is in //p' | head -1)
 [ -n "$kept" ] && [ -f "$kept" ] || no "the losing run does not say where its recording is"
 [ -n "$kept" ] && { trace-cmd report "$kept" >/dev/null 2>&1 || no "the kept recording does not open"; }
 trace-cmd report "$dir/same.dat" >/dev/null 2>&1 || no "same.dat does not open"
 [ -n "$kept" ] && rm -f "$kept"
+
+# every task's name is in a recording: 0600 whatever the umask, --mode otherwise
+# (red on c0243a9: 0644 under umask 022)
+(umask 022; "$RQPATH" record -q -o "$dir/m1.dat" --duration 0.2) || no "record for the mode failed"
+[ "$(stat -c %a "$dir/m1.dat")" = 600 ] || no "a recording is $(stat -c %a "$dir/m1.dat"), want 600"
+(umask 077; "$RQPATH" record -q -o "$dir/m2.dat" --mode 0640 --duration 0.2) ||
+	no "record --mode 0640 failed"
+[ "$(stat -c %a "$dir/m2.dat")" = 640 ] || no "--mode 0640 gave $(stat -c %a "$dir/m2.dat")"
+expect2 'permission bits in octal' "$RQPATH" record -o "$dir/m3.dat" --mode 0999 --duration 0.2
+expect2 'permission bits in octal' "$RQPATH" record -o "$dir/m3.dat" --mode 0 --duration 0.2
+rm -f "$dir/m1.dat" "$dir/m2.dat"
 
 expect2 'cannot create' "$RQPATH" record -o "$dir/no/such/dir/x.dat" --duration 0.2
 expect2 'needs an output file' "$RQPATH" record --duration 0.2

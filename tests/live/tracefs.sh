@@ -24,3 +24,32 @@ live_ready() {
 	fi
 	tracefs_ready
 }
+
+# rqpath_stale [NAME...]: the rqpath tracefs instances (default: those in $T/instances)
+# whose recording is gone, one per line.  rqpath names them rqpath-PID, or
+# rqpath-nsINODE-PID when it runs in another pid namespace than the first (INODE: that
+# namespace's, PID: its pid there, often 1).  Such a PID says nothing here: the owner is
+# gone when no process lives in namespace INODE any more.  Any other rqpath-* name is
+# left over by definition.  (The runner's check took the 1 of rqpath-ns...-1 for pid 1
+# here, always alive, and lib.sh's matched rqpath-PID only: issue 19 item 7.)
+rqpath_stale() {
+	[ $# -gt 0 ] || set -- $(ls $T/instances 2>/dev/null | grep '^rqpath-')
+	_myns=$(readlink /proc/self/ns/pid 2>/dev/null)
+	_live_ns=$(for _n in /proc/[0-9]*/ns/pid; do readlink "$_n" 2>/dev/null; done | sort -u)
+	for _i in "$@"; do
+		_rest=${_i#rqpath-}
+		case $_rest in
+		ns*-*)
+			_ns=${_rest#ns}; _ns=${_ns%%-*}; _pid=${_rest#ns*-}
+			case "$_ns-$_pid" in *[!0-9-]*|-*|*-) echo "$_i"; continue ;; esac
+			if [ "pid:[$_ns]" = "$_myns" ]; then
+				kill -0 "$_pid" 2>/dev/null || echo "$_i"
+			else
+				echo "$_live_ns" | grep -qxF "pid:[$_ns]" || echo "$_i"
+			fi
+			;;
+		""|*[!0-9]*) echo "$_i" ;;
+		*) kill -0 "$_rest" 2>/dev/null || echo "$_i" ;;
+		esac
+	done
+}

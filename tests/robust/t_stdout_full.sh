@@ -22,7 +22,9 @@ check() { # LABEL CMD...
 }
 for fmt in text json csv jsonl html perfetto; do
 	check "audit --format $fmt" "$RQPATH" audit --format $fmt "$f"
-	check "audit --format $fmt -o /dev/full" "$RQPATH" audit --format $fmt "$f" -o /dev/full
+	# a device is written only when asked (--force): -o /dev/full alone is refused
+	check "audit --format $fmt -o /dev/full --force" "$RQPATH" audit --format $fmt "$f" \
+		-o /dev/full --force
 done
 for p in csv jsonl; do
 	check "audit --placements $p" "$RQPATH" audit --placements $p "$f"
@@ -31,6 +33,7 @@ check "audit of two files --format jsonl" "$RQPATH" audit --format jsonl "$f" "$
 for fmt in text json csv html; do
 	check "diff --format $fmt" "$RQPATH" diff --format $fmt "$f" "$f"
 done
+check "diff -o /dev/full --force" "$RQPATH" diff "$f" "$f" -o /dev/full --force
 [ -f "$f" ] || { echo "FAIL no input: $f is missing"; exit 1; }
 check "explain FILE" "$RQPATH" explain "$f"
 # the short outputs too: help and --version that could not be written are errors

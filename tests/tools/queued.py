@@ -6,12 +6,15 @@
 usage: queued.py [--trace-cmd PATH] FILE.dat PID USEC [PID USEC ...]
 
 An independent count to check the timeline's "at that instant" line against.  From the
-text of `trace-cmd report -t -R` (nanosecond timestamps, raw field=value bodies), in file
+text of `trace-cmd report -l -t -R` (nanosecond timestamps, raw field=value bodies), in file
 order, a task is queued on a CPU from
   a sched_wakeup / sched_wakeup_new naming it (on its target_cpu; not if it is running)
   a sched_switch that switches it out runnable (prev_state without a sleep bit: R, R+)
   a sched_migrate_task that moves it while queued (to dest_cpu)
-until a sched_switch switches it in, it switches out asleep, or sched_process_exit.
+until a sched_switch switches it in, it switches out asleep, or sched_process_exit, or
+it writes a record on that CPU (its switch in may be missing from the trace; a record of
+hard or soft interrupt context shows the task it interrupted; not NMI context, not the
+recorder's rqpath/1 lines).
 For each PID USEC (the wakeup's time in microseconds, as the TUI prints it in absolute
 time) it prints one line "PID USEC n0 n1 ... q0 q1 ..." with the queue lengths of CPUs
 0, 1, ... just before that wakeup record, then the pids queued on each (comma-separated,
@@ -22,7 +25,8 @@ import re
 import subprocess
 import sys
 
-HDR = re.compile(r"-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+([A-Za-z0-9_]+):\s*(.*)$")
+HDR = re.compile(r"-(\d+)\s+\[?(\d+)\]?-0x([0-9a-f]+)\s+(\d+)\.(\d{9}):\s+([A-Za-z0-9_]+):\s*(.*)$")
+NMI = 0x40
 WAKE = re.compile(r"\bpid=(\d+) prio=-?\d+ target_cpu=(\d+)\s*$")
 SWITCH = re.compile(r"\bprev_pid=(-?\d+) prev_prio=-?\d+ prev_state=(\S+) next_comm=.*"
                     r"\bnext_pid=(-?\d+) next_prio=-?\d+\s*$")
@@ -48,7 +52,7 @@ def main(argv):
         return 2
     path = argv[1]
     want = [(int(argv[i]), int(argv[i + 1])) for i in range(2, len(argv), 2)]
-    out = subprocess.run([tc, "report", "-t", "-R", path], capture_output=True, text=True,
+    out = subprocess.run([tc, "report", "-l", "-t", "-R", path], capture_output=True, text=True,
                          errors="surrogateescape", check=True).stdout
     queued = {}		# pid -> cpu it waits on
     running = set()
@@ -58,10 +62,14 @@ def main(argv):
         m = HDR.search(line)
         if not m:
             continue
-        cpu = int(m.group(2))
+        writer, cpu, flags = int(m.group(1)), int(m.group(2)), int(m.group(3), 16)
         ncpu = max(ncpu, cpu + 1)
-        ts_ns = int(m.group(3)) * 1000000000 + int(m.group(4))
-        ev, body = m.group(5), m.group(6)
+        ts_ns = int(m.group(4)) * 1000000000 + int(m.group(5))
+        ev, body = m.group(6), m.group(7)
+        if (ev != "sched_switch" and not flags & NMI and queued.get(writer) == cpu and
+                not (ev == "print" and "buf=rqpath/1 " in body)):
+            queued.pop(writer)      # it runs: its switch in is not in the trace
+            running.add(writer)
         if ev in ("sched_wakeup", "sched_wakeup_new"):
             w = WAKE.search(body)
             if not w:

@@ -98,6 +98,47 @@ def num(v):
     return v - (1 << 64) if v >= 1 << 63 else v
 
 
+# The marker grammar (src/input/markers.h), read here on its own: after the keyword, the
+# fields of the kind in this order (those in () may be absent), single-blank separated,
+# nothing after the last; comm, always last, is the rest of the line.
+MARKER_FIELDS = {
+    "kernel": ["release", "cpus"],
+    "cpu": ["cpu", "(core", "llc", "(node", "(llc_src", "(capacity"],
+    "task": ["pid", "(tgid", "(policy", "(cpus", "(idle_cg", "(comm"],
+    "snapshot done": ["(tasks"],
+}
+
+
+def parse_marker(text):
+    """(kind, {field: value}) for a marker line (after "rqpath/1 "), or None."""
+    for kind in ("snapshot done", "kernel", "cpu", "task"):
+        if text == kind or text.startswith(kind + " "):
+            rest = text[len(kind) + 1:]
+            break
+    else:
+        return None
+    if kind == "task":
+        m = re.fullmatch(r"pid=(\d+) gone", rest)
+        if m:
+            return "task gone", {"pid": m.group(1)}
+    kv = {}
+    for key in MARKER_FIELDS[kind]:
+        optional = key.startswith("(")
+        key = key.lstrip("(")
+        if not rest.startswith(key + "="):
+            if optional:
+                continue
+            return None
+        if key == "comm":
+            kv[key], rest = rest[5:], ""
+            break
+        value, _, tail = rest[len(key) + 1:].partition(" ")
+        if not value or (_ and not tail):
+            return None
+        kv[key], rest = value, tail
+    return (kind, kv) if rest == "" else None
+
+
 def parse_cpulist(s, n):
     out = set()
     for part in s.split(","):
@@ -458,7 +499,7 @@ class Model:
 
     # ---- records
     def repair(self, ev, cpu, owner, flags):
-        if ev in ("sched_switch", "marker") or owner < 0 or flags & (HARDIRQ | SOFTIRQ | NMI):
+        if ev in ("sched_switch", "marker") or owner < 0 or flags & NMI:
             return
         c = self.cpus[cpu]
         if owner == c.curr:
@@ -769,14 +810,17 @@ class Model:
         elif owner != self.marker_pid:
             return
         self.has_markers = True
-        kv = dict(re.findall(r"(\w+)=(\S*)", text))
-        if text.startswith("kernel "):
+        parsed = parse_marker(text)
+        if parsed is None:
+            return
+        kind, kv = parsed
+        if kind == "kernel":
             m = re.match(r"(\d+)\.(\d+)", kv.get("release", ""))
             if m:
                 v = int(m.group(1)) * 1000 + int(m.group(2))
                 self.delayed_dequeue = v >= 6012
                 self.stack_allowed = v < 7001
-        elif text.startswith("cpu "):
+        elif kind == "cpu":
             cpu, llc = int(kv["cpu"]), int(kv["llc"])
             if 0 <= cpu < self.n:
                 self.cpus[cpu].llc = llc if 0 <= llc < self.n else cpu
@@ -785,17 +829,17 @@ class Model:
                 if cap > 0:
                     self.capacity[cpu] = cap
                     self.asym = len(set(self.capacity.values())) > 1
-        elif text.startswith("task "):
+        elif kind in ("task", "task gone"):
             t = self.get(int(kv["pid"]))
-            if " gone" in text:
+            if kind == "task gone":
                 self.forget_mask(t)
                 return
-            t.policy = int(kv["policy"]) if int(kv["policy"]) >= 0 else -1
+            t.policy = int(kv.get("policy", "-1")) if int(kv.get("policy", "-1")) >= 0 else -1
             t.idle_cg = int(kv.get("idle_cg", "0")) > 0
-            m = re.search(r" comm=(.*)$", text)
-            if m:
-                t.comm = m.group(1)[:15]
-            mask = parse_cpulist(kv["cpus"], self.n) if kv["cpus"] != "?" else None
+            if "comm" in kv:
+                t.comm = kv["comm"][:15]
+            cpus = kv.get("cpus", "?")
+            mask = parse_cpulist(cpus, self.n) if cpus != "?" else None
             if mask:
                 t.mask, t.mask_known, t.mask_changed = mask, True, False
                 t.seen_cpu, t.seen_multi = -1, False

@@ -4,7 +4,8 @@
 # (RQPATH_TUI_RING), Enter on offcpu-fork still lists every one of them, counted
 # independently from trace-cmd report (a sched_wakeup_new naming a CPU other than the
 # one whose buffer holds it), and the audit's examples are among them; the detail of a
-# placement the ring no longer holds says it comes from the index; ] [ n N in the detail
+# placement the ring no longer holds is its whole settled record (the deciding record,
+# the offcpu-fork's outcome) from the index; ] [ n N in the detail
 # step through the list.
 . "$(dirname "$0")/golden/script.sh"
 
@@ -36,7 +37,10 @@ has list "^ $n_off placements matching finding=offcpu-fork" \
 	"with a ring of 100: not all $n_off offcpu-fork placements (trace-cmd report's count)"
 hasnt list 'the most recent ones' "says only the recent ones are kept"
 has first-detail 'flagged: offcpu-fork' "first one's detail"
-has middle-detail 'from the index of the whole trace' "an index-only placement's detail"
+# past the engine's ring, the index gives the placement's whole settled record
+has middle-detail 'record written on CPU [0-9]* by pid [0-9]*' "an index-only placement's deciding record"
+has middle-detail "child (exited after|did not exit)" "an index-only offcpu-fork's outcome"
+hasnt middle-detail 'idle before the child ran: unknown' "an index-only offcpu-fork's outcome left unknown"
 has middle-detail 'flagged: offcpu-fork' "an index-only placement's finding"
 # ] n [ in the detail step through the list it came from, without leaving the detail
 has step-next "placement 2 of $n_off in the list" "] in the detail: not the list's second"

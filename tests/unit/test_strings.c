@@ -176,6 +176,121 @@ static void marker_fields_are_range_checked(void **state)
 	assert_int_equal(parse_str("snapshot done tasks=-5", &m), -1);
 }
 
+/*
+ * A task's name is the only free text of a marker: whatever it holds (every keyword and
+ * key of the format, blanks, "=", a newline) it must come back as the name, and the line
+ * must stay a task line with its own fields (issue 19 item 2: "./x gone" turned its own
+ * line into "task gone" and erased its affinity).  Red on c0243a9.
+ */
+static void marker_names_holding_keywords_stay_names(void **state)
+{
+	static const char *const names[] = {
+		"./x gone", "gone", " gone", "x gone ", "a comm=b", "comm=", "pid=1",
+		"x pid=99 gone", "x tgid=3", "x policy=1", "x cpus=0", "x idle_cg=1",
+		"kernel release=1 cpus=1", "cpu cpu=0 llc=0", "task pid=2 gone",
+		"snapshot done", "x tasks=9", "x llc_src=x", "x capacity=9", "x node=1",
+		"x core=1", "x release=1", "two  blanks", "tab\there", "nl\n", "back\\x20",
+		"\\x20", " ", "=", "a=b=c",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct rq_marker m = { .kind = RQ_MARK_TASK, .pid = 4242, .tgid = 4241,
+				       .policy = 3, .idle_cg = 1 };
+		struct rq_marker back;
+		char line[1024];
+
+		strcpy(m.cpulist, "0,2-3");
+		strcpy(m.comm, names[i]);
+		assert_true(rq_marker_format(&m, line, sizeof(line)) > 0);
+		assert_ptr_equal(strchr(line, '\n'), line + strlen(line) - 1);
+		assert_int_equal(rq_marker_parse(line + strlen(RQ_MARKER_PREFIX),
+						 strlen(line) - strlen(RQ_MARKER_PREFIX), &back), 0);
+		assert_int_equal(back.kind, RQ_MARK_TASK);
+		assert_int_equal(back.pid, 4242);
+		assert_int_equal(back.tgid, 4241);
+		assert_int_equal(back.policy, 3);
+		assert_int_equal(back.idle_cg, 1);
+		assert_string_equal(back.cpulist, "0,2-3");
+		assert_string_equal(back.comm, names[i]);
+	}
+	/* as files recorded before blanks were escaped have them: raw, the name all the same */
+	struct rq_marker m;
+
+	assert_int_equal(parse_str("task pid=5 tgid=5 policy=0 cpus=0 idle_cg=0 comm=./x gone", &m),
+			 0);
+	assert_int_equal(m.kind, RQ_MARK_TASK);
+	assert_string_equal(m.comm, "./x gone");
+	assert_string_equal(m.cpulist, "0");
+	assert_int_equal(parse_str("task pid=5 tgid=5 policy=0 cpus=0 idle_cg=0 comm=x cpus=1", &m),
+			 0);
+	assert_string_equal(m.cpulist, "0");
+	assert_string_equal(m.comm, "x cpus=1");
+	/* a kernel release with blanks or escapes round-trips too */
+	struct rq_marker k = { .kind = RQ_MARK_KERNEL, .cpus = 2 };
+	char line[512];
+
+	strcpy(k.release, "6.1 cpus=9 \\evil");
+	assert_true(rq_marker_format(&k, line, sizeof(line)) > 0);
+	assert_int_equal(parse_str(line + strlen(RQ_MARKER_PREFIX), &m), 0);
+	assert_int_equal(m.cpus, 2);
+	assert_string_equal(m.release, "6.1 cpus=9 \\evil");
+}
+
+/* What fuzz_markers found: every marker the parser takes is written back to the same. */
+static void marker_longest_fields_round_trip(void **state)
+{
+	struct rq_marker m = { .kind = RQ_MARK_TASK, .pid = 1 }, back;
+	char line[2048];
+
+	memset(m.comm, 0xff, sizeof(m.comm) - 1);	/* every byte escaped: 4 times longer */
+	memset(m.comm, ' ', 8);
+	assert_true(rq_marker_format(&m, line, sizeof(line)) > 0);
+	assert_int_equal(parse_str(line + strlen(RQ_MARKER_PREFIX), &back), 0);
+	assert_memory_equal(back.comm, m.comm, sizeof(m.comm));
+	m = (struct rq_marker){ .kind = RQ_MARK_KERNEL, .cpus = 4 };
+	memset(m.release, 0xfb, sizeof(m.release) - 1);
+	assert_true(rq_marker_format(&m, line, sizeof(line)) > 0);
+	assert_int_equal(parse_str(line + strlen(RQ_MARKER_PREFIX), &back), 0);
+	assert_string_equal(back.release, m.release);
+	m = (struct rq_marker){ .kind = RQ_MARK_SNAPSHOT_DONE, .ntasks = -1 };
+	assert_true(rq_marker_format(&m, line, sizeof(line)) > 0);
+	assert_int_equal(parse_str(line + strlen(RQ_MARKER_PREFIX), &back), 0);
+	assert_int_equal(back.ntasks, -1);
+	assert_int_equal(parse_str("snapshot done ", &back), -1);
+}
+
+/* The grammar is positional: no unknown, repeated or misplaced field, no trailing text. */
+static void marker_grammar_is_strict(void **state)
+{
+	struct rq_marker m;
+
+	assert_int_equal(parse_str("task pid=3 gone", &m), 0);
+	assert_int_equal(m.kind, RQ_MARK_TASK_GONE);
+	assert_int_equal(parse_str("task pid=3 gone ", &m), -1);
+	assert_int_equal(parse_str("task pid=3 gone x", &m), -1);
+	assert_int_equal(parse_str("task pid=3 tgid=3 gone", &m), -1);
+	assert_int_equal(parse_str("task pid=3 pid=4 tgid=3", &m), -1);
+	assert_int_equal(parse_str("task tgid=3 pid=3", &m), -1);
+	assert_int_equal(parse_str("task pid=3 tgid=3 bogus=1", &m), -1);
+	assert_int_equal(parse_str("task pid=3 cpus=0 policy=1", &m), -1);
+	assert_int_equal(parse_str("task pid=3 tgid=3 policy=1 cpus=0 idle_cg=0 ", &m), -1);
+	assert_int_equal(parse_str("task pid=3  tgid=3", &m), -1);
+	assert_int_equal(parse_str("task pid=3 tgid=", &m), -1);
+	assert_int_equal(parse_str("task pid=3 tgid=3 policy=1 cpus=0 idle_cg=0 comm=", &m), 0);
+	assert_string_equal(m.comm, "");
+	assert_int_equal(parse_str("kernel release=6.1 cpus=2 extra", &m), -1);
+	assert_int_equal(parse_str("kernel cpus=2 release=6.1", &m), -1);
+	assert_int_equal(parse_str("cpu cpu=0 core=0 llc=0 node=0 llc_src=cache capacity=1 x=1",
+				   &m), -1);
+	assert_int_equal(parse_str("cpu cpu=0 core=0 llc=0 node=0 llc_src=cache capacity=512",
+				   &m), 0);
+	assert_int_equal(m.capacity, 512);
+	assert_int_equal(parse_str("snapshot done tasks=3", &m), 0);
+	assert_int_equal(parse_str("snapshot done", &m), 0);
+	assert_int_equal(parse_str("snapshot done tasks=3 tasks=4", &m), -1);
+	assert_int_equal(parse_str("snapshot donetasks=3", &m), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +302,9 @@ int main(void)
 		cmocka_unit_test(cpumask_list_syntax),
 		cmocka_unit_test(marker_roundtrip_with_hostile_comm),
 		cmocka_unit_test(marker_fields_are_range_checked),
+		cmocka_unit_test(marker_names_holding_keywords_stay_names),
+		cmocka_unit_test(marker_grammar_is_strict),
+		cmocka_unit_test(marker_longest_fields_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -228,8 +228,8 @@ static void sched_idle_only_cpu_is_idle_for_fair_wakee(void **state)
 /*
  * CPU 1's switch out of idle is missing; a record written there in task context by pid
  * 700 says who runs.  The model is repaired (counted), and CPU 1 is no idle CPU for a
- * miss.  A record in irq context repairs nothing; a switch whose prev is not the
- * running task is counted as a mismatch.
+ * miss.  A record in NMI context repairs nothing (an NMI may land inside a context
+ * switch); a switch whose prev is not the running task is counted as a mismatch.
  */
 static void model_repaired_from_common_pid(void **state)
 {
@@ -239,8 +239,8 @@ static void model_repaired_from_common_pid(void **state)
 		mark_task(an, 1 * MS, 900, 0, "0-1");
 		mark_task(an, 1 * MS, 910, 0, "0-1");
 		ev_switch(an, 3 * MS, 0, 0, 0, 910, "busy");
-		/* irq context on CPU 1: names the interrupted task, not trusted */
-		ev_migrate(an, 3 * MS + 1 * US, 1, 702, RQ_FLAG_HARDIRQ, 15, 120, 0, 1);
+		/* NMI context on CPU 1: not trusted */
+		ev_migrate(an, 3 * MS + 1 * US, 1, 702, RQ_FLAG_NMI, 15, 120, 0, 1);
 		assert_int_equal(an->cpus[1].repairs, 0);
 		if (repaired) {
 			ev_waking(an, 4 * MS, 1, 700, 701, 1);	/* pid 700 runs on CPU 1 */
@@ -575,26 +575,22 @@ static void asymmetric_capacity_makes_missed_idle_possible(void **state)
  */
 struct exec_rows {
 	int n, needless, affine;
-	int late;		/* rq_analysis_observe_late() calls */
+	int late;		/* settled with late_findings */
 	uint64_t late_ts;
 };
 
-static void late_finding(void *data, uint64_t ts, unsigned int findings)
-{
-	struct exec_rows *r = data;
-
-	assert_int_equal(findings, 1u << RQ_FIND_NEEDLESS_CALLBACK);
-	r->late++;
-	r->late_ts = ts;
-}
-
-static void count_exec_rows(const struct rq_placement *p, int64_t delay_ns, void *ctx)
+static void count_exec_rows(void *ctx, const struct rq_placement *p)
 {
 	struct exec_rows *r = ctx;
 
 	if (rq_paths[p->path].kind != RQ_KIND_EXEC)
 		return;
-	assert_int_equal(delay_ns, 0);
+	assert_int_equal(p->delay_ns, 0);
+	if (p->late_findings) {
+		assert_int_equal(p->late_findings, 1u << RQ_FIND_NEEDLESS_CALLBACK);
+		r->late++;
+		r->late_ts = p->ts;
+	}
 	r->n++;
 	r->needless += !!(p->findings & (1u << RQ_FIND_NEEDLESS_CALLBACK));
 	r->affine += p->path == RQ_PATH_EXEC_AFFINE;
@@ -607,8 +603,8 @@ static void exec_mask_settled_by_the_next_marker(void **state)
 	struct exec_rows rows = { 0 };
 
 	/* the rows (placements export, timeline) carry the verdict the counts take */
-	rq_delay_set_sink(rq_analysis_delay(an), count_exec_rows, &rows);
-	rq_analysis_observe_late(an, late_finding, &rows);
+	rq_analysis_subscribe(an, &(struct rq_observer){ .on_settled = count_exec_rows,
+							  .ctx = &rows });
 	mark_task(an, 1 * MS, 970, 0, "0-1");
 	mark_task(sc, 1 * MS, 970, 0, "0-1");
 	ev_exec(an, 2 * MS, 1, 970, "/bin/true");

@@ -31,13 +31,13 @@ static void record(struct rq_analysis *an, uint64_t ts, int cpu, int writer, uns
 }
 
 /*
- * 900 is woken onto idle CPU 1; its switch in is missing, and the first records it
- * writes there are in hard and soft interrupt context.  The engine does not take a
- * record of irq context as proof of who runs (rqpath-paths(7), Model repair): 900 stays
- * queued until it writes in task context.  The timeline shows the same: CPU 1 idle with
- * 900 queued, then 900 running and nothing queued; never 900 running and queued.
+ * 900 is woken onto idle CPU 1; its switch in is missing.  A record it writes there in
+ * NMI context is no proof (rqpath-paths(7), Model repair): 900 stays queued.  Its first
+ * record in hard interrupt context is: the interrupt's common_pid is the task it
+ * interrupted.  The timeline shows the engine's runs: CPU 1 idle with 900 queued, then
+ * 900 running and nothing queued; never 900 running and queued.
  */
-static void irq_records_do_not_start_a_run(void **state)
+static void runs_start_where_the_engine_says(void **state)
 {
 	struct rq_analysis *an = synth_new(2, "6.18");
 	struct tl_index *x = tl_index_new();
@@ -52,9 +52,9 @@ static void irq_records_do_not_start_a_run(void **state)
 	ev_switch(an, 3 * MS, 0, 900, 1, 0, NULL);		/* 900 blocks on CPU 0 */
 	ev_waking(an, 4 * MS, 0, 0, 900, 0);
 	ev_wakeup(an, 4 * MS + 2 * US, 0, 0, 900, 1);		/* woken onto idle CPU 1 */
-	record(an, 5 * MS, 1, 900, RQ_FLAG_HARDIRQ);		/* no switch in: irq first */
-	record(an, 5 * MS + 10 * US, 1, 900, RQ_FLAG_SOFTIRQ);
-	record(an, 7 * MS, 1, 900, 0);				/* task context */
+	record(an, 5 * MS, 1, 900, RQ_FLAG_NMI);		/* no switch in: NMI first */
+	record(an, 7 * MS, 1, 900, RQ_FLAG_HARDIRQ);		/* then an interrupt */
+	record(an, 7 * MS + 10 * US, 1, 900, 0);		/* task context */
 	record(an, 9 * MS, 0, 0, 0);
 	tl_index_complete(x);
 
@@ -63,7 +63,8 @@ static void irq_records_do_not_start_a_run(void **state)
 	assert_int_equal(first, 900);
 	assert_int_not_equal(run_pid(x, 1, 6 * MS), 900);
 	assert_int_equal(run_pid(x, 1, 6 * MS), 0);
-	/* from its first record in task context it runs, and waits no more */
+	assert_int_equal(rq_analysis_curr(an, 1), 900);
+	/* from its first record in interrupt context it runs, and waits no more */
 	q = tl_queued_before(x, 1, 8 * MS, &first);
 	assert_int_equal(q, 0);
 	assert_int_equal(run_pid(x, 1, 8 * MS), 900);
@@ -76,7 +77,7 @@ static void irq_records_do_not_start_a_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(irq_records_do_not_start_a_run),
+		cmocka_unit_test(runs_start_where_the_engine_says),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record.c - live recording: a private tracefs instance per run ("rqpath-<pid>"),
+ * tracefs.c - the live source: a private tracefs instance per run ("rqpath-<pid>"),
  * per-CPU raw ring-buffer pages read through libtracefs and written unchanged into a
  * trace.dat (tracedat_write.c).  The same pages are the live source of a pump (pump.h):
  * kbuffer walks each CPU's records, the pump merges the CPUs, decodes each record once
@@ -8,9 +8,12 @@
  * sink the caller adds (the live TUI's analysis).  Task attributes that tracepoints
  * cannot show are written into the trace as marker lines (snapshot.c).
  *
- * Residue rule: whatever happens (normal end, error, SIGINT/SIGTERM/SIGHUP) the
- * instance is destroyed before rq_record_run() returns; an instance left by a run that
- * was killed outright is removed by the next run once its pid is gone.
+ * The recorder runs no process and installs no signal handler: the program hands it
+ * the command's hooks and a stop flag (record.h; rqpath's are src/cli/child.c).
+ *
+ * Residue rule: whatever happens (normal end, error, the stop flag) the instance is
+ * destroyed before rq_recorder_finish() returns; an instance left by a run that was
+ * killed outright is removed by the next run once its pid is gone.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,9 +21,6 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
-#include <pwd.h>
-#include <grp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +28,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <dirent.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +39,7 @@
 #include "decode.h"
 #include "escape.h"
 #include "msg.h"
+#include "outfile.h"
 #include "pump.h"
 #include "record.h"
 #include "snapshot.h"
@@ -62,6 +62,8 @@
  * ones to come (and a record reserved before the read may commit just after it).
  */
 #define HOLD_NS			2000000ULL
+/* What a snapshot line takes in the ring buffer, at most (print event and text). */
+#define SNAPSHOT_LINE_BYTES	160
 
 /* The events rqpath records, and what is lost without each: events.def. */
 static const struct rec_event {
@@ -77,26 +79,12 @@ static const struct rec_event {
 
 #define NR_REC_EVENTS (sizeof(rec_events) / sizeof(rec_events[0]))
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 /* A syscall enter seen, waiting for its exit: who changed which task. */
 #define SETTERS 256
 struct setter {
 	int caller;
 	int target;
 };
-
-/* Every signal whose default action ends the process: rqpath cleans up on each. */
-static const int stop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM,
-	SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
-};
-#define NR_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 /* Where the live source is in CPU cpu's pages of the current round. */
 struct live_cursor {
@@ -154,13 +142,21 @@ struct session {
 	double tokens;			/* global re-read budget */
 	double tokens_at;
 
+	/*
+	 * The kernel and cpu lines of the snapshot came back through the ring buffer: a
+	 * small buffer can overwrite them with the task lines that follow (the replay then
+	 * has no topology), so until one is read back they are written again.
+	 */
+	bool system_seen;
+	double system_written;	/* when they were last written (elapsed()) */
+	bool system_last;	/* written once more while draining */
+	unsigned long buffer_kb;	/* per CPU */
 	bool disk_full;		/* the output's file system filled: stop storing pages */
 	int full_errno;		/* ENOSPC, EDQUOT or EFBIG */
 	bool *cpu_full;		/* per CPU: its pages no longer fit */
 
-	pid_t child;
-	bool child_done;
-	bool tty_given;		/* the terminal's foreground group is the command's */
+	bool cmd_started;	/* opts->cmd's start() succeeded: its stop() is owed */
+	bool cmd_ended;		/* opts->cmd's ended() said so */
 	struct timespec t0;
 	double last_progress;
 	bool progress;
@@ -169,7 +165,6 @@ struct session {
 	double stall_checked;
 	const char *stall;
 	/* what rq_recorder_start() changed in the process, put back by finish */
-	struct sigaction old_sig[NR_STOP_SIGNALS], old_xfsz;
 	char *mounted;
 };
 
@@ -699,6 +694,9 @@ static void record_sink(void *data, const struct rq_event *ev)
 
 	if (ev->type == RQ_EV_LOST)
 		return;
+	if (ev->type == RQ_EV_MARKER && !s->system_seen && ev->common_pid == getpid() &&
+	    ev->str && ev->str_len >= 7 && !strncmp(ev->str, "kernel ", 7))
+		s->system_seen = true;
 	s->st->events++;
 	s->st->by_type[ev->type]++;
 	capture_attributes(s, ev);
@@ -758,6 +756,12 @@ static int read_round(struct session *s, const int *kept, bool *any)
 			s->batch_n[cpu]++;
 		}
 	}
+	/*
+	 * The file on disk says what was stored this round (killed now, it is readable up
+	 * to here).  A failure only leaves the table behind the pages: the header is
+	 * rewritten whole at the end.
+	 */
+	rq_tdw_sync(s->w);
 	return 0;
 }
 
@@ -844,185 +848,6 @@ static int subbuf_size(void)
 	return getpagesize();
 }
 
-/* The terminal to the command's process group (SIGTTOU blocked: we may be asked). */
-static void give_tty(struct session *s, pid_t pgrp)
-{
-	sigset_t ttou, old;
-
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	if (tcsetpgrp(STDIN_FILENO, pgrp) == 0)
-		s->tty_given = true;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* The terminal back to rqpath's process group, once the command has ended. */
-static void take_tty_back(struct session *s)
-{
-	sigset_t ttou, old;
-
-	if (!s->tty_given)
-		return;
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	tcsetpgrp(STDIN_FILENO, getpgrp());
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	s->tty_given = false;
-}
-
-/* In the child, between fork and exec: report why it failed through fd and exit. */
-static void child_fail(int fd, int e)
-{
-	ssize_t r = write(fd, &e, sizeof(e));
-
-	(void)r;
-	_exit(127);
-}
-
-static void child_exec(struct session *s, int errfd)
-{
-	const struct rq_record_opts *o = s->o;
-	sigset_t none;
-
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		signal(stop_signals[i], SIG_DFL);
-	signal(SIGXFSZ, SIG_DFL);
-	signal(SIGTTOU, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	setpgid(0, 0);
-	/*
-	 * Nothing of rqpath's reaches the command: every descriptor above stderr is closed
-	 * on exec (the ring-buffer fds of libtracefs are not O_CLOEXEC), except errfd,
-	 * which is already close-on-exec and reports a failed exec.
-	 */
-	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
-		long max = sysconf(_SC_OPEN_MAX);
-
-		for (int fd = 3; fd < (max > 0 ? max : 1024); fd++)
-			if (fd != errfd)
-				close(fd);
-	}
-	if (o->run_uid > 0) {
-		if (o->run_user ? initgroups(o->run_user, (gid_t)o->run_gid) < 0 :
-				  setgroups(0, NULL) < 0)
-			child_fail(errfd, errno);
-		if (setgid((gid_t)o->run_gid) < 0 || setuid((uid_t)o->run_uid) < 0)
-			child_fail(errfd, errno);
-		if (setuid(0) == 0)	/* root must be gone for good */
-			child_fail(errfd, EPERM);
-	}
-	execvp(o->cmd[0], o->cmd);
-	child_fail(errfd, errno);
-}
-
-static void start_child(struct session *s)
-{
-	int pfd[2];
-	int child_errno = 0;
-	ssize_t r;
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		snprintf(s->err, s->errlen, "cannot start %s: %s", s->o->cmd[0], strerror(errno));
-		return;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(s->err, s->errlen, "cannot start %s: %s", s->o->cmd[0], strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		child_exec(s, pfd[1]);
-	}
-	setpgid(pid, pid);
-	/*
-	 * A command on a terminal gets the terminal: its own process group in the
-	 * foreground, so that it can read it (a background group gets EIO or SIGTTIN).
-	 * Given back in stop_child()/poll_child() once it ends.
-	 */
-	if (s->o->foreground && isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
-		give_tty(s, pid);
-	close(pfd[1]);
-	do {
-		r = read(pfd[0], &child_errno, sizeof(child_errno));
-	} while (r < 0 && errno == EINTR);
-	close(pfd[0]);
-	s->child = pid;
-	if (r == sizeof(child_errno)) {
-		char name[256];
-
-		waitpid(pid, &s->st->cmd_status, 0);
-		take_tty_back(s);
-		s->child = 0;
-		s->child_done = true;
-		rq_escape_c(s->o->cmd[0], strlen(s->o->cmd[0]), name, sizeof(name));
-		snprintf(s->err, s->errlen, "cannot run %s: %s", name, strerror(child_errno));
-	}
-}
-
-static void stop_child(struct session *s)
-{
-	int status;
-
-	if (!s->child || s->child_done)
-		return;
-	/* rqpath ends it (duration, signal, error): its exit status is not its own verdict */
-	s->st->cmd_stopped = true;
-	kill(-s->child, SIGTERM);
-	kill(s->child, SIGTERM);
-	for (int i = 0; i < 40; i++) {
-		if (waitpid(s->child, &status, WNOHANG) == s->child) {
-			s->st->cmd_status = status;
-			s->child_done = true;
-			break;
-		}
-		usleep(50000);
-	}
-	if (!s->child_done) {
-		kill(-s->child, SIGKILL);
-		kill(s->child, SIGKILL);
-		if (waitpid(s->child, &status, 0) == s->child)
-			s->st->cmd_status = status;
-		s->child_done = true;
-	}
-	/* the rest of its process group gets no grace either */
-	kill(-s->child, SIGKILL);
-	take_tty_back(s);
-}
-
-static void poll_child(struct session *s)
-{
-	int status;
-
-	if (!s->child || s->child_done)
-		return;
-	if (waitpid(s->child, &status, WNOHANG | WUNTRACED) != s->child)
-		return;
-	if (WIFSTOPPED(status)) {
-		/*
-		 * ^Z on the command's terminal: stop as a job does, with the terminal given
-		 * back, and on SIGCONT (fg) hand it to the command again and resume it.
-		 */
-		if (!s->tty_given)
-			return;
-		take_tty_back(s);
-		raise(SIGSTOP);
-		give_tty(s, s->child);
-		kill(-s->child, SIGCONT);
-		return;
-	}
-	s->st->cmd_status = status;
-	s->child_done = true;
-	take_tty_back(s);
-}
-
 static void show_progress(struct session *s, bool final)
 {
 	double t = elapsed(s);
@@ -1075,59 +900,89 @@ static char **read_cpustats(struct session *s)
 	return stats;
 }
 
-static int write_file(struct session *s)
-{
-	struct rq_tdw_meta m = { 0 };
-	struct utsname u;
+/* What the file's header says, and the strings it points to (free_meta()). */
+struct meta_bufs {
 	char unamestr[512];
 	char version[64];
+	char clock_name[32];
 	char *clock, *cmdlines, **stats;
-	char clock_name[32] = "local";
-	size_t cmd_len = 0;
-	int ret;
+};
 
-	stats = read_cpustats(s);
-	clock = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
-	if (clock) {
-		char *b = strchr(clock, '['), *e = b ? strchr(b, ']') : NULL;
+/* The header's contents now; at the end (final) with the CPU statistics. */
+static void make_meta(struct session *s, bool final, struct rq_tdw_meta *m,
+		      struct meta_bufs *mb)
+{
+	struct utsname u;
 
-		if (b && e && (size_t)(e - b - 1) < sizeof(clock_name)) {
-			memcpy(clock_name, b + 1, e - b - 1);
-			clock_name[e - b - 1] = '\0';
+	memset(m, 0, sizeof(*m));
+	memset(mb, 0, sizeof(*mb));
+	strcpy(mb->clock_name, "local");
+	mb->stats = final ? read_cpustats(s) : NULL;
+	mb->clock = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
+	if (mb->clock) {
+		char *b = strchr(mb->clock, '['), *e = b ? strchr(b, ']') : NULL;
+
+		if (b && e && (size_t)(e - b - 1) < sizeof(mb->clock_name)) {
+			memcpy(mb->clock_name, b + 1, e - b - 1);
+			mb->clock_name[e - b - 1] = '\0';
 		}
 	}
-	cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
-	if (cmdlines)
-		cmd_len = strlen(cmdlines);
+	mb->cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	if (uname(&u) == 0)
-		snprintf(unamestr, sizeof(unamestr), "%s %s %s %s", u.sysname, u.nodename,
-			 u.release, u.machine);
+		snprintf(mb->unamestr, sizeof(mb->unamestr), "%s %s %s %s", u.sysname,
+			 u.nodename, u.release, u.machine);
 	else
-		strcpy(unamestr, "Linux unknown unknown unknown");
-	snprintf(version, sizeof(version), "rqpath %s", RQPATH_VERSION);
+		strcpy(mb->unamestr, "Linux unknown unknown unknown");
+	snprintf(mb->version, sizeof(mb->version), "rqpath %s", RQPATH_VERSION);
 
-	m.header_page = s->header_page;
-	m.header_page_len = s->header_page_len;
-	m.header_event = s->header_event;
-	m.header_event_len = s->header_event_len;
-	m.ftrace = s->ftrace;
-	m.nr_ftrace = s->nr_ftrace;
-	m.events = s->events;
-	m.nr_events = s->nr_events;
-	m.cmdlines = cmdlines;
-	m.cmdlines_len = cmd_len;
-	m.uname = unamestr;
-	m.trace_clock = clock;
-	m.clock_name = clock_name;
-	m.cpustats = stats;
-	m.version = version;
-	/* 1: the file had to be cut; s->err says where, and the caller reports it */
+	m->header_page = s->header_page;
+	m->header_page_len = s->header_page_len;
+	m->header_event = s->header_event;
+	m->header_event_len = s->header_event_len;
+	m->ftrace = s->ftrace;
+	m->nr_ftrace = s->nr_ftrace;
+	m->events = s->events;
+	m->nr_events = s->nr_events;
+	m->cmdlines = mb->cmdlines;
+	m->cmdlines_len = mb->cmdlines ? strlen(mb->cmdlines) : 0;
+	m->uname = mb->unamestr;
+	m->trace_clock = mb->clock;
+	m->clock_name = mb->clock_name;
+	m->cpustats = mb->stats;
+	m->version = mb->version;
+}
+
+static void free_meta(struct session *s, struct meta_bufs *mb)
+{
+	for (int i = 0; mb->stats && i < s->ncpus; i++)
+		free(mb->stats[i]);
+	free(mb->stats);
+	free(mb->clock);
+	free(mb->cmdlines);
+}
+
+/* The header as known now: from here on the file on disk is a readable trace. */
+static int begin_file(struct session *s)
+{
+	struct rq_tdw_meta m;
+	struct meta_bufs mb;
+	int ret;
+
+	make_meta(s, false, &m, &mb);
+	ret = rq_tdw_begin(s->w, &m, s->err, s->errlen);
+	free_meta(s, &mb);
+	return ret;
+}
+
+static int write_file(struct session *s)
+{
+	struct rq_tdw_meta m;
+	struct meta_bufs mb;
+	int ret;
+
+	make_meta(s, true, &m, &mb);
 	ret = rq_tdw_finish(s->w, &m, &s->st->bytes, s->err, s->errlen);
-	for (int i = 0; stats && i < s->ncpus; i++)
-		free(stats[i]);
-	free(stats);
-	free(clock);
-	free(cmdlines);
+	free_meta(s, &mb);
 	return ret;
 }
 
@@ -1141,6 +996,7 @@ static int setup_instance(struct session *s)
 		kb = kb < DEFAULT_BUFFER_MIN_KB ? DEFAULT_BUFFER_MIN_KB :
 		     kb > DEFAULT_BUFFER_MAX_KB ? DEFAULT_BUFFER_MAX_KB : kb;
 
+	s->buffer_kb = kb;
 	instance_name(s->inst_name, sizeof(s->inst_name));
 	s->inst = tracefs_instance_create(s->inst_name);
 	if (s->inst && !tracefs_instance_is_new(s->inst)) {
@@ -1294,11 +1150,26 @@ static void teardown(struct session *s)
 	free(s->header_event);
 }
 
+/* The program's stop flag (its signal handlers set it) is up. */
+static bool stop_requested(const struct rq_record_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* The command ends with the recording (duration, a stop, an error): at most once. */
+static void stop_cmd(struct session *s)
+{
+	if (!s->cmd_started)
+		return;
+	s->cmd_started = false;
+	s->o->cmd->stop(s->o->cmd->ctx);
+}
+
 static bool should_stop(struct session *s)
 {
-	if (stop_signal || s->disk_full)
+	if (stop_requested(s->o) || s->disk_full)
 		return true;
-	if (s->o->cmd && s->child_done)
+	if (s->cmd_ended)
 		return true;
 	if (s->o->duration > 0 && elapsed(s) >= s->o->duration)
 		return true;
@@ -1322,6 +1193,12 @@ static int drain(struct session *s)
 		st = rq_pump_run(s->pump, &b);
 		if (st == RQ_PUMP_ERROR)
 			return -1;
+		/* the last chance for the kernel and cpu lines to reach the file */
+		if (st == RQ_PUMP_IDLE && !s->system_seen && s->snap && !s->system_last) {
+			s->system_last = true;
+			if (rq_snapshot_system(s->snap) == 0)
+				st = RQ_PUMP_BUDGET;
+		}
 	}
 	tracefs_trace_off(s->inst);
 	do {
@@ -1333,30 +1210,7 @@ static int drain(struct session *s)
 	return 0;
 }
 
-/* Every signal that would kill rqpath ends the recording the way SIGINT does. */
-static void catch_signals(struct session *s)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &sa, &s->old_sig[i]);
-	/* a file size limit is a full disk for us, not a reason to die with the instance up */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGXFSZ, &sa, &s->old_xfsz);
-}
-
-static void restore_signals(struct session *s)
-{
-	for (size_t i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &s->old_sig[i], NULL);
-	sigaction(SIGXFSZ, &s->old_xfsz, NULL);
-}
-
-/* Undo what start did to the process: tracefs mounted by us, the signal handlers. */
+/* Undo what start did to the process: a tracefs mounted by us. */
 static void release(struct session *s)
 {
 	/*
@@ -1368,7 +1222,6 @@ static void release(struct session *s)
 		free(s->mounted);
 		s->mounted = NULL;
 	}
-	restore_signals(s);
 }
 
 struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
@@ -1381,7 +1234,6 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 	int mret;
 
 	memset(st, 0, sizeof(*st));
-	st->cmd_status = -1;
 	err[0] = '\0';
 	if (opts->duration < 0 || !isfinite(opts->duration)) {
 		snprintf(err, errlen, "the duration must be a finite number of seconds > 0");
@@ -1406,7 +1258,6 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 	s->err = err;
 	s->errlen = errlen;
 	s->marker_fd = -1;
-	catch_signals(s);
 	/* mounts tracefs when it is not (0: mounted now); mnt is a copy the caller frees */
 	mret = tracefs_tracing_dir_is_mounted(true, &mnt);
 	if (mret < 0 || !tracefs_tracing_dir()) {
@@ -1431,8 +1282,9 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 
 	/* The output first: a bad path must fail before tracefs is touched. */
 	if (opts->output && *opts->output)
-		s->w = rq_tdw_open(opts->output, opts->force, version, s->ncpus, s->page_size,
-				   err, errlen);
+		s->w = rq_tdw_open(opts->output, opts->force ? RQ_OUT_REPLACE : 0,
+				   opts->mode ? opts->mode : RQ_TRACE_FILE_MODE, version, s->ncpus,
+				   s->page_size, err, errlen);
 	else
 		s->w = rq_tdw_open_anon(version, s->ncpus, s->page_size, err, errlen);
 	if (!s->w)
@@ -1449,7 +1301,7 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 		snprintf(err, errlen, "cannot parse the tracefs event formats");
 		goto out;
 	}
-	if (open_readers(s) < 0)
+	if (open_readers(s) < 0 || begin_file(s) < 0)
 		goto out;
 	src.ops = &live_ops;
 	src.ctx = s;
@@ -1468,20 +1320,30 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 			 strerror(errno));
 		goto out;
 	}
+	s->system_written = elapsed(s);
 	if (!s->snap || rq_snapshot_all(s->snap) < 0) {
 		if (!opts->quiet)
 			rq_warn("could not write the task snapshot into "
 				"the trace; affinity and policy will be unknown on replay");
+	} else if (rq_snapshot_lines(s->snap) * SNAPSHOT_LINE_BYTES >= s->buffer_kb * 1024 / 2) {
+		/*
+		 * The task lines may have filled the buffer over the kernel and cpu lines
+		 * before the first read: those again now, ahead of the command's events.
+		 */
+		rq_snapshot_system(s->snap);
 	}
-	if (opts->cmd && opts->cmd[0] && !stop_signal) {
-		start_child(s);
-		if (err[0])
+	/* the command starts with the events on: its first fork and exec are in the trace */
+	if (opts->cmd && !stop_requested(opts)) {
+		if (opts->cmd->start(opts->cmd->ctx, err, errlen) < 0) {
+			if (!err[0])
+				snprintf(err, errlen, "cannot start the command");
 			goto out;
+		}
+		s->cmd_started = true;
 	}
 	return (struct rq_recorder *)s;
 out:
-	if (s->child)
-		stop_child(s);
+	stop_cmd(s);
 	teardown(s);
 	release(s);
 	free(s);
@@ -1523,12 +1385,21 @@ int rq_recorder_step(struct rq_recorder *r, const struct rq_budget *b)
 
 	enum rq_pump_status st;
 
-	poll_child(s);
+	if (s->cmd_started && !s->cmd_ended)
+		s->cmd_ended = s->o->cmd->ended(s->o->cmd->ctx);
 	if (should_stop(s))
 		return 0;
 	st = rq_pump_run(s->pump, b);
 	if (st == RQ_PUMP_ERROR)
 		return -1;
+	/*
+	 * Not read back within a second of being written (a round takes 100 ms at most):
+	 * the ring buffer lost them; again, until one copy is in the file.
+	 */
+	if (!s->system_seen && s->snap && elapsed(s) - s->system_written >= 1.0) {
+		s->system_written = elapsed(s);
+		rq_snapshot_system(s->snap);
+	}
 	show_progress(s, false);
 	return st == RQ_PUMP_IDLE ? 1 : 2;
 }
@@ -1565,14 +1436,14 @@ int rq_recorder_finish(struct rq_recorder *r, int ret)
 	size_t errlen = s->errlen;
 	int wret;
 
-	stop_child(s);
+	stop_cmd(s);
 	if (ret < 0 || drain(s) < 0)
 		goto out;
 	ret = -1;
 	wret = write_file(s);
 	s->st->lost_events = rq_pump_lost(s->pump);
-	if (wret < 0 || wret == 1)
-		goto out;	/* cut while writing: err says where, the file stays readable */
+	if (wret < 0)
+		goto out;
 	if (s->disk_full) {
 		char name[512];
 
@@ -1622,74 +1493,4 @@ int rq_record_run(const struct rq_record_opts *opts, struct rq_record_stats *st,
 		if (ret == 1)
 			rq_recorder_wait(r);
 	return rq_recorder_finish(r, ret < 0 ? -1 : 0);
-}
-
-int rq_record_cmd_user(struct rq_record_opts *opts, const char *user, char *err, size_t errlen)
-{
-	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
-	struct passwd *pw = NULL;
-	char esc[256];
-
-	opts->run_uid = 0;
-	opts->run_gid = 0;
-	opts->run_user = NULL;
-	if (user) {
-		char *end;
-		long id;
-
-		rq_escape_c(user, strlen(user), esc, sizeof(esc));
-		errno = 0;
-		id = strtol(user, &end, 10);
-		pw = *user && !*end ? getpwuid((uid_t)id) : getpwnam(user);
-		if (!pw) {
-			snprintf(err, errlen, "--user %s: no such user", esc);
-			return -1;
-		}
-		if (pw->pw_uid != 0 && geteuid() != 0) {
-			snprintf(err, errlen, "--user needs root");
-			return -1;
-		}
-		opts->run_uid = pw->pw_uid;
-		opts->run_gid = pw->pw_gid;
-		opts->run_user = pw->pw_name;	/* static storage: used before exec */
-		return 0;
-	}
-	if (geteuid() != 0 || !su || !sg)
-		return 0;
-	{
-		char *e1, *e2;
-		long uid = strtol(su, &e1, 10), gid = strtol(sg, &e2, 10);
-
-		if (!*su || *e1 || !*sg || *e2 || uid < 0 || gid < 0) {
-			snprintf(err, errlen, "SUDO_UID/SUDO_GID are not numbers; use --user NAME");
-			return -1;
-		}
-		opts->run_uid = uid;
-		opts->run_gid = gid;
-		pw = getpwuid((uid_t)uid);
-		opts->run_user = pw ? pw->pw_name : NULL;
-	}
-	return 0;
-}
-
-int rq_record_cmd_failed(const struct rq_record_opts *opts, const struct rq_record_stats *st,
-			 char *msg, size_t size)
-{
-	char name[256];
-	int ws = st->cmd_status;
-
-	if (!opts->cmd || !opts->cmd[0] || ws < 0 || st->cmd_stopped)
-		return 0;
-	rq_escape_c(opts->cmd[0], strlen(opts->cmd[0]), name, sizeof(name));
-	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
-		return 0;
-	if (WIFEXITED(ws))
-		snprintf(msg, size, "%s exited with status %d", name, WEXITSTATUS(ws));
-	else if (WIFSIGNALED(ws))
-		snprintf(msg, size, "%s was killed by SIG%s%s", name,
-			 sigabbrev_np(WTERMSIG(ws)) ? sigabbrev_np(WTERMSIG(ws)) : "?",
-			 WCOREDUMP(ws) ? " (core dumped)" : "");
-	else
-		snprintf(msg, size, "%s ended with wait status %#x", name, ws);
-	return 1;
 }
