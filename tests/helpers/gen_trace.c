@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "markers.h"
+#include "outfile.h"
 #include "tracedat_write.h"
 
 #define PAGE_SIZE 4096
@@ -1200,7 +1201,8 @@ int main(int argc, char **argv)
 	g.page_last = xcalloc((size_t)g.ncpus, sizeof(uint64_t));
 	g.page_open = xcalloc((size_t)g.ncpus, sizeof(bool));
 	g.ts = 1000000000ULL;
-	g.w = rq_tdw_open(g.out, true, g.version, g.ncpus, PAGE_SIZE, err, sizeof(err));
+	g.w = rq_tdw_open(g.out, RQ_OUT_REPLACE, 0644, g.version, g.ncpus, PAGE_SIZE, err,
+			  sizeof(err));
 	if (!g.w)
 		die("%s", err);
 	snapshot();
