@@ -118,10 +118,14 @@ struct rq_replay *rq_replay_open(const char *path, char *err, size_t errlen)
 		rq_pump_note_overrun(r->pump, cpu, rq_td_stats_overrun_cpu(r->td, cpu), false, 0);
 	/*
 	 * Two threads or more: one reads, merges and decodes into batches, this one only
-	 * runs the engine; any more read and decompress the CPUs' data ahead of it.
+	 * runs the engine; any more read and decompress the CPUs' data ahead of it.  The
+	 * read-ahead starts first: the pump's worker reads the file as soon as it runs, and
+	 * a block it read before the read-ahead took its CPU's cursor would be read twice.
 	 */
-	if (rq_replay_threads() >= 2 && !rq_pump_start_worker(r->pump))
+	if (rq_replay_threads() >= 2) {
 		rq_td_start_workers(r->td, rq_replay_threads() - 2);
+		rq_pump_start_worker(r->pump);
+	}
 	return r;
 fail:
 	rq_replay_close(r);
