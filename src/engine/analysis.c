@@ -347,6 +347,8 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		an->cpus[cpu].trailing_prev = -1;
 		rq_cpumask_set(&an->all_cpus, cpu);
 	}
+	if (rqe_cpubits_init(an))
+		return -1;
 	an->llc_source = RQ_LLC_ASSUMED;
 	if (has_event)
 		memcpy(an->has_event, has_event, sizeof(an->has_event));
@@ -374,7 +376,6 @@ static int free_task(const struct rq_task *t, void *data)
 	struct rq_task *m = (struct rq_task *)t;
 
 	rq_cpumask_free(&m->mask);
-	free(m->idle_at_waking);
 	return 0;
 }
 
@@ -395,6 +396,8 @@ void rq_analysis_free(struct rq_analysis *an)
 		free(an->cpus[cpu].queued);
 		free(an->cpus[cpu].delayed);
 	}
+	if (an->cpus)
+		rqe_cpubits_free(an);
 	free(an->cpus);
 	free(an->cpu_summary);
 	rq_cpumask_free(&an->all_cpus);

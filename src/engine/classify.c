@@ -228,6 +228,7 @@ void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t)
 void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
+	unsigned long *snap;
 
 	if (!t)
 		return;
@@ -235,14 +236,9 @@ void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	t->prio = ev->prio;
 	rqe_expire_stopper(an, t, ev->ts);
 	rqe_resolve_wake_move(an, t);
-	if (!t->idle_at_waking)
-		t->idle_at_waking = calloc(3 * mask_longs(an), sizeof(unsigned long));
-	if (t->idle_at_waking) {
-		t->busy_at_waking = t->idle_at_waking + mask_longs(an);
-		t->unknown_at_waking = t->busy_at_waking + mask_longs(an);
-		rqe_snapshot_cpus(an, t, t->idle_at_waking, t->busy_at_waking,
-				  t->unknown_at_waking);
-	}
+	snap = rqe_snap_take(an, t);
+	if (snap)
+		rqe_snapshot_cpus(an, t, snap, snap + mask_longs(an), snap + 2 * mask_longs(an));
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
 	t->waker_pid = ev->common_pid;
@@ -265,6 +261,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 			     struct rq_task *t, int to)
 {
 	bool saw_waking = t->waking;
+	unsigned long *snap = saw_waking ? rqe_snap(an, t) : NULL;
 	int from = t->wake_migrated ? t->wake_from : t->cpu;
 	/* the waker's CPU: its sched_waking's, or its move's (the trace has no sched_waking) */
 	int waker_cpu = saw_waking || t->wake_migrated ? t->waking_cpu : ev->cpu;
@@ -278,9 +275,9 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	struct rqe_select sel = {
 		.x = to, .proven = proven, .proof_assume = proof_assume, .mask = mask,
 		.mask_assume = assume, .rt_or_dl = rt_or_dl,
-		.idle_before = saw_waking ? t->idle_at_waking : NULL,
-		.busy_before = saw_waking ? t->busy_at_waking : NULL,
-		.unknown_before = saw_waking ? t->unknown_at_waking : NULL,
+		.idle_before = snap,
+		.busy_before = snap ? snap + mask_longs(an) : NULL,
+		.unknown_before = snap ? snap + 2 * mask_longs(an) : NULL,
 	};
 	struct rq_placement p;
 	enum rq_path path;
@@ -357,6 +354,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 
 	t->waking = false;
 	t->wake_migrated = false;
+	rqe_snap_put(an, t);
 	t->cpu = to;
 	if (an->cpus[to].curr != t->pid) {
 		t->state = RQ_TS_QUEUED;

@@ -22,73 +22,86 @@
 /*
  * One task as the engine knows it.  Outside the engine (outputs, views) a task is seen
  * through struct rq_task_info (rq_task_info_get()): its identity, attributes, state and
- * counters (pid to nr_findings).  The fields after them are the model's and the
- * classifier's working state.
+ * counters.  The rest is the model's and the classifier's working state.
+ *
+ * The fields every event of the task reads or writes come first, in the first two
+ * cache lines (a switch, a waking, a wakeup: the pid, its state and queue, its class,
+ * its CPUs, its name); the rarer ones (fork, exec, syscalls, stopper moves, NUMA, the
+ * counters) after them (issue 23).  CPU numbers that are only ever set to a CPU of the
+ * trace or -1 are 16 bits (RQ_MAX_CPUS is 4096); those a record sets unchecked are int.
  */
 struct rq_task {
-	struct rq_task *hnext;
-	int pid, tgid, ppid;	/* tgid/ppid 0 = unknown */
-	char comm[RQ_COMM_LEN];
-	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
-	int kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
-	bool stop_class;	/* migration/N: the stopper, a stop-class task */
-	int policy;		/* RQ_POLICY_UNKNOWN or a policy number */
+	/* ---- every event: the first cache line */
+	int pid;
+	enum rq_task_state state;
+	int8_t policy;		/* RQ_POLICY_UNKNOWN or a policy number (0-7) */
 	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
 	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
-	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
-	int seen_cpu;		/* first CPU it ran on since the mask last changed, -1 */
-	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
-	struct rq_cpumask mask;
-	int prio;		/* last prio seen in an event, -1000 unknown */
-	int cpu;		/* last known CPU, -1 unknown */
-	enum rq_task_state state;
-	int rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
-	int rq_index;		/* its place in that list */
 	bool on_delayed;	/* in rq_cpu's maybe-delayed set, not its queue */
+	bool waking;		/* sched_waking seen, sched_wakeup not yet */
+	bool wake_migrated;	/* sched_migrate_task inside the waking window */
+	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
+	bool first_run_pending;	/* forked, not run yet */
+	int prio;		/* last prio seen in an event, -1000 unknown */
+	int16_t cpu;		/* last known CPU, -1 unknown */
+	int16_t rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
+	int rq_index;		/* its place in that list */
+	int16_t blocked_cpu;	/* where it last blocked (blocked_ts), -1 unknown */
+	int16_t waking_cpu;
+	int16_t pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
+	/* the CPUs whose curr_task it is (cpubits.c): how many, one of them (-1 none) */
+	int16_t ncurr, curr_cpu;
+	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
+	int16_t kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
+	bool stop_class;	/* migration/N: the stopper, a stop-class task */
+	bool exited;
 	/*
-	 * when and where it last blocked: its switch-out, or, when the trace lacks that,
-	 * the latest moment it can have left (rqe_left_unseen()); 0: not in the trace
+	 * when it last blocked: its switch-out, or, when the trace lacks that, the latest
+	 * moment it can have left (rqe_left_unseen()); 0: not in the trace
 	 */
 	uint64_t blocked_ts;
-	int blocked_cpu;	/* -1 unknown */
-	uint64_t first_ts, exit_ts;
-	bool exited;
-	bool retired;		/* in the FIFO of dead tasks kept for the views */
-	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
-	uint64_t nr_findings[RQ_FIND__COUNT];
-
-	/* classification state between related events */
-	bool waking;		/* sched_waking seen, sched_wakeup not yet */
-	int waking_cpu;
 	int waker_pid;
-	unsigned long *idle_at_waking;	/* truly idle CPUs when the waking was seen */
-	unsigned long *busy_at_waking;	/* CPUs busy for the kernel then (not idle-ish) */
-	unsigned long *unknown_at_waking;	/* CPUs whose idleness was unknown then */
-	bool wake_migrated;	/* sched_migrate_task inside the waking window */
 	int wake_from;
-	int wake_move_slot;	/* no sched_waking: its wakeup's move, held until sched_wakeup */
-	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
-	int pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
-	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
+	/*
+	 * the CPUs truly idle, busy for the kernel, and of unknown idleness when the
+	 * waking was seen: a buffer of the analysis' pool (rqe_snap()) from sched_waking
+	 * to sched_wakeup, -1 none
+	 */
+	int snap;
+	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
+	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
+	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
+	char comm[RQ_COMM_LEN];
+	struct rq_cpumask mask;
+	/* ---- the second cache line and on: the queue delay (every switch and placement) */
+	struct rq_delay_task delay;	/* queue delay: delay.c */
+	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
+
+	/* ---- rarer: identity, counters, forks, execs, syscalls, stopper moves, NUMA */
+	int tgid, ppid;		/* 0 = unknown */
+	uint64_t first_ts, exit_ts;
+	bool retired;		/* in the FIFO of dead tasks kept for the views */
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
+	bool setaffinity_inflight;
+	bool numa_swap;
+	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
 	int stopper_later_slot;	/* a later one inside its window: the exec pairs the first */
+	int wake_move_slot;	/* no sched_waking: its wakeup's move, held until sched_wakeup */
+	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
+	uint64_t nr_findings[RQ_FIND__COUNT];
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
-	bool setaffinity_inflight;
 	int inflight_target;	/* pid the in-flight set* syscall targets */
+	int exec_slot;		/* the first of them, held for an example; -1 none */
 	long long inflight_policy;
 	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
 	uint64_t unknown_execs;
-	int exec_slot;		/* the first of them, held for an example; -1 none */
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
-	bool numa_swap;
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
-	int fork_parent_cpu;
-	bool first_run_pending;
+	int16_t fork_parent_cpu;
 	int8_t fork_parent_idled;	/* at its first run: -1 unknown, 1 the parent's CPU idled */
 	uint64_t fork_ts;
 	int fork_held;		/* its offcpu-fork placement, held until it exits: slot + 1 */
-	struct rq_delay_task delay;	/* queue delay: delay.c */
 };
 
 
@@ -145,8 +158,10 @@ int rqe_list_grow(struct rq_task ***list, int *cap);
 /* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
 struct rq_cpu {
 	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
+	bool dirty;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
 	uint64_t watched_since;	/* first switch seen while not known */
-	int curr;		/* pid running, 0 idle, -1 unknown */
+	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
+	struct rq_task *curr_task;	/* rq_task_find(curr), kept in step (cpubits.c) */
 	int nqueued, queued_cap;
 	struct rq_task **queued;	/* runnable, not running */
 	int ndelayed, delayed_cap;
@@ -199,6 +214,21 @@ struct rq_analysis {
 	char error[256];	/* why rq_analysis_begin() failed, for the user */
 	/* model */
 	struct rq_cpu *cpus;
+	/*
+	 * cpubits.c: the truly idle, the busy (no task left out) and the unknown CPUs
+	 * (rqe_cpu_unknown()) as bitmaps, valid for the CPUs not in dirty[]; the CPUs whose
+	 * curr has no task; the LLCs as bitmaps (a row per LLC id, llc_row[id]), rebuilt
+	 * when llc_stale
+	 */
+	unsigned long *idle_bits, *busy_bits, *unknown_bits;
+	int *dirty, ndirty;
+	int nunresolved;
+	int *llc_row;
+	unsigned long *llc_bits;
+	bool llc_stale;
+	/* the wakings' snapshots (rqe_snap_take()): 3 * mask_longs() words each, free list */
+	unsigned long *snaps;
+	int *snap_free, nsnaps, nsnap_free, snap_cap;
 	/*
 	 * Every task is in the hash, which gives rq_task_foreach() its order (outputs
 	 * depend on it: rq_analysis_finish() resolves pending moves in it).  Lookups, a few
@@ -304,6 +334,17 @@ static inline void rqe_list_del(struct rq_task **list, int *n, struct rq_task *t
 	t->rq_index = -1;
 }
 
+/* cpu's idle and busy bits are to be worked out again (cpubits.c) */
+static inline void rqe_cpu_dirty(struct rq_analysis *an, int cpu)
+{
+	struct rq_cpu *c = &an->cpus[cpu];
+
+	if (!c->dirty) {
+		c->dirty = true;
+		an->dirty[an->ndirty++] = cpu;
+	}
+}
+
 /* Take t off whatever runqueue list the model has it on. */
 static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 {
@@ -311,6 +352,7 @@ static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 
 	if (!valid_cpu(an, t->rq_cpu))
 		return;
+	rqe_cpu_dirty(an, t->rq_cpu);
 	c = &an->cpus[t->rq_cpu];
 	if (t->on_delayed)
 		rqe_list_del(c->delayed, &c->ndelayed, t);
@@ -336,6 +378,7 @@ static inline void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu
 	cap = delayed ? &c->delayed_cap : &c->queued_cap;
 	if (*n == *cap && rqe_list_grow(list, cap))
 		return;
+	rqe_cpu_dirty(an, cpu);
 	t->rq_index = *n;
 	(*list)[(*n)++] = t;
 	t->rq_cpu = cpu;
@@ -473,8 +516,35 @@ int rqe_grow_hash(struct rq_analysis *an);
 void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 		       struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
-void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
+/* cpubits.c */
+int rqe_cpubits_init(struct rq_analysis *an);
+void rqe_cpubits_free(struct rq_analysis *an);
+/* Bring idle_bits, busy_bits and unknown_bits up to date (the dirty CPUs). */
+void rqe_cpubits_flush(struct rq_analysis *an);
+void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy, unsigned long *unknown);
+/*
+ * t's waking snapshot, a buffer of the pool held until rqe_snap_put() (the task's next
+ * waking reuses it): idle words, busy words, unknown words (mask_longs() each); NULL
+ * when out of memory.  Valid until the next rqe_snap_take() of any task.
+ */
+unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t);
+void rqe_snap_put(struct rq_analysis *an, struct rq_task *t);
+static inline unsigned long *rqe_snap(const struct rq_analysis *an, const struct rq_task *t)
+{
+	return t->snap < 0 ? NULL : an->snaps + (size_t)t->snap * 3 * mask_longs(an);
+}
+/* cpu's curr becomes pid, whose task is t (rq_task_find(pid), NULL for pid <= 0). */
+void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t);
+/* t's policy or cgroup changed (whether it is SCHED_IDLE work): its CPUs' bits are stale. */
+void rqe_task_class_changed(struct rq_analysis *an, const struct rq_task *t);
+void rqe_task_created(struct rq_analysis *an, struct rq_task *t);
+void rqe_task_evicted(struct rq_analysis *an, struct rq_task *t);
+/*
+ * The CPUs of LLC id llc as a bitmap (mask_longs() words), *lo and *hi its first and last
+ * word with a CPU; NULL if none (or out of memory).
+ */
+const unsigned long *rqe_llc_bits(struct rq_analysis *an, int llc, int *lo, int *hi);
 bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 		     struct cpu_look *l);
 void rqe_note_comm(struct rq_task *t, const char *comm);

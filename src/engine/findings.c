@@ -62,47 +62,49 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
  * if known); -1 if none.  What that rests on goes into *assume.  *unknown: with none
  * found, whether such a CPU's idleness was unknown then or now (never seen in the trace,
  * or after lost events), so that it may have been truly idle at both: then the trace
- * cannot say whether an idle CPU was missed.
+ * cannot say whether an idle CPU was missed.  A few words, not a visit of the CPUs:
+ * the CPUs idle and unknown now (cpubits.c), the LLC's, the mask's and those idle or
+ * unknown at waking, over the LLC's words only.
  */
-static int idle_allowed_cpu(const struct rq_analysis *an, const struct rq_cpumask *mask,
+static int idle_allowed_cpu(struct rq_analysis *an, const struct rq_cpumask *mask,
 			    const struct rqe_select *sel, unsigned int *assume, bool *unknown)
 {
 	const unsigned long *idle_before = sel->idle_before;
 	const unsigned long *unknown_before = sel->unknown_before;
-	int x = sel->x, llc = an->cpus[x].llc;
+	int x = sel->x, lo, hi, cpu = -1;
+	const unsigned long *in_llc = rqe_llc_bits(an, an->cpus[x].llc, &lo, &hi);
 
 	*unknown = false;
-	/* a busy machine has few idle CPUs: visit only those idle (or unknown) at waking */
-	for (size_t w = 0; w < mask_longs(an); w++) {
-		unsigned long cand = idle_before ? idle_before[w] | unknown_before[w] : ~0UL;
+	if (!in_llc || mask->nbits != an->nr_cpus)
+		return -1;	/* out of memory, or a mask not of this trace's CPUs */
+	rqe_cpubits_flush(an);
+	for (int w = lo; w <= hi; w++) {
+		/* the candidates: allowed CPUs of the LLC but x, idle or unknown at waking */
+		unsigned long cand = in_llc[w] & mask->bits[w], then = ~0UL, both;
 
-		for (; cand; cand &= cand - 1) {
-			int cpu = (int)(w * BITS_PER_UL) + __builtin_ctzl(cand);
-			bool idle_then, idle_now;
-
-			if (cpu >= an->nr_cpus)
-				return -1;
-			if (cpu == x || an->cpus[cpu].llc != llc || !rq_cpumask_test(mask, cpu))
-				continue;
-			idle_then = !idle_before || bit_test(idle_before, cpu);
-			idle_now = cpu_truly_idle(an, cpu);
-			if (!idle_then || !idle_now) {
-				/*
-				 * a candidate is idle or unknown then: unknown now, or unknown
-				 * then and idle now, it may have been idle at both
-				 */
-				*unknown |= idle_now || rqe_cpu_unknown(&an->cpus[cpu]);
-				continue;
-			}
-			if (!an->has_topology)
-				*assume |= 1u << RQ_ASSUME_LLC;
-			/* its switches out of idle are missing here: was it really idle? */
-			if (an->cpus[cpu].idle_repairs)
-				*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
-			return cpu;
+		if (w == x / (int)BITS_PER_UL)
+			cand &= ~(1UL << (x % BITS_PER_UL));
+		if (idle_before) {
+			cand &= idle_before[w] | unknown_before[w];
+			then = idle_before[w];
 		}
+		both = cand & then & an->idle_bits[w];
+		if (both) {
+			cpu = w * (int)BITS_PER_UL + __builtin_ctzl(both);
+			break;
+		}
+		/* idle now, or unknown now: it may have been idle at both */
+		if (cand & (an->idle_bits[w] | an->unknown_bits[w]))
+			*unknown = true;
 	}
-	return -1;
+	if (cpu < 0)
+		return -1;
+	if (!an->has_topology)
+		*assume |= 1u << RQ_ASSUME_LLC;
+	/* its switches out of idle are missing here: was it really idle? */
+	if (an->cpus[cpu].idle_repairs)
+		*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
+	return cpu;
 }
 
 /*

@@ -67,15 +67,15 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 {
 	struct rq_task *hnext = t->hnext;
 	struct rq_cpumask mask = t->mask;
-	unsigned long *idle = t->idle_at_waking, *busy = t->busy_at_waking;
-	unsigned long *unknown = t->unknown_at_waking;
+	/* the CPUs naming this pid as running still do (cpubits.c) */
+	int ncurr = t->ncurr, curr_cpu = t->curr_cpu, snap = t->snap;
 
 	memset(t, 0, sizeof(*t));
+	t->ncurr = ncurr;
+	t->curr_cpu = curr_cpu;
 	t->hnext = hnext;
 	t->mask = mask;
-	t->idle_at_waking = idle;
-	t->busy_at_waking = busy;
-	t->unknown_at_waking = unknown;
+	t->snap = snap;
 	t->blocked_cpu = -1;
 	t->seen_cpu = -1;
 	t->pid = pid;
@@ -135,11 +135,14 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	}
 	if (slot)
 		*slot = t;
+	t->curr_cpu = -1;
+	t->snap = -1;
 	task_init(t, pid, ts);
 	b = pid_hash(pid, an->task_hash_size);
 	t->hnext = an->task_hash[b];
 	an->task_hash[b] = t;
 	an->nr_tasks++;
+	rqe_task_created(an, t);
 	return t;
 }
 
@@ -176,6 +179,7 @@ static void cpu_clear_lists(struct rq_analysis *an, int cpu)
 {
 	struct rq_cpu *c = &an->cpus[cpu];
 
+	rqe_cpu_dirty(an, cpu);
 	while (c->nqueued) {
 		struct rq_task *t = c->queued[--c->nqueued];
 
@@ -337,64 +341,6 @@ bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume)
 	return false;	/* only SCHED_IDLE work: sched_idle_cpu() */
 }
 
-/*
- * At sched_waking: which CPUs were truly idle and which busy, while the kernel chose (t,
- * the wakee, is left out).  Every waking pays this for every CPU: the common cases (not
- * known, idle, running a task that is not SCHED_IDLE work) are decided from the CPU's
- * own fields and its running task, without rqe_look_cpu_scan().
- */
-void rqe_snapshot_cpus(const struct rq_analysis *an, const struct rq_task *t,
-		       unsigned long *idle, unsigned long *busy, unsigned long *unknown)
-{
-	if (mask_longs(an) == 1) {
-		idle[0] = busy[0] = unknown[0] = 0;
-	} else {
-		memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
-		memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
-		memset(unknown, 0, mask_longs(an) * sizeof(unsigned long));
-	}
-	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
-		const struct rq_cpu *c = &an->cpus[cpu];
-		unsigned int ignored = 0;
-		struct cpu_look l;
-
-		if (rqe_cpu_unknown(c)) {
-			bit_set(unknown, cpu);
-			continue;
-		}
-		/*
-		 * a known runner, its runqueue unknown: busy if that runner is (what
-		 * rqe_runner_busy() tells the missed-idle judge), never idle
-		 */
-		if (!c->known) {
-			if (rqe_runner_busy(an, cpu, t, &l))
-				bit_set(busy, cpu);
-			continue;
-		}
-		if (c->curr == 0) {
-			/* cpu_truly_idle() */
-			if (!c->nqueued && !c->ndelayed && !c->pending_wakeups) {
-				bit_set(idle, cpu);
-				continue;
-			}
-		} else if (c->curr != t->pid) {
-			const struct rq_task *q = rq_task_find(an, c->curr);
-
-			/*
-			 * a running task not known to be SCHED_IDLE work (of unknown policy
-			 * too) makes the CPU busy for rqe_look_busy(), whatever is queued
-			 */
-			if (!q || !task_is_idle_class(q)) {
-				bit_set(busy, cpu);
-				continue;
-			}
-		}
-		rqe_look_cpu_scan(an, cpu, t, &l, true);
-		if (l.known && rqe_look_busy(&l, &ignored))
-			bit_set(busy, cpu);
-	}
-}
-
 /* ---- event handlers -------------------------------------------------------- */
 
 /*
@@ -447,8 +393,10 @@ void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t)
 
 	if (cpu < 0)
 		return;
-	if (valid_cpu(an, cpu) && an->cpus[cpu].pending_wakeups > 0)
+	if (valid_cpu(an, cpu) && an->cpus[cpu].pending_wakeups > 0) {
 		an->cpus[cpu].pending_wakeups--;
+		rqe_cpu_dirty(an, cpu);
+	}
 	t->pending_wake_cpu = -1;
 }
 
@@ -458,6 +406,7 @@ void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu)
 	if (!valid_cpu(an, cpu))
 		return;
 	an->cpus[cpu].pending_wakeups++;
+	rqe_cpu_dirty(an, cpu);
 	t->pending_wake_cpu = cpu;
 }
 
@@ -531,8 +480,8 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 		if (t && t->state == RQ_TS_RUNNING)
 			rqe_left_unseen(t, ev->cpu, ev->ts);
 	}
-	c->curr = owner;
 	if (!owner) {
+		rqe_set_curr(an, ev->cpu, 0, NULL);
 		/* the idle task runs: nothing was runnable here */
 		cpu_clear_lists(an, ev->cpu);
 		c->known = true;
@@ -540,6 +489,7 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	}
 	t = rqe_task_get(an, owner, ev->ts);
+	rqe_set_curr(an, ev->cpu, owner, t);
 	if (!t)
 		return;
 	rq_remove(an, t);
@@ -603,17 +553,18 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 			c->watched_since = ev->ts;
 		else if (ev->ts - c->watched_since >= CPU_KNOWN_AFTER)
 			c->known = true;
+		rqe_cpu_dirty(an, ev->cpu);
 	}
 	if (ev->pid2 == 0) {
 		/* going idle: the runqueue is provably empty from here on */
 		cpu_clear_lists(an, ev->cpu);
-		c->curr = 0;
+		rqe_set_curr(an, ev->cpu, 0, NULL);
 		c->known = true;
 		c->last_idle_ts = ev->ts;
 		return;
 	}
 	next = rqe_task_get(an, ev->pid2, ev->ts);
-	c->curr = ev->pid2;
+	rqe_set_curr(an, ev->cpu, ev->pid2, next);
 	if (!next)
 		return;
 	rqe_note_comm(next, ev->comm2);
@@ -635,6 +586,7 @@ void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct 
 	child->mask_changed = parent->mask_changed;
 	if (parent->mask_known)
 		rq_cpumask_copy(&child->mask, &parent->mask);
+	rqe_task_class_changed(an, child);
 }
 
 void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
@@ -648,6 +600,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rq_remove(an, child);
 	rqe_clear_pending(an, child);
 	rqe_release(an, &child->stopper_slot);
+	rqe_snap_put(an, child);
 	rqe_release(an, &child->stopper_later_slot);
 	rqe_release(an, &child->wake_move_slot);
 	rqe_unknown_execs_stay(an, child);
@@ -666,6 +619,8 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 		if (task_is_rt_or_dl(parent))
 			child->policy = RQ_POLICY_UNKNOWN;
 	}
+	/* a pid reused: the task's class is the new one's */
+	rqe_task_class_changed(an, child);
 }
 
 void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
@@ -698,9 +653,10 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	slot = pid_slot(an, t->pid, false);
 	if (slot && *slot == t)
 		*slot = NULL;
+	rqe_task_evicted(an, t);
 	rq_delay_task_gone(an, t);
 	rq_cpumask_free(&t->mask);
-	free(t->idle_at_waking);
+	rqe_snap_put(an, t);
 	free(t);
 	an->nr_tasks--;
 	an->nr_tasks_evicted++;
@@ -798,6 +754,7 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 	} else if (ev->type == RQ_EV_SETATTR_EXIT && ev->arg == 0) {
 		t->policy = RQ_POLICY_UNKNOWN;	/* the attr struct is not in the trace */
 	}
+	rqe_task_class_changed(an, t);
 	caller->inflight_policy = -1;
 }
 
@@ -831,6 +788,7 @@ void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
 	if (t->idle_cgroup) {
 		t->idle_cgroup = false;
 		t->policy = t->policy == RQ_SCHED_IDLE ? t->policy : RQ_POLICY_UNKNOWN;
+		rqe_task_class_changed(an, t);
 	}
 }
 
@@ -841,6 +799,7 @@ static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 		return;
 	an->cpus[m->cpu].core = m->core;
 	an->cpus[m->cpu].llc = valid_cpu(an, m->llc) ? m->llc : m->cpu;
+	an->llc_stale = true;
 	an->cpus[m->cpu].node = m->node;
 	if (m->capacity > 0) {
 		an->cpus[m->cpu].capacity = m->capacity;
@@ -872,6 +831,7 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	}
 	t->policy = m->policy >= 0 ? m->policy : RQ_POLICY_UNKNOWN;
 	t->idle_cgroup = m->idle_cg > 0;
+	rqe_task_class_changed(an, t);
 	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&t->mask, m->cpulist) &&
 			rq_cpumask_weight(&t->mask) > 0;
 	if (t->mask_known) {
@@ -950,7 +910,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	cpu_clear_lists(an, ev->cpu);
 	c->known = false;
 	c->watched_since = 0;
-	c->curr = -1;
+	rqe_set_curr(an, ev->cpu, -1, NULL);
 	c->trailing_prev = -1;
 	c->pending_wakeups = 0;	/* the tasks' own marks are dropped as they are seen */
 }

@@ -196,6 +196,7 @@ int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_
 				an->asym_capacity = true;
 		}
 	}
+	an->llc_stale = true;
 	if (has_llc) {
 		an->has_topology = true;
 		an->llc_source = RQ_LLC_OPTION;

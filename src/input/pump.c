@@ -3,11 +3,12 @@
  * pump.c - the one per-CPU merge: sources in, decoded events out to the sinks.
  *
  * Every CPU keeps one record at its head.  The next record is the earliest head (the
- * lower CPU on a tie); the earliest of the other heads is remembered (limit), and while
- * the CPU just advanced stays before it, its records come next without looking at the
- * other CPUs again: a trace is mostly runs of one CPU.  A CPU is advanced only after its
- * record went through every sink, so the record (which points into the source's
- * buffer) is valid while the sinks look at it.
+ * lower CPU on a tie): the CPUs with a head are in a binary min-heap by (timestamp,
+ * CPU), so that taking the next record and advancing its CPU costs O(log CPUs), not
+ * O(CPUs) (a 256-CPU trace changes CPU at nearly every record); while the CPU just
+ * advanced stays before both children of the root, it stays next after two compares.
+ * A CPU is advanced only after its record went through every sink, so the record
+ * (which points into the source's buffer) is valid while the sinks look at it.
  *
  * With a worker (rq_pump_start_worker()) the same merge and the decoding run in the
  * worker's thread, into batches of events that own their texts; the caller's thread
@@ -63,16 +64,23 @@ struct worker {
 	struct batch *cur;	/* the caller's: being delivered */
 };
 
+/* A CPU with a head in the merge's heap; its key copied in, so compares stay in it. */
+struct heap_ent {
+	uint64_t ts;
+	int cpu;
+};
+
 struct rq_pump {
 	struct rq_source src;
 	struct rq_decoder *dec;
 	int ncpus;
 	/* the merge: the worker's while there is one */
 	const struct rq_raw **head;	/* per CPU: the record not yet delivered, NULL none */
-	int next;		/* CPU of the next record; -1 none; -2 to pick */
-	int pending;		/* CPU whose record was delivered and is still to advance */
-	uint64_t limit_ts;	/* the earliest head of the CPUs but next */
-	int limit_cpu;
+	int next;		/* CPU of the next record (heap[0]); -1 none; -2 to pick */
+	int pending;		/* CPU whose record was delivered and is still to advance: the
+				 * heap's root, its key stale until then */
+	struct heap_ent *heap;	/* the CPUs with a head, a min-heap by (ts, cpu) */
+	int nheap;
 	bool started, mfailed;
 	char merr[384];		/* the source's error, when mfailed */
 	/* lost events per CPU: the marks seen, and what was counted (marks or statistic) */
@@ -103,10 +111,11 @@ struct rq_pump *rq_pump_new(const struct rq_source *src)
 	p->src = *src;
 	p->ncpus = src->ncpus > 0 ? src->ncpus : 0;
 	p->head = calloc((size_t)n, sizeof(*p->head));
+	p->heap = calloc((size_t)n, sizeof(*p->heap));
 	p->marks = calloc((size_t)n, sizeof(*p->marks));
 	p->counted = calloc((size_t)n, sizeof(*p->counted));
 	p->dec = src->tep ? rq_decoder_new(src->tep) : NULL;
-	if (!p->head || !p->marks || !p->counted || (src->tep && !p->dec)) {
+	if (!p->head || !p->heap || !p->marks || !p->counted || (src->tep && !p->dec)) {
 		rq_pump_free(p);
 		return NULL;
 	}
@@ -125,6 +134,7 @@ void rq_pump_free(struct rq_pump *p)
 	if (p->dec)
 		rq_decoder_free(p->dec);
 	free(p->head);
+	free(p->heap);
 	free(p->marks);
 	free(p->counted);
 	free(p);
@@ -221,38 +231,64 @@ static inline bool fill(struct rq_pump *p, int cpu)
 	return true;
 }
 
-/* CPU cpu's new head is still before every other CPU's (the lower CPU on a tie). */
-static inline bool stays_first(const struct rq_pump *p, int cpu)
+/* a comes before b: the earlier record, the lower CPU on a tie */
+static inline bool ent_before(const struct heap_ent *a, const struct heap_ent *b)
 {
-	uint64_t ts = p->head[cpu]->ts;
-
-	return ts < p->limit_ts || (ts == p->limit_ts && cpu < p->limit_cpu);
+	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
+/* Move heap entry i down to its place. */
+static inline void sift_down(struct heap_ent *h, int n, int i)
+{
+	struct heap_ent e = h[i];
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && ent_before(&h[c + 1], &h[c]))
+			c++;
+		if (!ent_before(&h[c], &e))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = e;
+}
+
+/* The heap of every CPU with a head, built anew (the start, a live refill): O(CPUs). */
 static void pick(struct rq_pump *p)
 {
-	int best = -1, second = -1;
-	uint64_t ts = UINT64_MAX, ts2 = UINT64_MAX;
+	p->nheap = 0;
+	for (int cpu = 0; cpu < p->ncpus; cpu++)
+		if (p->head[cpu])
+			p->heap[p->nheap++] = (struct heap_ent){ p->head[cpu]->ts, cpu };
+	for (int i = p->nheap / 2 - 1; i >= 0; i--)
+		sift_down(p->heap, p->nheap, i);
+	p->next = p->nheap ? p->heap[0].cpu : -1;
+}
 
-	for (int cpu = 0; cpu < p->ncpus; cpu++) {
-		uint64_t t;
+/* The root's CPU, just delivered, was advanced: its new head, or none, takes its place. */
+static inline void root_advanced(struct rq_pump *p, int cpu)
+{
+	struct heap_ent *h = p->heap;
+	int n = p->nheap;
 
-		if (!p->head[cpu])
-			continue;
-		t = p->head[cpu]->ts;
-		if (best < 0 || t < ts) {
-			second = best;
-			ts2 = ts;
-			best = cpu;
-			ts = t;
-		} else if (second < 0 || t < ts2) {
-			second = cpu;
-			ts2 = t;
+	if (__builtin_expect(p->head[cpu] != NULL, 1)) {
+		h[0].ts = p->head[cpu]->ts;
+		/* still before both children: next again (a trace is mostly runs of one CPU) */
+		if ((n < 2 || ent_before(&h[0], &h[1])) && (n < 3 || ent_before(&h[0], &h[2]))) {
+			p->next = cpu;
+			return;
 		}
+	} else {
+		h[0] = h[--n];
+		p->nheap = n;
 	}
-	p->next = best;
-	p->limit_ts = ts2;
-	p->limit_cpu = second < 0 ? INT32_MAX : second;
+	if (n > 1)
+		sift_down(h, n, 0);
+	p->next = n ? h[0].cpu : -1;
 }
 
 /*
@@ -274,12 +310,7 @@ static bool settle(struct rq_pump *p)
 		p->pending = -1;
 		if (!fill(p, cpu))
 			return false;
-		/* still before every other CPU: no need to look at them */
-		if (p->head[cpu] && stays_first(p, cpu)) {
-			p->next = cpu;
-			return true;
-		}
-		p->next = -2;
+		root_advanced(p, cpu);
 	}
 	if (p->next == -2)
 		pick(p);
@@ -371,12 +402,8 @@ static inline int next_record(struct rq_pump *p, int *cpu_out)
 				fail(p);
 				return -1;
 			}
-		} else if (stays_first(p, cpu)) {
-			p->next = cpu;
-		} else {
-			/* another CPU is first now: look at them all, here rather than in settle() */
-			pick(p);
 		}
+		root_advanced(p, cpu);
 	}
 	if (__builtin_expect(p->next < 0, 0)) {
 		if (p->mfailed || !settle(p))

@@ -17,6 +17,9 @@
 #            scripted keys in-process; live mode's key to screen on a pty
 #            (tests/tools/keylat.py), idle and while 4 hackbench tasks run
 #   profile  callgrind instructions per event, rqpath audit vs rqpath's reader alone
+#   scale    tests/bench/scale.sh on generated traces (tests/helpers/gen_trace.c): the
+#            per-event cost at 2, 64 and 256 CPUs, peak RSS at 10 k and 100 k live
+#            tasks, a 100 M-event file end to end against the 1x trace's events/s
 #
 # Prints PASS/FAIL per target and a markdown table, also written to
 # $RQPATH_BUILD/bench/results.md.  Exit 0 when every target passes or is skipped, 1 when
@@ -24,7 +27,8 @@
 #
 # Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
 # the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (7),
-# BENCH_SKIP="live tui profile rss 4x" (any of them), BENCH_KEEP=1 keeps the large files.
+# BENCH_SKIP="live tui profile rss 4x scale" (any of them; and scale.sh's own parts:
+# cpus tasks 100m), BENCH_KEEP=1 keeps the large files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RQPATH_BUILD:=$top/build}"
@@ -425,6 +429,19 @@ if ! skipped profile && command -v valgrind >/dev/null; then
 	grep -E '^ *[0-9,]+ \(' "$OUT/callgrind.audit.self.txt" | head -n 16
 fi
 
+# ---- scale: 2 to 256 CPUs, 10 k to 100 k tasks, 100 M events (generated traces) ---------
+rm -f "$OUT/scale.md"
+if ! skipped scale; then
+	say "scale: tests/bench/scale.sh (reference: the 1x v6 audit's $(fmt "$eps_audit" %.0f) events/s)"
+	SCALE_REF_EPS=$eps_audit RQPATH=$RQPATH RQPATH_BUILD=$RQPATH_BUILD BENCH_RUNS=$BENCH_RUNS \
+		BENCH_SKIP="$BENCH_SKIP" BENCH_KEEP=$BENCH_KEEP sh "$top/tests/bench/scale.sh"
+	case $? in
+	0) ;;
+	1) verdict=1 ;;
+	*) say "scale.sh could not run"; verdict=1 ;;
+	esac
+fi
+
 # ---- cleanup checks --------------------------------------------------------------------
 ls $TRACEFS/instances >"$OUT/instances.after" 2>/dev/null
 left=$(comm -13 "$OUT/instances.before" "$OUT/instances.after" | grep '^rqpath-[0-9]*$' |
@@ -605,6 +622,10 @@ row() {	# row NAME EVENTS FILE
 	echo "| Target | measured | target | result |"
 	echo "|---|---|---|---|"
 	printf '%s' "$results" | awk -F'|' 'NF >= 4 { printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+	if [ -s "$OUT/scale.md" ]; then
+		echo
+		cat "$OUT/scale.md"
+	fi
 } >"$OUT/results.md"
 echo
 cat "$OUT/results.md"
