@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "truth.h"
+
 #define RQ_COMM_LEN 16
 
 /* One type per row of events.def, in its order; OTHER and LOST are not tracepoints. */
@@ -48,6 +50,7 @@ enum rq_event_type {
  *   SET*_EXIT     arg=return value
  *   CGROUP_ATTACH pid comm
  *   MARKER        str=the text after "rqpath/1 "
+ *   TRUTH         truth=the record (truth.h), valid only while the event is handled
  *   LOST          arg=number of lost events (0 = an unknown number); state=
  *                 RQ_LOST_BACKWARDS when the CPU's clock went backwards instead
  */
@@ -70,6 +73,7 @@ struct rq_event {
 	char comm2[RQ_COMM_LEN];
 	const char *str;	/* valid only while the event is being handled */
 	int str_len;
+	const struct rq_truth_rec *truth; /* RQ_EV_TRUTH only */
 };
 
 /* One row of events.def, for code that walks the table at run time (events.c). */
