@@ -15,9 +15,12 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 pass=0 fail=0 skip=0
 # recordings killed elsewhere on the machine before this run are not its leftovers
-if [ -d /sys/kernel/tracing/instances ]; then
-	. "$top/tests/live/tracefs.sh"
+# (tracefs.sh only defines T and functions: sourced whether or not tracefs is mounted yet,
+# since the tests mount it and the residue check below then needs rqpath_stale)
+. "$top/tests/live/tracefs.sh"
+if [ -d $T/instances ]; then
 	stale_at_start=$(rqpath_stale)
+	events_at_start=$(cat $T/set_event 2>/dev/null)
 fi
 failed=""
 logdir="$RQPATH_BUILD/test-logs"
@@ -66,10 +69,15 @@ if [ -d /sys/kernel/tracing/instances ]; then
 		done
 		left=$([ -z "$again" ] || rqpath_stale $again | tr '\n' ' ')
 	fi
+	# nor an event enabled in the top-level instance that was not enabled at the start
+	events_left=$(cat $T/set_event 2>/dev/null | while read -r e; do
+		echo "$events_at_start" | grep -qxF "$e" || echo "$e"; done | tr '\n' ' ')
 	if [ -n "$left" ]; then
 		fail=$((fail + 1)); echo "FAIL  residue: tracefs instances left: $left"
+	elif [ -n "$events_left" ]; then
+		fail=$((fail + 1)); echo "FAIL  residue: top-level events left enabled: $events_left"
 	else
-		pass=$((pass + 1)); echo "ok    residue: no rqpath tracefs instance left"
+		pass=$((pass + 1)); echo "ok    residue: no rqpath tracefs instance or event left"
 	fi
 fi
 echo
