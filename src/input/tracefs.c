@@ -38,6 +38,7 @@
 
 #include "decode.h"
 #include "escape.h"
+#include "markers.h"
 #include "msg.h"
 #include "outfile.h"
 #include "pump.h"
@@ -1383,6 +1384,21 @@ static bool should_stop(struct session *s)
 	return false;
 }
 
+/* The truth line (markers.h): the source, and the records the BPF ring buffer dropped. */
+static void truth_marker(struct session *s)
+{
+	struct rq_marker m = { .kind = RQ_MARK_TRUTH };
+	uint64_t drops = rq_truth_bpf_drops(s->bpf) + s->truth_lost;
+	char line[128];
+	int n;
+
+	snprintf(m.truth_source, sizeof(m.truth_source), "bpf");
+	m.truth_drops = drops > INT_MAX ? INT_MAX : (int)drops;
+	n = rq_marker_format(&m, line, sizeof(line));
+	if (n > 0 && write(s->marker_fd, line, (size_t)n) < 0 && !s->o->quiet)
+		rq_warn("could not write the truth line into the trace: %s", strerror(errno));
+}
+
 /*
  * Stop the events but keep the buffer on while draining: the last records still make
  * attribute markers (fork, exec, setaffinity), and those must be in the file.  Then stop
@@ -1396,6 +1412,8 @@ static int drain(struct session *s)
 	tracefs_event_disable(s->inst, NULL, NULL);
 	/* the truth ends with the events; what its ring buffer holds is drained below */
 	rq_truth_bpf_detach(s->bpf);
+	if (s->bpf)
+		truth_marker(s);
 	s->draining = true;
 	s->horizon = UINT64_MAX;
 	for (int i = 0; i < 50 && st != RQ_PUMP_IDLE; i++) {
