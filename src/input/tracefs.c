@@ -836,7 +836,8 @@ static void record_sink(void *data, const struct rq_event *ev)
 	if (ev->type == RQ_EV_MARKER && !s->system_seen && ev->common_pid == getpid() &&
 	    ev->str && ev->str_len >= 7 && !strncmp(ev->str, "kernel ", 7))
 		s->system_seen = true;
-	s->st->events++;
+	/* the events are the tracepoints' (the truth records are counted apart) */
+	s->st->events += ev->type != RQ_EV_TRUTH;
 	s->st->by_type[ev->type]++;
 	capture_attributes(s, ev);
 }
