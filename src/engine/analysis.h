@@ -352,7 +352,7 @@ struct rq_summary {
 	 * buffer had no room for (the recorder's truth line).
 	 */
 	const char *truth_source;
-	uint64_t truth_records, truth_drops;
+	uint64_t truth_records, truth_drops, truth_misses;
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
 	unsigned int nr_tasks;		/* tasks known now (live and recently exited) */
 	uint64_t nr_tasks_evicted;

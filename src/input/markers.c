@@ -181,7 +181,8 @@ int rq_marker_parse(const char *text, size_t len, struct rq_marker *m)
 		m->kind = RQ_MARK_TRUTH;
 		if (take(&p, "source", m->truth_source, sizeof(m->truth_source)) != 1 ||
 		    (strcmp(m->truth_source, "bpf") && strcmp(m->truth_source, "none")) ||
-		    take_int(&p, "drops", 0, INT_MAX, true, 0, &m->truth_drops))
+		    take_int(&p, "drops", 0, INT_MAX, true, 0, &m->truth_drops) ||
+		    take_int(&p, "misses", 0, INT_MAX, false, 0, &m->truth_misses))
 			goto bad;
 	} else {
 		goto bad;
@@ -241,8 +242,9 @@ int rq_marker_format(const struct rq_marker *m, char *buf, size_t size)
 	case RQ_MARK_TASK_GONE:
 		return snprintf(buf, size, RQ_MARKER_PREFIX "task pid=%d gone\n", m->pid);
 	case RQ_MARK_TRUTH:
-		return snprintf(buf, size, RQ_MARKER_PREFIX "truth source=%s drops=%d\n",
-				strcmp(m->truth_source, "bpf") ? "none" : "bpf", m->truth_drops);
+		return snprintf(buf, size, RQ_MARKER_PREFIX "truth source=%s drops=%d misses=%d\n",
+				strcmp(m->truth_source, "bpf") ? "none" : "bpf", m->truth_drops,
+				m->truth_misses);
 	case RQ_MARK_SNAPSHOT_DONE:
 		if (m->ntasks < 0)	/* unknown */
 			return snprintf(buf, size, RQ_MARKER_PREFIX "snapshot done\n");

@@ -12,7 +12,7 @@
  *   rqpath/1 task pid=123 tgid=123 policy=5 cpus=0-1 idle_cg=0 comm=bash
  *   rqpath/1 task pid=123 gone
  *   rqpath/1 snapshot done tasks=312
- *   rqpath/1 truth source=bpf drops=0
+ *   rqpath/1 truth source=bpf drops=0 misses=0
  *
  * Fields are single-blank separated "key=value" pairs whose values hold no blank
  * (release and comm are escaped with rq_escape_c(), and their blanks as \x20); the
@@ -27,8 +27,9 @@
  * cache group, llc_src says where that came from: "cache" (sysfs cache indexK),
  * "package" (no cache info: the package was taken instead) or "assumed".
  *
- * The truth line says where the file's rqpath:truth records came from (truth_fmt.h) and
- * how many the BPF ring buffer had no room for; the recorder writes it as it stops.
+ * The truth line says where the file's rqpath:truth records came from (truth_fmt.h), how
+ * many the BPF ring buffer had no room for, and how many tracepoint hits the programs
+ * did not run for (misses, may be absent); the recorder writes it as it stops.
  */
 #ifndef RQPATH_MARKERS_H
 #define RQPATH_MARKERS_H
@@ -64,7 +65,7 @@ struct rq_marker {
 	int ntasks;
 	/* TRUTH */
 	char truth_source[8];	/* "bpf" or "none" */
-	int truth_drops;
+	int truth_drops, truth_misses;
 };
 
 /* Parse the text after RQ_MARKER_PREFIX.  Returns 0, or -1 for a line it does not know. */

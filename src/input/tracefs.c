@@ -1395,6 +1395,7 @@ static void truth_marker(struct session *s)
 
 	snprintf(m.truth_source, sizeof(m.truth_source), "bpf");
 	m.truth_drops = drops > INT_MAX ? INT_MAX : (int)drops;
+	m.truth_misses = s->st->truth_misses > INT_MAX ? INT_MAX : (int)s->st->truth_misses;
 	n = rq_marker_format(&m, line, sizeof(line));
 	if (n > 0 && write(s->marker_fd, line, (size_t)n) < 0 && !s->o->quiet)
 		rq_warn("could not write the truth line into the trace: %s", strerror(errno));
@@ -1411,7 +1412,11 @@ static int drain(struct session *s)
 	enum rq_pump_status st = RQ_PUMP_BUDGET;
 
 	tracefs_event_disable(s->inst, NULL, NULL);
-	/* the truth ends with the events; what its ring buffer holds is drained below */
+	/*
+	 * The truth ends after the events (every placement in the trace has its record);
+	 * what its ring buffer holds is drained below.
+	 */
+	s->st->truth_misses = rq_truth_bpf_misses(s->bpf);
 	rq_truth_bpf_detach(s->bpf);
 	if (s->bpf)
 		truth_marker(s);

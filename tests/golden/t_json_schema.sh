@@ -44,7 +44,7 @@ for p in sys.argv[1:]:
     t = d["trace"]
     need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts",
                     "profile", "topology", "truth", "data_quality"}, "trace keys")
-    need(set(t["truth"]) == {"source", "records", "drops"} and
+    need(set(t["truth"]) == {"source", "records", "drops", "misses"} and
          t["truth"]["source"] in ("bpf", "none") and
          (t["truth"]["records"] == 0 or t["truth"]["source"] == "bpf"), "trace.truth")
     need(set(t["profile"]) == {"exec_callback", "idle_stack", "fork_util", "delay_dequeue",
