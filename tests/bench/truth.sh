@@ -4,7 +4,8 @@
 # under `perf sched record`, BENCH_RUNS rounds (default 7) in an order that rotates from
 # round to round.  Each slowdown is hackbench's own "Time:" over that round's bare run;
 # the medians are compared.  Also: lost events and BPF ring-buffer drops at the default
-# sizes, and the file size with truth against --no-bpf (median of the rounds' ratios).
+# sizes, and the file size with truth against --no-bpf (median of the rounds' ratios) and
+# against the same file less its truth buffer (the runs of the workload vary more).
 #   sudo RQPATH=./rqpath sh tests/bench/truth.sh       (BENCH_LOOPS: hackbench -l, 2000)
 : "${RQPATH:?RQPATH must name the rqpath binary}"
 : "${BENCH_RUNS:=7}"
@@ -25,7 +26,7 @@ run_truth() {
 	hb "$OUT/truth.log" >"$OUT/t.truth"
 	sed -n 's/.*recorded [0-9]* events, \([0-9]*\) lost events, \([0-9]*\) bytes.*/\1 \2/p' \
 		"$OUT/truth.log" >"$OUT/s.truth"
-	sed -n 's/.*truth=bpf (\([0-9]*\) records, \([0-9]*\) dropped, \([0-9]*\) missed.*/\1 \2 \3/p' \
+	sed -n 's/.*truth=bpf (\([0-9]*\) records, \([0-9]*\) dropped, \([0-9]*\) missed, \([0-9]*\) bytes.*/\1 \2 \3 \4/p' \
 		"$OUT/truth.log" >"$OUT/b.truth"
 }
 run_nobpf() {
@@ -53,18 +54,21 @@ while [ $i -lt "$BENCH_RUNS" ]; do
 	for w in $order; do run_$w; done
 	b=$(cat "$OUT/t.bare") t=$(cat "$OUT/t.truth") n=$(cat "$OUT/t.nobpf") p=$(cat "$OUT/t.perf")
 	set -- $(cat "$OUT/s.truth") $(cat "$OUT/s.nobpf") $(cat "$OUT/b.truth")
-	tl=$1 tb=$2 nl=$3 nb=$4 rec=$5 drops=$6 miss=$7
+	tl=$1 tb=$2 nl=$3 nb=$4 rec=$5 drops=$6 miss=$7 tbytes=$8
 	echo "$t $b" | awk '{ print $1 / $2 }' >>"$OUT/r.truth"
 	echo "$n $b" | awk '{ print $1 / $2 }' >>"$OUT/r.nobpf"
 	[ $perf_ok = 1 ] && echo "$p $b" | awk '{ print $1 / $2 }' >>"$OUT/r.perf"
 	echo "$tb $nb" | awk '{ print $1 / $2 }' >>"$OUT/r.size"
+	# the same file with and without its truth buffer: the workloads' runs differ more
+	echo "$tb $tbytes" | awk '{ print $1 / ($1 - $2) }' >>"$OUT/r.grow"
 	echo "$tl $nl $drops $miss" >>"$OUT/lost"
 	echo "  round $i ($order): bare ${b}s truth ${t}s no-bpf ${n}s perf ${p}s;" \
 	     "lost truth=$tl no-bpf=$nl; truth records=$rec drops=$drops misses=$miss;" \
-	     "bytes truth=$tb no-bpf=$nb"
+	     "bytes truth=$tb (truth buffer $tbytes) no-bpf=$nb"
 done
 echo "median slowdown vs bare: rqpath record (truth) $(median <"$OUT/r.truth")x," \
      "rqpath record --no-bpf $(median <"$OUT/r.nobpf")x," \
      "perf sched record $( [ $perf_ok = 1 ] && echo "$(median <"$OUT/r.perf")x" || echo "not run")"
-echo "file size truth / --no-bpf: median $(median <"$OUT/r.size")x"
+echo "file size truth / --no-bpf: median $(median <"$OUT/r.size")x;" \
+     "a truth recording / the same without its truth buffer: median $(median <"$OUT/r.grow")x"
 awk '{ tl += $1; nl += $2; d += $3; m += $4 } END { printf "lost events: truth %d, no-bpf %d in all rounds; ring-buffer drops %d, BPF misses %d\n", tl, nl, d, m }' "$OUT/lost"
