@@ -35,14 +35,24 @@ int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 /*
  * The verdict of a judge: proven (exact, or inferred under the assumptions in assume)
  * goes to the count; a placement whose selection the trace cannot prove goes to
- * possible, never to the count.
+ * possible, never to the count; one the kernel's state shows made no selection
+ * (sel->no_selection: on a runqueue at sched_waking) goes to no_selection, neither
+ * counted nor possible.
  */
 static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		    enum rq_finding f, bool possible, unsigned int assume)
+		    enum rq_finding f, const struct rqe_select *sel, bool possible,
+		    unsigned int assume)
 {
 	struct rq_finding_store *s = &an->findings[f];
 
 	p->assume = (uint16_t)assume;
+	if (sel->no_selection) {
+		p->no_selection |= 1u << f;
+		s->no_selection++;
+		if (!p->seq)
+			p->seq = an->nr_placements + 1;
+		return;
+	}
 	if (!possible) {
 		rqe_add_finding(an, p, t, f);
 		return;
@@ -173,7 +183,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 		p->why |= 1u << RQ_WHY_DELAYED_NOT_IDLE;
 		p->why_n = (uint32_t)l.delayed_nonidle;
 	}
-	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !sel->proven || l.delayed_nonidle,
+	verdict(an, p, t, RQ_FIND_IDLE_STACKING, sel, !sel->proven || l.delayed_nonidle,
 		assume | l.assume | sel->proof_assume);
 }
 
@@ -240,7 +250,178 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		p->notes |= RQ_NOTE_ASYM;
 		possible = true;
 	}
-	verdict(an, p, t, RQ_FIND_MISSED_IDLE, possible, assume | l.assume);
+	verdict(an, p, t, RQ_FIND_MISSED_IDLE, sel, possible, assume | l.assume);
+}
+
+/* ---- the same two judges from the kernel's state (truth.c) ----------------------- */
+
+/*
+ * The first CPU of x's LLC other than x, allowed by the record, truly idle at the waking
+ * (or fork) by the record; a CPU the record does not know is the model's (idle at the
+ * waking, if seen, and now), taken only when the record shows none.  -1 if none;
+ * *unknown: none found, but a candidate's state is unknown to both; *from_model: the
+ * CPU found is the model's.
+ */
+static int truth_idle_cpu(struct rq_analysis *an, const struct rqe_select *sel,
+			  const struct rq_task *t, bool *unknown, bool *from_model)
+{
+	const struct rq_truth_rec *r = sel->truth;
+	int x = sel->x, lo, hi, model = -1;
+	const unsigned long *in_llc = rqe_llc_bits(an, an->cpus[x].llc, &lo, &hi);
+	bool wakee_idle = rqe_truth_idle_class(r, t);
+
+	*unknown = *from_model = false;
+	if (!in_llc)
+		return -1;
+	rqe_cpubits_flush(an);
+	for (int c = lo * (int)BITS_PER_UL; c < (hi + 1) * (int)BITS_PER_UL && c < an->nr_cpus;
+	     c++) {
+		enum rq_truth_cpu_state st;
+
+		if (c == x || !bit_test(in_llc, c) || !rq_cpumask_test(sel->mask, c))
+			continue;
+		st = rqe_truth_cpu(an, r, c, t->pid, wakee_idle);
+		if (st == RQ_TCPU_IDLE)
+			return c;
+		if (st != RQ_TCPU_UNKNOWN)
+			continue;
+		if (bit_test(an->idle_bits, c) &&
+		    (!sel->idle_before || bit_test(sel->idle_before, c))) {
+			if (model < 0)
+				model = c;
+		} else if (bit_test(an->unknown_bits, c) ||
+			   (sel->unknown_before && bit_test(sel->unknown_before, c))) {
+			*unknown = true;
+		}
+	}
+	if (model >= 0) {
+		*from_model = true;
+		*unknown = false;
+	}
+	return model;
+}
+
+/* What a verdict resting on the model's idle CPU (from_model) rests on. */
+static unsigned int truth_found_assume(const struct rq_analysis *an, int cpu, bool from_model)
+{
+	unsigned int assume = an->has_topology ? 0 : 1u << RQ_ASSUME_LLC;
+
+	if (from_model && an->cpus[cpu].idle_repairs)
+		assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
+	return assume;
+}
+
+void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *p,
+				   struct rq_task *t, const struct rqe_select *sel)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
+	const struct rq_truth_rec *r = sel->truth;
+	enum rq_truth_cpu_state xs;
+	bool unknown, from_model;
+	int idle_cpu;
+
+	if (!an->profile.idle_stack_allowed || !rqe_truth_idle_class(r, t))
+		return;		/* v7.1 skips SCHED_IDLE rqs; not SCHED_IDLE work */
+	if (!sel->mask) {
+		s->not_judged++;
+		return;
+	}
+	xs = rqe_truth_cpu(an, r, sel->x, t->pid, true);
+	if (xs == RQ_TCPU_UNKNOWN) {
+		/* x's runqueue is the model's: its judge, with the record's proof and mask */
+		rqe_judge_idle_stacking_full(an, p, t, sel);
+		return;
+	}
+	p->truth |= RQ_PT_CPUS;
+	if (xs != RQ_TCPU_IDLE_ONLY) {
+		s->judged++;
+		return;		/* nothing stacked on, or not SCHED_IDLE-only */
+	}
+	idle_cpu = truth_idle_cpu(an, sel, t, &unknown, &from_model);
+	if (idle_cpu < 0) {
+		if (unknown)
+			s->not_judged++;
+		else
+			s->judged++;
+		return;
+	}
+	s->judged++;
+	p->why |= 1u << RQ_WHY_IDLE_STACKED;
+	p->why_pid = (int)r->cpus[sel->x].curr_pid;
+	p->why_cpu = idle_cpu;
+	verdict(an, p, t, RQ_FIND_IDLE_STACKING, sel, false,
+		truth_found_assume(an, idle_cpu, from_model));
+}
+
+void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
+				 struct rq_task *t, const struct rqe_select *sel)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
+	const struct rq_truth_rec *r = sel->truth;
+	enum rq_truth_cpu_state xs;
+	const struct rq_truth_cpu *xc;
+	bool unknown, from_model, possible = false;
+	int idle_cpu;
+
+	if (rqe_truth_idle_class(r, t) || rqe_truth_rt_or_dl(r) || r->policy == RQ_SCHED_EXT)
+		return;		/* not a fair, non-SCHED_IDLE wakee */
+	if (!sel->mask) {
+		s->not_judged++;
+		return;
+	}
+	xs = rqe_truth_cpu(an, r, sel->x, t->pid, false);
+	if (xs == RQ_TCPU_UNKNOWN) {
+		rqe_judge_missed_idle(an, p, t, sel);
+		return;
+	}
+	p->truth |= RQ_PT_CPUS;
+	if (xs != RQ_TCPU_BUSY) {
+		s->judged++;
+		return;		/* idle, SCHED_IDLE work only, or only the wakee: not busy */
+	}
+	idle_cpu = truth_idle_cpu(an, sel, t, &unknown, &from_model);
+	if (idle_cpu < 0) {
+		if (unknown)
+			s->not_judged++;
+		else
+			s->judged++;
+		return;
+	}
+	s->judged++;
+	xc = &r->cpus[sel->x];
+	p->why |= 1u << (xc->curr_pid > 0 && (int)xc->curr_pid != t->pid ? RQ_WHY_BUSY_RUNNING :
+			 xc->nr_running ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
+	p->why_pid = (int)xc->curr_pid;
+	p->why_cpu = idle_cpu;
+	if (an->asym_capacity) {
+		/* EAS or select_idle_capacity() may have preferred x for its capacity */
+		p->notes |= RQ_NOTE_ASYM;
+		possible = true;
+	}
+	verdict(an, p, t, RQ_FIND_MISSED_IDLE, sel, possible,
+		truth_found_assume(an, idle_cpu, from_model));
+}
+
+void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			      const struct rq_truth_rec *r)
+{
+	int cpu = -1;
+
+	an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
+	p->truth |= RQ_PT_MASK | RQ_PT_POLICY;
+	if (!rqe_truth_one_cpu(r))
+		return;
+	p->truth |= RQ_PT_ONE_CPU;
+	if (!an->profile.exec_callback_unconditional)
+		return;
+	for (int c = 0; c < RQ_TRUTH_MASK_WORDS * 64 && cpu < 0; c++)
+		if (rqe_truth_allows(r, c))
+			cpu = c;
+	/* migration disabled: the CPU it runs on */
+	p->why |= 1u << (rqe_truth_rt_or_dl(r) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
+	p->why_cpu = r->nr_cpus_allowed == 1 && cpu >= 0 ? cpu : p->cpu;
+	p->assume = 0;
+	rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 }
 
 /*
