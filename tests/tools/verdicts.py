@@ -853,6 +853,11 @@ class Model:
             t.unknown_execs = 0
 
     def feed(self, ev, cpu, owner, flags, ts, body):
+        # rqpath:truth (the kernel's state through BPF) is no tracepoint of the model:
+        # it counts as nothing here, and its writer repairs nothing (this model is the
+        # tracepoint model the truth tier scores)
+        if ev == "truth":
+            return
         self.now = max(self.now, ts)
         if not 0 <= cpu < self.n:
             return
