@@ -19,6 +19,22 @@ LIB_PKGS := libtracefs libtraceevent libbsd libzstd zlib
 PKGS := $(LIB_PKGS) ncursesw
 TEST_PKGS := $(LIB_PKGS) libtracecmd
 
+# The BPF side of the recorder (issue 21: kernel truth, src/input/bpf/truth.bpf.c) is
+# optional: built where clang, bpftool, libbpf (pkg-config) and the running kernel's BTF
+# are, else (or with BPF=0) src/input/truth_bpf.c is a stub that says so at run time.
+CLANG ?= clang
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || { [ -x /usr/sbin/bpftool ] && echo /usr/sbin/bpftool; })
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+ifeq ($(origin BPF),undefined)
+BPF := $(shell command -v $(CLANG) >/dev/null 2>&1 && [ -n "$(BPFTOOL)" ] && \
+	$(BPFTOOL) version >/dev/null 2>&1 && $(PKG_CONFIG) --exists libbpf 2>/dev/null && \
+	[ -r $(VMLINUX_BTF) ] && echo 1 || echo 0)
+endif
+ifeq ($(BPF),1)
+BPF_PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+BPF_PKG_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
+endif
+
 ifeq ($(V),1)
 Q :=
 else
@@ -39,8 +55,8 @@ endif
 # pkg-config fails on a package that is not installed: pkgs.ok says which before compiling.
 LIB_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS) 2>/dev/null)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-LIB_PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS) 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+LIB_PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS) 2>/dev/null) $(BPF_PKG_LIBS)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) $(BPF_PKG_LIBS)
 TEST_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 BASE_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE \
@@ -65,10 +81,15 @@ LIB_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $(LIB_INC)
 VIEW_CFLAGS = $(BASE_CFLAGS) $(PKG_CFLAGS) $(LIB_INC) -Iviews
 CLI_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $(LIB_INC) -Isrc/cli -Iviews
 layer_of = $(word 2,$(subst /, ,$(1)))
-layer_cflags = $(if $(filter views/%,$(1)),$(VIEW_CFLAGS),$(if $(filter src/cli/%,$(1)),$(CLI_CFLAGS),$(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $($(call layer_of,$(1))_INC)))
+layer_cflags = $(if $(filter views/%,$(1)),$(VIEW_CFLAGS),$(if $(filter src/cli/%,$(1)),$(CLI_CFLAGS),$(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $($(call layer_of,$(1))_INC) $(if $(filter $(BPF_LOADER),$(1)),$(BPF_LOADER_CFLAGS))))
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 LIB_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
+# The loader of the BPF programs sees their skeleton, generated into $(BUILD)/bpf.
+BPF_LOADER := src/input/truth_bpf.c
+ifeq ($(BPF),1)
+BPF_LOADER_CFLAGS = -DRQ_HAVE_BPF -I$(BUILD)/bpf $(BPF_PKG_CFLAGS)
+endif
 CLI_SRC := $(wildcard src/cli/*.c)
 VIEW_SRC := $(wildcard views/*.c)
 BUILD ?= build
@@ -171,6 +192,35 @@ $(BUILD)/%.o: %.c | $(BUILD)/pkgs.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(call layer_cflags,$<) $(RELEASE_OPT) -c -o $@ $<
+
+# The BPF programs: CO-RE against the running kernel's BTF (vmlinux.h is generated here,
+# never committed), the object stripped of DWARF (bpftool gen object), its skeleton.
+# <stdint.h> is an empty stub: vmlinux.h has the kernel's uint*_t (truth.h uses them).
+ifeq ($(BPF),1)
+BPF_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/;s/s390x/s390/;s/riscv64/riscv/;s/loongarch64/loongarch/')
+$(BUILD)/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/bpf/stub/stdint.h:
+	@mkdir -p $(dir $@)
+	$(Q)echo "/* the kernel's uint*_t come from vmlinux.h */" >$@
+
+$(BUILD)/bpf/truth.bpf.o: src/input/bpf/truth.bpf.c src/base/truth.h $(BUILD)/bpf/vmlinux.h \
+		$(BUILD)/bpf/stub/stdint.h
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/bpf/stub \
+		-I$(BUILD)/bpf -Isrc/base $(BPF_PKG_CFLAGS) -c -o $@.tmp.o $< && \
+		$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+$(BUILD)/bpf/truth.skel.h: $(BUILD)/bpf/truth.bpf.o
+	@echo "  GEN     $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name truth_bpf >$@.tmp && mv -f $@.tmp $@
+
+$(foreach b,$(BUILD) $(BUILD)/asan $(BUILD)/tsan $(BUILD)/fifth,$(b)/src/input/truth_bpf.o): \
+	$(BUILD)/bpf/truth.skel.h
+endif
 
 # Unit tests see the library alone: its headers, its archive, its packages.
 $(BUILD)/asan/tests/%: tests/unit/%.c $(BUILD)/asan/librqpath.a | $(BUILD)/test-deps.stamp

@@ -41,6 +41,8 @@ enum rq_truth_point {
 #define RQ_TRUTH_DELAYED	0x02 /* p->se.sched_delayed: a delayed-dequeue entity */
 #define RQ_TRUTH_MIGRATE_OFF	0x04 /* p->migration_disabled */
 #define RQ_TRUTH_CUT		0x08 /* the machine has more CPUs than the record holds */
+#define RQ_TRUTH_NO_IDLE_COUNT	0x10 /* this kernel's cfs_rq has no SCHED_IDLE count: h_nr_idle 0 */
+#define RQ_TRUTH_NO_DELAYED	0x20 /* this kernel has no delayed dequeue (before 6.12) */
 
 /* rq_truth_cpu.known */
 #define RQ_TRUTH_RQ_UNKNOWN	0	/* no sched_switch seen on that CPU since attach */

@@ -16,7 +16,8 @@
 #include "opts.h"
 #include "record.h"
 
-enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE, OPT_MODE };
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE, OPT_MODE,
+	OPT_NO_BPF };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -34,6 +35,8 @@ static const struct cli_option record_options[] = {
 	  "no progress line, no warnings, no summary on stderr (errors still)" },
 	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, 0,
 	  "also record the sched_set* syscalls: exact attribute changes, slower syscalls" },
+	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, 0,
+	  "no kernel truth: do not load the BPF programs (the tracepoints alone)" },
 	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
 	  "run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ NULL },
@@ -124,6 +127,9 @@ static int cmd_record(int argc, char **argv)
 		case OPT_MODE:
 			o.mode = (mode_t)p.num;
 			break;
+		case OPT_NO_BPF:
+			o.no_bpf = true;
+			break;
 		default:
 			return cli_stop(&p, opt);
 		}
@@ -205,6 +211,15 @@ static int cmd_record(int argc, char **argv)
 				fprintf(stderr, " %s=%llu", rq_event_name(t),
 					(unsigned long long)st.by_type[t]);
 		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
+		/* where each attribute came from: the kernel's own state, or the model alone */
+		if (st.truth_on)
+			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
+				"truth=bpf (%llu records, %llu dropped)\n",
+				(unsigned long long)st.truth_records,
+				(unsigned long long)st.truth_drops);
+		else
+			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
+				"truth=none (%s)\n", st.truth_why);
 	}
 	/* the recording is fine, but a command that failed fails the run (a CI gate) */
 	if (cli_child_failed(&child, err, sizeof(err))) {

@@ -91,8 +91,21 @@ static const struct {
 	[S_ARG] = { offsetof(struct rq_event, arg), true },
 };
 
+/* The fields of rqpath:truth (truth_fmt.h), found by name. */
+enum truth_field {
+	T_PID, T_POLICY, T_ALLOWED, T_TASK_CPU, T_CPU, T_POINT, T_FLAGS, T_NR_CPUS, T_MASK, T_CPUS,
+	T__COUNT
+};
+
+static const char *const truth_names[T__COUNT] = {
+	"pid", "policy", "nr_cpus_allowed", "task_cpu", "cpu", "point", "flags", "nr_cpus",
+	"mask", "cpus",
+};
+
 struct rq_decoder {
 	struct tep_handle *tep;
+	struct field_desc truth_f[T__COUNT];
+	struct rq_truth_rec truth;	/* the last truth record decoded: ev->truth */
 	bool swap;		/* the file's byte order is not the host's */
 	struct field_desc common_type, common_flags, common_preempt, common_pid;
 	/*
@@ -207,6 +220,26 @@ static bool is_at(const struct field_desc *fd, int offset, int size)
 	return fd->f && fd->offset == offset && fd->size == size;
 }
 
+/*
+ * The fields of an rqpath:truth format: every one present, the numbers 1 to 4 bytes
+ * wide, mask and cpus dynamic arrays.  false: not a format this decoder reads.
+ */
+static bool truth_fields(struct rq_decoder *d, struct tep_event *ev)
+{
+	for (int i = 0; i < T__COUNT; i++) {
+		struct field_desc *fd = &d->truth_f[i];
+
+		describe_field(fd, tep_find_field(ev, truth_names[i]));
+		if (!fd->f)
+			return false;
+		if (i >= T_MASK ? !(fd->f->flags & TEP_FIELD_IS_DYNAMIC) || fd->size != 4 ||
+				  (fd->f->flags & TEP_FIELD_IS_RELATIVE) :
+				  fd->size < 1 || fd->size > 4 || (fd->f->flags & TEP_FIELD_IS_DYNAMIC))
+			return false;
+	}
+	return true;
+}
+
 struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 {
 	struct rq_decoder *d = calloc(1, sizeof(*d));
@@ -226,13 +259,15 @@ struct rq_decoder *rq_decoder_new(struct tep_handle *tep)
 		if (!ev)
 			continue;
 		any = ev;
+		if (specs[i].type == RQ_EV_TRUTH && !truth_fields(d, ev))
+			continue;
 		for (int s = 0; s < S__COUNT; s++)
 			if (specs[i].field[s])
 				describe_field(&d->events[i].field[s],
 					       tep_find_field(ev, specs[i].field[s]));
 		/* an event whose key field is missing cannot be analysed: treat it as absent */
 		if (!d->events[i].field[S_PID].f && !d->events[i].field[S_ARG].f &&
-		    !d->events[i].field[S_STR].f)
+		    !d->events[i].field[S_STR].f && specs[i].type != RQ_EV_TRUTH)
 			continue;
 		for (int s = S_PID; s <= S_ARG; s++) {
 			struct num_slot *ns = &d->events[i].num[d->events[i].nnum];
@@ -431,6 +466,80 @@ static inline void store(struct rq_event *ev, const struct num_slot *ns, long lo
 		*(int *)member = (int)v;
 }
 
+/* A dynamic array field of rec: its bytes and length, bounds-checked; NULL if none. */
+static const unsigned char *dyn_array(struct rq_decoder *d, const struct field_desc *fd,
+				      const struct tep_record *rec, uint32_t *len)
+{
+	long long loc = read_num(d, fd, rec);
+	uint32_t off = (uint32_t)loc & 0xffff, n = ((uint32_t)loc >> 16) & 0xffff;
+
+	if (fd->offset + 4 > rec->size || off > (uint32_t)rec->size ||
+	    n > (uint32_t)rec->size - off)
+		return NULL;
+	*len = n;
+	return (const unsigned char *)rec->data + off;
+}
+
+static uint64_t rd_u(struct rq_decoder *d, const unsigned char *p, int size)
+{
+	uint64_t v = 0;
+
+	if (d->swap)
+		return tep_read_number(d->tep, p, size);
+	memcpy(&v, p, (size_t)size);	/* little-endian host: the low bytes */
+	if (tep_is_local_bigendian(d->tep) && size < 8)
+		v >>= 64 - 8 * size;
+	return v;
+}
+
+/*
+ * An rqpath:truth record into the decoder's host-order struct rq_truth_rec: the numbers
+ * as the format says, the mask words and CPU entries the arrays hold (no more than the
+ * struct has, no more than nr_cpus), everything else 0.
+ */
+static void decode_truth(struct rq_decoder *d, struct tep_record *rec, struct rq_event *ev)
+{
+	struct rq_truth_rec *t = &d->truth;
+	const unsigned char *a;
+	uint32_t len, n;
+
+	memset(t, 0, sizeof(*t));
+	t->ts = rec->ts;
+	t->pid = (uint32_t)read_num(d, &d->truth_f[T_PID], rec);
+	t->policy = (uint32_t)read_num(d, &d->truth_f[T_POLICY], rec);
+	t->nr_cpus_allowed = (uint32_t)read_num(d, &d->truth_f[T_ALLOWED], rec);
+	t->task_cpu = (uint32_t)read_num(d, &d->truth_f[T_TASK_CPU], rec);
+	t->cpu = (uint16_t)read_num(d, &d->truth_f[T_CPU], rec);
+	t->point = (uint8_t)read_num(d, &d->truth_f[T_POINT], rec);
+	t->flags = (uint8_t)read_num(d, &d->truth_f[T_FLAGS], rec);
+	n = (uint32_t)read_num(d, &d->truth_f[T_NR_CPUS], rec);
+	a = dyn_array(d, &d->truth_f[T_MASK], rec, &len);
+	for (uint32_t i = 0; a && i < len / 8 && i < RQ_TRUTH_MASK_WORDS; i++)
+		t->mask[i] = rd_u(d, a + 8 * i, 8);
+	a = dyn_array(d, &d->truth_f[T_CPUS], rec, &len);
+	len = a ? len / (uint32_t)sizeof(struct rq_truth_cpu) : 0;
+	if (n > len)
+		n = len;
+	if (n > RQ_TRUTH_MAX_CPUS)
+		n = RQ_TRUTH_MAX_CPUS;
+	for (uint32_t i = 0; i < n; i++) {
+		const unsigned char *c = a + i * sizeof(struct rq_truth_cpu);
+
+		t->cpus[i].curr_pid = (uint32_t)rd_u(d, c, 4);
+		t->cpus[i].known = c[4];
+		t->cpus[i].curr_policy = c[5];
+		t->cpus[i].nr_running = c[6];
+		t->cpus[i].h_nr_idle = c[7];
+		t->cpus[i].ttwu_pending = c[8];
+	}
+	t->nr_cpus = (uint16_t)n;
+	ev->truth = t;
+	ev->pid = (int)t->pid;
+	ev->cpu = t->cpu;
+	/* no task's context: the record shows nobody running (rq_event_shows_runner()) */
+	ev->common_pid = -1;
+}
+
 /* Every case: any layout, any id, short records; every member of ev set. */
 static enum rq_event_type __attribute__((noinline))
 decode_slow(struct rq_decoder *d, struct tep_record *rec, int cpu, struct rq_event *ev)
@@ -448,6 +557,7 @@ decode_slow(struct rq_decoder *d, struct tep_record *rec, int cpu, struct rq_eve
 	ev->comm[0] = ev->comm2[0] = '\0';
 	ev->str = NULL;
 	ev->str_len = 0;
+	ev->truth = NULL;
 	if (rec->size < 8) {
 		ev->common_pid = 0;
 		ev->flags = ev->preempt_count = 0;
@@ -483,6 +593,10 @@ decode_slow(struct rq_decoder *d, struct tep_record *rec, int cpu, struct rq_eve
 		return ev->type;
 
 	ev->type = de->type;
+	if (__builtin_expect(de->type == RQ_EV_TRUTH, 0)) {
+		decode_truth(d, rec, ev);
+		return ev->type;
+	}
 	if (de->kind != K_GENERIC && rec->size >= de->min_size) {
 		ev->pid = rd_s32(p + de->o_pid);
 		ev->prio = rd_s32(p + de->o_prio);
@@ -580,6 +694,7 @@ enum rq_event_type rq_decode_raw(struct rq_decoder *d, const void *data, uint32_
 				ev->arg = 0;
 				ev->str = NULL;
 				ev->str_len = 0;
+				ev->truth = NULL;
 				if (de->kind == K_SWITCH) {
 					ev->pid2 = rd_s32(p + de->o_pid2);
 					ev->prio2 = rd_s32(p + de->o_prio2);

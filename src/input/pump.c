@@ -49,6 +49,7 @@ struct batch {
 	int n;			/* events in it */
 	int pos;		/* the next one to deliver */
 	char *arena;		/* the texts of its events (ev->str) */
+	struct rq_truth_rec *truth;	/* per event slot: its truth record (ev->truth) */
 	size_t used, cap;
 	enum batch_status status;	/* after its events: more, the end, an error */
 	double progress;	/* the source's, when the batch was filled */
@@ -74,6 +75,7 @@ struct rq_pump {
 	struct rq_source src;
 	struct rq_decoder *dec;
 	int ncpus;
+	int nstreams;		/* the CPUs, then the source's extra streams (truth) */
 	/* the merge: the worker's while there is one */
 	const struct rq_raw **head;	/* per CPU: the record not yet delivered, NULL none */
 	int next;		/* CPU of the next record (heap[0]); -1 none; -2 to pick */
@@ -104,12 +106,16 @@ struct rq_pump {
 struct rq_pump *rq_pump_new(const struct rq_source *src)
 {
 	struct rq_pump *p = calloc(1, sizeof(*p));
-	int n = src->ncpus > 0 ? src->ncpus : 1;
+	int extra = src->nextra > 0 ? src->nextra : 0;
+	int n = (src->ncpus > 0 ? src->ncpus : 0) + extra;
 
 	if (!p)
 		return NULL;
+	if (n < 1)
+		n = 1;
 	p->src = *src;
 	p->ncpus = src->ncpus > 0 ? src->ncpus : 0;
+	p->nstreams = p->ncpus + extra;
 	p->head = calloc((size_t)n, sizeof(*p->head));
 	p->heap = calloc((size_t)n, sizeof(*p->heap));
 	p->marks = calloc((size_t)n, sizeof(*p->marks));
@@ -261,7 +267,7 @@ static inline void sift_down(struct heap_ent *h, int n, int i)
 static void pick(struct rq_pump *p)
 {
 	p->nheap = 0;
-	for (int cpu = 0; cpu < p->ncpus; cpu++)
+	for (int cpu = 0; cpu < p->nstreams; cpu++)
 		if (p->head[cpu])
 			p->heap[p->nheap++] = (struct heap_ent){ p->head[cpu]->ts, cpu };
 	for (int i = p->nheap / 2 - 1; i >= 0; i--)
@@ -299,7 +305,7 @@ static bool settle(struct rq_pump *p)
 {
 	if (!p->started) {
 		p->started = true;
-		for (int cpu = 0; cpu < p->ncpus; cpu++)
+		for (int cpu = 0; cpu < p->nstreams; cpu++)
 			if (!fill(p, cpu))
 				return false;
 		p->next = -2;
@@ -321,7 +327,7 @@ static bool settle(struct rq_pump *p)
 			return fail(p);
 		if (r == 0)
 			return true;
-		for (int cpu = 0; cpu < p->ncpus; cpu++)
+		for (int cpu = 0; cpu < p->nstreams; cpu++)
 			if (!p->head[cpu] && !fill(p, cpu))
 				return false;
 		pick(p);
@@ -379,7 +385,7 @@ static inline void decode(struct rq_pump *p, const struct rq_raw *rec, int cpu,
 		/* a source without formats: every record is one rqpath does not know */
 		memset(ev, 0, sizeof(*ev));
 		ev->ts = rec->ts;
-		ev->cpu = cpu;
+		ev->cpu = cpu < p->ncpus ? cpu : -1;
 	}
 }
 
@@ -488,7 +494,7 @@ enum rq_pump_status rq_pump_run(struct rq_pump *p, const struct rq_budget *b)
 			}
 			check = check_point(fed, max_events, until);
 		}
-		if (__builtin_expect(rec->missed || rec->backwards, 0)) {
+		if (__builtin_expect(rec->missed || rec->backwards, 0) && cpu < p->ncpus) {
 			make_mark(p, rec, &ev);
 			p->lost += (uint64_t)ev.arg;
 			deliver(p, &ev);
@@ -536,6 +542,21 @@ static bool keep_text(struct batch *b, struct rq_event *ev)
 	return true;
 }
 
+/* Keep ev's truth record (the decoder's, overwritten by the next) in the batch. */
+static bool keep_truth(struct batch *b, struct rq_event *ev)
+{
+	int i = b->n + (ev != &b->ev[b->n]);
+
+	if (!b->truth) {
+		b->truth = malloc(BATCH_EVENTS * sizeof(*b->truth));
+		if (!b->truth)
+			return false;
+	}
+	b->truth[i] = *ev->truth;
+	ev->truth = &b->truth[i];
+	return true;
+}
+
 /* The worker's part: fill b with the next decoded events, the merge as rq_pump_run()'s. */
 static void fill_batch(struct rq_pump *p, struct batch *b)
 {
@@ -553,9 +574,15 @@ static void fill_batch(struct rq_pump *p, struct batch *b)
 			break;
 		}
 		rec = p->head[cpu];
-		gap = rec->missed || rec->backwards;
+		gap = (rec->missed || rec->backwards) && cpu < p->ncpus;
 		ev = &b->ev[b->n + gap];
 		decode(p, rec, cpu, ev);
+		if (__builtin_expect(ev->truth != NULL, 0) && !keep_truth(b, ev)) {
+			p->mfailed = true;
+			snprintf(p->merr, sizeof(p->merr), "out of memory");
+			b->status = B_ERROR;
+			break;
+		}
 		if (__builtin_expect(ev->str != NULL, 0) && !keep_text(b, ev)) {
 			if (!b->n) {
 				p->mfailed = true;
@@ -606,6 +633,7 @@ static void free_worker(struct worker *w)
 	for (int i = 0; i < NR_BATCHES; i++) {
 		free(w->b[i].ev);
 		free(w->b[i].arena);
+		free(w->b[i].truth);
 	}
 	free(w);
 }

@@ -58,6 +58,12 @@ struct rq_source {
 	const struct rq_source_ops *ops;
 	void *ctx;
 	int ncpus;
+	/*
+	 * Streams after the CPUs (next() with cpu = ncpus .. ncpus + nextra - 1): records
+	 * that are no CPU's, merged by time like the CPUs' (rqpath:truth, truth_fmt.h).  A
+	 * gap in one is no lost event of a CPU: it makes no RQ_EV_LOST mark.
+	 */
+	int nextra;
 	struct tep_handle *tep;	/* the formats the records are decoded with (NULL: none,
 				 * every record is RQ_EV_OTHER) */
 };

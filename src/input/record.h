@@ -60,6 +60,14 @@ struct rq_record_opts {
 	 * when the trace shows they may have changed.
 	 */
 	bool syscalls;
+	/*
+	 * No kernel truth (truth_bpf.h): without it the recorder loads the BPF programs
+	 * where it can and stores their records as rqpath:truth in a buffer of the file's
+	 * own (truth_fmt.h); where they cannot load, one line says why and it records on.
+	 */
+	bool no_bpf;
+	/* The BPF ring buffer in KB, 0: the default (truth_bpf.c). */
+	unsigned int bpf_ring_kb;
 };
 
 struct rq_record_stats {
@@ -68,6 +76,15 @@ struct rq_record_stats {
 	uint64_t bytes;
 	/* Records per decoded type (RQ_EV_OTHER: everything else, e.g. non-rqpath prints). */
 	uint64_t by_type[RQ_EV__COUNT];
+	/*
+	 * Kernel truth: whether the BPF programs recorded ("bpf") or not ("none": truth_why
+	 * says why), the records stored in the file, those the BPF ring buffer had no room
+	 * for.
+	 */
+	bool truth_on;
+	char truth_why[200];
+	uint64_t truth_records;
+	uint64_t truth_drops;
 };
 
 /*

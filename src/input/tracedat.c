@@ -30,6 +30,7 @@
 #include "msg.h"
 #include "tracedat.h"
 #include "tracedat_write.h"
+#include "truth_fmt.h"
 
 #define TD_MAX_CPUS 4096
 #define TD_MIN_PAGE 64u
@@ -132,6 +133,7 @@ struct rq_td {
 	uint32_t bpage;
 	bool compressed;
 	int ncpus;
+	int nstreams;		/* ncpus, and one more when the file has truth records */
 	int cpucount;		/* the CPUCOUNT option: the traced machine's CPUs, 0 none */
 	struct td_cpu *cpu;
 	uint64_t total;
@@ -1174,11 +1176,12 @@ static bool read_v7(struct rq_td *td, uint64_t pos)
 
 static void free_cpus(struct rq_td *td)
 {
-	for (int i = 0; td->cpu && i < td->ncpus; i++)
+	for (int i = 0; td->cpu && i < td->nstreams; i++)
 		free(td->cpu[i].buf);
 	free(td->cpu);
 	td->cpu = NULL;
 	td->ncpus = 0;
+	td->nstreams = 0;
 }
 
 /* Fill c->buf with the next window (uncompressed) or chunk; false at the end or error. */
@@ -1258,7 +1261,7 @@ static void *worker_main(void *arg)
 		struct td_prefetch *pf = NULL;
 		bool ok;
 
-		for (int i = w->id; i < td->ncpus; i += td->nworkers)
+		for (int i = w->id; i < td->nstreams; i += td->nworkers)
 			if (td->pf[i].state == PF_EMPTY) {
 				pf = &td->pf[i];
 				break;
@@ -1334,7 +1337,7 @@ static void stop_workers(struct rq_td *td)
 	for (int i = 0; i < td->nworkers; i++)
 		if (td->workers[i].started)
 			pthread_join(td->workers[i].thread, NULL);
-	for (int i = 0; td->pf && i < td->ncpus; i++)
+	for (int i = 0; td->pf && i < td->nstreams; i++)
 		free(td->pf[i].src.buf);
 	free(td->pf);
 	free(td->workers);
@@ -1352,13 +1355,13 @@ int rq_td_start_workers(struct rq_td *td, int n)
 
 	if (td->workers || td->failed)
 		return 0;
-	for (int i = 0; i < td->ncpus; i++)
+	for (int i = 0; i < td->nstreams; i++)
 		present += td->cpu[i].present;
 	if (n > present)
 		n = present;
 	if (n <= 0)
 		return 0;
-	td->pf = calloc((size_t)td->ncpus, sizeof(*td->pf));
+	td->pf = calloc((size_t)td->nstreams, sizeof(*td->pf));
 	td->workers = calloc((size_t)n, sizeof(*td->workers));
 	if (!td->pf || !td->workers) {
 		free(td->pf);
@@ -1367,7 +1370,7 @@ int rq_td_start_workers(struct rq_td *td, int n)
 		td->workers = NULL;
 		return 0;
 	}
-	for (int i = 0; i < td->ncpus; i++) {
+	for (int i = 0; i < td->nstreams; i++) {
 		struct td_cpu *c = &td->cpu[i], *w = &td->pf[i].src;
 
 		w->cpu = c->cpu;
@@ -1549,6 +1552,40 @@ emit:
 	}
 }
 
+/* The cursor c of the data d says a CPU has (d->size > 0). */
+static bool cursor_init(struct rq_td *td, struct td_cpu *c, const struct td_cpu_data *d)
+{
+	if (d->off > td->file_size || d->size > td->file_size - d->off)
+		return td_fail(td, "truncated trace.dat: CPU %d data ends at %llu, past the "
+			       "end of the file (%llu bytes)", d->cpu,
+			       (unsigned long long)(d->off + d->size),
+			       (unsigned long long)td->file_size);
+	c->present = true;
+	c->off = d->off;
+	c->size = d->size;
+	c->next = d->off;
+	td->total += d->size;
+	if (td->compressed) {
+		uint8_t n[4];
+
+		if (d->size < 4 || !td_pread(td, n, 4, d->off, "a chunk count"))
+			return td->failed ? false : td_fail(td, "corrupt trace.dat: CPU %d "
+							    "data has no chunk count", d->cpu);
+		c->chunks_left = get32(n);
+		c->next += 4;
+		/*
+		 * trace-cmd counts the chunks (8-byte header + data each) in the size,
+		 * not the chunk count before them
+		 */
+		c->size = d->size + 4 <= td->file_size - d->off ? d->size + 4 : d->size;
+	} else if (d->size % td->bpage) {
+		return td_fail(td, "corrupt trace.dat: CPU %d data (%llu bytes) is not a "
+			       "whole number of %u-byte pages", d->cpu,
+			       (unsigned long long)d->size, td->bpage);
+	}
+	return true;
+}
+
 /* Set up the cursors of buffer b and read each CPU's first record. */
 static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 {
@@ -1607,40 +1644,12 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 		if (fstat(td->fd, &st) == 0 && (uint64_t)st.st_size > td->file_size)
 			td->file_size = (uint64_t)st.st_size;
 	}
+	td->nstreams = ncpus;
 	for (int i = 0; i < b->ncpu; i++) {
 		const struct td_cpu_data *d = &b->cpus[i];
-		struct td_cpu *c = &td->cpu[d->cpu];
 
-		if (!d->size)
-			continue;
-		if (d->off > td->file_size || d->size > td->file_size - d->off)
-			return td_fail(td, "truncated trace.dat: CPU %d data ends at %llu, past the "
-				       "end of the file (%llu bytes)", d->cpu,
-				       (unsigned long long)(d->off + d->size),
-				       (unsigned long long)td->file_size);
-		c->present = true;
-		c->off = d->off;
-		c->size = d->size;
-		c->next = d->off;
-		td->total += d->size;
-		if (td->compressed) {
-			uint8_t n[4];
-
-			if (d->size < 4 || !td_pread(td, n, 4, d->off, "a chunk count"))
-				return td->failed ? false : td_fail(td, "corrupt trace.dat: CPU %d "
-								    "data has no chunk count", d->cpu);
-			c->chunks_left = get32(n);
-			c->next += 4;
-			/*
-			 * trace-cmd counts the chunks (8-byte header + data each) in the size,
-			 * not the chunk count before them
-			 */
-			c->size = d->size + 4 <= td->file_size - d->off ? d->size + 4 : d->size;
-		} else if (d->size % td->bpage) {
-			return td_fail(td, "corrupt trace.dat: CPU %d data (%llu bytes) is not a "
-				       "whole number of %u-byte pages", d->cpu,
-				       (unsigned long long)d->size, td->bpage);
-		}
+		if (d->size && !cursor_init(td, &td->cpu[d->cpu], d))
+			return false;
 	}
 	for (int i = 0; i < ncpus; i++) {
 		struct td_cpu *c = &td->cpu[i];
@@ -1682,7 +1691,8 @@ static bool pick_buffer(struct rq_td *td)
 
 		if (!b->listed && !list_v6_instance(td, b))
 			return false;
-		if (b->latency)
+		/* rqpath's truth records are a stream beside the CPUs (add_truth()) */
+		if (b->latency || !strcmp(b->name, RQ_TRUTH_BUFFER))
 			continue;
 		if (!first && b->ncpu)
 			first = b;
@@ -1699,6 +1709,62 @@ static bool pick_buffer(struct rq_td *td)
 			       "data to replay" : "corrupt trace.dat: no CPU data");
 	/* no record anywhere: an empty trace, not an error */
 	return open_buffer(td, first);
+}
+
+/*
+ * The kernel's own state at each placement, which rqpath's recorder keeps in a buffer of
+ * its own (RQ_TRUTH_BUFFER, one CPU): one more stream after the CPUs of the buffer read,
+ * for the pump to merge by time.  Its data is checked like a CPU's; a file whose truth
+ * buffer does not hold together is an error like any other.
+ */
+static bool add_truth(struct rq_td *td)
+{
+	const struct td_cpu_data *d = NULL;
+	struct td_buffer *b = NULL;
+	struct td_cpu *nc, *c;
+	int n = td->ncpus;
+
+	for (int i = 0; i < td->ninst; i++)
+		if (!strcmp(td->inst[i].name, RQ_TRUTH_BUFFER))
+			b = &td->inst[i];
+	if (!b || b == td->buf || !td->cpu)
+		return true;
+	if (!b->listed && !list_v6_instance(td, b))
+		return false;
+	if (b->latency)
+		return true;
+	for (int i = 0; i < b->ncpu; i++)
+		if (b->cpus[i].cpu == 0 && b->cpus[i].size)
+			d = &b->cpus[i];
+	if (!d)
+		return true;
+	if ((b->page_size ? b->page_size : td->page_size) != td->bpage)
+		return td_fail(td, "corrupt trace.dat: buffer \"%s\" has pages of %u bytes, the "
+			       "CPUs' are %u", b->name, b->page_size, td->bpage);
+	if (td->version >= 7) {
+		uint8_t hdr[16];
+
+		if (!td_pread(td, hdr, sizeof(hdr), b->offset, "a buffer's data section"))
+			return false;
+		if (get16(hdr) != OPT_BUFFER)
+			return td_fail(td, "corrupt trace.dat: buffer \"%s\" points to section "
+				       "id %u, not a data section", b->name, get16(hdr));
+		if (!(get16(hdr + 2) & SEC_FL_COMPRESS) != !td->compressed)
+			return td_fail(td, "corrupt trace.dat: buffer \"%s\" is %scompressed, the "
+				       "CPUs' data is %s", b->name, td->compressed ? "not " : "",
+				       td->compressed ? "compressed" : "not");
+	}
+	nc = realloc(td->cpu, sizeof(*nc) * (size_t)(n + 1));
+	if (!nc)
+		return td_fail(td, "out of memory");
+	td->cpu = nc;
+	c = &nc[n];
+	memset(c, 0, sizeof(*c));
+	c->cpu = n;
+	td->nstreams = n + 1;
+	if (!cursor_init(td, c, d))
+		return false;
+	return cpu_advance(td, c) || !td->failed;
 }
 
 /* ---- public ----------------------------------------------------------------------- */
@@ -1799,7 +1865,7 @@ struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, co
 		td_fail(td, "corrupt trace.dat: TSC2NSEC shift %u", td->tsc_shift);
 		goto fail;
 	}
-	if (!pick_buffer(td))
+	if (!pick_buffer(td) || !add_truth(td))
 		goto fail;
 	if (td->buf != &td->top) {
 		/* the CPUSTAT options describe the top buffer */
@@ -1906,7 +1972,7 @@ static int file_next(void *ctx, int cpu, const struct rq_raw **rec)
 	struct rq_td *td = ctx;
 	struct td_cpu *c;
 
-	if (__builtin_expect(td->failed || (unsigned int)cpu >= (unsigned int)td->ncpus, 0))
+	if (__builtin_expect(td->failed || (unsigned int)cpu >= (unsigned int)td->nstreams, 0))
 		return td->failed ? -1 : 0;
 	c = &td->cpu[cpu];
 	if (!c->has && !fast_advance(td, c) && (!c->present || !cpu_advance(td, c)))
@@ -1939,6 +2005,7 @@ void rq_source_file(struct rq_source *src, struct rq_td *td)
 	src->ops = &file_ops;
 	src->ctx = td;
 	src->ncpus = rq_td_cpus(td);
+	src->nextra = td->nstreams - td->ncpus;
 	src->tep = rq_td_tep(td);
 }
 
@@ -1948,7 +2015,7 @@ double rq_td_progress(const struct rq_td *td)
 
 	if (!td->total)
 		return 1.0;
-	for (int i = 0; i < td->ncpus; i++)
+	for (int i = 0; i < td->nstreams; i++)
 		done += td->cpu[i].done;
 	return done >= td->total ? 1.0 : (double)done / (double)td->total;
 }

@@ -75,6 +75,9 @@ struct layout {
 	size_t entry_off;	/* offset of the "offset" field inside an entry */
 	size_t sec_size_at;	/* v7: the flyrecord section's size field, 0 for v6 */
 	uint64_t sec_data_start;	/* v7: first byte after the section header */
+	size_t inst_entry_at;	/* the instance's CPU 0 {offset, size}, 0: no instance */
+	size_t isec_size_at;	/* v7: the instance's section size field */
+	uint64_t isec_data_start;
 };
 
 struct rq_tdw {
@@ -83,7 +86,14 @@ struct rq_tdw {
 	int fd;
 	int version;
 	int nr_cpus;
+	int nslots;		/* regions: the CPUs, then the instance's one CPU if any */
 	int page_size;
+	/* the instance (rq_tdw_add_instance()): its pages are made here, record by record */
+	char *inst_name;
+	unsigned char *ipage;	/* the page being filled */
+	uint32_t ipage_used;	/* bytes of events in it */
+	uint64_t ipage_ts, ilast_ts;	/* its header's time, the last record's */
+	uint64_t irecords;
 	uint64_t *tmp_pages;	/* per CPU: pages written */
 	uint64_t *reg_off;	/* per CPU: where its region starts in fd */
 	uint64_t *reg_cap;	/* ... and how many pages it holds */
@@ -204,6 +214,7 @@ static struct rq_tdw *tdw_open(const char *path, unsigned int flags, mode_t mode
 	w->out.fd = -1;
 	w->version = version;
 	w->nr_cpus = nr_cpus;
+	w->nslots = nr_cpus;
 	w->page_size = page_size;
 	/*
 	 * The output first (outfile.c): only nothing or, with flags, a regular file may be
@@ -214,12 +225,12 @@ static struct rq_tdw *tdw_open(const char *path, unsigned int flags, mode_t mode
 	w->fd = w->out.fd;
 	w->path = path ? strdup(path) : NULL;
 	w->ename = strdup(ename);
-	w->tmp_pages = calloc(nr_cpus, sizeof(*w->tmp_pages));
-	w->reg_off = calloc(nr_cpus, sizeof(*w->reg_off));
-	w->reg_cap = calloc(nr_cpus, sizeof(*w->reg_cap));
-	w->synced = calloc(nr_cpus, sizeof(*w->synced));
-	w->page_ts = calloc(nr_cpus, sizeof(*w->page_ts));
-	w->ts_cap = calloc(nr_cpus, sizeof(*w->ts_cap));
+	w->tmp_pages = calloc(nr_cpus + 1, sizeof(*w->tmp_pages));
+	w->reg_off = calloc(nr_cpus + 1, sizeof(*w->reg_off));
+	w->reg_cap = calloc(nr_cpus + 1, sizeof(*w->reg_cap));
+	w->synced = calloc(nr_cpus + 1, sizeof(*w->synced));
+	w->page_ts = calloc(nr_cpus + 1, sizeof(*w->page_ts));
+	w->ts_cap = calloc(nr_cpus + 1, sizeof(*w->ts_cap));
 	w->page = calloc(1, page_size);
 	if ((path && !w->path) || !w->ename || !w->page_ts || !w->ts_cap || !w->reg_off ||
 	    !w->reg_cap || !w->synced || !w->tmp_pages || !w->page) {
@@ -277,12 +288,128 @@ int rq_tdw_take_fd(struct rq_tdw *w)
 }
 
 static int grow(struct rq_tdw *w, int cpu);
+static int store_page(struct rq_tdw *w, int cpu, const void *page, size_t len);
 
 int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
 {
+	if (cpu < 0 || cpu >= w->nr_cpus) {
+		errno = EINVAL;
+		return -1;
+	}
+	return store_page(w, cpu, page, len);
+}
+
+/* The page header: the u64 time, then the commit (a long) with the bytes of events. */
+#define IPAGE_HDR (8 + sizeof(long))
+
+int rq_tdw_add_instance(struct rq_tdw *w, const char *name)
+{
+	if (w->begun || w->inst_name || !name || !*name) {
+		errno = EINVAL;
+		return -1;
+	}
+	w->inst_name = strdup(name);
+	w->ipage = calloc(1, w->page_size);
+	if (!w->inst_name || !w->ipage) {
+		free(w->inst_name);
+		free(w->ipage);
+		w->inst_name = NULL;
+		w->ipage = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	w->nslots = w->nr_cpus + 1;
+	return 0;
+}
+
+/* The instance's page as it is (if it has events) into its region; a new one begins. */
+static int flush_ipage(struct rq_tdw *w)
+{
+	long commit = (long)w->ipage_used;
+	int ret;
+
+	if (!w->ipage_used)
+		return 0;
+	memcpy(w->ipage, &w->ipage_ts, 8);
+	memcpy(w->ipage + 8, &commit, sizeof(long));
+	ret = store_page(w, w->nr_cpus, w->ipage, w->page_size);
+	memset(w->ipage, 0, w->page_size);
+	w->ipage_used = 0;
+	return ret;
+}
+
+/*
+ * One event into the instance's pages, as the kernel's ring buffer writes it: a 32-bit
+ * header (type_len in the low 5 bits: the length in words up to 112 bytes, else 0 and
+ * the length in the next word; the time since the previous event in the high 27), a
+ * time extension first when that delta does not fit.  A record earlier than the one
+ * before (never from a sorted source) is stamped with the time of that one.
+ */
+int rq_tdw_add_record(struct rq_tdw *w, uint64_t ts, const void *data, uint32_t len)
+{
+	uint32_t padded = (len + 3) & ~3u, need, hdr, delta32;
+	uint64_t delta;
+	unsigned char *p;
+
+	if (!w->inst_name || !len || padded + 16 > w->page_size - IPAGE_HDR) {
+		errno = EINVAL;
+		return -1;
+	}
+	hdr = padded <= 112 ? 4 : 8;
+	for (;;) {
+		if (!w->ipage_used) {
+			w->ipage_ts = ts < w->ilast_ts ? w->ilast_ts : ts;
+			w->ilast_ts = w->ipage_ts;
+		}
+		delta = ts > w->ilast_ts ? ts - w->ilast_ts : 0;
+		need = hdr + padded + (delta >> 27 ? 8 : 0);
+		if (IPAGE_HDR + w->ipage_used + need <= (uint32_t)w->page_size)
+			break;
+		if (flush_ipage(w) < 0)
+			return -1;
+	}
+	p = w->ipage + IPAGE_HDR + w->ipage_used;
+	if (delta >> 27) {
+		/* type 30: the delta's low 27 bits in the header, the rest in the next word */
+		uint32_t h = 30 | (uint32_t)(delta & ((1u << 27) - 1)) << 5;
+		uint32_t hi = (uint32_t)(delta >> 27);
+
+		memcpy(p, &h, 4);
+		memcpy(p + 4, &hi, 4);
+		p += 8;
+		w->ipage_used += 8;
+		delta = 0;
+	}
+	delta32 = (uint32_t)delta << 5;
+	if (hdr == 4) {
+		uint32_t h = (padded / 4) | delta32;
+
+		memcpy(p, &h, 4);
+	} else {
+		uint32_t h = delta32, l = padded + 4;
+
+		memcpy(p, &h, 4);
+		memcpy(p + 4, &l, 4);
+	}
+	memcpy(p + hdr, data, len);
+	memset(p + hdr + len, 0, padded - len);
+	w->ipage_used += hdr + padded;
+	if (ts > w->ilast_ts)
+		w->ilast_ts = ts;
+	w->irecords++;
+	return 0;
+}
+
+uint64_t rq_tdw_records(const struct rq_tdw *w)
+{
+	return w->irecords;
+}
+
+static int store_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
+{
 	const void *src = page;
 
-	if (cpu < 0 || cpu >= w->nr_cpus || len > (size_t)w->page_size) {
+	if (len > (size_t)w->page_size) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -317,7 +444,7 @@ uint64_t rq_tdw_pages(const struct rq_tdw *w)
 {
 	uint64_t n = 0;
 
-	for (int i = 0; i < w->nr_cpus; i++)
+	for (int i = 0; i < w->nslots; i++)
 		n += w->tmp_pages[i];
 	return n;
 }
@@ -457,8 +584,18 @@ static void build_v6(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 	put_printk(b, m);
 	put_cmdlines(b, m);
 	ob_u32(b, cpus);
+	size_t inst_opt = 0;
+
 	ob_put(b, "options  ", 10);
 	put_common_options(b, m, w->nr_cpus);
+	if (w->inst_name) {
+		/* v6 BUFFER: where the instance's "flyrecord" and CPU table are, its name */
+		ob_u16(b, OPT_BUFFER);
+		ob_u32(b, 8 + strlen(w->inst_name) + 1);
+		inst_opt = b->len;
+		ob_u64(b, 0);
+		ob_str(b, w->inst_name);
+	}
 	ob_u16(b, OPT_DONE);
 	ob_put(b, "flyrecord", 10);
 	lo->table_at = b->len;
@@ -468,6 +605,16 @@ static void build_v6(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 	for (int i = 0; i < w->nr_cpus; i++) {
 		ob_u64(b, 0);
 		ob_u64(b, 0);
+	}
+	if (w->inst_name) {
+		/* as many entries as the file has CPUs; the instance's data is CPU 0's */
+		ob_set_u64(b, inst_opt, b->len);
+		ob_put(b, "flyrecord", 10);
+		lo->inst_entry_at = b->len;
+		for (int i = 0; i < w->nr_cpus; i++) {
+			ob_u64(b, 0);
+			ob_u64(b, 0);
+		}
 	}
 }
 
@@ -487,6 +634,7 @@ static void build_v7(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 	};
 	const char *clock = m->clock_name ? m->clock_name : "local";
 	uint32_t opt_str, strings_str, fly_str;
+	size_t inst_opt = 0;
 
 	ob_put(b, "\x17\x08\x44tracing", 10);
 	ob_str(b, "7");
@@ -544,6 +692,21 @@ static void build_v7(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 		ob_u64(b, 0);
 		ob_u64(b, 0);
 	}
+	if (w->inst_name) {
+		/* the instance: one CPU (0), its own data section */
+		ob_u16(b, OPT_BUFFER);
+		ob_u32(b, 8 + strlen(w->inst_name) + 1 + strlen(clock) + 1 + 4 + 4 + 20);
+		inst_opt = b->len;
+		ob_u64(b, 0);
+		ob_str(b, w->inst_name);
+		ob_str(b, clock);
+		ob_u32(b, w->page_size);
+		ob_u32(b, 1);
+		ob_u32(b, 0);
+		lo->inst_entry_at = b->len;
+		ob_u64(b, 0);
+		ob_u64(b, 0);
+	}
 	ob_u16(b, OPT_DONE);
 	ob_u32(b, 8);
 	ob_u64(b, 0);
@@ -556,6 +719,12 @@ static void build_v7(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 		b->failed = 1;
 	free(st.b.p);
 
+	if (w->inst_name) {
+		/* the instance's data section: its pages lie among the regions after it */
+		ob_set_u64(b, inst_opt, b->len);
+		lo->isec_size_at = put_section(b, OPT_BUFFER, fly_str);
+		lo->isec_data_start = b->len;
+	}
 	ob_set_u64(b, buf_opt, b->len);
 	size_at = put_section(b, OPT_BUFFER, fly_str);
 	lo->sec_size_at = size_at;
@@ -602,10 +771,18 @@ static int build_header(struct rq_tdw *w, const struct rq_tdw_meta *meta, bool f
 	return 0;
 }
 
+/* Where slot cpu's {offset, size} is in the header: a CPU's, or the instance's. */
+static size_t entry_at(const struct rq_tdw *w, const struct layout *lo, int cpu)
+{
+	if (cpu >= w->nr_cpus)
+		return lo->inst_entry_at;
+	return lo->table_at + cpu * lo->table_stride + lo->entry_off;
+}
+
 /* cpu's entry in the CPU table of b: its region and pages (none: offset 0). */
 static void set_entry(const struct rq_tdw *w, struct obuf *b, const struct layout *lo, int cpu)
 {
-	size_t at = lo->table_at + cpu * lo->table_stride + lo->entry_off;
+	size_t at = entry_at(w, lo, cpu);
 	uint64_t pages = w->tmp_pages[cpu];
 
 	ob_set_u64(b, at, pages ? w->reg_off[cpu] : 0);
@@ -617,7 +794,7 @@ static uint64_t data_end(const struct rq_tdw *w)
 {
 	uint64_t end = w->data_start;
 
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+	for (int cpu = 0; cpu < w->nslots; cpu++) {
 		uint64_t e = w->reg_off[cpu] + w->tmp_pages[cpu] * w->page_size;
 
 		if (w->tmp_pages[cpu] && e > end)
@@ -629,7 +806,7 @@ static uint64_t data_end(const struct rq_tdw *w)
 /* cpu's entry (and v7's section size) into the header on disk. */
 static int write_entry(struct rq_tdw *w, int cpu)
 {
-	size_t at = w->lo.table_at + cpu * w->lo.table_stride + w->lo.entry_off;
+	size_t at = entry_at(w, &w->lo, cpu);
 
 	set_entry(w, &w->hdr, &w->lo, cpu);
 	if (write_all_at(w->fd, w->hdr.p + at, 16, (off_t)at) < 0)
@@ -639,6 +816,12 @@ static int write_entry(struct rq_tdw *w, int cpu)
 		ob_set_u64(&w->hdr, w->lo.sec_size_at, data_end(w) - w->lo.sec_data_start);
 		if (write_all_at(w->fd, w->hdr.p + w->lo.sec_size_at, 8,
 				 (off_t)w->lo.sec_size_at) < 0)
+			return -1;
+	}
+	if (w->lo.isec_size_at) {
+		ob_set_u64(&w->hdr, w->lo.isec_size_at, data_end(w) - w->lo.isec_data_start);
+		if (write_all_at(w->fd, w->hdr.p + w->lo.isec_size_at, 8,
+				 (off_t)w->lo.isec_size_at) < 0)
 			return -1;
 	}
 	w->synced[cpu] = w->tmp_pages[cpu];
@@ -687,7 +870,7 @@ int rq_tdw_begin(struct rq_tdw *w, const struct rq_tdw_meta *meta, char *err, si
 			(meta ? meta->cmdlines_len : 0);
 	w->data_start = (w->data_start + w->page_size - 1) / w->page_size * w->page_size;
 	w->file_end = w->data_start;
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+	for (int cpu = 0; cpu < w->nslots; cpu++) {
 		w->reg_off[cpu] = w->file_end;
 		w->reg_cap[cpu] = REGION_PAGES;
 		w->file_end += REGION_PAGES * (uint64_t)w->page_size;
@@ -695,6 +878,8 @@ int rq_tdw_begin(struct rq_tdw *w, const struct rq_tdw_meta *meta, char *err, si
 	}
 	if (w->lo.sec_size_at)
 		ob_set_u64(&w->hdr, w->lo.sec_size_at, w->data_start - w->lo.sec_data_start);
+	if (w->lo.isec_size_at)
+		ob_set_u64(&w->hdr, w->lo.isec_size_at, w->data_start - w->lo.isec_data_start);
 	/* the header's room, held now: a full disk shows before anything is recorded */
 	if (fallocate(w->fd, 0, 0, (off_t)w->data_start) < 0 &&
 	    (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)) {
@@ -737,7 +922,7 @@ int rq_tdw_sync(struct rq_tdw *w)
 {
 	if (!w->begun)
 		return 0;
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
+	for (int cpu = 0; cpu < w->nslots; cpu++)
 		if (w->synced[cpu] != w->tmp_pages[cpu] && write_entry(w, cpu) < 0)
 			return -1;
 	return 0;
@@ -760,15 +945,15 @@ static int by_region(const void *a, const void *b, void *w)
  */
 static uint64_t pack(struct rq_tdw *w)
 {
-	int *order = malloc(w->nr_cpus * sizeof(*order));
+	int *order = malloc(w->nslots * sizeof(*order));
 	uint64_t at = w->data_start;
 	bool moving = order != NULL;
 
-	for (int i = 0; order && i < w->nr_cpus; i++)
+	for (int i = 0; order && i < w->nslots; i++)
 		order[i] = i;
 	if (order)
-		qsort_r(order, w->nr_cpus, sizeof(*order), by_region, w);
-	for (int i = 0; moving && i < w->nr_cpus; i++) {
+		qsort_r(order, w->nslots, sizeof(*order), by_region, w);
+	for (int i = 0; moving && i < w->nslots; i++) {
 		int cpu = order[i];
 		uint64_t n = w->tmp_pages[cpu], size = n * w->page_size;
 		uint64_t from = w->reg_off[cpu];
@@ -814,7 +999,7 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	*bytes = 0;
 	if (rq_tdw_begin(w, m, err, errlen) < 0)
 		return -1;
-	if (rq_tdw_sync(w) < 0)
+	if (flush_ipage(w) < 0 || rq_tdw_sync(w) < 0)
 		goto ioerr;
 	if (build_header(w, m, true, &b, &lo) < 0)
 		goto nomem;
@@ -834,10 +1019,12 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 		}
 	}
 	end = pack(w);
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
+	for (int cpu = 0; cpu < w->nslots; cpu++)
 		set_entry(w, &b, &lo, cpu);
 	if (lo.sec_size_at)
 		ob_set_u64(&b, lo.sec_size_at, end - lo.sec_data_start);
+	if (lo.isec_size_at)
+		ob_set_u64(&b, lo.isec_size_at, end - lo.isec_data_start);
 	if (write_all_at(w->fd, b.p, b.len, 0) < 0) {
 		free(b.p);
 		goto ioerr;
@@ -868,8 +1055,10 @@ void rq_tdw_close(struct rq_tdw *w)
 		rq_outfile_abort(&w->out);
 	else if (w->fd >= 0)
 		close(w->fd);
-	for (int i = 0; w->page_ts && i < w->nr_cpus; i++)
+	for (int i = 0; w->page_ts && i < w->nslots; i++)
 		free(w->page_ts[i]);
+	free(w->inst_name);
+	free(w->ipage);
 	free(w->page_ts);
 	free(w->ts_cap);
 	free(w->tmp_pages);

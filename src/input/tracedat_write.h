@@ -82,6 +82,21 @@ int rq_tdw_sync(struct rq_tdw *w);
 int rq_tdw_take_fd(struct rq_tdw *w);
 /* Append one ring-buffer page (len <= page_size, padded).  0, or -1 with errno set. */
 int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len);
+/*
+ * A buffer (instance) of its own in the file, before rq_tdw_begin(): one CPU whose pages
+ * the writer makes itself from the records given (rq_tdw_add_record()), in the kernel's
+ * ring-buffer page format, so that any trace.dat reader reads it like a recorded one.
+ * 0, or -1 with errno.
+ */
+int rq_tdw_add_instance(struct rq_tdw *w, const char *name);
+/*
+ * One record (the event's bytes, common_type first) at time ts into the instance; in
+ * time order (an earlier one is stamped with the time of the one before).  The last page
+ * is written by rq_tdw_finish().  0, or -1 with errno.
+ */
+int rq_tdw_add_record(struct rq_tdw *w, uint64_t ts, const void *data, uint32_t len);
+/* Records given to the instance so far. */
+uint64_t rq_tdw_records(const struct rq_tdw *w);
 /* Pages stored so far, all CPUs. */
 uint64_t rq_tdw_pages(const struct rq_tdw *w);
 /*

@@ -44,6 +44,8 @@
 #include "record.h"
 #include "snapshot.h"
 #include "tracedat_write.h"
+#include "truth_bpf.h"
+#include "truth_fmt.h"
 
 /*
  * Default ring buffer: 64 MB in all, split over the CPUs, 4 to 32 MB each.  The recorder
@@ -135,6 +137,21 @@ struct session {
 	int *batch_n;
 
 	struct setter setters[SETTERS];
+
+	/*
+	 * Kernel truth (truth_bpf.h): its records, encoded as rqpath:truth events, wait in
+	 * tq (time order, by index into the arena) for the pump, which takes them as the
+	 * stream after the CPUs; each goes into the file's truth buffer as it is handed out.
+	 */
+	struct rq_truth_bpf *bpf;
+	int truth_id, truth_hdr;	/* the event's id, where its fields start */
+	struct truth_q { uint64_t ts; uint32_t off, len; } *tq;
+	size_t tq_n, tq_cap, tq_pos;	/* queued, room, the next to hand out */
+	unsigned char *ta;		/* their bytes */
+	size_t ta_used, ta_cap;
+	bool truth_failed;		/* out of memory: the records from then on are dropped */
+	uint64_t truth_lost;		/* ... this many */
+	struct rq_raw truth_rec;	/* the record handed out */
 
 	/* attribute re-reads without the syscall events (want_reread()) */
 	struct attr_slot *attrs;	/* ATTR_SLOTS, direct-mapped by pid */
@@ -580,12 +597,20 @@ static void capture_attributes(struct session *s, const struct rq_event *ev)
  * The next record of CPU cpu in this round's pages.  kbuffers are per CPU, so each one
  * still points at the record it handed out last until this CPU is asked again.
  */
+static int truth_next(struct session *s, const struct rq_raw **out);
+
 static int live_next(void *ctx, int cpu, const struct rq_raw **out)
 {
 	struct session *s = ctx;
-	struct live_cursor *c = &s->cur[cpu];
-	struct kbuffer *kb = s->kb[cpu];
-	struct rq_raw *rec = &c->rec;
+	struct live_cursor *c;
+	struct kbuffer *kb;
+	struct rq_raw *rec;
+
+	if (__builtin_expect(cpu >= s->ncpus, 0))
+		return truth_next(s, out);
+	c = &s->cur[cpu];
+	kb = s->kb[cpu];
+	rec = &c->rec;
 
 	if (c->data && !c->held)
 		c->data = kbuffer_next_event(kb, &c->ts);
@@ -622,6 +647,118 @@ static int live_next(void *ctx, int cpu, const struct rq_raw **out)
 }
 
 static int read_round(struct session *s, const int *kept, bool *any);
+
+/*
+ * The truth stream's next record, up to the horizon like the CPUs' (a record stamped
+ * later waits for the next round: a CPU may still have older ones to come), stored in
+ * the file's truth buffer as it goes out, so that the file has them in time order.
+ */
+static int truth_next(struct session *s, const struct rq_raw **out)
+{
+	struct truth_q *q;
+
+	if (s->tq_pos >= s->tq_n)
+		return 0;
+	q = &s->tq[s->tq_pos];
+	if (q->ts > s->horizon)
+		return 0;
+	s->tq_pos++;
+	if (!s->disk_full && rq_tdw_add_record(s->w, q->ts, s->ta + q->off, q->len) < 0) {
+		if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG) {
+			s->full_errno = errno;
+			s->disk_full = true;
+		} else {
+			snprintf(s->err, s->errlen, "cannot store a truth record: %s",
+				 strerror(errno));
+			return -1;
+		}
+	}
+	s->truth_rec.ts = q->ts;
+	s->truth_rec.cpu = s->ncpus;
+	s->truth_rec.data = s->ta + q->off;
+	s->truth_rec.size = q->len;
+	s->truth_rec.missed = 0;
+	s->truth_rec.backwards = false;
+	*out = &s->truth_rec;
+	return 1;
+}
+
+/* A record from the BPF ring buffer: encoded, queued in time order. */
+static void on_truth(void *data, const struct rq_truth_rec *r)
+{
+	struct session *s = data;
+	struct truth_q *q;
+	size_t i;
+
+	if (s->truth_failed) {
+		s->truth_lost++;
+		return;
+	}
+	if (s->tq_n == s->tq_cap) {
+		size_t cap = s->tq_cap ? s->tq_cap * 2 : 4096;
+		struct truth_q *nq = realloc(s->tq, cap * sizeof(*nq));
+
+		if (!nq)
+			goto nomem;
+		s->tq = nq;
+		s->tq_cap = cap;
+	}
+	if (s->ta_cap - s->ta_used < RQ_TRUTH_EVENT_MAX) {
+		size_t cap = s->ta_cap ? s->ta_cap * 2 : 1 << 20;
+		unsigned char *na = realloc(s->ta, cap);
+
+		if (!na)
+			goto nomem;
+		s->ta = na;
+		s->ta_cap = cap;
+	}
+	/* the ring buffer is in reservation order: the times are nearly sorted */
+	for (i = s->tq_n; i > s->tq_pos && s->tq[i - 1].ts > r->ts; i--)
+		;
+	memmove(&s->tq[i + 1], &s->tq[i], (s->tq_n - i) * sizeof(*s->tq));
+	q = &s->tq[i];
+	q->ts = r->ts;
+	q->off = (uint32_t)s->ta_used;
+	q->len = rq_truth_encode(r, s->truth_id, s->truth_hdr, s->ncpus, s->ta + s->ta_used);
+	s->ta_used += q->len;
+	s->tq_n++;
+	return;
+nomem:
+	s->truth_failed = true;
+	s->truth_lost++;
+}
+
+/*
+ * Before a round: what is handed out of the truth queue goes (nothing points into it:
+ * the pump refills only once every stream's records are used), and the BPF ring buffer
+ * is drained into it.  1 when something new came.
+ */
+static int truth_round(struct session *s)
+{
+	size_t keep = s->tq_n - s->tq_pos, n0;
+
+	if (!s->bpf)
+		return 0;
+	if (s->tq_pos) {
+		size_t base = keep ? s->tq[s->tq_pos].off : s->ta_used, lo = base;
+
+		/* the records left are at the end of the arena, in arrival order */
+		for (size_t i = s->tq_pos; i < s->tq_n; i++)
+			if (s->tq[i].off < lo)
+				lo = s->tq[i].off;
+		memmove(s->ta, s->ta + lo, s->ta_used - lo);
+		s->ta_used -= lo;
+		for (size_t i = s->tq_pos; i < s->tq_n; i++)
+			s->tq[i].off -= (uint32_t)lo;
+		memmove(s->tq, s->tq + s->tq_pos, keep * sizeof(*s->tq));
+		s->tq_n = keep;
+		s->tq_pos = 0;
+	}
+	n0 = s->tq_n;
+	if (rq_truth_bpf_drain(s->bpf) < 0 && !s->o->quiet)
+		rq_warn("reading the BPF ring buffer: %s", strerror(errno));
+	return s->tq_n > n0;
+}
 
 /*
  * A CPU's pages from the one of its held record on move to the front of its batch (the
@@ -671,6 +808,7 @@ static int live_refill(void *ctx)
 		c->held = c->data != NULL;
 		ready |= c->held && c->ts <= s->horizon;
 	}
+	ready |= s->tq_pos < s->tq_n && s->tq[s->tq_pos].ts <= s->horizon;
 	return any || ready;
 }
 
@@ -720,6 +858,9 @@ static int read_round(struct session *s, const int *kept, bool *any)
 	} else {
 		s->horizon = UINT64_MAX;
 	}
+	/* after the horizon is taken: a truth record read later is held like a CPU's */
+	if (truth_round(s) > 0)
+		*any = true;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		s->batch_n[cpu] = kept[cpu];
 		while (s->batch_n[cpu] < MAX_BATCH_PAGES) {
@@ -813,6 +954,67 @@ static int enable_events(struct session *s)
 	if (missing && !s->o->quiet)
 		rq_warn("this kernel lacks %d event%s, unavailable: %s",
 			missing, missing > 1 ? "s" : "", line);
+	return 0;
+}
+
+/* The largest event id of a format list ("ID: n" lines). */
+static int max_id(const struct rq_tdw_format *f, int n)
+{
+	int id = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *p = strstr(f[i].buf, "\nID: ");
+
+		if (p && atoi(p + 5) > id)
+			id = atoi(p + 5);
+	}
+	return id;
+}
+
+/*
+ * Kernel truth, unless turned off: the BPF programs loaded and attached (before tracing
+ * is on, so the command's first placements have theirs), the rqpath:truth format with
+ * an id no event of the file has, the file's buffer for it.  Where the programs cannot
+ * load, one line says why and the recording goes on without.  -1 only for a failure of
+ * the file (err set).
+ */
+static int start_truth(struct session *s)
+{
+	char why[200];
+	char *fmt;
+	size_t len;
+	int id;
+
+	if (s->o->no_bpf) {
+		snprintf(s->st->truth_why, sizeof(s->st->truth_why), "turned off (--no-bpf)");
+		return 0;
+	}
+	if (!s->mono) {
+		/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: only the mono trace clock shares it */
+		snprintf(why, sizeof(why), "the trace clock is not mono, the BPF clock's");
+		goto off;
+	}
+	s->bpf = rq_truth_bpf_open(s->ncpus, s->o->bpf_ring_kb, on_truth, s, why, sizeof(why));
+	if (!s->bpf)
+		goto off;
+	id = max_id(s->events, s->nr_events);
+	if (max_id(s->ftrace, s->nr_ftrace) > id)
+		id = max_id(s->ftrace, s->nr_ftrace);
+	s->truth_id = id + 1;
+	fmt = rq_truth_format(s->truth_id, s->nr_events ? s->events[0].buf : NULL, &len,
+			      &s->truth_hdr);
+	if (!fmt || add_format(&s->events, &s->nr_events, RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT, fmt,
+			       len) < 0 || rq_tdw_add_instance(s->w, RQ_TRUTH_BUFFER) < 0) {
+		free(fmt);
+		snprintf(s->err, s->errlen, "out of memory");
+		return -1;
+	}
+	s->st->truth_on = true;
+	return 0;
+off:
+	snprintf(s->st->truth_why, sizeof(s->st->truth_why), "%s", why);
+	if (!s->o->quiet)
+		rq_warn("no kernel truth: %s; recording with the tracepoints alone", why);
 	return 0;
 }
 
@@ -1052,7 +1254,7 @@ static int open_readers(struct session *s)
 	s->tcpu = calloc(s->ncpus, sizeof(*s->tcpu));
 	s->cpu_fd = malloc(s->ncpus * sizeof(*s->cpu_fd));
 	s->cur = calloc(s->ncpus, sizeof(*s->cur));
-	s->pfds = calloc(s->ncpus, sizeof(*s->pfds));
+	s->pfds = calloc(s->ncpus + 1, sizeof(*s->pfds));
 	s->kb = calloc(s->ncpus, sizeof(*s->kb));
 	s->batch = calloc(s->ncpus, sizeof(*s->batch));
 	s->batch_n = calloc(s->ncpus, sizeof(*s->batch_n));
@@ -1100,6 +1302,11 @@ nomem:
 
 static void teardown(struct session *s)
 {
+	/* the programs first: nothing may stay attached whatever failed */
+	rq_truth_bpf_close(s->bpf);
+	s->bpf = NULL;
+	free(s->tq);
+	free(s->ta);
 	if (s->tcpu)
 		for (int cpu = 0; cpu < s->ncpus; cpu++)
 			if (s->tcpu[cpu])
@@ -1187,6 +1394,8 @@ static int drain(struct session *s)
 	enum rq_pump_status st = RQ_PUMP_BUDGET;
 
 	tracefs_event_disable(s->inst, NULL, NULL);
+	/* the truth ends with the events; what its ring buffer holds is drained below */
+	rq_truth_bpf_detach(s->bpf);
 	s->draining = true;
 	s->horizon = UINT64_MAX;
 	for (int i = 0; i < 50 && st != RQ_PUMP_IDLE; i++) {
@@ -1297,6 +1506,8 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 		goto out;
 	if (enable_events(s) < 0)
 		goto out;
+	if (start_truth(s) < 0)
+		goto out;
 	if (build_tep(s) < 0) {
 		snprintf(err, errlen, "cannot parse the tracefs event formats");
 		goto out;
@@ -1306,6 +1517,7 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 	src.ops = &live_ops;
 	src.ctx = s;
 	src.ncpus = s->ncpus;
+	src.nextra = s->bpf ? 1 : 0;
 	src.tep = s->tep;
 	s->pump = rq_pump_new(&src);
 	if (!s->pump || rq_pump_add_sink(s->pump, record_sink, s) < 0) {
@@ -1376,6 +1588,12 @@ int rq_recorder_pollfds(const struct rq_recorder *r, struct pollfd *fds, int max
 		fds[n].revents = 0;
 		n++;
 	}
+	if (s->bpf && n < max && rq_truth_bpf_fd(s->bpf) >= 0) {
+		fds[n].fd = rq_truth_bpf_fd(s->bpf);
+		fds[n].events = POLLIN;
+		fds[n].revents = 0;
+		n++;
+	}
 	return n;
 }
 
@@ -1440,6 +1658,8 @@ int rq_recorder_finish(struct rq_recorder *r, int ret)
 	if (ret < 0 || drain(s) < 0)
 		goto out;
 	ret = -1;
+	s->st->truth_drops = rq_truth_bpf_drops(s->bpf) + s->truth_lost;
+	s->st->truth_records = rq_tdw_records(s->w);
 	wret = write_file(s);
 	s->st->lost_events = rq_pump_lost(s->pump);
 	if (wret < 0)
@@ -1468,7 +1688,7 @@ out:
 void rq_recorder_wait(struct rq_recorder *r)
 {
 	struct session *s = (struct session *)r;
-	int n = rq_recorder_pollfds(r, s->pfds, s->ncpus);
+	int n = rq_recorder_pollfds(r, s->pfds, s->ncpus + 1);
 	bool busy = rq_pump_last_fed(s->pump) > 0;
 
 	/* while events flow, read at most every RQ_RECORD_GAP_MS: whole pages, few wakeups */

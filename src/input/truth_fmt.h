@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * truth_fmt.h - the event rqpath:truth as it is stored in a trace.dat (issue 21): a
+ * format text like any ftrace event's (common fields, then typed fields, a print fmt
+ * that trace-cmd report prints) and the bytes of one record, which the recorder writes
+ * into a buffer of its own in the file (RQ_TRUTH_BUFFER); decode.c reads them back into
+ * a struct rq_truth_rec (truth.h).
+ *
+ * Record layout after the common fields (at offset H, 8 on every kernel so far):
+ *   u32 pid, policy, nr_cpus_allowed, task_cpu; u16 cpu; u8 point, flags; u16 nr_cpus,
+ *   pad; __data_loc u64[] mask (the words the machine's CPUs need, at most 4);
+ *   __data_loc u8[] cpus (nr_cpus entries of struct rq_truth_cpu, 12 bytes each).
+ * The record's timestamp is the record's own (bpf_ktime_get_ns(), CLOCK_MONOTONIC: the
+ * trace clock "mono" the recorder uses).
+ */
+#ifndef RQPATH_TRUTH_FMT_H
+#define RQPATH_TRUTH_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "truth.h"
+
+/* The name of the file's buffer (instance) that holds the truth records. */
+#define RQ_TRUTH_BUFFER "rqpath-truth"
+#define RQ_TRUTH_SYSTEM "rqpath"
+#define RQ_TRUTH_EVENT "truth"
+
+/* Largest record: common fields (at most 64 bytes) and every field at its largest. */
+#define RQ_TRUTH_EVENT_MAX (64 + 32 + 8 * RQ_TRUTH_MASK_WORDS + \
+			    (int)sizeof(struct rq_truth_cpu) * RQ_TRUTH_MAX_CPUS)
+
+/*
+ * The format text with event id id.  The common fields are copied from kernel_format
+ * (any event's format text of the traced kernel, so that every record of the file has
+ * the same header; NULL: the usual four).  malloc'd; *len its length; *hdr gets where
+ * the fields after the common ones start (for rq_truth_encode()).  NULL on failure.
+ */
+char *rq_truth_format(int id, const char *kernel_format, size_t *len, int *hdr);
+/*
+ * The bytes of record r as event id id, with the common fields hdr bytes long, into buf
+ * (RQ_TRUTH_EVENT_MAX bytes); mask words for machine_cpus CPUs.  Returns the length.
+ */
+uint32_t rq_truth_encode(const struct rq_truth_rec *r, int id, int hdr, int machine_cpus,
+			 void *buf);
+
+#endif
