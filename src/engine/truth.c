@@ -103,6 +103,9 @@ enum rq_truth_cpu_state rqe_truth_cpu(const struct rq_analysis *an, const struct
 	}
 	if (c->curr_pid == 0 && n == 0 && !c->ttwu_pending)
 		return RQ_TCPU_IDLE;
+	/* a kernel without the SCHED_IDLE count: busy and SCHED_IDLE-only look the same */
+	if (n > 0 && (r->flags & RQ_TRUTH_NO_IDLE_COUNT))
+		return RQ_TCPU_UNKNOWN;
 	if (n > 0 && h >= n)
 		return RQ_TCPU_IDLE_ONLY;
 	if (n == 0 && !c->ttwu_pending && (int)c->curr_pid == wakee)
