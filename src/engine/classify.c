@@ -291,7 +291,12 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		 * the model is measured against it first.
 		 */
 		rqe_truth_compare(an, tr, t, proven, runnable, snap, mask);
-		runnable = tr->flags & RQ_TRUTH_ON_RQ;
+		/*
+		 * on_rq is read at sched_waking, a moment before ttwu_runnable() reads it
+		 * under the runqueue lock: a task that dequeued itself in between is selected
+		 * for all the same, which a move inside the waking window shows
+		 */
+		runnable = (tr->flags & RQ_TRUTH_ON_RQ) && !(t->wake_migrated && t->waking);
 		proven = !runnable;
 		proof_assume = 0;
 		rt_or_dl = rqe_truth_rt_or_dl(tr);
@@ -374,6 +379,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	}
 	if (tr) {
 		rqe_truth_mark(an, &p, tr, t);
+		if (!runnable)
+			p.truth &= (uint8_t)~RQ_PT_ON_RQ;	/* moved in the window: selected */
 		p.truth |= RQ_PT_SELECTION | RQ_PT_POLICY | RQ_PT_MASK;
 		an->truth.placements++;
 	}
