@@ -726,13 +726,16 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_truth_mark(an, &p, tr, t);
 		an->truth.placements++;
 		rqe_judge_needless_truth(an, &p, t, tr);
+	} else if (an->truth.records) {
+		/* the trace has the kernel's state: this exec's record comes next */
+		rqe_judge_needless_wait(an, &p, t, ev->ts);
 	} else {
 		rqe_judge_needless_callback(an, &p, t, mask_current);
 	}
 	p.assume |= (uint16_t)path_assume;
 	emit(an, &p);
 	/* numbered by emit(): the example if it is settled */
-	if (t->unknown_execs == 1 && !mask_current && !tr)
+	if (t->unknown_execs == 1 && !tr && (!mask_current || t->truth_exec_wait))
 		rqe_hold(an, &t->exec_slot, &p);
 	t->cpu = ev->cpu;
 }

@@ -96,6 +96,9 @@ struct rq_task {
 	long long inflight_policy;
 	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
 	uint64_t unknown_execs;
+	/* its last exec waits for the record that follows it (truth.c), taken at that ts */
+	bool truth_exec_wait;
+	uint64_t truth_exec_ts;
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
 	int16_t fork_parent_cpu;
@@ -738,6 +741,14 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 				   struct rq_task *t, const struct rqe_select *sel);
 void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 				 struct rq_task *t, const struct rqe_select *sel);
+/*
+ * An exec whose record follows its event: not judged until rqe_settle_exec_truth() hears
+ * the record (or the next marker settles it).
+ */
+void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			     uint64_t ts);
+void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t,
+			   const struct rq_truth_rec *r);
 /* needless-callback from the exec's record: one CPU allowed or migration disabled */
 void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			      const struct rq_truth_rec *r);

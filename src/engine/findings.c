@@ -428,16 +428,10 @@ void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, st
  * The execs settled by a marker, as the rows show them: the sinks (delay.c's wait list)
  * and the recent ring get the same verdict the counts below take.
  */
-static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n)
+static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n,
+			      const struct rq_exec_fix *fix)
 {
-	struct rq_exec_fix fix = {
-		.one_cpu = rq_cpumask_single(&t->mask),
-		.cpu = rq_cpumask_first(&t->mask),
-	};
-
-	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
-	fix.assume = rqe_mask_unseen(an);
-	rq_delay_execs_settled(an, t, &fix);
+	rq_delay_execs_settled(an, t, fix);
 	/* the ring's newest entries: stop at the n-th waiting exec of t */
 	for (unsigned int i = 0; n && i < an->recent_len; i++) {
 		struct rq_placement *p = &an->recent[(an->recent_head + an->recent_cap - 1 - i) %
@@ -445,7 +439,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 
 		if (p->pid != t->pid || !(p->notes & RQ_NOTE_MASK_UNKNOWN))
 			continue;
-		rq_exec_fix_apply(p, &fix);
+		rq_exec_fix_apply(p, fix);
 		n--;
 	}
 }
@@ -453,6 +447,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 {
 	t->unknown_execs = 0;
+	t->truth_exec_wait = false;
 	rq_delay_execs_settled(an, t, NULL);
 	rqe_release(an, &t->exec_slot);
 }
@@ -471,13 +466,18 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
 	enum rq_confidence conf = RQ_CONF_EXACT;
 	unsigned int unseen = rqe_mask_unseen(an);
+	struct rq_exec_fix fix = { 0 };
 
 	if (!n || !t->mask_known) {
 		rqe_unknown_execs_stay(an, t);
 		return;
 	}
 	t->unknown_execs = 0;
-	settled_execs_out(an, t, n);
+	fix.one_cpu = rq_cpumask_single(&t->mask);
+	fix.cpu = rq_cpumask_first(&t->mask);
+	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
+	fix.assume = rqe_mask_unseen(an);
+	settled_execs_out(an, t, n, &fix);
 	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
@@ -516,6 +516,76 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->path_conf[RQ_PATH_EXEC_AFFINE][conf] += n;
 		an->conf_counts[RQ_CONF_INFERRED] -= n;
 		an->conf_counts[conf] += n;
+	}
+	rqe_release(an, &t->exec_slot);
+}
+
+/*
+ * An exec whose record is still to come: the BPF program of sched_process_exec runs
+ * after the tracepoint's ftrace probe, so its record follows the event by a
+ * microsecond.  Not judged until it comes (rqe_settle_exec_truth()), like an exec
+ * waiting for the recorder's marker; the marker settles it if the record never does.
+ */
+void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			     uint64_t ts)
+{
+	an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
+	an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
+	p->notes |= RQ_NOTE_MASK_UNKNOWN;
+	t->unknown_execs++;
+	t->truth_exec_wait = true;
+	t->truth_exec_ts = ts;
+}
+
+void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const struct rq_truth_rec *r)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
+	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
+	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
+	unsigned int ignored = 0;
+	struct rq_exec_fix fix = {
+		.one_cpu = rqe_truth_one_cpu(r), .cpu = (int)r->cpu, .rt = rqe_truth_rt_or_dl(r),
+		.truth = RQ_PT_RECORD | RQ_PT_MASK | RQ_PT_POLICY, .truth_policy = (uint8_t)r->policy,
+		.truth_allowed = (uint16_t)(r->nr_cpus_allowed > UINT16_MAX ? UINT16_MAX :
+					    r->nr_cpus_allowed),
+	};
+
+	t->truth_exec_wait = false;
+	if (t->unknown_execs != 1)
+		return;		/* older execs wait too: the marker settles them all */
+	rqe_truth_compare(an, r, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
+	for (int c = 0; c < RQ_TRUTH_MASK_WORDS * 64; c++)
+		if (r->nr_cpus_allowed == 1 && rqe_truth_allows(r, c)) {
+			fix.cpu = c;
+			break;
+		}
+	if (fix.one_cpu)
+		fix.truth |= RQ_PT_ONE_CPU;
+	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
+	t->unknown_execs = 0;
+	an->truth.placements++;
+	settled_execs_out(an, t, 1, &fix);
+	s->unknown -= s->unknown ? 1 : 0;
+	s->not_judged -= s->not_judged ? 1 : 0;
+	s->judged++;
+	if (fix.one_cpu) {
+		rq_exec_fix_apply(p, &fix);
+		if (fix.needless) {
+			p->findings &= ~(1u << RQ_FIND_NEEDLESS_CALLBACK);	/* counted below */
+			p->late_findings = 0;
+			p->assume = 0;
+			rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
+		}
+		/* the path was counted exec-local (inferred): it is exec-affine, exact */
+		if (an->path_counts[RQ_PATH_EXEC_LOCAL] &&
+		    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]) {
+			an->path_counts[RQ_PATH_EXEC_LOCAL]--;
+			an->path_counts[RQ_PATH_EXEC_AFFINE]++;
+			an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]--;
+			an->path_conf[RQ_PATH_EXEC_AFFINE][RQ_CONF_EXACT]++;
+			an->conf_counts[RQ_CONF_INFERRED]--;
+			an->conf_counts[RQ_CONF_EXACT]++;
+		}
 	}
 	rqe_release(an, &t->exec_slot);
 }

@@ -24,6 +24,8 @@
  * its event too.
  */
 #define TRUTH_MAX_AGE (20 * NSEC_PER_MSEC)
+/* An exec's record follows its event (the BPF program runs after the ftrace probe). */
+#define TRUTH_EXEC_AFTER NSEC_PER_MSEC
 
 const char *const rq_mvt_names[RQ_MVT__COUNT] = {
 	[RQ_MVT_SELECTION] = "selection", [RQ_MVT_CPU] = "cpu_state",
@@ -49,6 +51,16 @@ void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev)
 		return;
 	if (!r->pid)
 		return;
+	if (r->point == RQ_TRUTH_EXEC) {
+		struct rq_task *t = rq_task_find(an, (int)r->pid);
+
+		if (t && t->truth_exec_wait && r->ts >= t->truth_exec_ts &&
+		    r->ts - t->truth_exec_ts <= TRUTH_EXEC_AFTER) {
+			an->truth.used++;
+			rqe_settle_exec_truth(an, t, r);
+			return;
+		}
+	}
 	if (!an->truth_slots) {
 		an->truth_slots = calloc(TRUTH_SLOTS, sizeof(*an->truth_slots));
 		if (!an->truth_slots)

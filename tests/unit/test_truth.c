@@ -307,6 +307,46 @@ static void exec_one_cpu_from_the_record(void **state)
 	}
 }
 
+/*
+ * The record of an exec follows its event (the BPF program runs after the tracepoint's
+ * ftrace probe): the exec waits for it, then is judged from it; the next exec's verdict
+ * is its own record's, not the previous one's.  Pinned first (needless), then not.
+ */
+static void exec_record_after_its_event(void **state)
+{
+	struct rq_analysis *an = an_opts(2, "6.18", false);
+	struct rq_truth_rec r, other;
+	uint64_t ts[2] = { 3 * MS, 5 * MS };
+	uint64_t mask[2] = { 0x2, 0x3 };
+
+	truth_init(&other, 2 * MS, RQ_TRUTH_WAKING, 1, 0, 0x3, 2);
+	ev_truth(an, &other);		/* the trace has records */
+	mark_task(an, 1 * MS, 700, 0, "0-1");
+	ev_switch(an, 2 * MS, 1, 0, 0, 700, "x");
+	for (int i = 0; i < 2; i++) {
+		ev_exec(an, ts[i], 1, 700, "/bin/x");
+		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 1);
+		truth_init(&r, ts[i] + 1 * US, RQ_TRUTH_EXEC, 700, 0, mask[i], 2);
+		ev_truth(an, &r);
+		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 0);
+		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
+		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->judged, i + 1);
+		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 1);
+		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->exact, 1);
+		assert_int_equal(path_count(an, "exec-affine"), 1);
+		assert_int_equal(path_count(an, "exec-local"), i);
+		assert_true(rq_recent(an, 0)->truth & RQ_PT_RECORD);
+		assert_int_equal(rq_recent(an, 0)->path,
+				 i ? RQ_PATH_EXEC_LOCAL : RQ_PATH_EXEC_AFFINE);
+	}
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->examples[0].why_cpu, 1);
+	/* the marker that follows settles nothing more */
+	mark_task(an, 6 * MS, 700, 0, "1");
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 1);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->judged, 2);
+	rq_analysis_free(an);
+}
+
 /* A fork's record (sched_process_fork, the child) judges its sched_wakeup_new. */
 static void fork_record_judges_idle_stacking(void **state)
 {
@@ -380,6 +420,7 @@ int main(void)
 		cmocka_unit_test(sched_idle_only_from_h_nr_idle),
 		cmocka_unit_test(model_vs_truth_counts),
 		cmocka_unit_test(exec_one_cpu_from_the_record),
+		cmocka_unit_test(exec_record_after_its_event),
 		cmocka_unit_test(fork_record_judges_idle_stacking),
 		cmocka_unit_test(records_of_other_points_or_too_old_are_not_used),
 		cmocka_unit_test(a_record_changes_nothing_in_the_model),
