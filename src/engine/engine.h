@@ -322,6 +322,11 @@ static inline struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint
  * (and been seen) by then, since a slice is a few milliseconds.  Inferred.
  */
 #define CPU_KNOWN_AFTER (20 * NSEC_PER_MSEC)
+/*
+ * An exec's rqpath:truth record follows its event (the BPF program of the tracepoint runs
+ * after its ftrace probe: a microsecond here) by at most this much (truth.c).
+ */
+#define TRUTH_EXEC_AFTER NSEC_PER_MSEC
 
 static inline bool valid_cpu(const struct rq_analysis *an, int cpu)
 {

@@ -24,8 +24,6 @@
  * its event too.
  */
 #define TRUTH_MAX_AGE (20 * NSEC_PER_MSEC)
-/* An exec's record follows its event (the BPF program runs after the ftrace probe). */
-#define TRUTH_EXEC_AFTER NSEC_PER_MSEC
 
 const char *const rq_mvt_names[RQ_MVT__COUNT] = {
 	[RQ_MVT_SELECTION] = "selection", [RQ_MVT_CPU] = "cpu_state",
