@@ -327,7 +327,11 @@ FUZZ_SECONDS ?= 300
 fuzz: $(BUILD)/test-deps.stamp
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) RQPATH_BUILD=$(CURDIR)/$(BUILD) sh tests/fuzz/run.sh
 
-.PHONY: all run check install uninstall deps test-deps clean bench fuzz
+# Whether this build has the BPF side (tests/golden/t_no_bpf.sh).
+bpf-status:
+	@echo "BPF=$(BPF)"
+
+.PHONY: all run check install uninstall deps test-deps clean bench fuzz bpf-status
 .DELETE_ON_ERROR:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1317,7 +1317,8 @@ static int live_loop(struct tui *t)
 {
 	const struct rq_budget slice = { .max_seconds = LIVE_SLICE };
 	int ncpu = rq_pump_cpus(t->pump), ret = 0;
-	struct pollfd *fds = calloc((size_t)ncpu + 1, sizeof(*fds));
+	/* the keyboard, each CPU's ring buffer, the BPF ring buffer */
+	struct pollfd *fds = calloc((size_t)ncpu + 2, sizeof(*fds));
 	double last_draw = 0, last_read = 0;
 	bool more = false;
 
@@ -1382,7 +1383,7 @@ static int live_loop(struct tui *t)
 				wait = LIVE_GAP - (now - last_read);
 		}
 		if (t->script || now - last_read >= LIVE_GAP)
-			n += rq_recorder_pollfds(t->rec, fds + n, ncpu);
+			n += rq_recorder_pollfds(t->rec, fds + n, ncpu + 1);
 		poll(fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 	}
 	free(fds);
@@ -1424,6 +1425,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	opts.output_fd = keep ? NULL : &fd;
 	opts.force = o->force;
 	opts.mode = o->mode;
+	opts.no_bpf = o->no_bpf;
 	opts.quiet = true;
 	opts.stop = &sig_quit;	/* a signal that would end rqpath ends the recording */
 	rerr[0] = '\0';

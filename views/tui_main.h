@@ -29,6 +29,7 @@ struct tui_live_opts {
 	const char *output;	/* keep the recording in this file, NULL: a temporary one */
 	bool force;		/* replace an existing output file */
 	mode_t mode;		/* its permission bits, 0: 0600 */
+	bool no_bpf;		/* no kernel truth (record.h) */
 };
 
 /* Record this system (root) and show it live until the user quits.  0, or -1 and err. */

@@ -135,6 +135,7 @@ struct live_opts {
 	char **cmd;
 	const char *user;
 	bool syscalls;
+	bool no_bpf;		/* --no-bpf: no kernel truth */
 	const char *keep;	/* --keep FILE: the recording is written there too */
 };
 
@@ -159,6 +160,7 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 	ro.duration = lo->duration;
 	ro.quiet = !isatty(STDERR_FILENO);
 	ro.syscalls = lo->syscalls;
+	ro.no_bpf = lo->no_bpf;
 	if (cli_child_user(&child, lo->user, err, errlen) < 0)
 		return -1;
 	child.foreground = true;
@@ -203,7 +205,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
@@ -216,6 +218,8 @@ static const struct cli_option audit_options[] = {
 	  "with --live: run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "with --live: also record the sched_set* syscalls (exact, slower syscalls)" },
+	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
+	  "with --live: no kernel truth (do not load the BPF programs)" },
 	{ "keep", OPT_KEEP, CLI_STRING, "FILE", 0, 0, CLI_IN_LEAD,
 	  "with --live: also write the recording to FILE (a new file; its audit is the same)" },
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
@@ -351,6 +355,9 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case OPT_KEEP:
 			lo.keep = p.arg;
+			break;
+		case OPT_NO_BPF:
+			lo.no_bpf = true;
 			break;
 		default:
 			ret = cli_stop(&p, opt);

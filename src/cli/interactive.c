@@ -48,7 +48,7 @@ const struct cli_command cli_replay = {
 #define MAX_COMPARE_RUNS 64
 static char SEP[] = "\001--compare";
 
-enum { OPT_BUFFER_KB = 256, OPT_FORCE, OPT_MODE };
+enum { OPT_BUFFER_KB = 256, OPT_FORCE, OPT_MODE, OPT_NO_BPF };
 
 static const struct cli_option live_options[] = {
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
@@ -58,6 +58,8 @@ static const struct cli_option live_options[] = {
 	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
 	{ "mode", OPT_MODE, CLI_MODE, "MODE", 0, 0, CLI_NESTED,
 	  "FILE's permission bits in octal (default 0600)" },
+	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, 0,
+	  "no kernel truth: do not load the BPF programs (the tracepoints alone)" },
 	{ NULL },
 };
 
@@ -181,6 +183,9 @@ static int cmd_live(int argc, char **argv)
 			break;
 		case OPT_MODE:
 			opts.mode = (mode_t)p.num;
+			break;
+		case OPT_NO_BPF:
+			opts.no_bpf = true;
 			break;
 		default:
 			return cli_stop(&p, opt);

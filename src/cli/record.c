@@ -214,9 +214,10 @@ static int cmd_record(int argc, char **argv)
 		/* where each attribute came from: the kernel's own state, or the model alone */
 		if (st.truth_on)
 			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
-				"truth=bpf (%llu records, %llu dropped)\n",
+				"truth=bpf (%llu records, %llu dropped, %llu missed)\n",
 				(unsigned long long)st.truth_records,
-				(unsigned long long)st.truth_drops);
+				(unsigned long long)st.truth_drops,
+				(unsigned long long)st.truth_misses);
 		else
 			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
 				"truth=none (%s)\n", st.truth_why);

@@ -247,6 +247,10 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->llc_source = an->llc_source;
 	s->asym_capacity = an->asym_capacity;
 	s->markers_ignored = an->markers_ignored;
+	s->truth_records = an->counts[RQ_EV_TRUTH];
+	s->truth_drops = an->truth_drops;
+	s->truth_misses = an->truth_misses;
+	s->truth_source = s->truth_records || an->truth_marked ? "bpf" : "none";
 	s->mask_violations = an->mask_violations;
 	s->truth = an->truth;
 	s->nr_tasks = an->nr_tasks;

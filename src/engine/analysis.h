@@ -406,6 +406,13 @@ struct rq_summary {
 	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
 	/* data quality beyond the per-CPU numbers */
 	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
+	/*
+	 * Kernel truth (truth.h): "bpf" when the trace has rqpath:truth records (or its
+	 * recorder's truth line says so), else "none"; the records, and those the BPF ring
+	 * buffer had no room for (the recorder's truth line).
+	 */
+	const char *truth_source;
+	uint64_t truth_records, truth_drops, truth_misses;
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
 	/* the kernel's own state (rqpath:truth records) and the model measured against it */
 	struct rq_truth_summary truth;

@@ -211,6 +211,9 @@ struct rq_analysis {
 	/* data quality beyond the per-CPU repair counters */
 	int marker_pid;		/* the recorder: the writer of the first marker, -1 none yet */
 	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
+	bool truth_marked;		/* the recorder's truth line says source=bpf */
+	uint64_t truth_drops;		/* ... and that many records were dropped */
+	uint64_t truth_misses;		/* ... or not made (the programs did not run) */
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
 	bool lost_on_cpus;	/* some CPU's lost_events is not 0 */
 	struct rq_cpumask all_cpus;	/* the assumed mask of tasks with no other evidence */

@@ -879,6 +879,11 @@ void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_MARK_TASK_GONE:
 		apply_task_marker(an, &m, ev->ts);
 		break;
+	case RQ_MARK_TRUTH:
+		an->truth_marked = !strcmp(m.truth_source, "bpf");
+		an->truth_drops += (uint64_t)m.truth_drops;
+		an->truth_misses += (uint64_t)m.truth_misses;
+		break;
 	default:
 		break;
 	}

@@ -176,6 +176,14 @@ int rq_marker_parse(const char *text, size_t len, struct rq_marker *m)
 			goto bad;
 		if (take_int(&p, "tasks", 0, INT_MAX, false, -1, &m->ntasks))
 			goto bad;
+	} else if (!strncmp(line, "truth ", 6)) {
+		p = line + 6;
+		m->kind = RQ_MARK_TRUTH;
+		if (take(&p, "source", m->truth_source, sizeof(m->truth_source)) != 1 ||
+		    (strcmp(m->truth_source, "bpf") && strcmp(m->truth_source, "none")) ||
+		    take_int(&p, "drops", 0, INT_MAX, true, 0, &m->truth_drops) ||
+		    take_int(&p, "misses", 0, INT_MAX, false, 0, &m->truth_misses))
+			goto bad;
 	} else {
 		goto bad;
 	}
@@ -233,6 +241,10 @@ int rq_marker_format(const struct rq_marker *m, char *buf, size_t size)
 				m->idle_cg, comm);
 	case RQ_MARK_TASK_GONE:
 		return snprintf(buf, size, RQ_MARKER_PREFIX "task pid=%d gone\n", m->pid);
+	case RQ_MARK_TRUTH:
+		return snprintf(buf, size, RQ_MARKER_PREFIX "truth source=%s drops=%d misses=%d\n",
+				strcmp(m->truth_source, "bpf") ? "none" : "bpf", m->truth_drops,
+				m->truth_misses);
 	case RQ_MARK_SNAPSHOT_DONE:
 		if (m->ntasks < 0)	/* unknown */
 			return snprintf(buf, size, RQ_MARKER_PREFIX "snapshot done\n");

@@ -12,6 +12,7 @@
  *   rqpath/1 task pid=123 tgid=123 policy=5 cpus=0-1 idle_cg=0 comm=bash
  *   rqpath/1 task pid=123 gone
  *   rqpath/1 snapshot done tasks=312
+ *   rqpath/1 truth source=bpf drops=0 misses=0
  *
  * Fields are single-blank separated "key=value" pairs whose values hold no blank
  * (release and comm are escaped with rq_escape_c(), and their blanks as \x20); the
@@ -25,6 +26,10 @@
  * Cpus_allowed_list ("?" unknown), llc is the first CPU of that CPU's last-level
  * cache group, llc_src says where that came from: "cache" (sysfs cache indexK),
  * "package" (no cache info: the package was taken instead) or "assumed".
+ *
+ * The truth line says where the file's rqpath:truth records came from (truth_fmt.h), how
+ * many the BPF ring buffer had no room for, and how many tracepoint hits the programs
+ * did not run for (misses, may be absent); the recorder writes it as it stops.
  */
 #ifndef RQPATH_MARKERS_H
 #define RQPATH_MARKERS_H
@@ -40,6 +45,7 @@ enum rq_marker_kind {
 	RQ_MARK_TASK,
 	RQ_MARK_TASK_GONE,
 	RQ_MARK_SNAPSHOT_DONE,
+	RQ_MARK_TRUTH,
 };
 
 struct rq_marker {
@@ -57,6 +63,9 @@ struct rq_marker {
 	char comm[64];		/* unescaped */
 	/* SNAPSHOT_DONE */
 	int ntasks;
+	/* TRUTH */
+	char truth_source[8];	/* "bpf" or "none" */
+	int truth_drops, truth_misses;
 };
 
 /* Parse the text after RQ_MARKER_PREFIX.  Returns 0, or -1 for a line it does not know. */

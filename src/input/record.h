@@ -85,6 +85,7 @@ struct rq_record_stats {
 	char truth_why[200];
 	uint64_t truth_records;
 	uint64_t truth_drops;
+	uint64_t truth_misses;	/* tracepoint hits the programs did not run for */
 };
 
 /*

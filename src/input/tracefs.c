@@ -38,6 +38,7 @@
 
 #include "decode.h"
 #include "escape.h"
+#include "markers.h"
 #include "msg.h"
 #include "outfile.h"
 #include "pump.h"
@@ -835,7 +836,8 @@ static void record_sink(void *data, const struct rq_event *ev)
 	if (ev->type == RQ_EV_MARKER && !s->system_seen && ev->common_pid == getpid() &&
 	    ev->str && ev->str_len >= 7 && !strncmp(ev->str, "kernel ", 7))
 		s->system_seen = true;
-	s->st->events++;
+	/* the events are the tracepoints' (the truth records are counted apart) */
+	s->st->events += ev->type != RQ_EV_TRUTH;
 	s->st->by_type[ev->type]++;
 	capture_attributes(s, ev);
 }
@@ -1383,6 +1385,22 @@ static bool should_stop(struct session *s)
 	return false;
 }
 
+/* The truth line (markers.h): the source, and the records the BPF ring buffer dropped. */
+static void truth_marker(struct session *s)
+{
+	struct rq_marker m = { .kind = RQ_MARK_TRUTH };
+	uint64_t drops = rq_truth_bpf_drops(s->bpf) + s->truth_lost;
+	char line[128];
+	int n;
+
+	snprintf(m.truth_source, sizeof(m.truth_source), "bpf");
+	m.truth_drops = drops > INT_MAX ? INT_MAX : (int)drops;
+	m.truth_misses = s->st->truth_misses > INT_MAX ? INT_MAX : (int)s->st->truth_misses;
+	n = rq_marker_format(&m, line, sizeof(line));
+	if (n > 0 && write(s->marker_fd, line, (size_t)n) < 0 && !s->o->quiet)
+		rq_warn("could not write the truth line into the trace: %s", strerror(errno));
+}
+
 /*
  * Stop the events but keep the buffer on while draining: the last records still make
  * attribute markers (fork, exec, setaffinity), and those must be in the file.  Then stop
@@ -1394,8 +1412,14 @@ static int drain(struct session *s)
 	enum rq_pump_status st = RQ_PUMP_BUDGET;
 
 	tracefs_event_disable(s->inst, NULL, NULL);
-	/* the truth ends with the events; what its ring buffer holds is drained below */
+	/*
+	 * The truth ends after the events (every placement in the trace has its record);
+	 * what its ring buffer holds is drained below.
+	 */
+	s->st->truth_misses = rq_truth_bpf_misses(s->bpf);
 	rq_truth_bpf_detach(s->bpf);
+	if (s->bpf)
+		truth_marker(s);
 	s->draining = true;
 	s->horizon = UINT64_MAX;
 	for (int i = 0; i < 50 && st != RQ_PUMP_IDLE; i++) {

@@ -36,6 +36,7 @@ int rq_truth_bpf_drain(struct rq_truth_bpf *t) { return 0; }
 void rq_truth_bpf_detach(struct rq_truth_bpf *t) { }
 uint64_t rq_truth_bpf_drops(const struct rq_truth_bpf *t) { return 0; }
 uint64_t rq_truth_bpf_written(const struct rq_truth_bpf *t) { return 0; }
+uint64_t rq_truth_bpf_misses(const struct rq_truth_bpf *t) { return 0; }
 void rq_truth_bpf_close(struct rq_truth_bpf *t) { }
 
 #else
@@ -220,6 +221,24 @@ uint64_t rq_truth_bpf_drops(const struct rq_truth_bpf *t)
 uint64_t rq_truth_bpf_written(const struct rq_truth_bpf *t)
 {
 	return sum_count(t, 1);
+}
+
+uint64_t rq_truth_bpf_misses(const struct rq_truth_bpf *t)
+{
+	struct bpf_program *prog;
+	uint64_t sum = 0;
+
+	if (!t || !t->skel)
+		return 0;
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) == 0)
+			sum += info.recursion_misses;
+	}
+	return sum;
 }
 
 void rq_truth_bpf_close(struct rq_truth_bpf *t)

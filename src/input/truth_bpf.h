@@ -42,6 +42,12 @@ void rq_truth_bpf_detach(struct rq_truth_bpf *t);
 /* Records the ring buffer had no room for (the programs' own count), and written. */
 uint64_t rq_truth_bpf_drops(const struct rq_truth_bpf *t);
 uint64_t rq_truth_bpf_written(const struct rq_truth_bpf *t);
+/*
+ * Tracepoint hits the programs did not run for: the kernel runs no BPF program of this
+ * kind inside another on the same CPU (an interrupt's wake-up while one runs), and
+ * counts each such miss (bpf_prog_info.recursion_misses).  A placement then has no truth.
+ */
+uint64_t rq_truth_bpf_misses(const struct rq_truth_bpf *t);
 /* Detach and free everything (NULL is fine). */
 void rq_truth_bpf_close(struct rq_truth_bpf *t);
 

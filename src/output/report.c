@@ -93,6 +93,10 @@ static void json_trace_extra(FILE *f, const struct rq_summary *sum)
 	for (int c = 0; c < sum->nr_cpus; c++)
 		fprintf(f, "%s%d", c ? ", " : "", sum->cpus[c].llc);
 	fprintf(f, "], \"asym_capacity\": %s},\n", sum->asym_capacity ? "true" : "false");
+	fprintf(f, "    \"truth\": {\"source\": \"%s\", \"records\": %llu, \"drops\": %llu, "
+		   "\"misses\": %llu},\n", sum->truth_source ? sum->truth_source : "none",
+		(unsigned long long)sum->truth_records, (unsigned long long)sum->truth_drops,
+		(unsigned long long)sum->truth_misses);
 	fprintf(f, "    \"data_quality\": {\"repairs\": %llu, \"idle_exits_repaired\": %llu, "
 		   "\"switch_mismatches\": %llu, \"markers_ignored\": %llu, "
 		   "\"mask_violations\": %llu, \"clock_backwards\": %llu, \"cpus\": [",

@@ -43,7 +43,10 @@ for p in sys.argv[1:]:
     need(d["schema"] == "rqpath.audit/1", "schema id")
     t = d["trace"]
     need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts",
-                    "profile", "topology", "data_quality"}, "trace keys")
+                    "profile", "topology", "truth", "data_quality"}, "trace keys")
+    need(set(t["truth"]) == {"source", "records", "drops", "misses"} and
+         t["truth"]["source"] in ("bpf", "none") and
+         (t["truth"]["records"] == 0 or t["truth"]["source"] == "bpf"), "trace.truth")
     need(set(t["profile"]) == {"exec_callback", "idle_stack", "fork_util", "delay_dequeue",
                                "source"}, "trace.profile keys")
     need(set(t["topology"]) == {"source", "llc", "asym_capacity"} and

@@ -1,432 +1,426 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_truth.c - the kernel's own state (rqpath:truth records, src/base/truth.h) in the
- * engine, on synthetic streams: a delayed-dequeue requeue (on_rq at sched_waking) is
- * "no selection", never possible or counted; an idle CPU the model thought busy, and a
- * busy one it thought idle; SCHED_IDLE-only from h_nr_idle; the exec's one-CPU test
- * from nr_cpus_allowed and migration-disabled; a fork's record; --no-truth gives the
- * tracepoint-only verdicts of the same stream; model_vs_truth counts the model's errors;
- * records of another point, too old, or of another task are not used, and a record
- * changes nothing in the model (it names no writer).
+ * test_truth.c - the rqpath:truth event (issue 21): a literal format text and records
+ * made by hand, in both byte orders, decoded into RQ_EV_TRUTH (every field, the arrays
+ * bounded by what the record holds, no runner shown); rq_truth_format()'s text and
+ * rq_truth_encode()'s bytes against the literal; and a trace.dat with a truth buffer
+ * (v6 and v7) read back through the reader and the pump, merged by time with a CPU.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
-#include "synth.h"
+#include <event-parse.h>
 
-#define US 1000ULL
+#include "decode.h"
+#include "pump.h"
+#include "tracedat.h"
+#include "tracedat_write.h"
+#include "truth_fmt.h"
 
-static struct rq_analysis *an_opts(int nr, const char *release, bool no_truth)
+#define COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* The layout truth_fmt.h describes, written out by hand. */
+static const char truth_fmt[] =
+	"name: truth\nID: 900\nformat:\n" COMMON
+	"\tfield:u32 pid;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 policy;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 nr_cpus_allowed;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 task_cpu;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\tfield:u16 cpu;\toffset:24;\tsize:2;\tsigned:0;\n"
+	"\tfield:u8 point;\toffset:26;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 flags;\toffset:27;\tsize:1;\tsigned:0;\n"
+	"\tfield:u16 nr_cpus;\toffset:28;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 pad;\toffset:30;\tsize:2;\tsigned:0;\n"
+	"\tfield:__data_loc u64[] mask;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc u8[] cpus;\toffset:36;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"pid=%u\", REC->pid\n";
+
+static bool host_big(void)
 {
-	static const bool all[RQ_EV__COUNT] = {
-		[RQ_EV_SWITCH] = true, [RQ_EV_WAKING] = true, [RQ_EV_WAKEUP] = true,
-		[RQ_EV_WAKEUP_NEW] = true, [RQ_EV_MIGRATE] = true, [RQ_EV_FORK] = true,
-		[RQ_EV_EXIT] = true, [RQ_EV_EXEC] = true,
-		[RQ_EV_SETAFFINITY_ENTER] = true, [RQ_EV_SETAFFINITY_EXIT] = true,
-		[RQ_EV_SETSCHED_ENTER] = true, [RQ_EV_SETSCHED_EXIT] = true,
-		[RQ_EV_CGROUP_ATTACH] = true, [RQ_EV_TRUTH] = true,
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+static void put(bool big, unsigned char *p, int n, unsigned long long v)
+{
+	for (int i = 0; i < n; i++)
+		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/*
+ * A waking of pid 4242 (SCHED_IDLE, 3 CPUs allowed, last on CPU 1, on a runqueue and
+ * delayed) on CPU 2, with 3 CPUs' runqueues; the arrays where the data_locs say.
+ * Returns the record's length; ncpu_field is what nr_cpus claims.
+ */
+static size_t make_record(bool big, unsigned char *r, int id, int ncpu_field, int ncpu_data)
+{
+	size_t at = 40;
+
+	memset(r, 0, 256);
+	put(big, r, 2, (unsigned int)id);
+	put(big, r + 4, 4, 777);	/* common_pid: not a runner */
+	put(big, r + 8, 4, 4242);
+	put(big, r + 12, 4, 5);
+	put(big, r + 16, 4, 3);
+	put(big, r + 20, 4, 1);
+	put(big, r + 24, 2, 2);
+	r[26] = RQ_TRUTH_WAKING;
+	r[27] = RQ_TRUTH_ON_RQ | RQ_TRUTH_DELAYED;
+	put(big, r + 28, 2, (unsigned int)ncpu_field);
+	put(big, r + 32, 4, (unsigned int)(at | 8u << 16));
+	put(big, r + 36, 4, (unsigned int)((at + 8) | (unsigned int)(12 * ncpu_data) << 16));
+	put(big, r + at, 8, 0x0000000000000007ull);
+	at += 8;
+	for (int c = 0; c < ncpu_data; c++, at += 12) {
+		put(big, r + at, 4, 100u + (unsigned int)c);	/* curr_pid */
+		r[at + 4] = c == 1 ? RQ_TRUTH_RQ_UNKNOWN : RQ_TRUTH_RQ_KNOWN;
+		r[at + 5] = (unsigned char)(c == 2 ? 5 : 0);	/* curr_policy */
+		r[at + 6] = (unsigned char)(c + 1);		/* nr_running */
+		r[at + 7] = (unsigned char)(c == 2 ? 3 : 0);	/* h_nr_idle */
+		r[at + 8] = (unsigned char)(c == 0);		/* ttwu_pending */
+	}
+	return at;
+}
+
+static struct tep_handle *tep_with(const char *fmt, size_t len, bool big)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *ev = NULL;
+
+	assert_non_null(tep);
+	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_big() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, 8);
+	assert_int_equal(tep_parse_format(tep, &ev, fmt, len, RQ_TRUTH_SYSTEM), 0);
+	assert_non_null(ev);
+	return tep;
+}
+
+static void check_full(const struct rq_event *ev, int ncpu)
+{
+	const struct rq_truth_rec *t = ev->truth;
+
+	assert_int_equal(ev->type, RQ_EV_TRUTH);
+	assert_non_null(t);
+	assert_int_equal(ev->ts, 123456789);
+	assert_int_equal(t->ts, 123456789);
+	assert_int_equal(ev->cpu, 2);
+	assert_int_equal(ev->pid, 4242);
+	assert_int_equal(ev->common_pid, -1);	/* shows nobody running */
+	assert_false(rq_event_shows_runner(ev));
+	assert_int_equal(t->pid, 4242);
+	assert_int_equal(t->policy, 5);
+	assert_int_equal(t->nr_cpus_allowed, 3);
+	assert_int_equal(t->task_cpu, 1);
+	assert_int_equal(t->cpu, 2);
+	assert_int_equal(t->point, RQ_TRUTH_WAKING);
+	assert_int_equal(t->flags, RQ_TRUTH_ON_RQ | RQ_TRUTH_DELAYED);
+	assert_int_equal(t->mask[0], 7);
+	assert_int_equal(t->mask[1], 0);
+	assert_int_equal(t->nr_cpus, ncpu);
+	for (int c = 0; c < ncpu; c++) {
+		assert_int_equal(t->cpus[c].curr_pid, 100 + c);
+		assert_int_equal(t->cpus[c].known, c == 1 ? 0 : 1);
+		assert_int_equal(t->cpus[c].curr_policy, c == 2 ? 5 : 0);
+		assert_int_equal(t->cpus[c].nr_running, c + 1);
+		assert_int_equal(t->cpus[c].h_nr_idle, c == 2 ? 3 : 0);
+		assert_int_equal(t->cpus[c].ttwu_pending, c == 0);
+	}
+	for (int c = ncpu; c < RQ_TRUTH_MAX_CPUS; c++)
+		assert_int_equal(t->cpus[c].nr_running, 0);
+}
+
+static void decode_literal(bool big)
+{
+	struct tep_handle *tep = tep_with(truth_fmt, sizeof(truth_fmt) - 1, big);
+	struct rq_decoder *d = rq_decoder_new(tep);
+	unsigned char r[256];
+	struct rq_event ev;
+	size_t n;
+
+	assert_non_null(d);
+	assert_true(rq_decoder_available(d)[RQ_EV_TRUTH]);
+	n = make_record(big, r, 900, 3, 3);
+	rq_decode_raw(d, r, (uint32_t)n, 123456789, 5, &ev);
+	check_full(&ev, 3);
+
+	/* nr_cpus says 9, the array holds 2: only those */
+	n = make_record(big, r, 900, 9, 2);
+	rq_decode_raw(d, r, (uint32_t)n, 123456789, 5, &ev);
+	check_full(&ev, 2);
+
+	/* the record is cut inside the cpus array: its data_loc runs past the end */
+	n = make_record(big, r, 900, 3, 3);
+	rq_decode_raw(d, r, (uint32_t)n - 1, 123456789, 5, &ev);
+	assert_int_equal(ev.type, RQ_EV_TRUTH);
+	assert_int_equal(ev.truth->nr_cpus, 0);
+	assert_int_equal(ev.truth->mask[0], 7);
+
+	/* a data_loc pointing far outside the record */
+	put(big, r + 32, 4, 0xfff0u | 0xffffu << 16);
+	rq_decode_raw(d, r, (uint32_t)n, 123456789, 5, &ev);
+	assert_int_equal(ev.truth->mask[0], 0);
+
+	/* shorter than its fixed part: zeros, no read past it */
+	rq_decode_raw(d, r, 20, 1, 0, &ev);
+	assert_int_equal(ev.type, RQ_EV_TRUTH);
+	assert_int_equal(ev.truth->pid, 4242);
+	assert_int_equal(ev.truth->task_cpu, 0);
+	assert_int_equal(ev.truth->nr_cpus, 0);
+	rq_decoder_free(d);
+	tep_free(tep);
+}
+
+static void host_order(void **state)
+{
+	decode_literal(host_big());
+}
+
+static void swapped_order(void **state)
+{
+	decode_literal(!host_big());
+}
+
+/* What the recorder writes: the same fields at the same offsets, the same decoding. */
+static void format_and_encode(void **state)
+{
+	static const char kernel[] = "name: sched_waking\nID: 375\nformat:\n" COMMON
+		"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n";
+	struct tep_handle *tep, *lit;
+	struct tep_event *e, *l;
+	struct rq_decoder *d;
+	struct rq_truth_rec rec;
+	struct rq_event ev, ev2;
+	unsigned char r[256], buf[RQ_TRUTH_EVENT_MAX];
+	size_t len, n;
+	uint32_t m;
+	char *fmt;
+	int hdr;
+
+	fmt = rq_truth_format(901, kernel, &len, &hdr);
+	assert_non_null(fmt);
+	assert_int_equal(hdr, 8);
+	tep = tep_with(fmt, len, host_big());
+	lit = tep_with(truth_fmt, sizeof(truth_fmt) - 1, host_big());
+	e = tep_find_event_by_name(tep, RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT);
+	l = tep_find_event_by_name(lit, RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT);
+	assert_non_null(e);
+	assert_non_null(l);
+	assert_int_equal(e->id, 901);
+	assert_int_equal(e->format.nr_fields, l->format.nr_fields);
+	for (struct tep_format_field *f = l->format.fields; f; f = f->next) {
+		struct tep_format_field *g = tep_find_field(e, f->name);
+
+		assert_non_null(g);
+		assert_int_equal(g->offset, f->offset);
+		assert_int_equal(g->size, f->size);
+		/* the print fmt's symbols and flags do not change the layout */
+		assert_int_equal(g->flags & ~(TEP_FIELD_IS_FLAG | TEP_FIELD_IS_SYMBOLIC),
+				 f->flags & ~(TEP_FIELD_IS_FLAG | TEP_FIELD_IS_SYMBOLIC));
+	}
+	/* the record the literal's decoder reads, encoded, reads the same */
+	d = rq_decoder_new(lit);
+	n = make_record(host_big(), r, 900, 3, 3);
+	rq_decode_raw(d, r, (uint32_t)n, 123456789, 0, &ev);
+	rec = *ev.truth;
+	m = rq_truth_encode(&rec, 900, 8, 3, buf);
+	assert_int_equal(m, n);
+	rq_decode_raw(d, buf, m, 123456789, 0, &ev2);
+	check_full(&ev2, 3);
+	rq_decoder_free(d);
+	tep_free(tep);
+	tep_free(lit);
+	free(fmt);
+}
+
+#define PAGE 4096
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char header_event[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+static char exit_fmt[] =
+	"name: sched_process_exit\nID: 320\nformat:\n" COMMON
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"pid=%d\", REC->pid\n";
+
+/* A CPU page of exit records at ts0, ts0 + 1000, ...: pids 10, 11, ... */
+static void cpu_page(unsigned char *p, uint64_t ts0, int n)
+{
+	size_t at = 16;
+	uint64_t commit = 0;
+
+	memset(p, 0, PAGE);
+	memcpy(p, &ts0, 8);
+	for (int i = 0; i < n; i++, at += 36) {
+		uint32_t h = 8 | (i ? 1000u : 0u) << 5;	/* 32 bytes of data */
+		uint16_t type = 320;
+		int32_t pid = 10 + i, prio = 120;
+
+		memcpy(p + at, &h, 4);
+		memcpy(p + at + 4, &type, 2);
+		memcpy(p + at + 12, "exiting", 8);
+		memcpy(p + at + 28, &pid, 4);
+		memcpy(p + at + 32, &prio, 4);
+		commit += 36;
+	}
+	memcpy(p + 8, &commit, 8);
+}
+
+struct seen {
+	int n, truth;
+	uint64_t ts[64];
+	int pid[64];
+	enum rq_event_type type[64];
+	int nr_cpus[64];
+};
+
+static void sink(void *data, const struct rq_event *ev)
+{
+	struct seen *s = data;
+
+	if (s->n >= 64)
+		return;
+	s->ts[s->n] = ev->ts;
+	s->pid[s->n] = ev->pid;
+	s->type[s->n] = ev->type;
+	s->nr_cpus[s->n] = ev->truth ? ev->truth->nr_cpus : -1;
+	s->truth += ev->type == RQ_EV_TRUTH;
+	s->n++;
+}
+
+static void file_round_trip(int version, bool worker)
+{
+	struct rq_tdw_format events[2] = {
+		{ "sched", "sched_process_exit", exit_fmt, sizeof(exit_fmt) - 1 },
+		{ RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT, NULL, 0 },
 	};
-	struct rq_analysis_opts opts = { .no_truth = no_truth };
-	struct rq_analysis *an = rq_analysis_new(&opts);
-
-	assert_non_null(an);
-	assert_int_equal(rq_analysis_begin(an, "synthetic", nr, release, all), 0);
-	/* one LLC from cpu markers, every CPU seen idle at 1 ms */
-	for (int c = 0; c < nr; c++)
-		mark_cpu(an, c, 0);
-	for (int c = 0; c < nr; c++)
-		ev_switch(an, 1 * MS, c, 50 + c, 1, 0, NULL);
-	return an;
-}
-
-static const struct rq_finding_store *fs(const struct rq_analysis *an, enum rq_finding f)
-{
-	return &an->findings[f];
-}
-
-/*
- * 900 and 910 (allowed 0-1) take turns on CPU 0; 900 blocks at 4 ms while 910 keeps
- * CPU 0 busy, and 910 wakes 900 onto CPU 0 at 5 ms, CPU 1 idle.  CPU 0 never went idle:
- * for the model the selection is not proven (900 may still be delay-dequeued).
- */
-static void woken_on_busy_cpu0_at(struct rq_analysis *an, const struct rq_truth_rec *r,
-				  uint64_t wake)
-{
-	mark_task(an, 1 * MS, 900, 0, "0-1");
-	mark_task(an, 1 * MS, 910, 0, "0-1");
-	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
-	ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
-	ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
-	ev_waking(an, wake, 0, 910, 900, 0);
-	if (r)
-		ev_truth(an, r);
-	ev_wakeup(an, wake + 2 * US, 0, 910, 900, 0);
-}
-
-static void woken_on_busy_cpu0(struct rq_analysis *an, const struct rq_truth_rec *r)
-{
-	woken_on_busy_cpu0_at(an, r, 5 * MS);
-}
-
-/* The record of that waking: 900 still enqueued (delayed) on CPU 0, or not (on_rq). */
-static void waking_record(struct rq_truth_rec *r, bool on_rq)
-{
-	truth_init(r, 5 * MS + 1 * US, RQ_TRUTH_WAKING, 900, 0, 0x3, 2);
-	r->task_cpu = 0;
-	if (on_rq)
-		r->flags = RQ_TRUTH_ON_RQ | RQ_TRUTH_DELAYED;
-	truth_cpu(r, 0, 910, on_rq ? 2 : 1, 0);	/* 910 runs; 900 counted while enqueued */
-	truth_cpu(r, 1, 0, 0, 0);			/* CPU 1 truly idle */
-}
-
-/* The model's "possible" becomes "no selection" when the record shows on_rq. */
-static void delayed_requeue_is_no_selection(void **state)
-{
-	struct rq_analysis *an = an_opts(2, "6.18", false);
-	struct rq_truth_rec r;
-	const struct rq_placement *p;
-
-	waking_record(&r, true);
-	woken_on_busy_cpu0(an, &r);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 0);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 0);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->no_selection, 1);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->judged, 1);
-	p = rq_recent(an, 0);
-	assert_int_equal(p->path, RQ_PATH_WAKE_RUNNABLE);
-	assert_int_equal(p->conf, RQ_CONF_EXACT);
-	assert_true(p->no_selection & (1u << RQ_FIND_MISSED_IDLE));
-	assert_false(p->possible);
-	assert_false(p->notes & (RQ_NOTE_POSSIBLE | RQ_NOTE_MAYBE_DELAYED));
-	assert_true(p->truth & RQ_PT_ON_RQ);
-	assert_true(p->truth & RQ_PT_DELAYED);
-	assert_int_equal(an->truth.records, 1);
-	assert_int_equal(an->truth.used, 1);
-	/* the model's "not proven" is no answer: nothing to compare */
-	assert_int_equal(an->truth.compared[RQ_MVT_SELECTION], 0);
-	rq_analysis_free(an);
-}
-
-/* Not on a runqueue: the selection is proven by the record, the miss exact. */
-static void not_on_rq_proves_the_selection(void **state)
-{
-	struct rq_analysis *an = an_opts(2, "6.18", false);
-	struct rq_truth_rec r;
-	const struct rq_placement *p;
-	char why[512];
-
-	waking_record(&r, false);
-	woken_on_busy_cpu0(an, &r);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->exact, 1);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 0);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->no_selection, 0);
-	p = rq_recent(an, 0);
-	assert_int_equal(p->path, RQ_PATH_WAKE_PREV);
-	assert_int_equal(p->conf, RQ_CONF_EXACT);
-	assert_int_equal(p->why_cpu, 1);
-	assert_true((p->truth & (RQ_PT_SELECTION | RQ_PT_CPUS)) ==
-		    (RQ_PT_SELECTION | RQ_PT_CPUS));
-	assert_int_equal(p->truth_x, RQ_TCPU_BUSY);
-	rq_placement_describe(p, why, sizeof(why));
-	assert_non_null(strstr(why, "kernel state (BPF): not on a runqueue"));
-	assert_non_null(strstr(why, "CPU 0 busy, CPU 1 idle"));
-	rq_analysis_free(an);
-}
-
-/* --no-truth: the same stream, records and all, gives the tracepoint model's verdicts. */
-static void no_truth_gives_the_model_verdicts(void **state)
-{
-	for (int on_rq = 0; on_rq < 2; on_rq++) {
-		struct rq_analysis *an = an_opts(2, "6.18", true);
-		struct rq_analysis *plain = an_opts(2, "6.18", false);
-		struct rq_truth_rec r;
-
-		waking_record(&r, on_rq);
-		woken_on_busy_cpu0(an, &r);
-		woken_on_busy_cpu0(plain, NULL);
-		for (int f = 0; f < RQ_FIND__COUNT; f++) {
-			assert_int_equal(fs(an, f)->count, fs(plain, f)->count);
-			assert_int_equal(fs(an, f)->possible, fs(plain, f)->possible);
-			assert_int_equal(fs(an, f)->no_selection, 0);
-			assert_int_equal(fs(an, f)->judged, fs(plain, f)->judged);
-		}
-		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
-		assert_int_equal(rq_recent(an, 0)->path, rq_recent(plain, 0)->path);
-		assert_int_equal(rq_recent(an, 0)->truth, 0);
-		assert_int_equal(an->truth.records, 0);
-		/* the record is counted as an event all the same */
-		assert_int_equal(an->counts[RQ_EV_TRUTH], 1);
-		rq_analysis_free(an);
-		rq_analysis_free(plain);
-	}
-}
-
-/*
- * A 6.6 kernel (no delayed dequeue: every selection proven for the model).  CPU 1 ran
- * 920 since 2 ms for the model (its switch back to idle is not in the trace) while the
- * record shows it idle; or the model has CPU 1 idle while the record shows it busy.
- */
-static void cpu_state_from_the_record(void **state)
-{
-	for (int model_busy = 0; model_busy < 2; model_busy++) {
-		struct rq_analysis *an = an_opts(2, "6.6.30", false);
-		struct rq_truth_rec r;
-
-		mark_task(an, 1 * MS, 900, 0, "0-1");
-		mark_task(an, 1 * MS, 910, 0, "0-1");
-		mark_task(an, 1 * MS, 920, 0, "0-1");
-		if (model_busy)
-			ev_switch(an, 2 * MS, 1, 0, 0, 920, "other");
-		ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
-		ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
-		ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
-		ev_waking(an, 5 * MS, 0, 910, 900, 0);
-		truth_init(&r, 5 * MS + 1 * US, RQ_TRUTH_WAKING, 900, 0, 0x3, 2);
-		truth_cpu(&r, 0, 910, 1, 0);
-		if (model_busy)
-			truth_cpu(&r, 1, 0, 0, 0);	/* idle: 920 left unseen */
-		else
-			truth_cpu(&r, 1, 920, 1, 0);	/* busy: a switch the model lacks */
-		ev_truth(an, &r);
-		ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
-		/* the verdict is the record's: a miss exactly when it shows CPU 1 idle */
-		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, model_busy);
-		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->exact, model_busy);
-		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->judged, 1);
-		/* both CPUs compared, CPU 1 wrong; the model proved the selection, right */
-		assert_int_equal(an->truth.compared[RQ_MVT_CPU], 2);
-		assert_int_equal(an->truth.disagree[RQ_MVT_CPU], 1);
-		assert_int_equal(an->truth.compared[RQ_MVT_SELECTION], 1);
-		assert_int_equal(an->truth.disagree[RQ_MVT_SELECTION], 0);
-		assert_int_equal(an->truth.compared[RQ_MVT_POLICY], 1);
-		assert_int_equal(an->truth.disagree[RQ_MVT_POLICY], 0);
-		assert_int_equal(an->truth.compared[RQ_MVT_MASK], 1);
-		assert_int_equal(an->truth.disagree[RQ_MVT_MASK], 0);
-		rq_analysis_free(an);
-	}
-}
-
-/*
- * SCHED_IDLE-only from h_nr_idle: 801 (SCHED_IDLE by the record; the model knows no
- * policy, so it judges nothing) is woken onto CPU 0, where the hog 800 runs, while CPU
- * 1 idles.  h_nr_idle == nr_running: stacking, exact; h_nr_idle 0: busy, no stacking.
- */
-static void sched_idle_only_from_h_nr_idle(void **state)
-{
-	for (int idle_only = 0; idle_only < 2; idle_only++) {
-		struct rq_analysis *an = an_opts(2, "6.18", false);
-		struct rq_analysis *plain = an_opts(2, "6.18", true);
-		struct rq_analysis *both[2] = { an, plain };
-		struct rq_truth_rec r;
-
-		truth_init(&r, 5 * MS + 1 * US, RQ_TRUTH_WAKING, 801, RQ_SCHED_IDLE, 0x3, 2);
-		r.task_cpu = 1;
-		truth_cpu(&r, 0, 800, 1, idle_only);
-		for (int i = 0; i < 2; i++) {
-			ev_switch(both[i], 2 * MS, 1, 0, 0, 801, "sleeper");
-			ev_switch(both[i], 3 * MS, 1, 801, 1, 0, NULL);
-			ev_switch(both[i], 3 * MS, 0, 0, 0, 800, "hog");
-			ev_waking(both[i], 5 * MS, 0, 800, 801, 1);
-			ev_truth(both[i], &r);
-			ev_migrate(both[i], 5 * MS + 1 * US, 0, 800, 0, 801, 120, 1, 0);
-			ev_wakeup(both[i], 5 * MS + 2 * US, 0, 800, 801, 0);
-		}
-		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, idle_only);
-		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->exact, idle_only);
-		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->judged, 1);
-		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->not_judged, 0);
-		assert_int_equal(rq_recent(an, 0)->truth_x,
-				 idle_only ? RQ_TCPU_IDLE_ONLY : RQ_TCPU_BUSY);
-		/* a SCHED_IDLE wakee is no missed-idle candidate */
-		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->judged, 0);
-		/* the tracepoint model alone: the policy is unknown, nothing judged */
-		assert_int_equal(fs(plain, RQ_FIND_IDLE_STACKING)->count, 0);
-		assert_int_equal(fs(plain, RQ_FIND_IDLE_STACKING)->judged, 0);
-		rq_analysis_free(an);
-		rq_analysis_free(plain);
-	}
-}
-
-/*
- * model_vs_truth: on 6.6 the model proves every selection, the record says on_rq
- * (selection wrong); the marker says SCHED_NORMAL on 0-1, the record SCHED_BATCH on
- * CPU 0 only (policy and mask wrong).
- */
-static void model_vs_truth_counts(void **state)
-{
-	struct rq_analysis *an = an_opts(2, "6.6.30", false);
-	struct rq_truth_rec r;
-
-	waking_record(&r, true);
-	r.policy = RQ_SCHED_BATCH;
-	r.mask[0] = 0x1;
-	r.nr_cpus_allowed = 1;
-	woken_on_busy_cpu0(an, &r);
-	assert_int_equal(an->truth.compared[RQ_MVT_SELECTION], 1);
-	assert_int_equal(an->truth.disagree[RQ_MVT_SELECTION], 1);
-	assert_int_equal(an->truth.disagree[RQ_MVT_POLICY], 1);
-	assert_int_equal(an->truth.disagree[RQ_MVT_MASK], 1);
-	/* the model alone counted this wakeup; the record says no selection */
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 0);
-	rq_analysis_free(an);
-	an = an_opts(2, "6.6.30", true);
-	woken_on_busy_cpu0(an, NULL);
-	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
-	rq_analysis_free(an);
-}
-
-/* The exec's one-CPU test: nr_cpus_allowed 1, or migration disabled; else not needless. */
-static void exec_one_cpu_from_the_record(void **state)
-{
-	static const struct { unsigned allowed_mask; int flags; int needless; } cases[] = {
-		{ 0x2, 0, 1 }, { 0x3, RQ_TRUTH_MIGRATE_OFF, 1 }, { 0x3, 0, 0 },
+	struct rq_tdw_meta m = {
+		.header_page = header_page, .header_page_len = sizeof(header_page) - 1,
+		.header_event = header_event, .header_event_len = sizeof(header_event) - 1,
+		.events = events, .nr_events = 2, .uname = "Linux test 6.18.0 #1 x86_64",
+		.trace_clock = "[mono]", .clock_name = "mono", .version = "test",
 	};
+	/* truth at 500, 1500 (between the CPU's), then 2^27 ns and more later */
+	const uint64_t tts[] = { 500, 1500, 1500 + (5ull << 27) + 3, 1500 + (5ull << 27) + 9 };
+	struct rq_truth_rec rec = { 0 };
+	unsigned char page[PAGE], buf[RQ_TRUTH_EVENT_MAX];
+	struct seen s = { 0 };
+	struct rq_source src;
+	struct rq_pump *pump;
+	struct rq_tdw *w;
+	struct rq_td *td;
+	char err[256], path[64];
+	uint64_t bytes;
+	size_t len;
+	int fd, hdr;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct rq_analysis *an = an_opts(2, "6.18", false);
-		struct rq_truth_rec r;
-
-		mark_task(an, 1 * MS, 700, 0, "0-1");	/* the marker: two CPUs */
-		ev_switch(an, 2 * MS, 1, 0, 0, 700, "x");
-		truth_init(&r, 3 * MS, RQ_TRUTH_EXEC, 700, 0, cases[i].allowed_mask, 2);
-		r.flags = (uint8_t)cases[i].flags;
-		ev_truth(an, &r);
-		ev_exec(an, 3 * MS + 1 * US, 1, 700, "/bin/x");
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, cases[i].needless);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->exact, cases[i].needless);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->judged, 1);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
-		assert_int_equal(path_count(an, "exec-affine"), cases[i].needless);
-		if (cases[i].needless)
-			assert_int_equal(rq_recent(an, 0)->why_cpu, 1);
-		rq_analysis_free(an);
+	events[1].buf = rq_truth_format(321, exit_fmt, &len, &hdr);
+	events[1].len = len;
+	assert_non_null(events[1].buf);
+	w = rq_tdw_open_anon(version, 1, PAGE, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(rq_tdw_add_instance(w, RQ_TRUTH_BUFFER), 0);
+	assert_int_equal(rq_tdw_begin(w, &m, err, sizeof(err)), 0);
+	cpu_page(page, 1000, 3);	/* 1000, 2000, 3000 */
+	assert_int_equal(rq_tdw_add_page(w, 0, page, PAGE), 0);
+	for (size_t i = 0; i < sizeof(tts) / sizeof(tts[0]); i++) {
+		rec.pid = 500 + (uint32_t)i;
+		rec.point = RQ_TRUTH_WAKING;
+		/* 2 CPUs: 60 bytes (a 4-byte header); 40: 532 bytes (type_len 0) */
+		rec.nr_cpus = i == 3 ? 40 : 2;
+		rec.cpus[1].nr_running = 7;
+		len = rq_truth_encode(&rec, 321, hdr, 2, buf);
+		assert_int_equal(rq_tdw_add_record(w, tts[i], buf, (uint32_t)len), 0);
 	}
-}
+	assert_int_equal(rq_tdw_records(w), 4);
+	assert_int_equal(rq_tdw_finish(w, &m, &bytes, err, sizeof(err)), 0);
+	fd = rq_tdw_take_fd(w);
+	rq_tdw_close(w);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	td = rq_td_open(path, rq_decode_wants, err, sizeof(err));
+	if (!td)
+		fail_msg("v%d: %s", version, err);
+	assert_int_equal(rq_td_cpus(td), 1);
+	rq_source_file(&src, td);
+	assert_int_equal(src.nextra, 1);
+	pump = rq_pump_new(&src);
+	assert_non_null(pump);
+	assert_int_equal(rq_pump_cpus(pump), 1);
+	assert_int_equal(rq_pump_add_sink(pump, sink, &s), 0);
+	if (worker)
+		assert_int_equal(rq_pump_start_worker(pump), 0);
+	assert_int_equal(rq_pump_run(pump, NULL), RQ_PUMP_END);
+	assert_int_equal(s.n, 7);
+	assert_int_equal(s.truth, 4);
+	{
+		const uint64_t want_ts[] = { 500, 1000, 1500, 2000, 3000, tts[2], tts[3] };
+		const int want_pid[] = { 500, 10, 501, 11, 12, 502, 503 };
 
-/*
- * The record of an exec follows its event (the BPF program runs after the tracepoint's
- * ftrace probe): the exec waits for it, then is judged from it; the next exec's verdict
- * is its own record's, not the previous one's.  Pinned first (needless), then not.
- */
-static void exec_record_after_its_event(void **state)
-{
-	struct rq_analysis *an = an_opts(2, "6.18", false);
-	struct rq_truth_rec r, other;
-	uint64_t ts[2] = { 3 * MS, 5 * MS };
-	uint64_t mask[2] = { 0x2, 0x3 };
-
-	truth_init(&other, 2 * MS, RQ_TRUTH_WAKING, 1, 0, 0x3, 2);
-	ev_truth(an, &other);		/* the trace has records */
-	mark_task(an, 1 * MS, 700, 0, "0-1");
-	ev_switch(an, 2 * MS, 1, 0, 0, 700, "x");
-	for (int i = 0; i < 2; i++) {
-		ev_exec(an, ts[i], 1, 700, "/bin/x");
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 1);
-		/* the recorder's marker (of the exec before) may come in between */
-		mark_task(an, ts[i] + 1 * US / 2, 700, 0, i ? "1" : "0-1");
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 1);
-		truth_init(&r, ts[i] + 1 * US, RQ_TRUTH_EXEC, 700, 0, mask[i], 2);
-		ev_truth(an, &r);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 0);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->unknown, 0);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->judged, i + 1);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 1);
-		assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->exact, 1);
-		assert_int_equal(path_count(an, "exec-affine"), 1);
-		assert_int_equal(path_count(an, "exec-local"), i);
-		assert_true(rq_recent(an, 0)->truth & RQ_PT_RECORD);
-		assert_int_equal(rq_recent(an, 0)->path,
-				 i ? RQ_PATH_EXEC_LOCAL : RQ_PATH_EXEC_AFFINE);
+		for (int i = 0; i < 7; i++) {
+			assert_int_equal(s.ts[i], want_ts[i]);
+			assert_int_equal(s.pid[i], want_pid[i]);
+			assert_int_equal(s.type[i], want_pid[i] >= 500 ? RQ_EV_TRUTH : RQ_EV_EXIT);
+		}
+		assert_int_equal(s.nr_cpus[6], 40);
+		assert_int_equal(s.nr_cpus[0], 2);
 	}
-	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->examples[0].why_cpu, 1);
-	/* the marker that follows settles nothing more */
-	mark_task(an, 6 * MS, 700, 0, "1");
-	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 1);
-	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->judged, 2);
-	rq_analysis_free(an);
+	rq_pump_free(pump);
+	rq_td_close(td);
+	close(fd);
+	free(events[1].buf);
 }
 
-/* A fork's record (sched_process_fork, the child) judges its sched_wakeup_new. */
-static void fork_record_judges_idle_stacking(void **state)
+static void file_v6(void **state)
 {
-	struct rq_analysis *an = an_opts(2, "6.18", false);
-	struct rq_truth_rec r;
-
-	ev_switch(an, 2 * MS, 0, 0, 0, 800, "hog");
-	ev_fork(an, 3 * MS, 0, 800, 801);
-	truth_init(&r, 3 * MS + 1 * US, RQ_TRUTH_FORK, 801, RQ_SCHED_IDLE, 0x3, 2);
-	truth_cpu(&r, 0, 800, 1, 1);	/* the SCHED_IDLE parent alone on CPU 0 */
-	ev_truth(an, &r);
-	ev_wakeup_new(an, 3 * MS + 5 * US, 0, 800, 801, 0);
-	assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, 1);
-	assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->exact, 1);
-	assert_int_equal(rq_recent(an, 0)->path, RQ_PATH_FORK_LOCAL);
-	assert_int_equal(rq_recent(an, 0)->conf, RQ_CONF_EXACT);
-	rq_analysis_free(an);
+	file_round_trip(6, false);
 }
 
-/*
- * Records not for this placement: another point's (sched_wakeup: after the selection),
- * one 30 ms older than the wakeup, another task's.  None is used: the model decides.
- */
-static void records_of_other_points_or_too_old_are_not_used(void **state)
+static void file_v7(void **state)
 {
-	for (int k = 0; k < 3; k++) {
-		struct rq_analysis *an = an_opts(2, "6.18", false);
-		struct rq_truth_rec r;
-
-		waking_record(&r, true);
-		if (k == 0)
-			r.point = RQ_TRUTH_WAKEUP;
-		else if (k == 1)
-			r.ts = 35 * MS;	/* the wakeup below then comes at 65 ms */
-		else
-			r.pid = 901;
-		woken_on_busy_cpu0_at(an, &r, k == 1 ? 65 * MS : 5 * MS);
-		assert_int_equal(an->truth.used, 0);
-		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
-		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->no_selection, 0);
-		rq_analysis_free(an);
-	}
+	file_round_trip(7, false);
 }
 
-/* A record names no writer: CPU 0 keeps running 910 for the model (no repair to idle). */
-static void a_record_changes_nothing_in_the_model(void **state)
+static void file_worker(void **state)
 {
-	struct rq_analysis *an = an_opts(2, "6.18", false);
-	struct rq_truth_rec r;
-
-	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
-	truth_init(&r, 3 * MS, RQ_TRUTH_WAKING, 900, 0, 0x3, 2);
-	r.cpu = 0;
-	ev_truth(an, &r);
-	assert_int_equal(rq_analysis_curr(an, 0), 910);
-	assert_int_equal(an->cpus[0].repairs, 0);
-	/* a record for a CPU the trace does not have is read all the same */
-	r.cpu = 4000;
-	ev_truth(an, &r);
-	assert_int_equal(an->truth.records, 2);
-	rq_analysis_free(an);
+	file_round_trip(6, true);
+	file_round_trip(7, true);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(delayed_requeue_is_no_selection),
-		cmocka_unit_test(not_on_rq_proves_the_selection),
-		cmocka_unit_test(no_truth_gives_the_model_verdicts),
-		cmocka_unit_test(cpu_state_from_the_record),
-		cmocka_unit_test(sched_idle_only_from_h_nr_idle),
-		cmocka_unit_test(model_vs_truth_counts),
-		cmocka_unit_test(exec_one_cpu_from_the_record),
-		cmocka_unit_test(exec_record_after_its_event),
-		cmocka_unit_test(fork_record_judges_idle_stacking),
-		cmocka_unit_test(records_of_other_points_or_too_old_are_not_used),
-		cmocka_unit_test(a_record_changes_nothing_in_the_model),
+		cmocka_unit_test(host_order),
+		cmocka_unit_test(swapped_order),
+		cmocka_unit_test(format_and_encode),
+		cmocka_unit_test(file_v6),
+		cmocka_unit_test(file_v7),
+		cmocka_unit_test(file_worker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""truth_check.py FILE.dat [MAX_US [SLACK]]: rqpath's truth records against the tracepoints, from
+`trace-cmd report -t` alone (an independent count: no rqpath code reads the file).
+
+The top buffer's sched_* records set the span (first to last timestamp).  Within it, each
+sched_waking must have one rqpath:truth "waking" record of the same pid, and each
+sched_wakeup_new one "wakeup_new" record, the closest pairs first within MAX_US
+microseconds (default 1000), and the median offset must be at most 5 us: the BPF clock
+(bpf_ktime_get_ns) and the trace clock (mono) are the same clock.  Truth
+records of those points with no tracepoint record are counted too.  Prints one line per
+point (tracepoints, truth records, matched, unmatched on each side, the median and
+largest offset in ns) and "truth_total=N"; exit 0 when every record is matched (or at
+most the fraction SLACK of the tracepoints, default 0, is unpaired on either side), 1 if
+not.
+"""
+import re
+import subprocess
+import sys
+
+# the two stamps of one tracepoint hit: a few microseconds apart (a virtual CPU that is
+# descheduled between the two probes makes the odd one tens of microseconds late)
+MEDIAN_NS = 5000
+LINE = re.compile(r"^(\S+:)?\s+.*?\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):\s+(.*)$")
+
+
+def main():
+    path = sys.argv[1]
+    max_ns = int(float(sys.argv[2]) * 1000) if len(sys.argv) > 2 else 1000000
+    slack = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+    out = subprocess.run(["trace-cmd", "report", "-t", path], capture_output=True, text=True,
+                         errors="surrogateescape", check=True).stdout
+    top = {"sched_waking": {}, "sched_wakeup_new": {}}
+    truth = {"waking": {}, "wakeup_new": {}}
+    first = last = None
+    total = 0
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        buf, ts = m.group(1), int(m.group(3)) * 10**9 + int(m.group(4).ljust(9, "0")[:9])
+        event, rest = m.group(5), m.group(6)
+        if buf == "rqpath-truth:":
+            total += 1
+            point = rest.split()[0]
+            pid = re.search(r"\bpid=(\d+)", rest)
+            if point in truth and pid:
+                truth[point].setdefault(int(pid.group(1)), []).append(ts)
+            continue
+        if buf:
+            continue	# another instance
+        if not event.startswith("sched_"):
+            continue	# the recorder's markers: written before and after the events
+        first = ts if first is None else min(first, ts)
+        last = ts if last is None else max(last, ts)
+        if event in top:
+            pid = re.search(r"\bpid=(\d+)", rest) if event == "sched_waking" else \
+                re.search(r":(\d+) \[", rest)
+            if pid:
+                top[event].setdefault(int(pid.group(1)), []).append(ts)
+    ok = True
+    for tp, point in (("sched_waking", "waking"), ("sched_wakeup_new", "wakeup_new")):
+        n_tp = sum(len(v) for v in top[tp].values())
+        inside = {p: [t for t in v if first is not None and first - max_ns <= t <= last + max_ns]
+                  for p, v in truth[point].items()}
+        n_truth = sum(len(v) for v in inside.values())
+        offsets, miss_tp = [], 0
+        for pid, stamps in top[tp].items():
+            # the closest pairs first: each record of either side in one pair at most
+            cand = sorted(inside.get(pid, []))
+            pairs = sorted((abs(c - t), i, j) for i, t in enumerate(stamps)
+                           for j, c in enumerate(cand) if abs(c - t) <= max_ns)
+            used_t, used_c = set(), set()
+            for d, i, j in pairs:
+                if i in used_t or j in used_c:
+                    continue
+                used_t.add(i)
+                used_c.add(j)
+                offsets.append(d)
+            miss_tp += len(stamps) - len(used_t)
+        matched = len(offsets)
+        miss_truth = n_truth - matched
+        offsets.sort()
+        med = offsets[len(offsets) // 2] if offsets else 0
+        p99 = offsets[len(offsets) * 99 // 100] if offsets else 0
+        mx = offsets[-1] if offsets else 0
+        print("%s: tracepoints=%d truth=%d matched=%d unmatched_tracepoints=%d "
+              "unmatched_truth=%d median_ns=%d p99_ns=%d max_ns=%d" %
+              (point, n_tp, n_truth, matched, miss_tp, miss_truth, med, p99, mx))
+        allowed = int(slack * n_tp)
+        ok &= miss_tp <= allowed and miss_truth <= allowed and n_tp > 0 and med <= MEDIAN_NS
+    print("truth_total=%d" % total)
+    # a tracepoint hit the programs did not run for (the recorder's misses) has no record
+    misses = re.search(r"rqpath/1 truth source=bpf drops=(\d+) misses=(\d+)", out)
+    if misses:
+        print("recorder: drops=%s misses=%s" % misses.groups())
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
