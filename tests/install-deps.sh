@@ -12,9 +12,10 @@ build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libncurses-dev 
 # What `make check` needs on top: libtracecmd is the reader's oracle (tests/helpers), not
 # linked by rqpath; the rest are the test tiers' tools (add new ones here).
 # clang, libbpf-dev and bpftool build the BPF side of the recorder (kernel truth: optional
-# for `make`, which builds a stub without them; the test tiers check both).
+# for `make`, which builds a stub without them; the test tiers check both); rt-tests has
+# hackbench, a workload of the truth tier.
 test_pkgs="libtracecmd-dev libcmocka-dev trace-cmd tmux python3 man-db groff-base chromium
-	zsh clang libbpf-dev bpftool"
+	zsh clang libbpf-dev bpftool rt-tests"
 case "${1:-build}" in
 test) want="$build_pkgs $test_pkgs" ;;
 build) want=$build_pkgs ;;

@@ -40,9 +40,10 @@ static const char *const side_names[2] = { "BASE", "NEW" };
 
 struct tui_compare *tui_compare_new(const char *const *base, int nbase,
 				    const char *const *new, int nnew, const char *topology,
+				    bool no_truth,
 				    char *err, size_t errlen)
 {
-	struct rq_analysis_opts o = { .topology = topology };
+	struct rq_analysis_opts o = { .topology = topology, .no_truth = no_truth };
 	struct tui_compare *c = calloc(1, sizeof(*c));
 
 	if (!c || !(c->runs = calloc((size_t)(nbase + nnew), sizeof(*c->runs)))) {

@@ -446,7 +446,7 @@ static void observe(struct tui *t, struct rq_pump *pump)
 /* RQPATH_TUI_RING=N: how many placements the engine keeps whole (tests make it small). */
 static struct rq_analysis *new_analysis(const struct tui *t)
 {
-	struct rq_analysis_opts o = { .topology = t->topology };
+	struct rq_analysis_opts o = { .topology = t->topology, .no_truth = t->no_truth };
 	const char *e = getenv("RQPATH_TUI_RING");
 
 	if (e && *e && atoi(e) > 0)
@@ -1129,7 +1129,7 @@ static int compare_load(struct tui *t, char *err, size_t errlen)
 }
 
 static int replay_main(const char *const *base, int nbase, const char *const *new, int nnew,
-		       const char *topology, char *err, size_t errlen)
+		       const char *topology, bool no_truth, char *err, size_t errlen)
 {
 	struct tui *t;
 	char terr[512];
@@ -1142,6 +1142,7 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 	}
 	t->path = base[0];
 	t->topology = topology;
+	t->no_truth = no_truth;
 	t->speed = SPEED_1X;
 	t->idx = tl_index_new();
 	/* open once before touching the terminal: a bad file is one line on stderr */
@@ -1157,7 +1158,8 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 	if (nnew) {
 		bool ok;
 
-		t->cmp = tui_compare_new(base, nbase, new, nnew, topology, err, errlen);
+		t->cmp = tui_compare_new(base, nbase, new, nnew, topology, no_truth, err,
+					 errlen);
 		ok = t->cmp && !compare_load(t, err, errlen);
 		if (ok) {
 			/* NEW in the other slot, then back to BASE */
@@ -1186,15 +1188,15 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 	return rc;
 }
 
-int tui_replay(const char *path, const char *topology, char *err, size_t errlen)
+int tui_replay(const char *path, const char *topology, bool no_truth, char *err, size_t errlen)
 {
-	return replay_main(&path, 1, NULL, 0, topology, err, errlen);
+	return replay_main(&path, 1, NULL, 0, topology, no_truth, err, errlen);
 }
 
 int tui_compare(const char *const *base, int nbase, const char *const *new, int nnew,
-		const char *topology, char *err, size_t errlen)
+		const char *topology, bool no_truth, char *err, size_t errlen)
 {
-	return replay_main(base, nbase, new, nnew, topology, err, errlen);
+	return replay_main(base, nbase, new, nnew, topology, no_truth, err, errlen);
 }
 
 /* ---- live --------------------------------------------------------------------------- */

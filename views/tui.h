@@ -196,6 +196,7 @@ struct tui {
 	/* replay */
 	const char *path;
 	const char *topology;	/* --topology of replay, or NULL */
+	bool no_truth;		/* --no-truth of replay */
 	struct rq_replay *rp;
 	struct rq_pump *pump;	/* of the replay or of the live recording */
 	struct tui_compare *cmp;	/* --compare: the other trace and the diff (compare.c) */
@@ -443,6 +444,7 @@ struct tui_side {
 /* NULL and a line in err when a file cannot be read (audits the extra runs). */
 struct tui_compare *tui_compare_new(const char *const *base, int nbase,
 				    const char *const *new, int nnew, const char *topology,
+				    bool no_truth,
 				    char *err, size_t errlen);
 void tui_compare_free(struct tui_compare *c);
 /* The file of a side (0 BASE, 1 NEW) loaded now; the side the views show now. */

@@ -13,15 +13,16 @@
 /*
  * Open FILE.dat and browse it until the user quits.  0, or -1 with one line in err
  * (the file name already escaped) when the file or the terminal cannot be opened.
+ * no_truth: ignore the rqpath:truth records (--no-truth).
  */
-int tui_replay(const char *path, const char *topology, char *err, size_t errlen);
+int tui_replay(const char *path, const char *topology, bool no_truth, char *err, size_t errlen);
 
 /*
  * `rqpath replay BASE... --compare NEW...`: the compare view over the first file of each
  * side, the other files' numbers in its rows.  0, or -1 with one line in err.
  */
 int tui_compare(const char *const *base, int nbase, const char *const *new, int nnew,
-		const char *topology, char *err, size_t errlen);
+		const char *topology, bool no_truth, char *err, size_t errlen);
 
 struct tui_live_opts {
 	int buffer_kb;		/* per-CPU buffer, 0 = default */

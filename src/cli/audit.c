@@ -205,7 +205,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_BPF };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
@@ -232,6 +232,9 @@ static const struct cli_option audit_options[] = {
 	  "delay-dequeue = on|off" },
 	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine (rqpath topology)" },
+	{ "no-truth", OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0,
+	  "ignore the kernel's state recorded through BPF (rqpath:truth): the tracepoint "
+	  "model alone" },
 	{ "placements", OPT_PLACEMENTS, CLI_CHOICE, "csv|jsonl", 0, 0, 0,
 	  "every placement instead of the report" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
@@ -321,6 +324,9 @@ static int cmd_audit(int argc, char **argv)
 			break;
 		case OPT_TOPOLOGY:
 			aopts.topology = p.arg;
+			break;
+		case OPT_NO_TRUTH:
+			aopts.no_truth = true;
 			break;
 		case OPT_LIVE:
 			live = true;
@@ -415,6 +421,7 @@ static int cmd_audit(int argc, char **argv)
 	if (jsonl) {
 		struct audit_many_job job = { .profile = aopts.profile_override,
 					      .topology = aopts.topology,
+					      .no_truth = aopts.no_truth,
 					      .check = nrules ? check_rules : NULL };
 		struct rules_ctx rc = { rules, nrules };
 

@@ -67,6 +67,7 @@ static void error_line(FILE *out, const char *file, const char *msg)
 static int audit_child(const char *file, const struct audit_many_job *job, FILE *out)
 {
 	struct rq_analysis_opts aopts = { .profile_override = job->profile,
+					  .no_truth = job->no_truth,
 					  .topology = job->topology };
 	struct rq_analysis *an = rq_analysis_new(&aopts);
 	char err[512], esc[1024], tripped[512] = "", *json = NULL;

@@ -12,6 +12,7 @@
 
 struct audit_many_job {
 	const char *profile;	/* --profile, or NULL */
+	bool no_truth;		/* --no-truth */
 	const char *topology;	/* --topology, or NULL */
 	/*
 	 * --fail-on: 1 if a rule tripped for this analysis of file (each says so on stderr,

@@ -142,9 +142,10 @@ static int parse_rule(const char *arg, struct diff_rule *r)
 }
 
 static int audit_one(const char *file, const char *profile, const char *topology,
-		     struct rq_diff_run *run)
+		     bool no_truth, struct rq_diff_run *run)
 {
-	struct rq_analysis_opts aopts = { .profile_override = profile, .topology = topology };
+	struct rq_analysis_opts aopts = { .profile_override = profile, .topology = topology,
+					  .no_truth = no_truth };
 	char err[2048];
 
 	if (rq_diff_run_file(run, file, &aopts, isatty(STDERR_FILENO), err, sizeof(err))) {
@@ -158,7 +159,7 @@ static int cmd_diff(int argc, char **argv);
 
 /* the short forms diff has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256, OPT_ALPHA, OPT_MIN_COUNT,
-	OPT_FORCE };
+	OPT_FORCE, OPT_NO_TRUTH };
 
 static const struct cli_option diff_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
@@ -177,6 +178,8 @@ static const struct cli_option diff_options[] = {
 	  "override the kernel profile of every trace" },
 	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
 	  "the LLC/SMT/node groups and CPU capacities, for every trace" },
+	{ "no-truth", OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0,
+	  "ignore the kernel's state recorded through BPF in every trace" },
 	{ NULL },
 };
 
@@ -208,6 +211,7 @@ static int cmd_diff(int argc, char **argv)
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
 	enum rq_diff_format fmt = RQ_DIFF_TEXT;
 	const char *profile = NULL, *output = NULL, *topology = NULL;
+	bool no_truth = false;
 	bool force = false;
 	struct rq_diff_run *runs = NULL;
 	struct rq_diff d = { 0 };
@@ -265,6 +269,9 @@ static int cmd_diff(int argc, char **argv)
 		case OPT_PROFILE:
 			profile = p.arg;
 			break;
+		case OPT_NO_TRUTH:
+			no_truth = true;
+			break;
 		case OPT_TOPOLOGY:
 			topology = p.arg;
 			break;
@@ -319,7 +326,8 @@ static int cmd_diff(int argc, char **argv)
 		return RQ_EXIT_ERROR;
 	}
 	for (int i = 0; i < nbase + nnew; i++)
-		if (audit_one(i < nbase ? base[i] : new[i - nbase], profile, topology, &runs[i])) {
+		if (audit_one(i < nbase ? base[i] : new[i - nbase], profile, topology, no_truth,
+			      &runs[i])) {
 			ret = RQ_EXIT_ERROR;
 			goto out;
 		}

@@ -34,6 +34,8 @@ static const struct cli_option explain_options[] = {
 	{ "brief", 'b', CLI_FLAG, NULL, 0, 0, 0, "the tree only, without the explanations" },
 	{ "topology", 256, CLI_STRING, "SPEC|FILE", 0, 0, 0,
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
+	{ "no-truth", 257, CLI_FLAG, NULL, 0, 0, 0,
+	  "ignore the kernel's state recorded through BPF: the tracepoint model alone" },
 	{ NULL },
 };
 
@@ -74,6 +76,9 @@ static int cmd_explain(int argc, char **argv)
 			break;
 		case 256:	/* --topology */
 			aopts.topology = p.arg;
+			break;
+		case 257:	/* --no-truth */
+			aopts.no_truth = true;
 			break;
 		default:
 			return cli_stop(&p, opt);

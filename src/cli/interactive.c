@@ -17,13 +17,15 @@
 static int cmd_replay(int argc, char **argv);
 static int cmd_live(int argc, char **argv);
 
-enum { OPT_TOPOLOGY = 257, OPT_COMPARE };
+enum { OPT_TOPOLOGY = 257, OPT_COMPARE, OPT_NO_TRUTH };
 
 static const struct cli_option replay_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD,
 	  "the trace to open (default: trace.dat in the current directory)" },
 	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
+	{ "no-truth", OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0,
+	  "ignore the kernel's state recorded through BPF: the tracepoint model alone" },
 	{ "compare", OPT_COMPARE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "the files before it are BASE, the files after it NEW: the compare view" },
 	{ NULL },
@@ -76,6 +78,7 @@ const struct cli_command cli_live = {
 static int cmd_replay(int argc, char **argv)
 {
 	const char *topology = NULL, *input = NULL;
+	bool no_truth = false;
 	struct cli_parser p;
 	char err[2048];
 	int opt, sep = -1, nbase, nnew, ninput = 0;
@@ -100,6 +103,8 @@ static int cmd_replay(int argc, char **argv)
 		}
 		if (opt == OPT_TOPOLOGY) {
 			topology = p.arg;
+		} else if (opt == OPT_NO_TRUTH) {
+			no_truth = true;
 		} else if (opt == 'i') {
 			input = p.arg;
 			ninput++;
@@ -131,7 +136,7 @@ static int cmd_replay(int argc, char **argv)
 				 "to a file first");
 			return RQ_EXIT_ERROR;
 		}
-		if (tui_replay(input, topology, err, sizeof(err))) {
+		if (tui_replay(input, topology, no_truth, err, sizeof(err))) {
 			rq_error("%s", err);
 			return RQ_EXIT_ERROR;
 		}
@@ -149,7 +154,8 @@ static int cmd_replay(int argc, char **argv)
 		return RQ_EXIT_ERROR;
 	}
 	if (tui_compare((const char *const *)&argv[p.optind], nbase,
-			(const char *const *)&argv[sep + 1], nnew, topology, err, sizeof(err))) {
+			(const char *const *)&argv[sep + 1], nnew, topology, no_truth, err,
+			sizeof(err))) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
 	}

@@ -70,6 +70,14 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		an->last_ts = ev->ts;
 	if ((unsigned int)ev->type < RQ_EV__COUNT)
 		an->counts[ev->type]++;
+	/*
+	 * the kernel's state (truth.c) changes nothing in the model and says nothing of who
+	 * runs where it was written: before the repair from common_pid, whatever its CPU
+	 */
+	if (ev->type == RQ_EV_TRUTH) {
+		rqe_handle_truth(an, ev);
+		return;
+	}
 	if (!valid_cpu(an, ev->cpu))
 		return;
 	prev = an->cpus[ev->cpu].curr;
@@ -244,6 +252,7 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->truth_misses = an->truth_misses;
 	s->truth_source = s->truth_records || an->truth_marked ? "bpf" : "none";
 	s->mask_violations = an->mask_violations;
+	s->truth = an->truth;
 	s->nr_tasks = an->nr_tasks;
 	s->nr_tasks_evicted = an->nr_tasks_evicted;
 	s->recent_len = an->recent_len;
@@ -414,6 +423,7 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an->held_free);
 	free(an->exited_ring);
 	free(an->obs);
+	rqe_truth_free(an);
 	rq_delay_free(an->delay);
 	free(an);
 }

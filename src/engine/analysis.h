@@ -131,6 +131,20 @@ struct rq_placement {
 	unsigned int findings;	/* 1 << enum rq_finding: proven, in the count */
 	uint8_t possible;	/* 1 << enum rq_finding: found, selection not proven */
 	/*
+	 * 1 << enum rq_finding: would be found, but the kernel's own state (BPF, truth.h)
+	 * shows the task on a runqueue at sched_waking: ttwu_runnable(), no selection
+	 */
+	uint8_t no_selection;
+	/*
+	 * Which facts came from the kernel's state (RQ_PT_*), and the state itself: the
+	 * task's policy, how many CPUs it was allowed, and to_cpu's state at the waking
+	 * (enum rq_truth_cpu_state).  0 when the trace holds no record for it.
+	 */
+	uint8_t truth;
+	uint8_t truth_policy;
+	int8_t truth_x;
+	uint16_t truth_allowed;
+	/*
 	 * The explanation: rq_placement_describe() joins the path's summary, the common
 	 * remarks (notes) and the rarer ones (why), all kept as facts and numbers; the
 	 * engine writes no sentence.
@@ -167,6 +181,8 @@ struct rq_placement {
 
 _Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->possible),
 	       "struct rq_placement: possible is too narrow for findings.def");
+_Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->no_selection),
+	       "struct rq_placement: no_selection is too narrow for findings.def");
 _Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->late_findings),
 	       "struct rq_placement: late_findings is too narrow for findings.def");
 _Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->findings),
@@ -179,6 +195,47 @@ _Static_assert(RQ_FIND__COUNT <= 8 * sizeof(((struct rq_placement *)0)->findings
 #define RQ_NOTE_POSSIBLE 0x10		/* a finding's selection is not proven (see possible) */
 #define RQ_NOTE_ASYM 0x20		/* asymmetric capacities: EAS/select_idle_capacity */
 #define RQ_NOTE_MASK_UNKNOWN 0x40	/* exec: allowed CPUs unknown, needless not judged */
+
+/* rq_placement.truth: what the kernel's state (a rqpath:truth record) gave the placement */
+#define RQ_PT_RECORD 0x01	/* a record of its waking, fork or exec was in the trace */
+#define RQ_PT_ON_RQ 0x02	/* on a runqueue at sched_waking: ttwu_runnable(), no selection */
+#define RQ_PT_DELAYED 0x04	/* ... as a delayed-dequeue entity (se.sched_delayed) */
+#define RQ_PT_SELECTION 0x08	/* whether a selection ran: from the record */
+#define RQ_PT_CPUS 0x10		/* the CPU states the judges used: from the record */
+#define RQ_PT_POLICY 0x20	/* the policy the verdict used: from the record */
+#define RQ_PT_MASK 0x40		/* the allowed CPUs the verdict used: from the record */
+#define RQ_PT_ONE_CPU 0x80	/* exec: one CPU allowed, or migration disabled (the record) */
+
+/* A CPU's state in a truth record at the waking, the wakee left out (rq_placement.truth_x). */
+enum rq_truth_cpu_state {
+	RQ_TCPU_UNKNOWN,	/* not in the record, or no sched_switch seen there yet */
+	RQ_TCPU_IDLE,		/* idle_cpu(): the idle task, nr_running 0, no ttwu_pending */
+	RQ_TCPU_BUSY,		/* neither idle_cpu() nor sched_idle_cpu() */
+	RQ_TCPU_IDLE_ONLY,	/* sched_idle_cpu(): nr_running > 0, all SCHED_IDLE */
+	RQ_TCPU_NONE,		/* nothing but the wakee itself there */
+};
+
+/*
+ * The tracepoint model against the kernel's state (struct rq_summary.truth): per kind,
+ * how often both had an answer and how often they disagreed -- the model's error rate.
+ */
+enum rq_mvt_kind {
+	RQ_MVT_SELECTION,	/* selection proven (or ttwu_runnable()) against on_rq */
+	RQ_MVT_CPU,		/* a CPU's idle / busy / SCHED_IDLE-only at the waking */
+	RQ_MVT_POLICY,		/* the task's policy */
+	RQ_MVT_MASK,		/* the task's allowed CPUs */
+	RQ_MVT__COUNT
+};
+
+extern const char *const rq_mvt_names[RQ_MVT__COUNT];
+
+struct rq_truth_summary {
+	uint64_t records;	/* rqpath:truth records read (0 with --no-truth) */
+	uint64_t used;		/* of those, matched to a wakeup, fork or exec */
+	uint64_t placements;	/* placements whose verdicts used one */
+	uint64_t compared[RQ_MVT__COUNT];
+	uint64_t disagree[RQ_MVT__COUNT];
+};
 
 enum rq_level { RQ_LEVEL_NONE, RQ_LEVEL_UNKNOWN, RQ_LEVEL_SMT, RQ_LEVEL_LLC, RQ_LEVEL_PKG,
 		RQ_LEVEL_NUMA };
@@ -216,6 +273,7 @@ struct rq_finding_store {
 	uint64_t exact;
 	uint64_t inferred;	/* proven under an assumption (assumptions says which) */
 	uint64_t possible;	/* would count, but the selection itself is not proven */
+	uint64_t no_selection;	/* would count, but the kernel's state shows no selection ran */
 	uint64_t not_judged;	/* an attribute or the CPU state was unknown */
 	uint64_t judged;	/* candidates judged, found or not (the denominator) */
 	uint64_t unknown;	/* needless-callback: execs with an unknown mask */
@@ -292,6 +350,8 @@ struct rq_analysis_opts {
 	const char *topology;
 	/* the name the outputs give the trace ("live"); NULL: the source rq_analysis_begin() got */
 	const char *source_name;
+	/* --no-truth: ignore rqpath:truth records (the tracepoint model alone) */
+	bool no_truth;
 };
 
 /* One CPU as the model sees it, and the quality of its data (struct rq_summary.cpus). */
@@ -354,6 +414,8 @@ struct rq_summary {
 	const char *truth_source;
 	uint64_t truth_records, truth_drops, truth_misses;
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
+	/* the kernel's own state (rqpath:truth records) and the model measured against it */
+	struct rq_truth_summary truth;
 	unsigned int nr_tasks;		/* tasks known now (live and recently exited) */
 	uint64_t nr_tasks_evicted;
 	/* the recent placements ring (rq_recent()) */

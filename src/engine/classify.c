@@ -272,27 +272,62 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	bool mask_one = t->mask_known && rq_cpumask_single(&t->mask);
 	unsigned int assume = 0, path_assume = 0;
 	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
-	struct rqe_select sel = {
+	/* still running or queued for the model: ttwu_runnable() */
+	bool runnable = t->state == RQ_TS_RUNNING ||
+			(t->state == RQ_TS_QUEUED && !t->wake_migrated);
+	/* the kernel's state at the waking (truth.c), if the trace has it */
+	const struct rq_truth_rec *tr = rqe_truth_take(an, t->pid, RQ_TRUTH_WAKING, ev->ts);
+	/* the model would have judged this wakeup (its path below is a selection's) */
+	bool model_judges = !runnable && !t->stop_class;
+	struct rqe_select sel;
+	struct rq_placement p;
+	enum rq_path path;
+	enum rq_confidence conf = RQ_CONF_INFERRED;
+
+	if (tr) {
+		/*
+		 * The record decides what the model could only infer: whether a selection
+		 * ran (on_rq at sched_waking: ttwu_runnable()), the policy, the allowed CPUs;
+		 * the model is measured against it first.
+		 */
+		rqe_truth_compare(an, tr, t, proven, runnable, snap, mask);
+		/*
+		 * on_rq is read at sched_waking, a moment before ttwu_runnable() reads it
+		 * under the runqueue lock: a task that dequeued itself in between is selected
+		 * for all the same, which a move inside the waking window shows
+		 */
+		runnable = (tr->flags & RQ_TRUTH_ON_RQ) && !(t->wake_migrated && t->waking);
+		proven = !runnable;
+		proof_assume = 0;
+		rt_or_dl = rqe_truth_rt_or_dl(tr);
+		mask_one = rqe_truth_one_cpu(tr);
+		mask = rqe_truth_mask(an, tr, mask);
+		assume = 0;
+	}
+	sel = (struct rqe_select){
 		.x = to, .proven = proven, .proof_assume = proof_assume, .mask = mask,
 		.mask_assume = assume, .rt_or_dl = rt_or_dl,
 		.idle_before = snap,
 		.busy_before = snap ? snap + mask_longs(an) : NULL,
 		.unknown_before = snap ? snap + 2 * mask_longs(an) : NULL,
+		.truth = tr, .no_selection = tr && runnable,
 	};
-	struct rq_placement p;
-	enum rq_path path;
-	enum rq_confidence conf = RQ_CONF_INFERRED;
 
 	t->nr_wakeups++;
 	rqe_clear_pending(an, t);
 
-	if (t->state == RQ_TS_RUNNING || (t->state == RQ_TS_QUEUED && !t->wake_migrated)) {
+	if (runnable) {
 		path = RQ_PATH_WAKE_RUNNABLE;
+		if (tr)
+			conf = RQ_CONF_EXACT;
 	} else if (t->stop_class) {
 		path = RQ_PATH_WAKE_STOP;
-	} else if (mask_one ||
+	} else if (tr && mask_one) {
+		path = RQ_PATH_WAKE_AFFINE;
+		conf = RQ_CONF_EXACT;
+	} else if (!tr && (mask_one ||
 		   /* a known mask is t->mask itself, tested above: only an assumed one here */
-		   (!t->mask_known && mask && assume && rq_cpumask_single(mask))) {
+		   (!t->mask_known && mask && assume && rq_cpumask_single(mask)))) {
 		path = RQ_PATH_WAKE_AFFINE;
 		/*
 		 * a known mask may be stale (rq_task_mask()): the path rests on it then, and
@@ -313,12 +348,12 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		 * exact only when a selection is proven, the mask is a fact with several
 		 * CPUs (resting on nothing: a stale one may hide a pin to prev), and no EAS
 		 * could have returned prev: else ttwu_runnable(), the one-CPU shortcut or
-		 * EAS look the same
+		 * EAS look the same.  The kernel's state proves the first two.
 		 */
 		path = RQ_PATH_WAKE_PREV;
-		if (t->mask_known)
+		if (t->mask_known && !tr)
 			path_assume = assume | (saw_waking && proven ? proof_assume : 0);
-		if (saw_waking && proven && t->mask_known && !assume && !proof_assume &&
+		if (((saw_waking && proven && t->mask_known && !assume && !proof_assume) || tr) &&
 		    !an->asym_capacity)
 			conf = RQ_CONF_EXACT;
 	} else if (to == waker_cpu) {
@@ -342,9 +377,26 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		p.blocked_us = t->blocked_ts && ev->ts > t->blocked_ts ?
 			       (uint32_t)((ev->ts - t->blocked_ts) / 1000) : UINT32_MAX;
 	}
+	if (tr) {
+		rqe_truth_mark(an, &p, tr, t);
+		if (!runnable)
+			p.truth &= (uint8_t)~RQ_PT_ON_RQ;	/* moved in the window: selected */
+		p.truth |= RQ_PT_SELECTION | RQ_PT_POLICY | RQ_PT_MASK;
+		an->truth.placements++;
+	}
 
-	if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN &&
-	    path != RQ_PATH_WAKE_STOP) {
+	if (tr) {
+		/*
+		 * with the record, every selection is judged from it, and so is a wakeup the
+		 * model would have judged that made none: "no selection" where a finding
+		 * would hold
+		 */
+		if (path != RQ_PATH_WAKE_STOP && (!runnable || (model_judges && from >= 0))) {
+			rqe_judge_idle_stacking_truth(an, &p, t, &sel);
+			rqe_judge_missed_idle_truth(an, &p, t, &sel);
+		}
+	} else if (path != RQ_PATH_WAKE_RUNNABLE && path != RQ_PATH_UNKNOWN &&
+		   path != RQ_PATH_WAKE_STOP) {
 		rqe_judge_idle_stacking(an, &p, t, &sel);
 		rqe_judge_missed_idle(an, &p, t, &sel);
 	}
@@ -381,6 +433,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	int parent_cpu = ev->cpu, to = ev->cpu_a;
 	/* a fork always selects (wake_up_new_task): no proof needed */
 	struct rqe_select sel = { .x = to, .proven = true };
+	const struct rq_truth_rec *tr;
 	struct rq_placement p;
 	enum rq_path path;
 	unsigned int path_assume = 0;
@@ -391,22 +444,32 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	t->fork_selecting = false;
-	if (t->mask_known && rq_cpumask_single(&t->mask))
+	/* the kernel's state at sched_process_fork: the child's policy, mask, the CPUs */
+	tr = rqe_truth_take(an, t->pid, RQ_TRUTH_FORK, ev->ts);
+	if (tr) {
+		unsigned int ignored = 0;
+
+		rqe_truth_compare(an, tr, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
+		path = rqe_truth_one_cpu(tr) ? RQ_PATH_FORK_AFFINE :
+		       rqe_truth_rt_or_dl(tr) ? RQ_PATH_FORK_RT :
+		       to == parent_cpu ? RQ_PATH_FORK_LOCAL : RQ_PATH_FORK_MOVED;
+	} else if (t->mask_known && rq_cpumask_single(&t->mask)) {
 		path = RQ_PATH_FORK_AFFINE;
-	else if (task_is_rt_or_dl(t))
+	} else if (task_is_rt_or_dl(t)) {
 		path = RQ_PATH_FORK_RT;
-	else if (to == parent_cpu)
+	} else if (to == parent_cpu) {
 		path = RQ_PATH_FORK_LOCAL;
-	else
+	} else {
 		path = RQ_PATH_FORK_MOVED;
+	}
 	/*
 	 * with the mask unknown, or known but maybe stale (rq_task_mask()), the one-CPU
 	 * shortcut may have decided instead
 	 */
-	if (t->mask_known && path != RQ_PATH_FORK_RT)
+	if (t->mask_known && path != RQ_PATH_FORK_RT && !tr)
 		path_assume = rqe_mask_unseen(an);
 	placement_init(&p, ev, t, parent_cpu, to, path,
-		       (t->mask_known && !path_assume) || path == RQ_PATH_FORK_RT ?
+		       (t->mask_known && !path_assume) || path == RQ_PATH_FORK_RT || tr ?
 		       RQ_CONF_EXACT : RQ_CONF_INFERRED);
 	if (path == RQ_PATH_FORK_MOVED) {
 		p.level = !an->has_topology ? RQ_LEVEL_UNKNOWN :
@@ -414,7 +477,8 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 			  same_llc(an, to, parent_cpu) ? RQ_LEVEL_LLC :
 			  an->cpus[to].node == an->cpus[parent_cpu].node ? RQ_LEVEL_PKG :
 			  RQ_LEVEL_NUMA;
-		if (t->mask_known && !rq_cpumask_test(&t->mask, parent_cpu))
+		if (tr ? !rqe_truth_allows(tr, parent_cpu) :
+		    t->mask_known && !rq_cpumask_test(&t->mask, parent_cpu))
 			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
@@ -422,7 +486,18 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_judge_offcpu_fork(an, &p, t, parent_cpu, to);
 	sel.mask = rq_task_mask(an, t, &sel.mask_assume);
 	sel.rt_or_dl = task_is_rt_or_dl(t);
-	rqe_judge_idle_stacking(an, &p, t, &sel);
+	if (tr) {
+		rqe_truth_mark(an, &p, tr, t);
+		p.truth |= RQ_PT_POLICY | RQ_PT_MASK;
+		an->truth.placements++;
+		sel.mask = rqe_truth_mask(an, tr, sel.mask);
+		sel.mask_assume = 0;
+		sel.rt_or_dl = rqe_truth_rt_or_dl(tr);
+		sel.truth = tr;
+		rqe_judge_idle_stacking_truth(an, &p, t, &sel);
+	} else {
+		rqe_judge_idle_stacking(an, &p, t, &sel);
+	}
 	/*
 	 * after the judges: offcpu-fork (a fact) does not rest on the path's assumption,
 	 * but its example shows the path's confidence, so it names what that rests on
@@ -564,6 +639,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	int cpu = ev->cpu;
 	bool mask_current;
 	unsigned int path_assume = 0;
+	const struct rq_truth_rec *tr;
 
 	if (!t)
 		t = rqe_task_get(an, ev->pid, ev->ts);
@@ -607,6 +683,13 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	 */
 	mask_current = t->mask_known &&
 		       (an->has_event[RQ_EV_SETAFFINITY_ENTER] || !an->has_markers);
+	/* the kernel's state at sched_process_exec: the one-CPU test itself */
+	tr = rqe_truth_take(an, t->pid, RQ_TRUTH_EXEC, ev->ts);
+	if (tr) {
+		unsigned int ignored = 0;
+
+		rqe_truth_compare(an, tr, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
+	}
 
 	/* moves whose window closed had no exec; the first one left is this exec's */
 	rqe_expire_stopper(an, t, ev->ts);
@@ -619,6 +702,11 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		/* paired by time: the move came inside the window before this exec */
 		p.conf = RQ_CONF_INFERRED;
 		p.why = 1u << RQ_WHY_EXEC_AFTER_STOPPER;
+	} else if (tr) {
+		path = rqe_truth_one_cpu(tr) ? RQ_PATH_EXEC_AFFINE :
+		       rqe_truth_rt_or_dl(tr) ? RQ_PATH_EXEC_RT : RQ_PATH_EXEC_LOCAL;
+		placement_init(&p, ev, t, cpu, cpu, path,
+			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
 	} else {
 		if (mask_current && rq_cpumask_single(&t->mask))
 			path = RQ_PATH_EXEC_AFFINE;
@@ -634,11 +722,20 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			       RQ_CONF_EXACT);
 	}
 
-	rqe_judge_needless_callback(an, &p, t, mask_current);
+	if (tr) {
+		rqe_truth_mark(an, &p, tr, t);
+		an->truth.placements++;
+		rqe_judge_needless_truth(an, &p, t, tr);
+	} else if (an->truth.records) {
+		/* the trace has the kernel's state: this exec's record comes next */
+		rqe_judge_needless_wait(an, &p, t, ev->ts);
+	} else {
+		rqe_judge_needless_callback(an, &p, t, mask_current);
+	}
 	p.assume |= (uint16_t)path_assume;
 	emit(an, &p);
 	/* numbered by emit(): the example if it is settled */
-	if (t->unknown_execs == 1 && !mask_current)
+	if (t->unknown_execs == 1 && !tr && (!mask_current || t->truth_exec_wait))
 		rqe_hold(an, &t->exec_slot, &p);
 	t->cpu = ev->cpu;
 }

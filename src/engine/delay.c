@@ -763,6 +763,11 @@ static uint32_t pop_oldest(struct rq_delay *d, uint32_t *head)
 void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 {
 	p->notes &= ~RQ_NOTE_MASK_UNKNOWN;
+	if (fix->truth) {
+		p->truth |= fix->truth;
+		p->truth_policy = fix->truth_policy;
+		p->truth_allowed = fix->truth_allowed;
+	}
 	if (!fix->one_cpu)
 		return;
 	p->assume |= (uint16_t)fix->assume;
@@ -773,7 +778,8 @@ void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 	if (fix->needless) {
 		p->findings |= 1u << RQ_FIND_NEEDLESS_CALLBACK;
 		p->late_findings |= 1u << RQ_FIND_NEEDLESS_CALLBACK;
-		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
+		p->why |= 1u << (!fix->truth ? RQ_WHY_NEEDLESS_MARKER :
+				 fix->rt ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
 		p->why_cpu = fix->cpu;
 	}
 }
@@ -798,6 +804,7 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 		} else if (fix) {
 			struct rq_placement q = { .path = e->path, .findings = e->findings,
 						  .notes = RQ_NOTE_MASK_UNKNOWN };
+			/* kept compact: only what it keeps (path, findings) is taken back */
 
 			rq_exec_fix_apply(&q, fix);
 			e->findings = q.findings;

@@ -117,6 +117,13 @@ struct rq_exec_fix {
 	bool needless;		/* ... and the kernel calls the callback: a needless-callback */
 	int cpu;		/* that CPU */
 	unsigned int assume;	/* what the mask read after the exec rests on (RQ_ASSUME_*) */
+	/*
+	 * settled by the exec's rqpath:truth record, not a marker: its facts (RQ_PT_*,
+	 * policy, CPUs allowed), and whether the class callback was the RT/DL one
+	 */
+	uint8_t truth, truth_policy;
+	uint16_t truth_allowed;
+	bool rt;
 };
 void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			    const struct rq_exec_fix *fix);

@@ -100,6 +100,43 @@ static void describe_why(const struct rq_placement *p, char *buf, size_t size)
 			   "for it), yet sched_exec() called the class callback", p->why_cpu);
 }
 
+static const char *const truth_cpu_words[] = {
+	[RQ_TCPU_UNKNOWN] = "not known", [RQ_TCPU_IDLE] = "idle", [RQ_TCPU_BUSY] = "busy",
+	[RQ_TCPU_IDLE_ONLY] = "running SCHED_IDLE work only",
+	[RQ_TCPU_NONE] = "running only this task",
+};
+
+/* What the kernel's own state (a rqpath:truth record, BPF) gave the verdict. */
+static void describe_truth(const struct rq_placement *p, char *buf, size_t size)
+{
+	const char *sep = "; kernel state (BPF): ";
+
+	if (p->truth & RQ_PT_ON_RQ) {
+		rq_appendf(buf, size, "%son a runqueue at sched_waking%s: ttwu_runnable() "
+			   "requeued it, no selection", sep,
+			   p->truth & RQ_PT_DELAYED ? " (delayed dequeue)" : "");
+		sep = ", ";
+	} else if (p->truth & RQ_PT_SELECTION) {
+		rq_appendf(buf, size, "%snot on a runqueue at sched_waking: select_task_rq() "
+			   "ran", sep);
+		sep = ", ";
+	}
+	if ((p->truth & RQ_PT_CPUS) && p->truth_x > RQ_TCPU_UNKNOWN &&
+	    p->truth_x <= RQ_TCPU_NONE) {
+		rq_appendf(buf, size, "%sCPU %d %s", sep, p->to_cpu, truth_cpu_words[p->truth_x]);
+		sep = ", ";
+		if (p->why & (1u << RQ_WHY_IDLE_STACKED | 1u << RQ_WHY_BUSY_RUNNING |
+			      1u << RQ_WHY_BUSY_WAITING | 1u << RQ_WHY_BUSY_PENDING))
+			rq_appendf(buf, size, ", CPU %d idle", p->why_cpu);
+	}
+	if (p->truth & RQ_PT_POLICY)
+		rq_appendf(buf, size, "%spolicy %s", sep, rq_policy_name(p->truth_policy));
+	if (p->truth & RQ_PT_MASK)
+		rq_appendf(buf, size, ", %u CPU%s allowed%s", p->truth_allowed,
+			   p->truth_allowed == 1 ? "" : "s",
+			   p->truth & RQ_PT_ONE_CPU ? " (one-CPU test true)" : "");
+}
+
 void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 {
 	if (!size)
@@ -144,6 +181,8 @@ void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size)
 				sep = ", ";
 			}
 	}
+	if (p->truth & RQ_PT_RECORD)
+		describe_truth(p, buf, size);
 	if (p->notes & RQ_NOTE_AFTER_LOSS)
 		rq_appendf(buf, size, "; in a gap after lost events: that CPU's runqueue was unknown");
 	if (!(p->findings & (1u << RQ_FIND_OFFCPU_FORK)))

@@ -96,6 +96,9 @@ struct rq_task {
 	long long inflight_policy;
 	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
 	uint64_t unknown_execs;
+	/* its last exec waits for the record that follows it (truth.c), taken at that ts */
+	bool truth_exec_wait;
+	uint64_t truth_exec_ts;
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */
 	int fork_example;	/* index in offcpu-fork examples awaiting first run, -1 */
 	int16_t fork_parent_cpu;
@@ -265,6 +268,14 @@ struct rq_analysis {
 	struct rq_observer *obs;
 	int nobs, obs_cap;
 	bool obs_event, obs_placement, obs_settled, obs_run;
+	/*
+	 * the kernel's state (truth.c): the records waiting for their wakeup, fork or exec,
+	 * direct-mapped by pid (TRUTH_SLOTS, allocated at the first record), and the model
+	 * measured against them
+	 */
+	struct rq_truth_rec *truth_slots;
+	struct rq_truth_summary truth;
+	struct rq_cpumask truth_mask;	/* rqe_truth_mask()'s answer */
 	/* rq_analysis_summary()'s answer, refilled at each call */
 	struct rq_summary summary;
 	struct rq_cpu_summary *cpu_summary;
@@ -314,6 +325,11 @@ static inline struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint
  * (and been seen) by then, since a slice is a few milliseconds.  Inferred.
  */
 #define CPU_KNOWN_AFTER (20 * NSEC_PER_MSEC)
+/*
+ * An exec's rqpath:truth record follows its event (the BPF program of the tracepoint runs
+ * after its ftrace probe: a microsecond here) by at most this much (truth.c).
+ */
+#define TRUTH_EXEC_AFTER NSEC_PER_MSEC
 
 static inline bool valid_cpu(const struct rq_analysis *an, int cpu)
 {
@@ -614,6 +630,55 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 	rqe_look_cpu_scan(an, cpu, skip, l, busy_enough);
 }
 
+/* truth.c: the kernel's state from the rqpath:truth records (truth.h) */
+void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev);
+/*
+ * The record of point (RQ_TRUTH_*) for pid, taken at most TRUTH_MAX_AGE before ts and not
+ * after it; it leaves the cache (a record is used once).  NULL: none, or --no-truth.
+ */
+const struct rq_truth_rec *rqe_truth_take(struct rq_analysis *an, int pid, int point,
+					  uint64_t ts);
+/* cpu's state in r, the wakee (pid, SCHED_IDLE work or not) left out */
+enum rq_truth_cpu_state rqe_truth_cpu(const struct rq_analysis *an, const struct rq_truth_rec *r,
+				      int cpu, int wakee, bool wakee_idle);
+static inline bool rqe_truth_allows(const struct rq_truth_rec *r, int cpu)
+{
+	return (unsigned int)cpu < RQ_TRUTH_MASK_WORDS * 64 &&
+	       (r->mask[cpu / 64] >> (cpu % 64) & 1);
+}
+static inline bool rqe_truth_idle_class(const struct rq_truth_rec *r, const struct rq_task *t)
+{
+	return r->policy == RQ_SCHED_IDLE || t->idle_cgroup;
+}
+static inline bool rqe_truth_rt_or_dl(const struct rq_truth_rec *r)
+{
+	return r->policy == RQ_SCHED_FIFO || r->policy == RQ_SCHED_RR ||
+	       r->policy == RQ_SCHED_DEADLINE;
+}
+/* one CPU allowed, or migration disabled: core select_task_rq() skips the class callback */
+static inline bool rqe_truth_one_cpu(const struct rq_truth_rec *r)
+{
+	return r->nr_cpus_allowed == 1 || (r->flags & RQ_TRUTH_MIGRATE_OFF);
+}
+/* the placement's facts from r (RQ_PT_RECORD, policy, allowed, the state of to_cpu) */
+void rqe_truth_mark(const struct rq_analysis *an, struct rq_placement *p,
+		    const struct rq_truth_rec *r, const struct rq_task *t);
+/*
+ * Count where the model and the record disagree (struct rq_truth_summary): whether a
+ * selection ran (model_proven, model_runnable: -1 not asked), the CPUs at the waking
+ * (snap: the model's snapshot, or NULL), the policy and the mask.
+ */
+void rqe_truth_compare(struct rq_analysis *an, const struct rq_truth_rec *r,
+		       const struct rq_task *t, int model_proven, int model_runnable,
+		       const unsigned long *snap, const struct rq_cpumask *mask);
+/*
+ * The allowed CPUs of r as a mask of the trace's CPUs (beyond the record's words: the
+ * model's, if any); valid until the next call.  NULL when out of memory.
+ */
+const struct rq_cpumask *rqe_truth_mask(struct rq_analysis *an, const struct rq_truth_rec *r,
+					const struct rq_cpumask *model);
+void rqe_truth_free(struct rq_analysis *an);
+
 /* classify.c */
 void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);
 void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now);
@@ -652,6 +717,12 @@ struct rqe_select {
 	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
 	unsigned int mask_assume;	/* what that mask rests on */
 	bool rt_or_dl;		/* task_is_rt_or_dl() of the task, worked out once */
+	/*
+	 * the kernel's state at the waking or fork (truth.c), or NULL; no_selection: it
+	 * shows the task on a runqueue, so a finding is "no selection", never counted
+	 */
+	const struct rq_truth_rec *truth;
+	bool no_selection;
 };
 void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p,
 				  struct rq_task *t, const struct rqe_select *sel);
@@ -669,6 +740,26 @@ static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_pla
 }
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   const struct rqe_select *sel);
+/*
+ * The two judges of a select-path placement from the kernel's state (sel->truth): the
+ * CPU states at the waking or fork, the policy and the mask from the record; a CPU the
+ * record does not know is the model's (the judges above for x itself).
+ */
+void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *p,
+				   struct rq_task *t, const struct rqe_select *sel);
+void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
+				 struct rq_task *t, const struct rqe_select *sel);
+/*
+ * An exec whose record follows its event: not judged until rqe_settle_exec_truth() hears
+ * the record (or the next marker settles it).
+ */
+void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			     uint64_t ts);
+void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t,
+			   const struct rq_truth_rec *r);
+/* needless-callback from the exec's record: one CPU allowed or migration disabled */
+void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			      const struct rq_truth_rec *r);
 void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   int parent_cpu, int to);
 /* mask_current: t's mask is known and current (no affinity change unseen since) */

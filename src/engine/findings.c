@@ -35,14 +35,24 @@ int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 /*
  * The verdict of a judge: proven (exact, or inferred under the assumptions in assume)
  * goes to the count; a placement whose selection the trace cannot prove goes to
- * possible, never to the count.
+ * possible, never to the count; one the kernel's state shows made no selection
+ * (sel->no_selection: on a runqueue at sched_waking) goes to no_selection, neither
+ * counted nor possible.
  */
 static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		    enum rq_finding f, bool possible, unsigned int assume)
+		    enum rq_finding f, const struct rqe_select *sel, bool possible,
+		    unsigned int assume)
 {
 	struct rq_finding_store *s = &an->findings[f];
 
 	p->assume = (uint16_t)assume;
+	if (sel->no_selection) {
+		p->no_selection |= 1u << f;
+		s->no_selection++;
+		if (!p->seq)
+			p->seq = an->nr_placements + 1;
+		return;
+	}
 	if (!possible) {
 		rqe_add_finding(an, p, t, f);
 		return;
@@ -173,7 +183,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 		p->why |= 1u << RQ_WHY_DELAYED_NOT_IDLE;
 		p->why_n = (uint32_t)l.delayed_nonidle;
 	}
-	verdict(an, p, t, RQ_FIND_IDLE_STACKING, !sel->proven || l.delayed_nonidle,
+	verdict(an, p, t, RQ_FIND_IDLE_STACKING, sel, !sel->proven || l.delayed_nonidle,
 		assume | l.assume | sel->proof_assume);
 }
 
@@ -240,23 +250,188 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		p->notes |= RQ_NOTE_ASYM;
 		possible = true;
 	}
-	verdict(an, p, t, RQ_FIND_MISSED_IDLE, possible, assume | l.assume);
+	verdict(an, p, t, RQ_FIND_MISSED_IDLE, sel, possible, assume | l.assume);
+}
+
+/* ---- the same two judges from the kernel's state (truth.c) ----------------------- */
+
+/*
+ * The first CPU of x's LLC other than x, allowed by the record, truly idle at the waking
+ * (or fork) by the record; a CPU the record does not know is the model's (idle at the
+ * waking, if seen, and now), taken only when the record shows none.  -1 if none;
+ * *unknown: none found, but a candidate's state is unknown to both; *from_model: the
+ * CPU found is the model's.
+ */
+static int truth_idle_cpu(struct rq_analysis *an, const struct rqe_select *sel,
+			  const struct rq_task *t, bool *unknown, bool *from_model)
+{
+	const struct rq_truth_rec *r = sel->truth;
+	int x = sel->x, lo, hi, model = -1;
+	const unsigned long *in_llc = rqe_llc_bits(an, an->cpus[x].llc, &lo, &hi);
+	bool wakee_idle = rqe_truth_idle_class(r, t);
+
+	*unknown = *from_model = false;
+	if (!in_llc)
+		return -1;
+	rqe_cpubits_flush(an);
+	for (int c = lo * (int)BITS_PER_UL; c < (hi + 1) * (int)BITS_PER_UL && c < an->nr_cpus;
+	     c++) {
+		enum rq_truth_cpu_state st;
+
+		if (c == x || !bit_test(in_llc, c) || !rq_cpumask_test(sel->mask, c))
+			continue;
+		st = rqe_truth_cpu(an, r, c, t->pid, wakee_idle);
+		if (st == RQ_TCPU_IDLE)
+			return c;
+		if (st != RQ_TCPU_UNKNOWN)
+			continue;
+		if (bit_test(an->idle_bits, c) &&
+		    (!sel->idle_before || bit_test(sel->idle_before, c))) {
+			if (model < 0)
+				model = c;
+		} else if (bit_test(an->unknown_bits, c) ||
+			   (sel->unknown_before && bit_test(sel->unknown_before, c))) {
+			*unknown = true;
+		}
+	}
+	if (model >= 0) {
+		*from_model = true;
+		*unknown = false;
+	}
+	return model;
+}
+
+/* What a verdict resting on the model's idle CPU (from_model) rests on. */
+static unsigned int truth_found_assume(const struct rq_analysis *an, int cpu, bool from_model)
+{
+	unsigned int assume = an->has_topology ? 0 : 1u << RQ_ASSUME_LLC;
+
+	if (from_model && an->cpus[cpu].idle_repairs)
+		assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
+	return assume;
+}
+
+void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *p,
+				   struct rq_task *t, const struct rqe_select *sel)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
+	const struct rq_truth_rec *r = sel->truth;
+	enum rq_truth_cpu_state xs;
+	bool unknown, from_model;
+	int idle_cpu;
+
+	if (!an->profile.idle_stack_allowed || !rqe_truth_idle_class(r, t))
+		return;		/* v7.1 skips SCHED_IDLE rqs; not SCHED_IDLE work */
+	if (!sel->mask) {
+		s->not_judged++;
+		return;
+	}
+	xs = rqe_truth_cpu(an, r, sel->x, t->pid, true);
+	if (xs == RQ_TCPU_UNKNOWN) {
+		/* x's runqueue is the model's: its judge, with the record's proof and mask */
+		rqe_judge_idle_stacking_full(an, p, t, sel);
+		return;
+	}
+	p->truth |= RQ_PT_CPUS;
+	if (xs != RQ_TCPU_IDLE_ONLY) {
+		s->judged++;
+		return;		/* nothing stacked on, or not SCHED_IDLE-only */
+	}
+	idle_cpu = truth_idle_cpu(an, sel, t, &unknown, &from_model);
+	if (idle_cpu < 0) {
+		if (unknown)
+			s->not_judged++;
+		else
+			s->judged++;
+		return;
+	}
+	s->judged++;
+	p->why |= 1u << RQ_WHY_IDLE_STACKED;
+	p->why_pid = (int)r->cpus[sel->x].curr_pid;
+	p->why_cpu = idle_cpu;
+	verdict(an, p, t, RQ_FIND_IDLE_STACKING, sel, false,
+		truth_found_assume(an, idle_cpu, from_model));
+}
+
+void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
+				 struct rq_task *t, const struct rqe_select *sel)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
+	const struct rq_truth_rec *r = sel->truth;
+	enum rq_truth_cpu_state xs;
+	const struct rq_truth_cpu *xc;
+	bool unknown, from_model, possible = false;
+	int idle_cpu;
+
+	if (rqe_truth_idle_class(r, t) || rqe_truth_rt_or_dl(r) || r->policy == RQ_SCHED_EXT)
+		return;		/* not a fair, non-SCHED_IDLE wakee */
+	if (!sel->mask) {
+		s->not_judged++;
+		return;
+	}
+	xs = rqe_truth_cpu(an, r, sel->x, t->pid, false);
+	if (xs == RQ_TCPU_UNKNOWN) {
+		rqe_judge_missed_idle(an, p, t, sel);
+		return;
+	}
+	p->truth |= RQ_PT_CPUS;
+	if (xs != RQ_TCPU_BUSY) {
+		s->judged++;
+		return;		/* idle, SCHED_IDLE work only, or only the wakee: not busy */
+	}
+	idle_cpu = truth_idle_cpu(an, sel, t, &unknown, &from_model);
+	if (idle_cpu < 0) {
+		if (unknown)
+			s->not_judged++;
+		else
+			s->judged++;
+		return;
+	}
+	s->judged++;
+	xc = &r->cpus[sel->x];
+	p->why |= 1u << (xc->curr_pid > 0 && (int)xc->curr_pid != t->pid ? RQ_WHY_BUSY_RUNNING :
+			 xc->nr_running ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
+	p->why_pid = (int)xc->curr_pid;
+	p->why_cpu = idle_cpu;
+	if (an->asym_capacity) {
+		/* EAS or select_idle_capacity() may have preferred x for its capacity */
+		p->notes |= RQ_NOTE_ASYM;
+		possible = true;
+	}
+	verdict(an, p, t, RQ_FIND_MISSED_IDLE, sel, possible,
+		truth_found_assume(an, idle_cpu, from_model));
+}
+
+void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			      const struct rq_truth_rec *r)
+{
+	int cpu = -1;
+
+	an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
+	p->truth |= RQ_PT_MASK | RQ_PT_POLICY;
+	if (!rqe_truth_one_cpu(r))
+		return;
+	p->truth |= RQ_PT_ONE_CPU;
+	if (!an->profile.exec_callback_unconditional)
+		return;
+	for (int c = 0; c < RQ_TRUTH_MASK_WORDS * 64 && cpu < 0; c++)
+		if (rqe_truth_allows(r, c))
+			cpu = c;
+	/* migration disabled: the CPU it runs on */
+	p->why |= 1u << (rqe_truth_rt_or_dl(r) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
+	p->why_cpu = r->nr_cpus_allowed == 1 && cpu >= 0 ? cpu : p->cpu;
+	p->assume = 0;
+	rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 }
 
 /*
  * The execs settled by a marker, as the rows show them: the sinks (delay.c's wait list)
  * and the recent ring get the same verdict the counts below take.
  */
-static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n)
+static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n,
+			      const struct rq_exec_fix *fix)
 {
-	struct rq_exec_fix fix = {
-		.one_cpu = rq_cpumask_single(&t->mask),
-		.cpu = rq_cpumask_first(&t->mask),
-	};
-
-	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
-	fix.assume = rqe_mask_unseen(an);
-	rq_delay_execs_settled(an, t, &fix);
+	rq_delay_execs_settled(an, t, fix);
 	/* the ring's newest entries: stop at the n-th waiting exec of t */
 	for (unsigned int i = 0; n && i < an->recent_len; i++) {
 		struct rq_placement *p = &an->recent[(an->recent_head + an->recent_cap - 1 - i) %
@@ -264,7 +439,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 
 		if (p->pid != t->pid || !(p->notes & RQ_NOTE_MASK_UNKNOWN))
 			continue;
-		rq_exec_fix_apply(p, &fix);
+		rq_exec_fix_apply(p, fix);
 		n--;
 	}
 }
@@ -272,6 +447,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 {
 	t->unknown_execs = 0;
+	t->truth_exec_wait = false;
 	rq_delay_execs_settled(an, t, NULL);
 	rqe_release(an, &t->exec_slot);
 }
@@ -290,13 +466,18 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
 	enum rq_confidence conf = RQ_CONF_EXACT;
 	unsigned int unseen = rqe_mask_unseen(an);
+	struct rq_exec_fix fix = { 0 };
 
 	if (!n || !t->mask_known) {
 		rqe_unknown_execs_stay(an, t);
 		return;
 	}
 	t->unknown_execs = 0;
-	settled_execs_out(an, t, n);
+	fix.one_cpu = rq_cpumask_single(&t->mask);
+	fix.cpu = rq_cpumask_first(&t->mask);
+	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
+	fix.assume = rqe_mask_unseen(an);
+	settled_execs_out(an, t, n, &fix);
 	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
@@ -335,6 +516,76 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->path_conf[RQ_PATH_EXEC_AFFINE][conf] += n;
 		an->conf_counts[RQ_CONF_INFERRED] -= n;
 		an->conf_counts[conf] += n;
+	}
+	rqe_release(an, &t->exec_slot);
+}
+
+/*
+ * An exec whose record is still to come: the BPF program of sched_process_exec runs
+ * after the tracepoint's ftrace probe, so its record follows the event by a
+ * microsecond.  Not judged until it comes (rqe_settle_exec_truth()), like an exec
+ * waiting for the recorder's marker; the marker settles it if the record never does.
+ */
+void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
+			     uint64_t ts)
+{
+	an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
+	an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
+	p->notes |= RQ_NOTE_MASK_UNKNOWN;
+	t->unknown_execs++;
+	t->truth_exec_wait = true;
+	t->truth_exec_ts = ts;
+}
+
+void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const struct rq_truth_rec *r)
+{
+	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
+	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
+	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
+	unsigned int ignored = 0;
+	struct rq_exec_fix fix = {
+		.one_cpu = rqe_truth_one_cpu(r), .cpu = (int)r->cpu, .rt = rqe_truth_rt_or_dl(r),
+		.truth = RQ_PT_RECORD | RQ_PT_MASK | RQ_PT_POLICY, .truth_policy = (uint8_t)r->policy,
+		.truth_allowed = (uint16_t)(r->nr_cpus_allowed > UINT16_MAX ? UINT16_MAX :
+					    r->nr_cpus_allowed),
+	};
+
+	t->truth_exec_wait = false;
+	if (t->unknown_execs != 1)
+		return;		/* older execs wait too: the marker settles them all */
+	rqe_truth_compare(an, r, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
+	for (int c = 0; c < RQ_TRUTH_MASK_WORDS * 64; c++)
+		if (r->nr_cpus_allowed == 1 && rqe_truth_allows(r, c)) {
+			fix.cpu = c;
+			break;
+		}
+	if (fix.one_cpu)
+		fix.truth |= RQ_PT_ONE_CPU;
+	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
+	t->unknown_execs = 0;
+	an->truth.placements++;
+	settled_execs_out(an, t, 1, &fix);
+	s->unknown -= s->unknown ? 1 : 0;
+	s->not_judged -= s->not_judged ? 1 : 0;
+	s->judged++;
+	if (fix.one_cpu) {
+		rq_exec_fix_apply(p, &fix);
+		if (fix.needless) {
+			p->findings &= ~(1u << RQ_FIND_NEEDLESS_CALLBACK);	/* counted below */
+			p->late_findings = 0;
+			p->assume = 0;
+			rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
+		}
+		/* the path was counted exec-local (inferred): it is exec-affine, exact */
+		if (an->path_counts[RQ_PATH_EXEC_LOCAL] &&
+		    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]) {
+			an->path_counts[RQ_PATH_EXEC_LOCAL]--;
+			an->path_counts[RQ_PATH_EXEC_AFFINE]++;
+			an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]--;
+			an->path_conf[RQ_PATH_EXEC_AFFINE][RQ_CONF_EXACT]++;
+			an->conf_counts[RQ_CONF_INFERRED]--;
+			an->conf_counts[RQ_CONF_EXACT]++;
+		}
 	}
 	rqe_release(an, &t->exec_slot);
 }

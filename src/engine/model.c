@@ -841,7 +841,9 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	} else {
 		mask_forget(t);
 	}
-	rqe_settle_unknown_execs(an, t);
+	/* an exec whose own record (truth.c) is a moment away waits for that, not this */
+	if (!t->truth_exec_wait || ts - t->truth_exec_ts > TRUTH_EXEC_AFTER)
+		rqe_settle_unknown_execs(an, t);
 }
 
 void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev)

@@ -11,7 +11,7 @@
 #include "placements.h"
 
 #define CSV_HEADER "seq,ts,cpu,pid,tgid,comm,kind,path,confidence,from_cpu,to_cpu,waker," \
-		   "delay_ns,findings,possible,why\n"
+		   "delay_ns,findings,possible,why,no_selection,truth\n"
 
 static int tgid_of(const struct rq_analysis *an, int pid)
 {
@@ -37,12 +37,68 @@ static void findings_list(unsigned int which, char *buf, size_t size, const char
 	}
 }
 
+static const char *const tcpu_ids[] = {
+	[RQ_TCPU_UNKNOWN] = "unknown", [RQ_TCPU_IDLE] = "idle", [RQ_TCPU_BUSY] = "busy",
+	[RQ_TCPU_IDLE_ONLY] = "idle-only", [RQ_TCPU_NONE] = "none",
+};
+
+static const char *tcpu_id(int s)
+{
+	return s >= 0 && s <= RQ_TCPU_NONE ? tcpu_ids[s] : "unknown";
+}
+
+/* Which facts came from the kernel's state (RQ_PT_*), as ids joined with sep. */
+static void truth_from(const struct rq_placement *p, char *buf, size_t size, const char *sep,
+		       const char *quote)
+{
+	static const struct { unsigned int bit; const char *id; } from[] = {
+		{ RQ_PT_SELECTION, "selection" }, { RQ_PT_CPUS, "cpu_state" },
+		{ RQ_PT_POLICY, "policy" }, { RQ_PT_MASK, "mask" },
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++)
+		if (p->truth & from[i].bit && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s", len ? sep : "",
+						quote, from[i].id, quote);
+}
+
+/*
+ * The kernel's state the placement's verdicts used (a rqpath:truth record), for the
+ * scorer of the tracepoint model (tests/tools/truth_score.py): CSV "k=v;..." or a JSON
+ * object; empty / null when the trace had none for it (or --no-truth).
+ */
+static void write_truth(FILE *f, const struct rq_placement *p, bool json)
+{
+	char from[96];
+
+	if (!(p->truth & RQ_PT_RECORD)) {
+		if (json)
+			fputs("null", f);
+		return;
+	}
+	truth_from(p, from, sizeof(from), json ? ", " : "+", json ? "\"" : "");
+	if (json)
+		fprintf(f, "{\"on_rq\": %s, \"delayed\": %s, \"policy\": %u, "
+			   "\"nr_cpus_allowed\": %u, \"one_cpu\": %s, \"to_cpu_state\": \"%s\", "
+			   "\"from\": [%s]}", p->truth & RQ_PT_ON_RQ ? "true" : "false",
+			p->truth & RQ_PT_DELAYED ? "true" : "false", p->truth_policy,
+			p->truth_allowed, p->truth & RQ_PT_ONE_CPU ? "true" : "false",
+			tcpu_id(p->truth_x), from);
+	else
+		fprintf(f, "on_rq=%d;delayed=%d;policy=%u;nr_cpus_allowed=%u;one_cpu=%d;"
+			   "to_cpu_state=%s;from=%s", !!(p->truth & RQ_PT_ON_RQ),
+			!!(p->truth & RQ_PT_DELAYED), p->truth_policy, p->truth_allowed,
+			!!(p->truth & RQ_PT_ONE_CPU), tcpu_id(p->truth_x), from);
+}
+
 static void write_row(void *ctx, const struct rq_placement *p)
 {
 	struct rq_placements_out *out = ctx;
 	int64_t delay = p->delay_ns;
 	FILE *f = out->f;
-	char why[512], fl[128], pl[128];
+	char why[512], fl[128], pl[128], nl[128];
 
 	rq_placement_describe(p, why, sizeof(why));
 	out->rows++;
@@ -59,6 +115,9 @@ static void write_row(void *ctx, const struct rq_placement *p)
 		findings_list(p->possible, pl, sizeof(pl), ";", "");
 		fprintf(f, ",%s,%s,", fl, pl);
 		rq_csv_field(f, why, strlen(why));
+		findings_list(p->no_selection, nl, sizeof(nl), ";", "");
+		fprintf(f, ",%s,", nl);
+		write_truth(f, p, false);
 		fputc('\n', f);
 		return;
 	}
@@ -76,8 +135,12 @@ static void write_row(void *ctx, const struct rq_placement *p)
 		fputs("null", f);
 	findings_list(p->findings, fl, sizeof(fl), ", ", "\"");
 	findings_list(p->possible, pl, sizeof(pl), ", ", "\"");
-	fprintf(f, ", \"findings\": [%s], \"possible\": [%s], \"why\": ", fl, pl);
+	findings_list(p->no_selection, nl, sizeof(nl), ", ", "\"");
+	fprintf(f, ", \"findings\": [%s], \"possible\": [%s], \"no_selection\": [%s], "
+		   "\"why\": ", fl, pl, nl);
 	rq_json_string(f, why, strlen(why));
+	fputs(", \"truth\": ", f);
+	write_truth(f, p, true);
 	fputs("}\n", f);
 }
 

@@ -116,7 +116,15 @@ static void json_trace_extra(FILE *f, const struct rq_summary *sum)
 			(unsigned long long)cpu->clock_backwards);
 		first = false;
 	}
-	fprintf(f, "]}");
+	fprintf(f, "], \"model_vs_truth\": {\"records\": %llu, \"used\": %llu, "
+		   "\"placements\": %llu",
+		(unsigned long long)sum->truth.records, (unsigned long long)sum->truth.used,
+		(unsigned long long)sum->truth.placements);
+	for (int k = 0; k < RQ_MVT__COUNT; k++)
+		fprintf(f, ", \"%s\": {\"compared\": %llu, \"disagree\": %llu}", rq_mvt_names[k],
+			(unsigned long long)sum->truth.compared[k],
+			(unsigned long long)sum->truth.disagree[k]);
+	fprintf(f, "}}");
 }
 
 static void json_assumptions(FILE *f, unsigned int bits)
@@ -192,10 +200,11 @@ static void write_json(FILE *f, const struct rq_summary *sum)
 		if (i == RQ_FIND_OFFCPU_FORK)
 			fprintf(f, ", \"of\": %llu", (unsigned long long)s->of);
 		fprintf(f, ", \"exact\": %llu, \"inferred\": %llu, \"possible\": %llu, "
-			   "\"not_judged\": %llu, \"judged\": %llu, \"assumptions\": ",
+			   "\"no_selection\": %llu, \"not_judged\": %llu, \"judged\": %llu, "
+			   "\"assumptions\": ",
 			(unsigned long long)s->exact, (unsigned long long)s->inferred,
-			(unsigned long long)s->possible, (unsigned long long)s->not_judged,
-			(unsigned long long)s->judged);
+			(unsigned long long)s->possible, (unsigned long long)s->no_selection,
+			(unsigned long long)s->not_judged, (unsigned long long)s->judged);
 		json_assumptions(f, s->assumptions);
 		rq_report_json_finding_delay(f, sum, i);
 		json_examples(f, "examples", s->examples, s->nexamples);
@@ -240,6 +249,19 @@ static void csv_quality(FILE *f, const struct rq_summary *sum)
 	csv_row(f, "quality", "markers_ignored", "", "", sum->markers_ignored, NULL);
 	csv_row(f, "quality", "mask_violations", "", "", sum->mask_violations, NULL);
 	csv_row(f, "quality", "clock_backwards", "", "", q.backwards, NULL);
+	/* the kernel's state, when the trace has it: the model measured against it */
+	if (sum->truth.records) {
+		csv_row(f, "quality", "truth_records", "", "", sum->truth.records, NULL);
+		csv_row(f, "quality", "truth_used", "", "", sum->truth.used, NULL);
+		for (int k = 0; k < RQ_MVT__COUNT; k++) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "model_vs_truth_%s_compared", rq_mvt_names[k]);
+			csv_row(f, "quality", name, "", "", sum->truth.compared[k], NULL);
+			snprintf(name, sizeof(name), "model_vs_truth_%s_disagree", rq_mvt_names[k]);
+			csv_row(f, "quality", name, "", "", sum->truth.disagree[k], NULL);
+		}
+	}
 	for (int c = 0; c < sum->nr_cpus; c++) {
 		const struct rq_cpu_summary *cpu = &sum->cpus[c];
 		char name[32];
@@ -292,6 +314,9 @@ static void write_csv(FILE *f, const struct rq_summary *sum)
 		csv_row(f, "finding-exact", rq_finding_ids[i], "", "", s->exact, NULL);
 		csv_row(f, "finding-inferred", rq_finding_ids[i], "", "", s->inferred, NULL);
 		csv_row(f, "finding-possible", rq_finding_ids[i], "", "", s->possible, NULL);
+		if (sum->truth.records)
+			csv_row(f, "finding-no-selection", rq_finding_ids[i], "", "",
+				s->no_selection, NULL);
 		csv_row(f, "finding-not-judged", rq_finding_ids[i], "", "", s->not_judged, NULL);
 		csv_row(f, "finding-judged", rq_finding_ids[i], "", "", s->judged, NULL);
 		for (int a = 0; a < RQ_ASSUME__COUNT; a++)
@@ -325,6 +350,34 @@ static void text_limits(FILE *f, const struct rq_summary *sum)
 	if (!sum->has_markers && sum->counts[RQ_EV_EXEC])
 		fprintf(f, "  needless-callback needs each task's allowed CPUs: without rqpath\n"
 			   "    markers only forks of known tasks carry them\n");
+}
+
+/*
+ * The kernel's own state (rqpath:truth records): what it decided, the placements it shows
+ * made no selection, and the tracepoint model's error rate against it.
+ */
+static void text_truth(FILE *f, const struct rq_summary *sum)
+{
+	const struct rq_truth_summary *t = &sum->truth;
+	const char *sep = "";
+
+	fprintf(f, "  kernel state (BPF): %llu truth record(s), %llu placement(s) judged from "
+		   "them:\n    their verdicts are exact, source bpf\n",
+		(unsigned long long)t->records, (unsigned long long)t->placements);
+	for (int i = 0; i < RQ_FIND__COUNT; i++) {
+		if (!sum->findings[i].no_selection)
+			continue;
+		fprintf(f, "%s%s %llu", *sep ? ", " : "  no selection (on a runqueue at "
+			"sched_waking: ttwu_runnable()):\n    ", rq_finding_ids[i],
+			(unsigned long long)sum->findings[i].no_selection);
+		sep = "\n";
+	}
+	fputs(sep, f);
+	fputs("  model vs truth (where both had an answer, wrong of compared):\n    ", f);
+	for (int k = 0; k < RQ_MVT__COUNT; k++)
+		fprintf(f, "%s%s %llu of %llu", k ? ", " : "", rq_mvt_names[k],
+			(unsigned long long)t->disagree[k], (unsigned long long)t->compared[k]);
+	fputc('\n', f);
 }
 
 /* The lines under the findings table: what each number rests on. */
@@ -362,6 +415,8 @@ static void text_finding_notes(FILE *f, const struct rq_summary *sum)
 			   "that\n    blocked on a CPU that never went idle since may have been "
 			   "requeued,\n    still delay-dequeued, by ttwu_runnable()); never in the "
 			   "count\n");
+	if (sum->truth.records)
+		text_truth(f, sum);
 	if (sum->asym_capacity && sum->findings[RQ_FIND_MISSED_IDLE].possible)
 		fprintf(f, "  missed-idle: CPUs of different capacity: EAS may choose a busy "
 			   "CPU on\n    purpose, so every candidate is possible\n");

@@ -15,7 +15,7 @@ import json, sys
 KINDS = {"fork", "exec", "wakeup", "balance", "newidle", "stopper", "affinity", "numa", "unknown"}
 EX = {"ts": float, "pid": int, "comm": str, "cpu": int, "from_cpu": int, "to_cpu": int,
       "path": str, "confidence": str, "why": str}
-VERDICT = {"count", "exact", "inferred", "possible", "not_judged", "judged", "assumptions",
+VERDICT = {"count", "exact", "inferred", "possible", "no_selection", "not_judged", "judged", "assumptions",
            "examples", "possible_examples", "delay", "delay_others"}
 ASSUME = {"affinity-all-cpus", "percpu-kthread-pinned", "policy-from-prio", "cpu-state-watched",
           "llc-assumed", "idle-exits-repaired", "affinity-last-read", "cpuset-unseen",
@@ -54,7 +54,13 @@ for p in sys.argv[1:]:
          len(t["topology"]["llc"]) == t["cpus"], "trace.topology")
     q = t["data_quality"]
     need(set(q) == {"repairs", "idle_exits_repaired", "switch_mismatches", "markers_ignored",
-                    "mask_violations", "clock_backwards", "cpus"}, "trace.data_quality keys")
+                    "mask_violations", "clock_backwards", "cpus", "model_vs_truth"},
+         "trace.data_quality keys")
+    mvt = q["model_vs_truth"]
+    need(set(mvt) == {"records", "used", "placements", "selection", "cpu_state", "policy", "mask"}
+         and all(set(mvt[k]) == {"compared", "disagree"} and mvt[k]["disagree"] <= mvt[k]["compared"]
+                 for k in ("selection", "cpu_state", "policy", "mask"))
+         and mvt["used"] <= mvt["records"], "trace.data_quality.model_vs_truth")
     need(sum(c["repairs"] for c in q["cpus"]) == q["repairs"], "data_quality repairs add up")
     need(all(isinstance(t[k], int) for k in ("cpus", "events", "lost_events")), "trace ints")
     need(all(isinstance(t[k], (int, float)) for k in ("first_ts", "last_ts")), "trace times")

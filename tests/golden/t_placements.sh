@@ -26,7 +26,7 @@ for dat in "$top"/fixtures/*.dat; do
 import csv, json, sys
 name, audit = sys.argv[1], json.load(open(sys.argv[2]))
 COLS = ["seq", "ts", "cpu", "pid", "tgid", "comm", "kind", "path", "confidence", "from_cpu",
-        "to_cpu", "waker", "delay_ns", "findings", "possible", "why"]
+        "to_cpu", "waker", "delay_ns", "findings", "possible", "why", "no_selection", "truth"]
 bad = []
 want = sum(p["count"] for p in audit["placements"])
 rows = list(csv.reader(open(sys.argv[3], newline="")))
@@ -62,6 +62,10 @@ for fid, f in audit["findings"].items():
         bad.append("%s: %d rows name it possible, the audit says %d" % (fid, n, f["possible"]))
     if any(fid in o["possible"] and fid in o["findings"] for o in lines):
         bad.append("%s: a row both counted and possible" % fid)
+    n = sum(1 for o in lines if fid in o["no_selection"])
+    if n != f["no_selection"]:
+        bad.append("%s: %d rows name it no selection, the audit says %d" %
+                   (fid, n, f["no_selection"]))
 csv_delay = [r[12] for r in rows[1:]]
 if sorted(csv_delay) != sorted("" if o["delay_ns"] is None else str(o["delay_ns"]) for o in lines):
     bad.append("CSV and JSONL delays differ")

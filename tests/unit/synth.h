@@ -116,6 +116,40 @@ static inline void ev_marker(struct rq_analysis *an, uint64_t ts, const char *te
 				    .str_len = (int)strlen(text) });
 }
 
+/* A rqpath:truth record (truth.h) as the pump hands it out: its own CPU, no writer. */
+static inline void ev_truth(struct rq_analysis *an, const struct rq_truth_rec *r)
+{
+	feed(an, (struct rq_event){ .ts = r->ts, .type = RQ_EV_TRUTH, .cpu = r->cpu,
+				    .truth = r });
+}
+
+/*
+ * A record of point for pid (policy, allowed CPUs as the bits of mask) with nr_cpus
+ * CPUs, each known and idle until the test sets its state with truth_cpu().
+ */
+static inline void truth_init(struct rq_truth_rec *r, uint64_t ts, int point, int pid,
+			      int policy, uint64_t mask, int nr_cpus)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts = ts;
+	r->point = (uint8_t)point;
+	r->pid = (uint32_t)pid;
+	r->policy = (uint32_t)policy;
+	r->mask[0] = mask;
+	r->nr_cpus_allowed = (uint32_t)__builtin_popcountll(mask);
+	r->nr_cpus = (uint16_t)nr_cpus;
+	for (int c = 0; c < nr_cpus; c++)
+		r->cpus[c].known = RQ_TRUTH_RQ_KNOWN;
+}
+
+static inline void truth_cpu(struct rq_truth_rec *r, int cpu, int curr, int nr_running,
+			     int h_nr_idle)
+{
+	r->cpus[cpu].curr_pid = (uint32_t)curr;
+	r->cpus[cpu].nr_running = (uint8_t)nr_running;
+	r->cpus[cpu].h_nr_idle = (uint8_t)h_nr_idle;
+}
+
 static inline void mark_task(struct rq_analysis *an, uint64_t ts, int pid, int policy,
 			     const char *cpus)
 {

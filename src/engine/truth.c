@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * truth.c - the kernel's own scheduler state in the trace (rqpath:truth records,
+ * src/base/truth.h; docs/design.md "Kernel truth"): the records wait here until the
+ * placement they describe (a waking's until its sched_wakeup, a fork's until its
+ * sched_wakeup_new, an exec's for the exec), what a CPU's runqueue state in a record
+ * means for the kernel's idle tests, and where the tracepoint model disagrees with it
+ * (struct rq_truth_summary: the model's error rate).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/*
+ * Records waiting for their placement, direct-mapped by pid: only the tasks between a
+ * waking (or fork) and its wakeup hold one, a few per CPU, so a collision (a record
+ * replaced before it was used) is rare and only loses that record.
+ */
+#define TRUTH_SLOTS 1024
+/*
+ * A record older than this at its placement is not that placement's: sched_waking and
+ * sched_wakeup are microseconds apart, a fork and its wakeup_new, an exec's record and
+ * its event too.
+ */
+#define TRUTH_MAX_AGE (20 * NSEC_PER_MSEC)
+
+const char *const rq_mvt_names[RQ_MVT__COUNT] = {
+	[RQ_MVT_SELECTION] = "selection", [RQ_MVT_CPU] = "cpu_state",
+	[RQ_MVT_POLICY] = "policy", [RQ_MVT_MASK] = "mask",
+};
+
+static struct rq_truth_rec *slot_of(struct rq_analysis *an, int pid)
+{
+	return &an->truth_slots[(unsigned int)pid % TRUTH_SLOTS];
+}
+
+void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev)
+{
+	const struct rq_truth_rec *r = ev->truth;
+	struct rq_truth_rec *s;
+
+	if (an->opts.no_truth || !r)
+		return;
+	an->truth.records++;
+	/* the records after the placement (sched_wakeup, sched_wakeup_new) judge nothing */
+	if (r->point != RQ_TRUTH_WAKING && r->point != RQ_TRUTH_FORK &&
+	    r->point != RQ_TRUTH_EXEC)
+		return;
+	if (!r->pid)
+		return;
+	if (r->point == RQ_TRUTH_EXEC) {
+		struct rq_task *t = rq_task_find(an, (int)r->pid);
+
+		if (t && t->truth_exec_wait && r->ts >= t->truth_exec_ts &&
+		    r->ts - t->truth_exec_ts <= TRUTH_EXEC_AFTER) {
+			an->truth.used++;
+			rqe_settle_exec_truth(an, t, r);
+			return;
+		}
+	}
+	if (!an->truth_slots) {
+		an->truth_slots = calloc(TRUTH_SLOTS, sizeof(*an->truth_slots));
+		if (!an->truth_slots)
+			return;
+	}
+	s = slot_of(an, (int)r->pid);
+	*s = *r;
+	/* a cut or hostile count: never more entries than the record has */
+	if (s->nr_cpus > RQ_TRUTH_MAX_CPUS)
+		s->nr_cpus = RQ_TRUTH_MAX_CPUS;
+}
+
+const struct rq_truth_rec *rqe_truth_take(struct rq_analysis *an, int pid, int point,
+					  uint64_t ts)
+{
+	struct rq_truth_rec *s;
+
+	if (!an->truth_slots || pid <= 0)
+		return NULL;
+	s = slot_of(an, pid);
+	if ((int)s->pid != pid || !s->point)
+		return NULL;
+	if (s->point != point || s->ts > ts || ts - s->ts > TRUTH_MAX_AGE) {
+		/* another point's, or too old: not this placement's, and no later one's */
+		if (s->point == point)
+			s->point = 0;
+		return NULL;
+	}
+	s->point = 0;	/* used once; the copy stays valid until the slot is written */
+	an->truth.used++;
+	return s;
+}
+
+enum rq_truth_cpu_state rqe_truth_cpu(const struct rq_analysis *an, const struct rq_truth_rec *r,
+				      int cpu, int wakee, bool wakee_idle)
+{
+	const struct rq_truth_cpu *c;
+	int n, h;
+
+	if (!valid_cpu(an, cpu) || cpu >= r->nr_cpus)
+		return RQ_TCPU_UNKNOWN;
+	c = &r->cpus[cpu];
+	if (c->known != RQ_TRUTH_RQ_KNOWN)
+		return RQ_TCPU_UNKNOWN;
+	n = c->nr_running;
+	h = c->h_nr_idle;
+	/* the wakee still enqueued there (on_rq: its task_cpu) counts in nr_running */
+	if ((r->flags & RQ_TRUTH_ON_RQ) && (int)r->task_cpu == cpu && n > 0) {
+		n--;
+		if (wakee_idle && h > 0)
+			h--;
+	}
+	if (c->curr_pid == 0 && n == 0 && !c->ttwu_pending)
+		return RQ_TCPU_IDLE;
+	/* a kernel without the SCHED_IDLE count: busy and SCHED_IDLE-only look the same */
+	if (n > 0 && (r->flags & RQ_TRUTH_NO_IDLE_COUNT))
+		return RQ_TCPU_UNKNOWN;
+	if (n > 0 && h >= n)
+		return RQ_TCPU_IDLE_ONLY;
+	if (n == 0 && !c->ttwu_pending && (int)c->curr_pid == wakee)
+		return RQ_TCPU_NONE;
+	return RQ_TCPU_BUSY;
+}
+
+void rqe_truth_mark(const struct rq_analysis *an, struct rq_placement *p,
+		    const struct rq_truth_rec *r, const struct rq_task *t)
+{
+	p->truth |= RQ_PT_RECORD;
+	p->truth_policy = (uint8_t)r->policy;
+	p->truth_allowed = (uint16_t)(r->nr_cpus_allowed > UINT16_MAX ? UINT16_MAX :
+				      r->nr_cpus_allowed);
+	p->truth_x = (int8_t)rqe_truth_cpu(an, r, p->to_cpu, t->pid, rqe_truth_idle_class(r, t));
+	if (r->flags & RQ_TRUTH_ON_RQ)
+		p->truth |= RQ_PT_ON_RQ;
+	if (r->flags & RQ_TRUTH_DELAYED)
+		p->truth |= RQ_PT_DELAYED;
+}
+
+/* The model's state of cpu in a waking snapshot, in the record's terms (or UNKNOWN). */
+static enum rq_truth_cpu_state model_cpu(const struct rq_analysis *an, const unsigned long *snap,
+					 int cpu)
+{
+	size_t w = mask_longs(an);
+
+	if (bit_test(snap + 2 * w, cpu))
+		return RQ_TCPU_UNKNOWN;
+	if (bit_test(snap, cpu))
+		return RQ_TCPU_IDLE;
+	if (bit_test(snap + w, cpu))
+		return RQ_TCPU_BUSY;
+	return RQ_TCPU_IDLE_ONLY;	/* neither: SCHED_IDLE work, or only the wakee */
+}
+
+static void compared(struct rq_analysis *an, enum rq_mvt_kind k, bool disagree)
+{
+	an->truth.compared[k]++;
+	an->truth.disagree[k] += disagree;
+}
+
+void rqe_truth_compare(struct rq_analysis *an, const struct rq_truth_rec *r,
+		       const struct rq_task *t, int model_proven, int model_runnable,
+		       const unsigned long *snap, const struct rq_cpumask *mask)
+{
+	bool on_rq = r->flags & RQ_TRUTH_ON_RQ;
+
+	/*
+	 * the model is wrong when it proves a selection that did not run, or calls it
+	 * ttwu_runnable() when one did; "not proven" is no answer, not an error
+	 */
+	if (model_runnable > 0)
+		compared(an, RQ_MVT_SELECTION, !on_rq);
+	else if (model_proven > 0)
+		compared(an, RQ_MVT_SELECTION, on_rq);
+	if (t->policy != RQ_POLICY_UNKNOWN)
+		compared(an, RQ_MVT_POLICY, t->policy != (int)r->policy);
+	if (mask && mask->nbits == an->nr_cpus) {
+		bool differ = false;
+
+		for (int c = 0; c < an->nr_cpus && c < RQ_TRUTH_MASK_WORDS * 64; c++)
+			differ |= rq_cpumask_test(mask, c) != rqe_truth_allows(r, c);
+		compared(an, RQ_MVT_MASK, differ);
+	}
+	if (!snap)
+		return;
+	for (int c = 0; c < an->nr_cpus && c < r->nr_cpus; c++) {
+		enum rq_truth_cpu_state k = rqe_truth_cpu(an, r, c, t->pid,
+							  rqe_truth_idle_class(r, t));
+		enum rq_truth_cpu_state m = model_cpu(an, snap, c);
+
+		if (k == RQ_TCPU_UNKNOWN || m == RQ_TCPU_UNKNOWN)
+			continue;
+		/* the model's "neither idle nor busy" covers both of these */
+		if (k == RQ_TCPU_NONE)
+			k = RQ_TCPU_IDLE_ONLY;
+		compared(an, RQ_MVT_CPU, k != m);
+	}
+}
+
+const struct rq_cpumask *rqe_truth_mask(struct rq_analysis *an, const struct rq_truth_rec *r,
+					const struct rq_cpumask *model)
+{
+	struct rq_cpumask *m = &an->truth_mask;
+
+	if (!m->bits && rq_cpumask_init(m, an->nr_cpus))
+		return NULL;
+	rq_cpumask_clear(m);
+	for (int c = 0; c < an->nr_cpus; c++)
+		if (c < RQ_TRUTH_MASK_WORDS * 64 ? rqe_truth_allows(r, c) :
+		    model && rq_cpumask_test(model, c))
+			rq_cpumask_set(m, c);
+	return m;
+}
+
+void rqe_truth_free(struct rq_analysis *an)
+{
+	free(an->truth_slots);
+	an->truth_slots = NULL;
+	rq_cpumask_free(&an->truth_mask);
+}
