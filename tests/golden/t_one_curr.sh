@@ -18,7 +18,7 @@ fail=0
 allowed='src/base/event.h: defines the event and which records show their runner
 src/input/decode.c: fills struct rq_event from a sched_switch record
 src/engine/analysis.c: dispatches a switch to the model (rqe_handle_switch)
-src/input/tracefs.c: the recorder re-reads affinities while a stopper (migration/N) runs; below the engine, it keeps that one bit
+src/input/tracefs.c: the recorder (below the engine) notes if a stopper runs, to re-read masks
 views/evidence.c: prints the records around a placement as trace-cmd report does'
 
 n=0
@@ -30,7 +30,7 @@ for f in $(grep -rl 'RQ_EV_SWITCH' src views); do
 	grep -n 'RQ_EV_SWITCH' "$f" | sed 's/^/	/'
 	fail=1
 done
-[ $n -ge 3 ] || { echo "FAIL: only $n files name RQ_EV_SWITCH: is the pattern still right?"; fail=1; }
+[ $n -ge 3 ] || { echo "FAIL: only $n files name RQ_EV_SWITCH: is the pattern right?"; fail=1; }
 
 hits=$(grep -rnE '"(prev|next)_(pid|comm)"' src views | grep -v '^src/base/events\.def:')
 [ -z "$hits" ] || {
@@ -47,7 +47,7 @@ defs=$(grep -rlE --include='*.c' '^void rqe_handle_switch\(' src views)
 calls=$(grep -rlE '[^_]rqe_handle_switch\(' src views | grep -v '^src/engine/model\.c$' |
 	grep -v '^src/engine/engine\.h$')
 [ "$calls" = src/engine/analysis.c ] ||
-	{ echo "FAIL: rqe_handle_switch() called from: ${calls:-nowhere} (analysis.c alone)"; fail=1; }
+	{ echo "FAIL: rqe_handle_switch() called from ${calls:-nowhere}, not analysis.c"; fail=1; }
 defs=$(grep -rlE --include='*.c' '^int rq_analysis_curr\(' src views)
 [ "$defs" = src/engine/analysis.c ] ||
 	{ echo "FAIL: rq_analysis_curr() defined in: ${defs:-nowhere} (analysis.c alone)"; fail=1; }
