@@ -66,6 +66,10 @@ struct ev_ctx {
 	char (*after)[TUI_EV_LEN];
 	int nafter;
 	bool past;		/* the placement's own record seen */
+	/* the record that showed the judge's idle CPU idle (why_idle_ts): always shown */
+	char idle[TUI_EV_LEN];
+	int idle_at;		/* ring insertions before it, -1 not seen */
+	int ins;		/* ring insertions */
 };
 
 static const char *owner(struct rq_analysis *an, int pid, char *buf, size_t size)
@@ -129,8 +133,17 @@ static enum ev_match match_of(const struct rq_event *ev)
 	}
 }
 
+/* The record the judge's "CPU N was idle" rests on (the placement's why_idle_ts). */
+static bool idle_proof(const struct rq_placement *p, const struct rq_event *ev)
+{
+	return p->why_idle_ts && ev->ts == p->why_idle_ts && ev->cpu == p->why_cpu &&
+	       match_of(ev) != EV_MATCH_NONE;
+}
+
 static bool relevant(const struct rq_placement *p, const struct rq_event *ev)
 {
+	if (idle_proof(p, ev))
+		return true;
 	switch (match_of(ev)) {
 	case EV_MATCH_PID:
 		return ev->pid == p->pid;
@@ -328,23 +341,33 @@ static int cache_open(struct ev_cache *k, const char *path, char *err, size_t er
 /* The evidence of p from the kept records; the number of records after it found. */
 static int collect(struct ev_cache *k, const struct rq_placement *p, struct ev_ctx *c)
 {
-	c->head = c->n = c->nafter = 0;
+	c->head = c->n = c->nafter = c->ins = 0;
+	c->idle_at = -1;
 	c->past = false;
 	for (size_t i = 0; i < k->n && c->nafter < EV_AFTER; i++) {
 		const struct ev_rec *r = &k->buf[k->head + i];
 		const struct rq_event *ev = &r->ev;
+		bool proof = idle_proof(p, ev);
 
-		if (ev->ts + EV_WINDOW_NS < p->ts || !relevant(p, ev))
+		if ((ev->ts + EV_WINDOW_NS < p->ts && !proof) || !relevant(p, ev))
 			continue;
 		if (ev->ts <= p->ts && !c->past) {
 			format(c, r, c->ring[c->head]);
+			if (proof) {
+				memcpy(c->idle, c->ring[c->head], TUI_EV_LEN);
+				c->idle_at = c->ins;
+			}
 			c->head = (c->head + 1) % EV_BEFORE;
+			c->ins++;
 			if (c->n < EV_BEFORE)
 				c->n++;
 		} else {
 			format(c, r, c->after[c->nafter++]);
 		}
 	}
+	/* pushed out of the ring by later records: it takes the oldest one's place */
+	if (c->idle_at >= 0 && c->ins - c->idle_at > EV_BEFORE)
+		memcpy(c->ring[c->head], c->idle, TUI_EV_LEN);
 	return c->nafter;
 }
 

@@ -178,6 +178,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 	p->why |= 1u << RQ_WHY_IDLE_STACKED;
 	p->why_pid = idle_work_pid(an, x, t);
 	p->why_cpu = idle_cpu;
+	p->why_idle_ts = an->cpus[idle_cpu].idle_since;
 	/* a blocked fair task maybe still delayed there would make it not SCHED_IDLE-only */
 	if (l.delayed_nonidle) {
 		p->why |= 1u << RQ_WHY_DELAYED_NOT_IDLE;
@@ -245,6 +246,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 			 l.ntasks ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
 	p->why_pid = an->cpus[x].curr;
 	p->why_cpu = idle_cpu;
+	p->why_idle_ts = an->cpus[idle_cpu].idle_since;
 	if (an->asym_capacity) {
 		/* EAS or select_idle_capacity() may have preferred x for its capacity */
 		p->notes |= RQ_NOTE_ASYM;

@@ -48,6 +48,8 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 		r->f_possible[f] = sum->findings[f].possible;
 		r->f_inferred[f] = sum->findings[f].inferred;
 		r->f_not_judged[f] = sum->findings[f].not_judged;
+		r->f_judged[f] = sum->findings[f].judged;
+		r->f_unjudged[f] = rq_finding_not_judged(&sum->findings[f]);
 		if (!d)
 			continue;
 		r->f_delay_n[f] = rq_delay_finding(d, f)->n;
@@ -169,27 +171,32 @@ static double m_path_share(const struct rq_diff_run *r, int p)
 
 static double m_f_count(const struct rq_diff_run *r, int f)
 {
-	return (double)r->f_count[f];
+	return r->f_unjudged[f] ? NAN : (double)r->f_count[f];
 }
 
 static double m_f_rate(const struct rq_diff_run *r, int f)
 {
-	return rate(r->f_count[f], r);
+	return r->f_unjudged[f] ? NAN : rate(r->f_count[f], r);
 }
 
 static double m_f_possible(const struct rq_diff_run *r, int f)
 {
-	return (double)r->f_possible[f];
+	return r->f_unjudged[f] ? NAN : (double)r->f_possible[f];
 }
 
 static double m_f_inferred(const struct rq_diff_run *r, int f)
 {
-	return (double)r->f_inferred[f];
+	return r->f_unjudged[f] ? NAN : (double)r->f_inferred[f];
 }
 
 static double m_f_not_judged(const struct rq_diff_run *r, int f)
 {
 	return (double)r->f_not_judged[f];
+}
+
+static double m_f_judged(const struct rq_diff_run *r, int f)
+{
+	return (double)r->f_judged[f];
 }
 
 static double m_f_p50(const struct rq_diff_run *r, int f)
@@ -438,7 +445,7 @@ static void drop_empty_pair(struct rq_diff *d)
 int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
 		    const struct rq_diff_run *new, int nnew, const struct rq_diff_opts *o)
 {
-	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 5 * RQ_FIND__COUNT +
+	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 6 * RQ_FIND__COUNT +
 		  2 * RQ_FIND__COUNT + 2 * RQ_KIND__COUNT + 4;
 	char name[48];
 
@@ -494,8 +501,22 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 		    add_row(d, "finding", id, id, "inferred", "", m_f_inferred, m_f_inferred, f) ||
 		    add_row(d, "finding", id, id, "possible", "", m_f_possible, m_f_possible, f) ||
 		    add_row(d, "finding", id, id, "not_judged", "", m_f_not_judged,
-			    m_f_not_judged, f))
+			    m_f_not_judged, f) ||
+		    add_row(d, "finding", id, id, "judged", "", m_f_judged, m_f_judged, f))
 			return -1;
+		/* judged in no run of a side: its counts there are "not judged", never 0 */
+		for (int s = 0; s < 2; s++) {
+			const struct rq_diff_run *run = s ? new : base;
+			int nrun = s ? nnew : nbase;
+			bool none = true;
+
+			for (int i = 0; i < nrun; i++)
+				none &= run[i].f_unjudged[f];
+			for (int k = 1; k <= 6; k++)
+				d->rows[d->nrows - k].unjudged[s] = none &&
+					strcmp(d->rows[d->nrows - k].metric, "not_judged") &&
+					strcmp(d->rows[d->nrows - k].metric, "judged");
+		}
 	}
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
 		const char *id = rq_finding_ids[f];
@@ -673,9 +694,13 @@ static void write_text(FILE *f, const struct rq_diff *d)
 		}
 		rq_diff_row_label(r, label, sizeof(label));
 		fprintf(f, "  %-28.28s %11s %11s %9s  %s\n", label,
-			rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
-			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
-			rq_diff_fmt_change(r, c, sizeof(c)), rq_diff_verdict_names[r->verdict]);
+			r->unjudged[0] ? "not judged" : rq_diff_fmt_value(r, r->base.median, b,
+									   sizeof(b)),
+			r->unjudged[1] ? "not judged" : rq_diff_fmt_value(r, r->new.median, n,
+									   sizeof(n)),
+			rq_diff_fmt_change(r, c, sizeof(c)),
+			r->unjudged[0] && r->unjudged[1] ? "not judged" :
+			rq_diff_verdict_names[r->verdict]);
 		if (ranges && r->verdict != RQ_DIFF_UNCHANGED && r->verdict != RQ_DIFF_NA) {
 			char b2[32], n2[32], pv[32];
 

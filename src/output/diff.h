@@ -24,6 +24,8 @@ struct rq_diff_run {
 	uint64_t path_counts[RQ_PATH__COUNT];
 	uint64_t f_count[RQ_FIND__COUNT], f_possible[RQ_FIND__COUNT];
 	uint64_t f_inferred[RQ_FIND__COUNT], f_not_judged[RQ_FIND__COUNT];
+	uint64_t f_judged[RQ_FIND__COUNT];
+	bool f_unjudged[RQ_FIND__COUNT];	/* rq_finding_not_judged(): no count, no 0 */
 	/* queue delay: n, p50 and p99 (ns) of each finding's placements and of all */
 	uint64_t f_delay_n[RQ_FIND__COUNT], f_delay_p50[RQ_FIND__COUNT],
 		 f_delay_p99[RQ_FIND__COUNT];
@@ -80,6 +82,7 @@ struct rq_diff_row {
 	enum rq_diff_test test;
 	double u, p;		/* the rank test's U (NEW's wins) and p; NAN without one */
 	uint64_t events;	/* the most events behind the row in any run (the floor) */
+	bool unjudged[2];	/* a finding judged in no run of base, of new: "not judged" */
 };
 
 struct rq_diff {

@@ -37,7 +37,7 @@ struct rq_html_mark {
 	unsigned int findings;
 	int64_t delay;
 	char comm[RQ_COMM_LEN];
-	char why[200];
+	char why[512];		/* all of rq_placement_describe() (report.c: 512) */
 };
 
 struct rq_html {

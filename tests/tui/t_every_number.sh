@@ -1,0 +1,225 @@
+#!/bin/sh
+# Every number, everywhere (issue 20, "Done when"): for every fixture (v7 and v6) and a
+# 4 M-event generated trace, each finding's count, exact, inferred, possible, not judged,
+# judged and denominator, and the trace's event count, as the dashboard, the findings
+# view, audit text, JSON and CSV, the HTML report and `rqpath diff T -- T` show them, are
+# one set of numbers, and "not judged" stands wherever nothing was judged (never a
+# bare 0).  The JSON's numbers are anchored to counts made without rqpath: the trace
+# generator's (tests/helpers/gen_trace.c, by construction), tests/tools/verdicts.py for
+# idle-stacking and missed-idle, and the fixtures' .facts.json (trace-cmd report) for
+# offcpu-fork and the events.  Wide numbers: the generated trace's 6- and 7-digit
+# counts must not be cut by the dashboard's columns.
+. "$(dirname "$0")/golden/script.sh"
+
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
+gen=${RQPATH_BUILD:-$top/build}/tests/gen_trace
+[ -x "$gen" ] || { echo "FAIL: no $gen (make $gen)"; exit 1; }
+"$gen" -o "$work/gen4m.dat" --cpus 8 --llcs 2 --tasks 400 --events 4000000 --seed 7 \
+	--file-version 7 2>"$work/gen.err" || { echo "FAIL: gen_trace: $(cat "$work/gen.err")"; exit 1; }
+
+: >"$work/list"
+i=0
+for dat in "$top"/fixtures/*.dat "$work/gen4m.dat"; do
+	[ -f "$dat" ] || continue
+	i=$((i + 1))
+	o=$work/t$i
+	base=${dat%.dat}
+	base=${base%.v6}
+	"$RQPATH" audit --format json "$dat" >"$o.json" 2>/dev/null
+	"$RQPATH" audit "$dat" >"$o.text" 2>/dev/null
+	"$RQPATH" audit --format csv "$dat" >"$o.csv" 2>/dev/null
+	"$RQPATH" audit --format html "$dat" >"$o.html" 2>/dev/null
+	"$RQPATH" diff "$dat" -- "$dat" >"$o.diff" 2>/dev/null
+	# the independent counts
+	if [ -f "$dat.expect.json" ]; then
+		cp "$dat.expect.json" "$o.expect"
+	else
+		[ -s "$base.verdicts" ] || python3 "$top/tests/tools/verdicts.py" "$base.dat" \
+			>"$work/$(basename "$base").verdicts" 2>/dev/null
+		cp "$work/$(basename "$base").verdicts" "$o.verdicts" 2>/dev/null
+		cp "$base.facts.json" "$o.facts" 2>/dev/null
+	fi
+	script_reset
+	step dash "1"
+	step find "4"
+	run_script RQPATH_TUI_SIZE=160x60 -- replay "$dat"
+	screen dash >"$o.dash"
+	screen find >"$o.find"
+	echo "$dat	$o" >>"$work/list"
+done
+
+python3 - "$work/list" <<'EOF' || failures=$((failures + 1))
+import csv, html, json, os, re, sys
+
+fails = []
+checked = 0
+KEYS = ("count", "exact", "inferred", "possible", "not_judged", "judged")
+KIND = {"execs": "exec", "forks": "fork", "wakeups": "wakeup"}
+
+
+def fail(name, msg):
+    fails.append(msg)
+    print("FAIL %s: %s" % (name, msg))
+
+
+def eq(name, where, key, got, want):
+    global checked
+    checked += 1
+    if got != want:
+        fail(name, "%s %s: %r, the audit JSON %r" % (where, key, got, want))
+
+
+def unjudged(v):
+    return not v["judged"] and not v["count"] and not v["possible"] and v["not_judged"] > 0
+
+
+def text_table(name, where, txt, want):
+    """the Findings table of the text report (also inside the HTML report)"""
+    rows = {}
+    on = False
+    for l in txt.split("\n"):
+        if l.startswith("Findings ") and "judged" in l:
+            on = True
+            continue
+        if on:
+            m = re.match(r"^  (\S+) +(not judged|\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$", l)
+            if not m:
+                if rows:
+                    break
+                continue
+            rows[m.group(1)] = m.groups()[1:]
+    for f, v in want.items():
+        r = rows.get(f)
+        if not r:
+            fail(name, "%s: no row for %s" % (where, f))
+            continue
+        eq(name, where, f + " count", r[0], "not judged" if unjudged(v) else str(v["count"]))
+        for k, x in zip(KEYS[1:], r[1:]):
+            eq(name, where, "%s %s" % (f, k), int(x), v[k])
+
+
+for line in open(sys.argv[1]):
+    dat, o = line.rstrip("\n").split("\t")
+    name = os.path.basename(dat)
+    try:
+        a = json.load(open(o + ".json"))
+    except (OSError, ValueError) as e:
+        fail(name, "no audit JSON: %s" % e)
+        continue
+    F = {f: {k: v.get(k, 0) for k in KEYS} for f, v in a["findings"].items()}
+    kinds = {}
+    for p in a["placements"]:
+        kinds[p["kind"]] = kinds.get(p["kind"], 0) + p["count"]
+    events = a["trace"]["events"]
+
+    # the JSON against the counts made without rqpath
+    if os.path.exists(o + ".expect"):
+        e = json.load(open(o + ".expect"))
+        eq(name, "generator", "events", e["events"], events)
+        for f, v in e["findings"].items():
+            for k in KEYS:
+                if k in v:
+                    eq(name, "generator", "%s %s" % (f, k), v[k], F[f][k])
+    else:
+        if os.path.exists(o + ".verdicts"):
+            vd = json.load(open(o + ".verdicts"))
+            for f in ("idle-stacking", "missed-idle"):
+                for k in KEYS:
+                    eq(name, "verdicts.py", "%s %s" % (f, k), vd[f][k], F[f][k])
+        else:
+            fail(name, "no verdicts.py counts")
+        if os.path.exists(o + ".facts"):
+            fa = json.load(open(o + ".facts"))
+            eq(name, "facts.json", "offcpu-fork count", fa["offcpu_forks"], F["offcpu-fork"]["count"])
+            eq(name, "facts.json", "offcpu-fork judged", fa["sched_wakeup_new"],
+               F["offcpu-fork"]["judged"])
+            eq(name, "facts.json", "events", fa["records"] - fa.get("unparsed", 0), events)
+
+    # audit text and the copy inside the HTML report
+    txt = open(o + ".text").read()
+    text_table(name, "text", txt, F)
+    m = re.search(r"(\d+) events, (\d+) lost", txt)
+    eq(name, "text", "events", int(m.group(1)) if m else None, events)
+    H = html.unescape(open(o + ".html").read())
+    text_table(name, "HTML", H, F)
+    for f, v in F.items():
+        want = "%s (not judged)" % f if unjudged(v) else "%s (%d)" % (f, v["count"])
+        eq(name, "HTML", f + " caption", want if "<div>%s<br>" % want in H else
+           re.search(r"<div>(%s \([^)]*\))<br>" % re.escape(f), H) and
+           re.search(r"<div>(%s \([^)]*\))<br>" % re.escape(f), H).group(1), want)
+
+    # CSV
+    rows = list(csv.reader(open(o + ".csv")))
+    cv = {}
+    for r in rows:
+        if r and r[0].startswith("finding"):
+            cv[(r[0], r[1])] = int(r[4])
+        if r and r[0] == "trace" and r[1] == "events":
+            eq(name, "CSV", "events", int(r[4]), events)
+    for f, v in F.items():
+        for k, rec in (("count", "finding"), ("exact", "finding-exact"),
+                       ("inferred", "finding-inferred"), ("possible", "finding-possible"),
+                       ("not_judged", "finding-not-judged"), ("judged", "finding-judged")):
+            eq(name, "CSV", "%s %s" % (f, k), cv.get((rec, f)), v[k])
+
+    # rqpath diff T -- T: the base column
+    d = open(o + ".diff").read()
+    m = re.search(r"(\d+) events, (\d+) lost", d)
+    eq(name, "diff", "events", int(m.group(1)) if m else None, events)
+    for f, v in F.items():
+        for k in ("count", "inferred", "possible", "not_judged", "judged"):
+            m = re.search(r"^  %s %s +(not judged|\S+) +(not judged|\S+) " % (re.escape(f), k),
+                          d, re.M)
+            if not m:
+                fail(name, "diff: no row '%s %s'" % (f, k))
+                continue
+            want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible") \
+                else str(v[k])
+            eq(name, "diff", "%s %s" % (f, k), m.group(1), want)
+
+    # the dashboard: count, of N, exact, infer, poss, n/j (or "- of N not judged: N")
+    dash = open(o + ".dash").read()
+    m = re.search(r" (\d+) events ", dash)
+    eq(name, "dashboard", "events", int(m.group(1)) if m else None, events)
+    for f, v in F.items():
+        m = re.search(r"^ %s +(\d+|-) +of (\d+) (\w+) +(.*?)\s*\u2502" % re.escape(f), dash, re.M)
+        if not m:
+            fail(name, "dashboard: no row for %s" % f)
+            continue
+        eq(name, "dashboard", f + " of", int(m.group(2)), kinds.get(KIND.get(m.group(3)), 0))
+        if f == "offcpu-fork":
+            eq(name, "dashboard", f + " of (JSON of)", int(m.group(2)), a["findings"][f]["of"])
+        if unjudged(v):
+            eq(name, "dashboard", f + " count", m.group(1), "-")
+            eq(name, "dashboard", f + " verdict", m.group(4), "not judged: %d" % v["not_judged"])
+        else:
+            eq(name, "dashboard", f + " count", m.group(1), str(v["count"]))
+            cols = m.group(4).split()
+            eq(name, "dashboard", f + " exact infer poss n/j", [int(c) for c in cols if c.isdigit()],
+               [v["exact"], v["inferred"], v["possible"], v["not_judged"]])
+
+    # the findings view's headers
+    fv = open(o + ".find").read()
+    for f, v in F.items():
+        m = re.search(r"^\S+ %s +(.*)$" % re.escape(f), fv, re.M)
+        if not m:
+            fail(name, "findings view: no header for %s" % f)
+            continue
+        h = m.group(1).strip()
+        if unjudged(v):
+            want = "not judged: %d" % v["not_judged"]
+        else:
+            want = str(v["count"])
+            if f == "offcpu-fork":
+                want += " of %d forks" % a["findings"][f]["of"]
+            if v["possible"]:
+                want += " (+%d possible)" % v["possible"]
+            nj = max(v["not_judged"], a["findings"][f].get("unknown", 0))
+            if nj:
+                want += " (%d not judged)" % nj
+        eq(name, "findings view", f, h, want)
+
+print("every number: %d checks, %d failure(s)" % (checked, len(fails)))
+sys.exit(1 if fails else 0)
+EOF
+finish
