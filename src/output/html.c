@@ -10,6 +10,7 @@
 #include "escape.h"
 #include "html.h"
 #include "report.h"
+#include "writer.h"
 
 /* ---- collection ----------------------------------------------------------- */
 
@@ -118,17 +119,17 @@ static bool html_setup(struct rq_html *h)
 	return h->cols != NULL;
 }
 
-static void html_on_run(void *ctx, int cpu, int pid, uint64_t ts)
+static void html_on_run(struct rq_writer *w, int cpu, int pid, uint64_t ts)
 {
-	struct rq_html *h = ctx;
+	struct rq_html *h = w->priv;
 
 	if (html_setup(h))
 		rq_runs_run(&h->runs, cpu, pid, ts);
 }
 
-static void html_placement(void *ctx, const struct rq_placement *p)
+static void html_placement(struct rq_writer *w, const struct rq_placement *p)
 {
-	struct rq_html *h = ctx;
+	struct rq_html *h = w->priv;
 	struct rq_html_mark *m;
 	int b;
 
@@ -158,27 +159,21 @@ static void html_placement(void *ctx, const struct rq_placement *p)
 	rq_placement_describe(p, m->why, sizeof(m->why));
 }
 
-int rq_html_start(struct rq_html *h, struct rq_analysis *an)
+static int html_begin(struct rq_writer *w)
 {
-	memset(h, 0, sizeof(*h));
-	h->an = an;
+	struct rq_html *h = w->priv;
+
+	h->an = w->an;
 	h->marks = calloc(RQ_HTML_FLAGGED + RQ_HTML_PLAIN, sizeof(*h->marks));
-	if (!h->marks || !rq_analysis_delay(an)) {
-		free(h->marks);
+	if (!h->marks || !rq_analysis_delay(w->an))
 		return -1;
-	}
-	if (rq_analysis_subscribe(an, &(struct rq_observer){
-		.on_settled = html_placement, .on_run = html_on_run, .ctx = h })) {
-		free(h->marks);
-		return -1;
-	}
 	return 0;
 }
 
-void rq_html_free(struct rq_html *h)
+static void html_done(struct rq_writer *w)
 {
-	if (h->an)
-		rq_analysis_unsubscribe(h->an, h);
+	struct rq_html *h = w->priv;
+
 	rq_runs_free(&h->runs);
 	free(h->cols);
 	free(h->found);
@@ -512,10 +507,11 @@ static void write_delays(FILE *f, const struct rq_summary *sum)
 	fputs("</table>\n", f);
 }
 
-int rq_html_write(FILE *f, struct rq_html *h)
+static int html_end(struct rq_writer *w, const struct rq_summary *sum)
 {
+	struct rq_html *h = w->priv;
 	const struct rq_analysis *an = h->an;
-	const struct rq_summary *sum = rq_analysis_summary(an);
+	FILE *f = w->f;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -552,5 +548,16 @@ int rq_html_write(FILE *f, struct rq_html *h)
 	}
 	free(text);
 	fprintf(f, "</pre>\n<script>%s</script>\n</body></html>\n", js);
-	return fflush(f) || ferror(f) ? -1 : 0;
+	return 0;
 }
+
+const struct rq_writer_ops rq_writer_html = {
+	.name = "html",
+	.flags = RQ_WRITER_STREAM,
+	.private_size = sizeof(struct rq_html),
+	.begin = html_begin,
+	.placement = html_placement,
+	.run = html_on_run,
+	.end = html_end,
+	.done = html_done,
+};

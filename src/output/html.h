@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * html.h - `rqpath audit FILE --format html`: one self-contained page (inline SVG, CSS
+ * html.h - `rqpath audit FILE --format html` (the html writer, writer.h): one self-contained page (inline SVG, CSS
  * and a little JavaScript, nothing fetched) with the per-CPU timeline, placements by
  * path, findings over time, queue delays and the full text report.
  *
@@ -40,12 +40,13 @@ struct rq_html_mark {
 	char why[200];
 };
 
+/* The html writer's state. */
 struct rq_html {
 	struct rq_runs runs;	/* first: the run callback finds the struct from it */
 	struct rq_analysis *an;
 	int nr_cpus;
 	uint64_t t0, width;	/* first timestamp, ns per bucket */
-	uint64_t last_ts;	/* the trace's last timestamp (rq_html_write()) */
+	uint64_t last_ts;	/* the trace's last timestamp (at the end) */
 	struct rq_html_col *cols;	/* [nr_cpus * RQ_HTML_BUCKETS] */
 	uint32_t (*found)[RQ_FIND__COUNT];	/* [RQ_HTML_BUCKETS]: findings per column */
 	struct rq_html_mark *marks;
@@ -53,11 +54,5 @@ struct rq_html {
 	uint64_t marks_dropped;
 	int failed;		/* allocation failure: the page says the timeline is missing */
 };
-
-/* Hook into an before the replay. 0, or -1 on allocation failure. */
-int rq_html_start(struct rq_html *h, struct rq_analysis *an);
-/* After the replay: write the page. 0, or -1 on a write error. */
-int rq_html_write(FILE *f, struct rq_html *h);
-void rq_html_free(struct rq_html *h);
 
 #endif

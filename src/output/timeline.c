@@ -8,6 +8,7 @@
 #include "delay.h"
 #include "escape.h"
 #include "timeline.h"
+#include "writer.h"
 
 int rq_runs_init(struct rq_runs *r, const struct rq_analysis *an, int nr_cpus)
 {
@@ -96,17 +97,17 @@ static int pf_tracks(struct rq_perfetto *p)
 	return p->runs.cpu ? 0 : -1;
 }
 
-static void pf_on_run(void *ctx, int cpu, int pid, uint64_t ts)
+static void pf_on_run(struct rq_writer *w, int cpu, int pid, uint64_t ts)
 {
-	struct rq_perfetto *p = ctx;
+	struct rq_perfetto *p = w->priv;
 
 	if (!pf_tracks(p))
 		rq_runs_run(&p->runs, cpu, pid, ts);
 }
 
-static void pf_placement(void *ctx, const struct rq_placement *pl)
+static void pf_placement(struct rq_writer *w, const struct rq_placement *pl)
 {
-	struct rq_perfetto *p = ctx;
+	struct rq_perfetto *p = w->priv;
 	int64_t delay = pl->delay_ns;
 	char why[512], name[96], fl[96] = "";
 	size_t len = 0;
@@ -138,26 +139,45 @@ static void pf_placement(void *ctx, const struct rq_placement *pl)
 	fputs("}}", p->f);
 }
 
-int rq_perfetto_start(struct rq_perfetto *p, FILE *f, struct rq_analysis *an)
+static int pf_begin(struct rq_writer *w)
 {
-	memset(p, 0, sizeof(*p));
-	p->f = f;
-	p->an = an;
-	if (!rq_analysis_delay(an))
+	struct rq_perfetto *p = w->priv;
+
+	p->f = w->f;
+	p->an = w->an;
+	if (!rq_analysis_delay(w->an))
 		return -1;
 	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"generator\": \"rqpath\"}, "
-	      "\"traceEvents\": [", f);
+	      "\"traceEvents\": [", p->f);
 	sep(p);
 	fputs("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"ts\": 0, "
-	      "\"args\": {\"name\": \"CPUs (rqpath)\"}}", f);
-	return rq_analysis_subscribe(an, &(struct rq_observer){
-		.on_settled = pf_placement, .on_run = pf_on_run, .ctx = p });
+	      "\"args\": {\"name\": \"CPUs (rqpath)\"}}", p->f);
+	return 0;
 }
 
-int rq_perfetto_end(struct rq_perfetto *p)
+static int pf_end(struct rq_writer *w, const struct rq_summary *sum)
 {
+	struct rq_perfetto *p = w->priv;
+
 	rq_runs_free(&p->runs);
-	rq_analysis_unsubscribe(p->an, p);
 	fputs("\n]}\n", p->f);
-	return fflush(p->f) || ferror(p->f) ? -1 : 0;
+	return 0;
 }
+
+static void pf_done(struct rq_writer *w)
+{
+	struct rq_perfetto *p = w->priv;
+
+	rq_runs_free(&p->runs);
+}
+
+const struct rq_writer_ops rq_writer_perfetto = {
+	.name = "perfetto",
+	.flags = RQ_WRITER_STREAM,
+	.private_size = sizeof(struct rq_perfetto),
+	.begin = pf_begin,
+	.placement = pf_placement,
+	.run = pf_on_run,
+	.end = pf_end,
+	.done = pf_done,
+};
