@@ -12,7 +12,7 @@ build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libncurses-dev 
 # What `make check` needs on top: libtracecmd is the reader's oracle (tests/helpers), not
 # linked by rqpath; the rest are the test tiers' tools (add new ones here).
 test_pkgs="libtracecmd-dev libcmocka-dev trace-cmd tmux python3 man-db groff-base chromium
-	zsh"
+	zsh protobuf-compiler"
 case "${1:-build}" in
 test) want="$build_pkgs $test_pkgs" ;;
 build) want=$build_pkgs ;;

@@ -37,7 +37,7 @@ for w in $formats; do
 		bad "jsonl: not one line per file" ;;
 	csv) head -n 1 "$out" | grep -q '^[a-z_]*,' || bad "csv: no header line" ;;
 	html) head -n 1 "$out" | grep -q '^<!DOCTYPE html>' || bad "html: not a page" ;;
-	perfetto) [ "$(head -c 4 "$out" | od -An -tx1 | tr -d ' ')" != "" ] || bad "perfetto: empty" ;;
+	perfetto) [ "$(head -c 1 "$out" | od -An -tx1 | tr -d ' ')" = 0a ] || bad "perfetto: not a Trace" ;;
 	esac
 	n=$((n + 1))
 done
