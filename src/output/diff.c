@@ -1003,6 +1003,21 @@ static void write_html(FILE *f, const struct rq_diff *d)
 	      f);
 }
 
+const char *const rq_diff_format_names[4] = {
+	[RQ_DIFF_TEXT] = "text", [RQ_DIFF_JSON] = "json", [RQ_DIFF_CSV] = "csv",
+	[RQ_DIFF_HTML] = "html",
+};
+
+int rq_diff_format_find(const char *name, enum rq_diff_format *fmt)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(name, rq_diff_format_names[i])) {
+			*fmt = (enum rq_diff_format)i;
+			return 0;
+		}
+	return -1;
+}
+
 int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt)
 {
 	switch (fmt) {
