@@ -9,7 +9,7 @@
 # its region in colour, where the page says the timeline is).  The page's script writes
 # its own layout checks into the DOM (body data-layout, read with --dump-dom): every mark
 # it drew lies inside the plot, the time axis has at least 3 labelled ticks and a unit,
-# the legend has a swatch per finding; drawn again zoomed 16x ("#zoomtest"), the marks
+# the legend has a swatch per finding, each queue-delay histogram has its axis labels; drawn again zoomed 16x ("#zoomtest"), the marks
 # still lie inside and the finest level is drawn (re-aggregation).  A generated
 # 5 M-event trace's page is at most 2 MB.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -58,6 +58,12 @@ for dat in "$top"/fixtures/*.dat; do
 		bad "$name: $outside of $marks marks outside the plot"
 	[ "$ticks" -ge 3 ] && [ -n "$unit" ] || bad "$name: time axis with $ticks ticks, unit '$unit'"
 	[ "$legend" -ge 5 ] || bad "$name: legend with $legend swatches"
+	# the queue-delay histograms: y labels (0, half, max) and the 9 decades on x, each
+	yt=$(grep -o 'class="ytick"' "$tmp/$name.dom" | wc -l)
+	xt=$(grep -o 'class="xtick"' "$tmp/$name.dom" | wc -l)
+	hs=$(grep -o 'aria-label="queue delay histogram' "$tmp/$name.dom" | wc -l)
+	[ "$hs" -ge 1 ] && [ "$yt" -eq $((3 * hs)) ] && [ "$xt" -eq $((9 * hs)) ] ||
+		bad "$name: $hs histograms with $yt y and $xt x axis labels"
 	full="$marks marks inside, $ticks ticks ($unit)"
 	chrome --dump-dom "file://$html#zoomtest" >"$tmp/$name.zdom" 2>/dev/null
 	zl=$levels
