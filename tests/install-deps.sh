@@ -15,7 +15,7 @@ build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libncurses-dev 
 # for `make`, which builds a stub without them; the test tiers check both); rt-tests has
 # hackbench, a workload of the truth tier.
 test_pkgs="libtracecmd-dev libcmocka-dev trace-cmd tmux python3 man-db groff-base chromium
-	zsh clang libbpf-dev bpftool rt-tests"
+	zsh protobuf-compiler clang libbpf-dev bpftool rt-tests"
 case "${1:-build}" in
 test) want="$build_pkgs $test_pkgs" ;;
 build) want=$build_pkgs ;;

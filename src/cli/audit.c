@@ -19,10 +19,7 @@
 #include "live.h"
 #include "replay.h"
 #include "audit_many.h"
-#include "html.h"
-#include "placements.h"
-#include "report.h"
-#include "timeline.h"
+#include "writer.h"
 
 #define MAX_RULES 16
 
@@ -264,7 +261,6 @@ static int cmd_audit(int argc, char **argv)
 {
 	struct fail_rule rules[MAX_RULES];
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK;
-	enum rq_format fmt = RQ_FMT_TEXT;
 	/* the reports never read the recent ring: no copy of every placement into it */
 	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
 	struct rq_analysis *an = NULL;
@@ -273,18 +269,15 @@ static int cmd_audit(int argc, char **argv)
 	char err[512], cmd_msg[512] = "";
 	const char *file = NULL, *output = NULL;
 	int cmd_failed = 0;
-	int placements = -1, nfiles = 0;
-	bool jsonl = false, html = false, perfetto = false, threads_given = false;
-	struct rq_perfetto pf = { 0 };
-	struct rq_html hp = { 0 };
-	char **files = NULL;
-	struct rq_placements_out pout;
+	int nfiles = 0;
+	bool threads_given = false;
+	/* the report (--format) and, instead of it, the placements (--placements) */
+	const struct rq_writer_ops *report = &rq_writer_text, *placements = NULL, *ops;
+	struct rq_writer w = { 0 };
+	char **files = NULL, word[32], name[48];
 	struct cli_output outf = { 0 };
 	FILE *dst = stdout, *copy = NULL;
 	struct cli_parser p;
-	/* in the order of the --format and --placements words */
-	static const int formats[] = { RQ_FMT_TEXT, RQ_FMT_JSON, -1, RQ_FMT_CSV, -2, -3 };
-	static const int placement_formats[] = { RQ_PLACEMENTS_CSV, RQ_PLACEMENTS_JSONL };
 
 	/* the files of -i and of the operands, in order */
 	files = calloc((size_t)argc + 1, sizeof(*files));
@@ -299,14 +292,14 @@ static int cmd_audit(int argc, char **argv)
 			files[nfiles++] = (char *)p.arg;
 			break;
 		case 'f':
-			if (formats[p.num] == -1)
-				jsonl = true;
-			else if (formats[p.num] == -2)
-				html = true;
-			else if (formats[p.num] == -3)
-				perfetto = true;
-			else
-				fmt = formats[p.num];
+			/* the writer of the word's name (writer.h's table) */
+			cli_choice_word(p.opt->arg, (int)p.num, word, sizeof(word));
+			report = rq_writer_find(word);
+			if (!report) {
+				rq_error("audit: --format %s has no writer", word);
+				ret = RQ_EXIT_ERROR;
+				goto out;
+			}
 			break;
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
@@ -335,7 +328,14 @@ static int cmd_audit(int argc, char **argv)
 			lo.duration = p.secs;
 			break;
 		case OPT_PLACEMENTS:
-			placements = placement_formats[p.num];
+			cli_choice_word(p.opt->arg, (int)p.num, word, sizeof(word));
+			snprintf(name, sizeof(name), "placements-%s", word);
+			placements = rq_writer_find(name);
+			if (!placements) {
+				rq_error("audit: --placements %s has no writer", word);
+				ret = RQ_EXIT_ERROR;
+				goto out;
+			}
 			break;
 		case 'o':
 			output = p.arg;
@@ -374,19 +374,19 @@ static int cmd_audit(int argc, char **argv)
 	if (!live && !nfiles && rq_default_input())
 		files[nfiles++] = (char *)rq_default_input();
 	file = nfiles ? files[0] : NULL;
-	if (!live && nfiles > 1 && !jsonl) {
+	if (!live && nfiles > 1 && !(report->flags & RQ_WRITER_PER_FILE)) {
 		rq_error("audit: several trace files need --format jsonl (one object per file; "
 			 "a command after -- goes with --live)");
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if ((html || perfetto) && placements >= 0) {
+	if ((report->flags & RQ_WRITER_STREAM) && placements) {
 		rq_error("audit: --placements replaces the report: not with --format %s",
-			 html ? "html" : "perfetto");
+			 report->name);
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (jsonl && (live || placements >= 0)) {
+	if ((report->flags & RQ_WRITER_PER_FILE) && (live || placements)) {
 		rq_error("audit: --format jsonl is for trace files, without --live or "
 			 "--placements");
 		ret = RQ_EXIT_ERROR;
@@ -418,8 +418,8 @@ static int cmd_audit(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (jsonl) {
-		struct audit_many_job job = { .profile = aopts.profile_override,
+	if (report->flags & RQ_WRITER_PER_FILE) {
+		struct audit_many_job job = { .ops = report, .profile = aopts.profile_override,
 					      .topology = aopts.topology,
 					      .no_truth = aopts.no_truth,
 					      .check = nrules ? check_rules : NULL };
@@ -469,9 +469,8 @@ static int cmd_audit(int argc, char **argv)
 		goto out;
 	}
 	/* --placements: the output is every placement, streamed as the trace is read */
-	if (placements >= 0)
-		rq_placements_start(&pout, dst, placements, an);
-	else if (perfetto ? rq_perfetto_start(&pf, dst, an) : html && rq_html_start(&hp, an)) {
+	ops = placements ? placements : report;
+	if (rq_writer_begin(&w, ops, dst, an)) {
 		rq_error("audit: out of memory");
 		ret = RQ_EXIT_ERROR;
 		goto out;
@@ -494,9 +493,7 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (placements >= 0 ? rq_placements_end(&pout) :
-	    perfetto ? rq_perfetto_end(&pf) :
-	    html ? rq_html_write(dst, &hp) : rq_report_write(dst, an, fmt)) {
+	if (rq_writer_end(&w)) {
 		rq_error("audit: cannot write the report: %s", strerror(errno));
 		ret = RQ_EXIT_ERROR;
 		goto out;
@@ -521,8 +518,7 @@ out:
 	} else if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR)) {
 		ret = RQ_EXIT_ERROR;
 	}
-	rq_html_free(&hp);
-	rq_runs_free(&pf.runs);
+	rq_writer_free(&w);
 	if (an)
 		rq_analysis_free(an);
 	free(files);

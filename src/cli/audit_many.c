@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * audit_many.c - many traces at once (audit_many.h).  Each file is audited in a child
- * process that writes its JSON line into a pipe and exits with the file's status; the
+ * process that writes its line (the jsonl writer, writer.h) into a pipe and exits with the file's status; the
  * parent reads every pipe as data comes (poll), and prints the lines in the order of the
  * files.  A file that cannot be read is an error object, {"file": ..., "error": ...},
  * with status 2; the others are still audited.
@@ -19,7 +19,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "replay.h"
-#include "report.h"
+#include "writer.h"
 
 struct worker {
 	pid_t pid;
@@ -28,31 +28,6 @@ struct worker {
 	size_t len, cap;
 	int status;		/* exit status, -1 while running */
 };
-
-/* The audit JSON on one line: a raw newline only ever stands between tokens. */
-static void one_line(FILE *out, const char *file, const char *tripped, const char *json,
-		     size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && json[i] != '{')
-		i++;
-	fputs("{\"file\": ", out);
-	rq_json_string(out, file, strlen(file));
-	fprintf(out, ", \"tripped\": [%s],", tripped);
-	for (i++; i < len; i++) {
-		if (json[i] == '\n') {
-			while (i + 1 < len && json[i + 1] == ' ')
-				i++;
-			/* a space between tokens, none before a closing bracket or at the end */
-			if (i + 1 < len && json[i + 1] != '}' && json[i + 1] != ']')
-				fputc(' ', out);
-			continue;
-		}
-		fputc(json[i], out);
-	}
-	fputc('\n', out);
-}
 
 static void error_line(FILE *out, const char *file, const char *msg)
 {
@@ -70,33 +45,34 @@ static int audit_child(const char *file, const struct audit_many_job *job, FILE 
 					  .no_truth = job->no_truth,
 					  .topology = job->topology };
 	struct rq_analysis *an = rq_analysis_new(&aopts);
-	char err[512], esc[1024], tripped[512] = "", *json = NULL;
-	size_t len = 0;
-	FILE *mem;
+	char err[512], esc[1024], tripped[512] = "";
+	struct rq_writer w = { 0 };
 	int ret = RQ_EXIT_OK;
 
-	if (!an) {
+	if (!an || rq_writer_begin(&w, job->ops, out, an)) {
 		error_line(out, file, "out of memory");
+		rq_writer_free(&w);
+		if (an)
+			rq_analysis_free(an);
 		return RQ_EXIT_ERROR;
 	}
 	if (rq_replay_file(file, an, 0, err, sizeof(err))) {
 		rq_escape_c(file, strlen(file), esc, sizeof(esc));
 		rq_error("%s: %s", esc, err);
 		error_line(out, file, err);
-		rq_analysis_free(an);
-		return RQ_EXIT_ERROR;
-	}
-	mem = open_memstream(&json, &len);
-	if (!mem || rq_report_write(mem, an, RQ_FMT_JSON) || fclose(mem)) {
-		error_line(out, file, "cannot write the report (out of memory)");
-		free(json);
+		rq_writer_free(&w);
 		rq_analysis_free(an);
 		return RQ_EXIT_ERROR;
 	}
 	if (job->check && job->check(an, file, job->ctx, tripped, sizeof(tripped)))
 		ret = RQ_EXIT_TRIPPED;
-	one_line(out, file, tripped, json, len);
-	free(json);
+	w.file = file;
+	w.tripped = tripped;
+	if (rq_writer_end(&w)) {
+		error_line(out, file, "cannot write the report (out of memory)");
+		ret = RQ_EXIT_ERROR;
+	}
+	rq_writer_free(&w);
 	rq_analysis_free(an);
 	return ret;
 }

@@ -9,8 +9,10 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "writer.h"
 
 struct audit_many_job {
+	const struct rq_writer_ops *ops;	/* a per-file writer: jsonl */
 	const char *profile;	/* --profile, or NULL */
 	bool no_truth;		/* --no-truth */
 	const char *topology;	/* --topology, or NULL */

@@ -203,9 +203,6 @@ const struct cli_command cli_diff = {
 
 static int cmd_diff(int argc, char **argv)
 {
-	static const enum rq_diff_format formats[] = {
-		RQ_DIFF_TEXT, RQ_DIFF_JSON, RQ_DIFF_CSV, RQ_DIFF_HTML,
-	};
 	struct cli_parser p;
 	struct diff_rule rules[MAX_RULES];
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
@@ -219,7 +216,7 @@ static int cmd_diff(int argc, char **argv)
 	char **base, **new;
 	struct cli_output outf = { 0 };
 	FILE *dst = stdout;
-	char err[512];
+	char err[512], word[16];
 
 	/*
 	 * BASE... -- NEW...: the first "--" becomes an operand that getopt keeps in place
@@ -235,7 +232,13 @@ static int cmd_diff(int argc, char **argv)
 	while ((opt = cli_next(&p)) != CLI_END) {
 		switch (opt) {
 		case 'f':
-			fmt = formats[p.num];
+			/* the renderer of the word's name (rq_diff_format_names[]) */
+			cli_choice_word(p.opt->arg, (int)p.num, word, sizeof(word));
+			if (rq_diff_format_find(word, &fmt)) {
+				rq_error("diff: --format %s has no renderer", word);
+				ret = RQ_EXIT_ERROR;
+				goto out;
+			}
 			break;
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {

@@ -896,6 +896,78 @@ static void h_text(FILE *f, const char *s)
 	rq_html_text(f, s, strlen(s));
 }
 
+/* Every run's value of both sides, for the scale of a row's drawing. */
+static void row_range(const struct rq_diff *d, const struct rq_diff_row *r, double *lo,
+		      double *hi)
+{
+	*lo = 0;
+	*hi = 0;
+	for (int s = 0; s < 2; s++) {
+		const struct rq_diff_stat *st = s ? &r->new : &r->base;
+
+		for (int i = 0; st->values && i < (s ? d->nnew : d->nbase); i++)
+			if (!isnan(st->values[i])) {
+				*lo = fmin(*lo, st->values[i]);
+				*hi = fmax(*hi, st->values[i]);
+			}
+	}
+	if (*hi <= *lo)
+		*hi = *lo + 1;
+}
+
+/*
+ * A row drawn: per side a whisker from its smallest to its largest run, a tick at the
+ * median and a dot for each run, base above new, on one linear scale from 0 (or the
+ * smallest value) to the largest; the numbers are in its title.
+ */
+static void whiskers(FILE *f, const struct rq_diff *d, const struct rq_diff_row *r)
+{
+	enum { W = 220, X0 = 6, PW = W - 12 };
+	double lo, hi;
+	char b[32], b2[32], n[32], n2[32], pv[32];
+
+	fprintf(f, "<svg width=\"%d\" height=\"26\" class=\"whisker\" role=\"img\" "
+		   "aria-label=\"base and new runs\"><title>", W);
+	rq_diff_fmt_value(r, r->base.min, b, sizeof(b));
+	rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
+	rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
+	rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
+	fprintf(f, "base %s .. %s (%d runs), new %s .. %s (%d runs)%s</title>", b, b2, d->nbase, n,
+		n2, d->nnew, rq_diff_fmt_p(r, pv, sizeof(pv)));
+	if (r->verdict == RQ_DIFF_NA) {
+		fputs("</svg>", f);
+		return;
+	}
+	row_range(d, r, &lo, &hi);
+	fprintf(f, "<line x1=\"%d\" y1=\"25\" x2=\"%d\" y2=\"25\" stroke=\"#ccc\"/>", X0,
+		X0 + PW);
+	for (int s = 0; s < 2; s++) {
+		const struct rq_diff_stat *st = s ? &r->new : &r->base;
+		const char *colour = s ? "#E69F00" : "#56B4E9";
+		int y = s ? 18 : 7;
+		double x1, x2, xm;
+
+		if (!st->n || isnan(st->min))
+			continue;
+		x1 = X0 + PW * (st->min - lo) / (hi - lo);
+		x2 = X0 + PW * (st->max - lo) / (hi - lo);
+		xm = X0 + PW * (st->median - lo) / (hi - lo);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+			   "stroke-width=\"2\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"%s\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"%s\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"#222\" stroke-width=\"2\" class=\"median\"/>",
+			x1, y, x2, y, colour, x1, y - 3, x1, y + 3, colour, x2, y - 3, x2, y + 3, colour,
+			xm, y - 5, xm, y + 5);
+		for (int i = 0; st->values && i < (s ? d->nnew : d->nbase); i++)
+			if (!isnan(st->values[i]))
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%d\" r=\"2.6\" fill=\"%s\" "
+					   "stroke=\"#fff\" stroke-width=\"0.6\" class=\"run\"/>",
+					X0 + PW * (st->values[i] - lo) / (hi - lo), y, colour);
+	}
+	fputs("</svg>", f);
+}
+
 static void write_html(FILE *f, const struct rq_diff *d)
 {
 	const char *last = "";
@@ -927,13 +999,13 @@ static void write_html(FILE *f, const struct rq_diff *d)
 		h_text(f, d->notes[i]);
 		fputs("</li>\n", f);
 	}
-	fputs("</ul>\n<p>Bars: <span class=\"b base\" style=\"display:inline-block;width:2em\">"
-	      "</span> base median, <span class=\"b new\" style=\"display:inline-block;"
-	      "width:2em\"></span> new median, each row scaled to its larger value.</p>\n", f);
+	fputs("</ul>\n<p>Each row drawn: <span class=\"b base\" style=\"display:inline-block;"
+	      "width:2em\"></span> base, <span class=\"b new\" style=\"display:inline-block;"
+	      "width:2em\"></span> new: a whisker from the smallest to the largest run, a dark "
+	      "tick at the median, a dot per run; one linear scale per row, from 0 to its "
+	      "largest value (hover for the numbers).</p>\n", f);
 	for (int i = 0; i < d->nrows; i++) {
 		const struct rq_diff_row *r = &d->rows[i];
-		double top = fmax(isnan(r->base.median) ? 0 : r->base.median,
-				  isnan(r->new.median) ? 0 : r->new.median);
 		char b[32], n[32], c[32];
 
 		if (strcmp(last, r->section)) {
@@ -949,24 +1021,26 @@ static void write_html(FILE *f, const struct rq_diff *d)
 			rq_diff_fmt_change(r, c, sizeof(c)),
 			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
 			rq_diff_verdict_names[r->verdict]);
-		fprintf(f, "<span class=\"b base\" style=\"width:%.0fpx\"></span>"
-			   "<span class=\"b new\" style=\"width:%.0fpx\"></span>",
-			top > 0 && !isnan(r->base.median) ? 200 * r->base.median / top : 0,
-			top > 0 && !isnan(r->new.median) ? 200 * r->new.median / top : 0);
-		if ((d->nbase > 1 || d->nnew > 1) && r->verdict != RQ_DIFF_NA) {
-			char b2[32], n2[32], pv[32];
-
-			rq_diff_fmt_value(r, r->base.min, b, sizeof(b));
-			rq_diff_fmt_value(r, r->base.max, b2, sizeof(b2));
-			rq_diff_fmt_value(r, r->new.min, n, sizeof(n));
-			rq_diff_fmt_value(r, r->new.max, n2, sizeof(n2));
-			fprintf(f, "<span class=\"range\">base %s .. %s, new %s .. %s%s</span>", b,
-				b2, n, n2, rq_diff_fmt_p(r, pv, sizeof(pv)));
-		}
+		whiskers(f, d, r);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<script>console.log('rqpath report ready');</script>\n</body></html>\n",
 	      f);
+}
+
+const char *const rq_diff_format_names[4] = {
+	[RQ_DIFF_TEXT] = "text", [RQ_DIFF_JSON] = "json", [RQ_DIFF_CSV] = "csv",
+	[RQ_DIFF_HTML] = "html",
+};
+
+int rq_diff_format_find(const char *name, enum rq_diff_format *fmt)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(name, rq_diff_format_names[i])) {
+			*fmt = (enum rq_diff_format)i;
+			return 0;
+		}
+	return -1;
 }
 
 int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt)

@@ -111,6 +111,10 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 void rq_diff_free(struct rq_diff *d);
 
 enum rq_diff_format { RQ_DIFF_TEXT, RQ_DIFF_JSON, RQ_DIFF_CSV, RQ_DIFF_HTML };
+/* The renderers by name ("text", "json", "csv", "html"), as --format says them. */
+extern const char *const rq_diff_format_names[4];
+/* The format called name into *fmt: 0, or -1 if there is none. */
+int rq_diff_format_find(const char *name, enum rq_diff_format *fmt);
 /* 0, or -1 if the output could not be written. */
 int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt);
 

@@ -10,12 +10,13 @@
 #include "escape.h"
 #include "html.h"
 #include "report.h"
+#include "writer.h"
 
 /* ---- collection ----------------------------------------------------------- */
 
 static struct rq_html_col *col(struct rq_html *h, int cpu, int b)
 {
-	return &h->cols[(size_t)cpu * RQ_HTML_BUCKETS + (size_t)b];
+	return &h->cols[(size_t)cpu * (size_t)h->nb + (size_t)b];
 }
 
 static void merge_col(struct rq_html_col *dst, const struct rq_html_col *a,
@@ -36,15 +37,14 @@ static void merge_col(struct rq_html_col *dst, const struct rq_html_col *a,
 static void coarsen(struct rq_html *h)
 {
 	for (int cpu = 0; cpu < h->nr_cpus; cpu++) {
-		for (int i = 0; i < RQ_HTML_BUCKETS / 2; i++)
+		for (int i = 0; i < h->nb / 2; i++)
 			merge_col(col(h, cpu, i), col(h, cpu, 2 * i), col(h, cpu, 2 * i + 1));
-		memset(col(h, cpu, RQ_HTML_BUCKETS / 2), 0,
-		       RQ_HTML_BUCKETS / 2 * sizeof(struct rq_html_col));
+		memset(col(h, cpu, h->nb / 2), 0, (size_t)h->nb / 2 * sizeof(struct rq_html_col));
 	}
-	for (int i = 0; i < RQ_HTML_BUCKETS / 2; i++)
+	for (int i = 0; i < h->nb / 2; i++)
 		for (int f = 0; f < RQ_FIND__COUNT; f++)
 			h->found[i][f] = h->found[2 * i][f] + h->found[2 * i + 1][f];
-	memset(h->found[RQ_HTML_BUCKETS / 2], 0, RQ_HTML_BUCKETS / 2 * sizeof(h->found[0]));
+	memset(h->found[h->nb / 2], 0, (size_t)h->nb / 2 * sizeof(h->found[0]));
 	h->width *= 2;
 }
 
@@ -53,7 +53,7 @@ static int bucket(struct rq_html *h, uint64_t ts)
 {
 	if (ts < h->t0)
 		return -1;
-	while ((ts - h->t0) / h->width >= RQ_HTML_BUCKETS)
+	while ((ts - h->t0) / h->width >= (uint64_t)h->nb)
 		coarsen(h);
 	return (int)((ts - h->t0) / h->width);
 }
@@ -103,8 +103,12 @@ static bool html_setup(struct rq_html *h)
 {
 	if (!h->cols && !h->failed) {
 		h->nr_cpus = rq_analysis_summary(h->an)->nr_cpus;
-		h->cols = calloc((size_t)h->nr_cpus * RQ_HTML_BUCKETS, sizeof(*h->cols));
-		h->found = calloc(RQ_HTML_BUCKETS, sizeof(*h->found));
+		/* about RQ_HTML_CELLS in all: many CPUs get fewer columns each */
+		h->nb = h->nr_cpus > 0 ? RQ_HTML_CELLS / h->nr_cpus : RQ_HTML_MAX_COLS;
+		h->nb = h->nb < RQ_HTML_MIN_COLS ? RQ_HTML_MIN_COLS :
+			h->nb > RQ_HTML_MAX_COLS ? RQ_HTML_MAX_COLS : h->nb & ~1;
+		h->cols = calloc((size_t)h->nr_cpus * (size_t)h->nb, sizeof(*h->cols));
+		h->found = calloc((size_t)h->nb, sizeof(*h->found));
 		if (!h->cols || !h->found || rq_runs_init(&h->runs, h->an, h->nr_cpus)) {
 			free(h->cols);
 			h->cols = NULL;
@@ -118,34 +122,38 @@ static bool html_setup(struct rq_html *h)
 	return h->cols != NULL;
 }
 
-static void html_on_run(void *ctx, int cpu, int pid, uint64_t ts)
+static void html_on_run(struct rq_writer *w, int cpu, int pid, uint64_t ts)
 {
-	struct rq_html *h = ctx;
+	struct rq_html *h = w->priv;
 
 	if (html_setup(h))
 		rq_runs_run(&h->runs, cpu, pid, ts);
 }
 
-static void html_placement(void *ctx, const struct rq_placement *p)
+/*
+ * Keep p as a mark, one in stride of its kind (flagged or not); a full store drops every
+ * other mark and doubles the stride: the marks kept stay spread over the whole trace.
+ */
+static void keep_mark(struct rq_html *h, const struct rq_placement *p)
 {
-	struct rq_html *h = ctx;
-	struct rq_html_mark *m;
-	int b;
+	bool flagged = p->findings != 0;
+	struct rq_html_mark *store = flagged ? h->flagged : h->plain, *m;
+	int *n = flagged ? &h->nflagged : &h->nplain;
+	int cap = flagged ? RQ_HTML_FLAGGED : RQ_HTML_PLAIN;
+	uint64_t *seen = flagged ? &h->seen_flagged : &h->seen_plain;
+	uint64_t *stride = flagged ? &h->stride_flagged : &h->stride_plain;
 
-	if (!html_setup(h))
+	if ((*seen)++ % *stride)
 		return;
-	b = bucket(h, p->ts);
-	if (b >= 0 && p->to_cpu >= 0 && p->to_cpu < h->nr_cpus)
-		col(h, p->to_cpu, b)->placed++;
-	for (int f = 0; b >= 0 && f < RQ_FIND__COUNT; f++)
-		if (p->findings & (1u << f))
-			h->found[b][f]++;
-	if (p->findings ? h->nflagged >= RQ_HTML_FLAGGED : h->nplain >= RQ_HTML_PLAIN) {
-		h->marks_dropped++;
-		return;
+	if (*n == cap) {
+		for (int i = 0; i < cap / 2; i++)
+			store[i] = store[2 * i];
+		*n = cap / 2;
+		*stride *= 2;
+		if ((*seen - 1) % *stride)
+			return;
 	}
-	m = &h->marks[h->nflagged + h->nplain];
-	p->findings ? h->nflagged++ : h->nplain++;
+	m = &store[(*n)++];
 	m->ts = p->ts;
 	m->pid = p->pid;
 	m->from = p->from_cpu;
@@ -158,31 +166,44 @@ static void html_placement(void *ctx, const struct rq_placement *p)
 	rq_placement_describe(p, m->why, sizeof(m->why));
 }
 
-int rq_html_start(struct rq_html *h, struct rq_analysis *an)
+static void html_placement(struct rq_writer *w, const struct rq_placement *p)
 {
-	memset(h, 0, sizeof(*h));
-	h->an = an;
-	h->marks = calloc(RQ_HTML_FLAGGED + RQ_HTML_PLAIN, sizeof(*h->marks));
-	if (!h->marks || !rq_analysis_delay(an)) {
-		free(h->marks);
+	struct rq_html *h = w->priv;
+	int b;
+
+	if (!html_setup(h))
+		return;
+	b = bucket(h, p->ts);
+	if (b >= 0 && p->to_cpu >= 0 && p->to_cpu < h->nr_cpus)
+		col(h, p->to_cpu, b)->placed++;
+	for (int f = 0; b >= 0 && f < RQ_FIND__COUNT; f++)
+		if (p->findings & (1u << f))
+			h->found[b][f]++;
+	keep_mark(h, p);
+}
+
+static int html_begin(struct rq_writer *w)
+{
+	struct rq_html *h = w->priv;
+
+	h->an = w->an;
+	h->flagged = calloc(RQ_HTML_FLAGGED, sizeof(*h->flagged));
+	h->plain = calloc(RQ_HTML_PLAIN, sizeof(*h->plain));
+	h->stride_flagged = h->stride_plain = 1;
+	if (!h->flagged || !h->plain || !rq_analysis_delay(w->an))
 		return -1;
-	}
-	if (rq_analysis_subscribe(an, &(struct rq_observer){
-		.on_settled = html_placement, .on_run = html_on_run, .ctx = h })) {
-		free(h->marks);
-		return -1;
-	}
 	return 0;
 }
 
-void rq_html_free(struct rq_html *h)
+static void html_done(struct rq_writer *w)
 {
-	if (h->an)
-		rq_analysis_unsubscribe(h->an, h);
+	struct rq_html *h = w->priv;
+
 	rq_runs_free(&h->runs);
 	free(h->cols);
 	free(h->found);
-	free(h->marks);
+	free(h->flagged);
+	free(h->plain);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -213,167 +234,325 @@ static const char css[] =
 	".bar{display:inline-block;height:.9em;background:#56B4E9;vertical-align:middle}"
 	"table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;text-align:right}"
 	"td:first-child,th:first-child{text-align:left}"
-	"#timeline{flex:1;min-width:0;border:1px solid #bbb;background:#fafafa;cursor:grab}"
-	".legend span{display:inline-block;margin-right:1.2em}"
+	"#timeline{display:block;width:100%;border:1px solid #bbb;background:#fff;cursor:grab;"
+	"font-size:11px}"
+	"#timeline text{fill:#333}.legend span{display:inline-block;margin-right:1.2em}"
 	".sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}"
+	".ramp{display:inline-block;width:5em;height:.9em;vertical-align:middle;margin-right:.3em;"
+	"background:linear-gradient(90deg,hsla(210,55%,55%,.1),hsla(210,55%,55%,1))}"
 	".controls button{margin-right:.4em}"
 	"@media print{.controls{display:none}#timeline{border:none}}";
 
-/* Zoom (wheel, buttons) and pan (drag) the timeline by its viewBox; the page reports
- * where the timeline is (data-timeline) for the screenshot test. */
+/*
+ * The timeline, drawn from the data (rqdata) into the SVG: CPU lanes, the findings strip,
+ * the marks (other placements, then the flagged ones on top, each kept inside the plot),
+ * the time axis.  Zoom (wheel, buttons) and pan (drag) change the view and draw again
+ * from the finest level the view needs (re-aggregation).  After each drawing the page
+ * writes its own layout checks into body's data-layout (marks inside the plot, axis
+ * ticks, the level drawn) and where the timeline is (data-timeline), for the tests;
+ * "#zoomtest" in the URL draws the middle sixteenth at once.
+ */
 static const char js[] =
-	"(function(){var s=document.getElementById('timeline');if(!s)return;"
-	"var W=+s.dataset.w,H=+s.dataset.h,x=0,w=W;"
-	"function set(){if(w>W)w=W;if(w<4)w=4;if(x<0)x=0;if(x+w>W)x=W-w;"
-	"s.setAttribute('viewBox',x+' 0 '+w+' '+H);"
-	"document.getElementById('zoom').textContent=(W/w).toFixed(1)+'x';}"
-	"function zoom(k,cx){var nw=w/k;x=cx-(cx-x)*nw/w;w=nw;set();}"
-	"s.addEventListener('wheel',function(e){e.preventDefault();"
-	"var r=s.getBoundingClientRect();zoom(e.deltaY<0?1.25:0.8,x+(e.clientX-r.left)/r.width*w);},"
+	"(function(){var s=document.getElementById('timeline'),de=document.getElementById('rqdata');"
+	"if(!s||!de)return;var D=JSON.parse(de.textContent),NS='http://www.w3.org/2000/svg',"
+	"GUT=104,PR=16,TOP=8,LANE=22,ST=12,AX=40,nF=D.findings.length,"
+	"SY=TOP+D.cpus*LANE+8,H=SY+nF*ST+AX,v0=0,v1=D.span>0?D.span:1,unit='';"
+	"s.setAttribute('height',H);s.style.height=H+'px';"
+	"function el(n,a,p){var e=document.createElementNS(NS,n);for(var k in a)e.setAttribute(k,a[k]);"
+	"(p||s).appendChild(e);return e;}"
+	"function tip(e,t){el('title',{},e).textContent=t;}"
+	"function hue(p){return((Math.imul(p,2654435761)>>>0)>>>8)%360;}"
+	"function nice(x){var p=Math.pow(10,Math.floor(Math.log10(x))),m=x/p;"
+	"return(m<1.5?1:m<3.5?2:m<7.5?5:10)*p;}"
+	"function dur(ns){return ns>=1e9?(ns/1e9).toPrecision(3)+' s':ns>=1e6?(ns/1e6).toPrecision(3)"
+	"+' ms':ns>=1e3?(ns/1e3).toPrecision(3)+' \\u00b5s':ns+' ns';}"
+	"function draw(){while(s.firstChild)s.removeChild(s.firstChild);"
+	"var W=s.getBoundingClientRect().width||1000,pw=W-GUT-PR,sp=v1-v0,L=D.levels.length-1,i,j,c;"
+	"function X(t){return GUT+(t-v0)/sp*pw;}"
+	"for(i=0;i<D.levels.length;i++)if(sp/D.levels[i].w>=pw/1.5){L=i;break;}"
+	"var lv=D.levels[L],g=el('g',{});"
+	"el('rect',{x:GUT,y:TOP,width:pw,height:SY+nF*ST-TOP-2,fill:'#f4f4f4','class':'plot'},g);"
+	"for(c=0;c<D.cpus;c++){var y=TOP+c*LANE,sg=lv.cpu[c],k=0;"
+	"el('text',{x:GUT-6,y:y+LANE/2+4,'text-anchor':'end'}).textContent='CPU '+c;"
+	"for(j=0;j<sg.length;j+=3){var n=sg[j],l=sg[j+1],p=sg[j+2],a=k*lv.w,b=(k+n)*lv.w;k+=n;"
+	"if(b<=v0||a>=v1||!l||p<=0)continue;var x0=Math.max(X(a),GUT),x1=Math.min(X(b),GUT+pw);"
+	"var r=el('rect',{x:x0,y:y+2,width:Math.max(x1-x0,0.4),height:LANE-4,"
+	"fill:'hsl('+hue(p)+',55%,55%)','fill-opacity':l/10},g);"
+	"tip(r,'CPU '+c+': '+(D.comm[p]||'pid')+' '+p+' ran most, CPU busy '+l*10+'%');}}"
+	"for(i=0;i<nF;i++){var fy=SY+i*ST,fo=lv.found,mx=1;"
+	"el('text',{x:GUT-6,y:fy+ST-3,'text-anchor':'end','font-size':9}).textContent=D.findings[i][0];"
+	"for(j=0;j<fo.length;j+=3)if(fo[j+1]==i&&(fo[j]+1)*lv.w>v0&&fo[j]*lv.w<v1)mx=Math.max(mx,fo[j+2]);"
+	"for(j=0;j<fo.length;j+=3){if(fo[j+1]!=i)continue;var ta=fo[j]*lv.w,tb=ta+lv.w;"
+	"if(tb<=v0||ta>=v1)continue;var xa=Math.max(X(ta),GUT),xb=Math.min(X(tb),GUT+pw),"
+	"hh=(ST-3)*Math.sqrt(fo[j+2]/mx);var q=el('rect',{x:xa,y:fy+ST-1-hh,width:Math.max(xb-xa,1),"
+	"height:hh,fill:D.findings[i][1]},g);tip(q,fo[j+2]+' '+D.findings[i][0]);}}"
+	"var nin=0;for(i=0;i<D.marks.length;i++)if(D.marks[i][0]>=v0&&D.marks[i][0]<=v1)nin++;"
+	"var dense=nin>pw/4;"
+	"for(var pass=0;pass<2;pass++)for(i=0;i<D.marks.length;i++){var m=D.marks[i];"
+	"if((m[3]?1:0)!=pass||m[0]<v0||m[0]>v1||m[2]<0||m[2]>=D.cpus)continue;"
+	"var x=Math.min(Math.max(X(m[0]),GUT+4),GUT+pw-4),y2=TOP+m[2]*LANE+LANE/2,"
+	"y1=m[1]>=0&&m[1]<D.cpus&&m[1]!=m[2]?TOP+m[1]*LANE+LANE/2:y2-LANE/2+3,col='#555',fs='';"
+	"for(j=0;j<nF;j++)if(m[3]&(1<<j)){col=D.findings[j][1];fs+=', '+D.findings[j][0];}"
+	"if(dense)y1=pass?y2:y2-LANE/2+6,y2=pass?y2:y2-LANE/2+2;var e;"
+	"if(!pass||!dense)e=el('line',{x1:x,y1:y1,x2:x,y2:y2,stroke:col,'stroke-width':pass?2:1,"
+	"'class':'mark'});"
+	"if(pass)e=el('circle',{cx:x,cy:y2,r:3,fill:col,stroke:'#fff','stroke-width':0.8,"
+	"'class':'mark'});"
+	"tip(e,(D.t0+m[0]/1e9).toFixed(6)+' s, pid '+m[6]+' '+m[7]+', CPU '+m[1]+' -> '+m[2]+', '"
+	"+D.paths[m[5]]+fs+(m[4]>=0?', waited '+dur(m[4]):'')+': '+m[8]);}"
+	"var ya=SY+nF*ST+2,st=nice(sp/Math.max(2,Math.floor(pw/110))),"
+	"u=st>=1e9?['s',1e9]:st>=1e6?['ms',1e6]:st>=1e3?['\\u00b5s',1e3]:['ns',1],"
+	"dec=Math.max(0,-Math.floor(Math.log10(st/u[1])+1e-9)),nt=0;unit=u[0];"
+	"el('line',{x1:GUT,y1:ya,x2:GUT+pw,y2:ya,stroke:'#333'});"
+	"for(var t=Math.ceil(v0/st)*st;t<=v1+1e-6*st;t+=st){var tx=X(t);"
+	"el('line',{x1:tx,y1:ya,x2:tx,y2:ya+5,stroke:'#333'});"
+	"el('text',{x:tx,y:ya+17,'text-anchor':'middle','class':'tick'}).textContent=(t/u[1]).toFixed(dec);"
+	"nt++;}"
+	"el('text',{x:GUT+pw/2,y:ya+33,'text-anchor':'middle','class':'axis-title'}).textContent="
+	"'time since the first event ('+u[0]+'), one column '+dur(lv.w)+', level '+(L+1)+' of '+D.levels.length;"
+	"document.getElementById('zoom').textContent=(D.span/sp).toFixed(1)+'x';"
+	"var pb=s.querySelector('.plot').getBoundingClientRect(),ms=s.querySelectorAll('.mark'),in_=0,out=0;"
+	"for(i=0;i<ms.length;i++){var bb=ms[i].getBoundingClientRect();"
+	"if(bb.left>=pb.left-0.5&&bb.right<=pb.right+0.5&&bb.top>=pb.top-0.5&&bb.bottom<=pb.bottom+0.5)in_++;"
+	"else out++;}"
+	"var sr=s.getBoundingClientRect();document.body.dataset.timeline=[Math.round(sr.left+window.scrollX),"
+	"Math.round(sr.top+window.scrollY),Math.round(sr.width),Math.round(sr.height)].join(',');"
+	"document.body.dataset.layout=['marks='+ms.length,'inside='+in_,'outside='+out,'ticks='+nt,"
+	"'unit='+unit,'level='+(L+1),'levels='+D.levels.length,"
+	"'legend='+document.querySelectorAll('.legend .sw').length,'dense='+(dense?1:0)].join(' ');}"
+	"var pend=0;function redraw(){if(!pend){pend=1;requestAnimationFrame(function(){pend=0;draw();});}}"
+	"function zoom(k,ct){var nw=Math.max((v1-v0)/k,Math.min(1000,D.span));"
+	"if(nw>D.span)nw=D.span;v0=ct-(ct-v0)*nw/(v1-v0);v1=v0+nw;"
+	"if(v0<0){v1-=v0;v0=0;}if(v1>D.span){v0-=v1-D.span;v1=D.span;}if(v0<0)v0=0;redraw();}"
+	"function at(cx){var r=s.getBoundingClientRect(),pw=r.width-GUT-PR;"
+	"return v0+Math.min(Math.max((cx-r.left-GUT)/pw,0),1)*(v1-v0);}"
+	"s.addEventListener('wheel',function(e){e.preventDefault();zoom(e.deltaY<0?1.25:0.8,at(e.clientX));},"
 	"{passive:false});"
-	"var d=null;s.addEventListener('mousedown',function(e){d={x:e.clientX,v:x};});"
+	"var d=null;s.addEventListener('mousedown',function(e){d={x:e.clientX,a:v0,b:v1};});"
 	"window.addEventListener('mouseup',function(){d=null;});"
-	"window.addEventListener('mousemove',function(e){if(!d)return;"
-	"var r=s.getBoundingClientRect();x=d.v-(e.clientX-d.x)/r.width*w;set();});"
-	"document.getElementById('zin').onclick=function(){zoom(2,x+w/2);};"
-	"document.getElementById('zout').onclick=function(){zoom(0.5,x+w/2);};"
-	"document.getElementById('zreset').onclick=function(){x=0;w=W;set();};"
-	"var r=s.getBoundingClientRect();document.body.dataset.timeline="
-	"[Math.round(r.left+window.scrollX),Math.round(r.top+window.scrollY),"
-	"Math.round(r.width),Math.round(r.height)].join(',');"
-	"console.log('rqpath report ready');})();";
-
-static unsigned int hue(int pid)
-{
-	return ((unsigned int)pid * 2654435761u >> 8) % 360;
-}
+	"window.addEventListener('mousemove',function(e){if(!d)return;var r=s.getBoundingClientRect(),"
+	"dt=(e.clientX-d.x)/(r.width-GUT-PR)*(d.b-d.a);v0=d.a-dt;v1=d.b-dt;"
+	"if(v0<0){v1-=v0;v0=0;}if(v1>D.span){v0-=v1-D.span;v1=D.span;}redraw();});"
+	"window.addEventListener('resize',redraw);"
+	"document.getElementById('zin').onclick=function(){zoom(2,(v0+v1)/2);};"
+	"document.getElementById('zout').onclick=function(){zoom(0.5,(v0+v1)/2);};"
+	"document.getElementById('zreset').onclick=function(){v0=0;v1=D.span>0?D.span:1;redraw();};"
+	"if(location.hash=='#zoomtest'&&D.span>0){v0=D.span*15/32;v1=D.span*17/32;}"
+	"draw();console.log('rqpath report ready');})();";
 
 static double secs(uint64_t ns)
 {
 	return (double)ns / 1e9;
 }
 
-/* The per-CPU timeline: ncols columns, a row per CPU, marks from CPU to CPU. */
+/*
+ * A string inside the page's <script> data: JSON (rq_json_string(): valid UTF-8, controls
+ * escaped) with < > & as \u escapes too, so that no name can close the script element.
+ */
+static void js_string(FILE *f, const char *s, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&buf, &n);
+
+	if (!mem) {
+		fputs("\"\"", f);
+		return;
+	}
+	rq_json_string(mem, s, len);
+	if (fclose(mem)) {
+		free(buf);
+		fputs("\"\"", f);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		switch (buf[i]) {
+		case '<': fputs("\\u003c", f); break;
+		case '>': fputs("\\u003e", f); break;
+		case '&': fputs("\\u0026", f); break;
+		default: fputc(buf[i], f); break;
+		}
+	}
+	free(buf);
+}
+
+/* The task names the data carries: the first RQ_HTML_COMMS pids that top a column. */
+#define RQ_HTML_COMMS 4096
+
+struct comm_table {
+	int pid[RQ_HTML_COMMS];
+	char comm[RQ_HTML_COMMS][RQ_COMM_LEN];
+	int n;
+};
+
+static void comm_add(struct comm_table *t, int pid, const char *comm)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->pid[i] == pid)
+			return;
+	if (t->n == RQ_HTML_COMMS)
+		return;
+	t->pid[t->n] = pid;
+	memcpy(t->comm[t->n], comm, RQ_COMM_LEN);
+	t->comm[t->n][RQ_COMM_LEN - 1] = '\0';
+	t->n++;
+}
+
+/* Busy level 0..10 of a merged column of group buckets. */
+static int busy_level(const struct rq_html *h, const struct rq_html_col *m, int group)
+{
+	int l = (int)llround(10.0 * (double)m->busy_ns / (double)(h->width * (uint64_t)group));
+
+	return l > 10 ? 10 : l < 0 ? 0 : l;
+}
+
+/*
+ * One zoom level: columns of group buckets, per CPU run-length coded as n, busy level,
+ * pid (0: idle or unknown), and the flagged placements per column as col, finding, n.
+ */
+static void write_level(FILE *f, struct rq_html *h, int ncols_used, int group,
+			struct comm_table *ct)
+{
+	int ncols = (ncols_used + group - 1) / group;
+
+	fprintf(f, "{\"w\":%llu,\"n\":%d,\"cpu\":[", (unsigned long long)(h->width * (uint64_t)group),
+		ncols);
+	for (int cpu = 0; cpu < h->nr_cpus; cpu++) {
+		int run = 0, last_l = -1, last_p = -1;
+		bool first = true;
+
+		fputs(cpu ? ",[" : "[", f);
+		for (int c = 0; c <= ncols; c++) {
+			struct rq_html_col m = { 0 };
+			int l = -2, p = -2;
+
+			if (c < ncols) {
+				for (int k = 0; k < group && c * group + k < h->nb; k++)
+					merge_col(&m, &m, col(h, cpu, c * group + k));
+				l = busy_level(h, &m, group);
+				p = l > 0 && m.top_pid > 0 ? m.top_pid : 0;
+				if (p > 0)
+					comm_add(ct, p, m.top_comm);
+			}
+			if (l == last_l && p == last_p) {
+				run++;
+				continue;
+			}
+			if (run) {
+				fprintf(f, "%s%d,%d,%d", first ? "" : ",", run, last_l, last_p);
+				first = false;
+			}
+			run = 1;
+			last_l = l;
+			last_p = p;
+		}
+		fputc(']', f);
+	}
+	fputs("],\"found\":[", f);
+	for (int c = 0, any = 0; c < ncols; c++)
+		for (int fi = 0; fi < RQ_FIND__COUNT; fi++) {
+			uint64_t n = 0;
+
+			for (int k = 0; k < group && c * group + k < h->nb; k++)
+				n += h->found[c * group + k][fi];
+			if (n)
+				fprintf(f, "%s%d,%d,%llu", any++ ? "," : "", c, fi, (unsigned long long)n);
+		}
+	fputs("]}", f);
+}
+
+static void write_mark(FILE *f, const struct rq_html *h, const struct rq_html_mark *m,
+		       bool *first)
+{
+	fprintf(f, "%s[%llu,%d,%d,%u,%lld,%d,%d,", *first ? "" : ",\n",
+		(unsigned long long)(m->ts >= h->t0 ? m->ts - h->t0 : 0), m->from, m->to,
+		m->findings, (long long)m->delay, (int)m->path, m->pid);
+	js_string(f, m->comm, strnlen(m->comm, RQ_COMM_LEN));
+	fputc(',', f);
+	js_string(f, m->why, strnlen(m->why, sizeof(m->why)));
+	fputc(']', f);
+	*first = false;
+}
+
+/* The data the script draws from, as JSON in a script element of its own. */
+static void write_data(FILE *f, struct rq_html *h, uint64_t span)
+{
+	struct comm_table *ct = calloc(1, sizeof(*ct));
+	int used = (int)((span + h->width - 1) / h->width), group = 1;
+	bool first = true;
+
+	if (used < 1)
+		used = 1;
+	if (used > h->nb)
+		used = h->nb;
+	while ((used + group - 1) / group > RQ_HTML_COLS)
+		group++;
+	fprintf(f, "<script type=\"application/json\" id=\"rqdata\">{\"span\":%llu,\"t0\":%.9f,"
+		   "\"cpus\":%d,\"levels\":[", (unsigned long long)span, secs(h->t0), h->nr_cpus);
+	if (ct) {
+		write_level(f, h, used, group, ct);
+		if (group > 1) {
+			fputc(',', f);
+			write_level(f, h, used, 1, ct);
+		}
+	}
+	fputs("],\n\"comm\":{", f);
+	for (int i = 0; ct && i < ct->n; i++) {
+		fprintf(f, "%s\"%d\":", i ? "," : "", ct->pid[i]);
+		js_string(f, ct->comm[i], strnlen(ct->comm[i], RQ_COMM_LEN));
+	}
+	fputs("},\n\"findings\":[", f);
+	for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
+		fprintf(f, "%s[\"%s\",\"%s\"]", fi ? "," : "", rq_finding_ids[fi],
+			rq_findings[fi].colour);
+	fputs("],\n\"paths\":[", f);
+	for (int p = 0; p < RQ_PATH__COUNT; p++)
+		fprintf(f, "%s\"%s\"", p ? "," : "", rq_paths[p].id);
+	fputs("],\n\"marks\":[", f);
+	for (int i = 0; i < h->nplain; i++)
+		write_mark(f, h, &h->plain[i], &first);
+	for (int i = 0; i < h->nflagged; i++)
+		write_mark(f, h, &h->flagged[i], &first);
+	fputs("]}</script>\n", f);
+	free(ct);
+}
+
+/* The per-CPU timeline: the controls, the legend, the SVG the script draws, its data. */
 static void write_timeline(FILE *f, struct rq_html *h)
 {
-	int ncols, group, rowh = 28, top = 14, H, px;
 	uint64_t span;
 
 	if (!h->cols) {
 		fputs("<p>No timeline: the trace had no events, or memory ran out.</p>\n", f);
 		return;
 	}
-	span = h->last_ts > h->t0 ? h->last_ts - h->t0 : 1;
-	/* columns in use, then as many as fit the page and the size bound */
-	ncols = (int)((span + h->width - 1) / h->width);
-	if (ncols < 1)
-		ncols = 1;
-	if (ncols > RQ_HTML_BUCKETS)
-		ncols = RQ_HTML_BUCKETS;
-	group = 1;
-	while (ncols / group > RQ_HTML_COLS || (long)(ncols / group) * h->nr_cpus > 60000)
-		group++;
-	ncols = (ncols + group - 1) / group;
-	H = top + rowh * h->nr_cpus + 4;
+	span = h->last_ts > h->t0 ? h->last_ts - h->t0 : 0;
 	fprintf(f, "<p class=\"controls\"><button id=\"zin\">zoom in</button>"
 		   "<button id=\"zout\">zoom out</button><button id=\"zreset\">reset</button> "
 		   "<span id=\"zoom\">1.0x</span> (wheel zooms, drag pans; hover a mark for "
-		   "its explanation)</p>\n");
-	/* the CPU names beside the drawing, which stretches when zoomed */
-	px = H * 2 > 160 ? H * 2 : 160;
-	fprintf(f, "<div style=\"display:flex\"><div style=\"position:relative;width:4em;"
-		   "height:%dpx;font-size:12px\">", px);
-	for (int cpu = 0; cpu < h->nr_cpus; cpu++)
-		fprintf(f, "<span style=\"position:absolute;top:%.1f%%;transform:translateY(-50%%)\">"
-			   "CPU %d</span>", 100.0 * (top + cpu * rowh + rowh / 2) / H, cpu);
-	fprintf(f, "</div>\n<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" "
-		   "viewBox=\"0 0 %d %d\" preserveAspectRatio=\"none\" data-w=\"%d\" data-h=\"%d\" "
-		   "style=\"height:%dpx\" role=\"img\" aria-label=\"per-CPU timeline\">\n", ncols, H,
-		ncols, H, px);
-	for (int cpu = 0; cpu < h->nr_cpus; cpu++) {
-		int y = top + cpu * rowh;
-
-		fprintf(f, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#e8e8e8\"/>\n",
-			y + 2, ncols, rowh - 6);
-		for (int c = 0; c < ncols;) {
-			struct rq_html_col m = { 0 };
-			int run = 1, level;
-
-			for (int k = 0; k < group && c * group + k < RQ_HTML_BUCKETS; k++)
-				merge_col(&m, &m, col(h, cpu, c * group + k));
-			level = (int)llround(10.0 * (double)m.busy_ns /
-					     (double)(h->width * (uint64_t)group));
-			level = level > 10 ? 10 : level;
-			/* neighbours with the same task and load level: one rect */
-			while (c + run < ncols) {
-				struct rq_html_col n = { 0 };
-				int nl;
-
-				for (int k = 0; k < group && (c + run) * group + k < RQ_HTML_BUCKETS; k++)
-					merge_col(&n, &n, col(h, cpu, (c + run) * group + k));
-				nl = (int)llround(10.0 * (double)n.busy_ns /
-						  (double)(h->width * (uint64_t)group));
-				nl = nl > 10 ? 10 : nl;
-				if (nl != level || n.top_pid != m.top_pid)
-					break;
-				run++;
-			}
-			if (level > 0 && m.top_pid > 0) {
-				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-					   "fill=\"hsl(%u,55%%,55%%)\" fill-opacity=\"%.1f\"><title>CPU %d: ",
-					c, y + 2, run, rowh - 6, hue(m.top_pid), level / 10.0, cpu);
-				html_text(f, m.top_comm, strnlen(m.top_comm, RQ_COMM_LEN));
-				fprintf(f, " %d mostly, busy %d0%%</title></rect>\n", m.top_pid, level);
-			}
-			c += run;
-		}
-	}
-	/* marks: unflagged first, flagged on top */
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < h->nflagged + h->nplain; i++) {
-			const struct rq_html_mark *m = &h->marks[i];
-			const char *colour = "#777";
-			double x;
-			int y1, y2;
-			char d[24];
-
-			if (!!m->findings != pass || m->to < 0 || m->to >= h->nr_cpus)
-				continue;
-			for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
-				if (m->findings & (1u << fi))
-					colour = rq_findings[fi].colour;
-			x = (double)(m->ts - h->t0) / (double)(h->width * (uint64_t)group);
-			y2 = top + m->to * rowh + rowh / 2;
-			y1 = m->from >= 0 && m->from < h->nr_cpus ? top + m->from * rowh + rowh / 2 :
-								    y2 - rowh / 2;
-			if (y1 == y2)
-				y1 = y2 - rowh / 2 + 2;
-			fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"%s\" "
-				   "stroke-width=\"%d\" vector-effect=\"non-scaling-stroke\"><title>",
-				x, y1, x, y2, colour, pass ? 2 : 1);
-			fprintf(f, "%.6f s, pid %d ", secs(m->ts), m->pid);
-			html_text(f, m->comm, strlen(m->comm));
-			fprintf(f, ", CPU %d -&gt; %d, %s", m->from, m->to, rq_paths[m->path].id);
-			for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
-				if (m->findings & (1u << fi))
-					fprintf(f, ", %s", rq_finding_ids[fi]);
-			if (m->delay >= 0)
-				fprintf(f, ", waited %s", rq_delay_fmt((uint64_t)m->delay, d, sizeof(d)));
-			fputs(": ", f);
-			html_text(f, m->why, strlen(m->why));
-			fputs("</title></line>\n", f);
-		}
-	fputs("</svg></div>\n<p class=\"legend\">", f);
+		   "its explanation)</p>\n<p class=\"legend\">"
+		   "<span><i class=\"ramp\"></i>a task's colour (one hue per task), "
+		   "its opacity how busy the CPU was</span>"
+		   "<span><i class=\"sw\" style=\"background:#f4f4f4;border:1px solid #ccc\"></i>"
+		   "idle</span>");
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++)
 		fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>%s</span>",
 			rq_findings[fi].colour, rq_finding_ids[fi]);
-	fprintf(f, "<span><i class=\"sw\" style=\"background:#777\"></i>other placement</span>"
-		   "</p>\n<p>%.3f s in %d columns of %.1f us; a coloured bar is the task that ran "
-		   "longest in a column (its opacity: how busy the CPU was), grey is idle. A mark "
-		   "goes from the CPU the task was on to the CPU it was put on. %d flagged and %d "
-		   "other placements are drawn one by one%s.</p>\n",
-		secs(span), ncols, (double)(h->width * (uint64_t)group) / 1e3, h->nflagged,
-		h->nplain, h->marks_dropped ? "; the later ones only in the counts" : "");
+	fputs("<span><i class=\"sw\" style=\"background:#555\"></i>other placement</span></p>\n"
+	      "<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+	      "aria-label=\"per-CPU timeline\"></svg>\n<noscript><p>The timeline is drawn by "
+	      "the page's script: JavaScript is off.</p></noscript>\n", f);
+	write_data(f, h, span);
+	fprintf(f, "<p>%.6f s from %.6f s. A lane per CPU: in each column the task that ran "
+		   "longest, its opacity how busy the CPU was. A mark goes from the CPU the task "
+		   "was on to the CPU it was put on (a dot for a flagged one, drawn on top); the "
+		   "strip below counts the flagged placements of each finding per column, every "
+		   "one of them. Marks drawn: %d of %llu flagged, %d of %llu other placements%s. "
+		   "Zooming draws finer columns (%d per CPU at the finest).</p>\n",
+		secs(span), secs(h->t0), h->nflagged, (unsigned long long)h->seen_flagged, h->nplain,
+		(unsigned long long)h->seen_plain,
+		h->stride_flagged > 1 || h->stride_plain > 1 ?
+		" (one in every few, spread over the trace)" : "", h->nb);
 }
 
 static void write_paths(FILE *f, const struct rq_summary *sum)
@@ -396,38 +575,25 @@ static void write_paths(FILE *f, const struct rq_summary *sum)
 	fputs("</table>\n", f);
 }
 
-static void write_findings_time(FILE *f, struct rq_html *h)
+/* Each finding's verdict: its count, or "not judged", beside its possible ones. */
+static void write_findings(FILE *f, struct rq_html *h)
 {
-	int n = 120, per;
-	uint64_t span;
+	const struct rq_summary *sum = rq_analysis_summary(h->an);
 
-	if (!h->cols)
-		return;
-	span = h->last_ts > h->t0 ? h->last_ts - h->t0 : 1;
-	per = (int)((span / h->width + (uint64_t)n) / (uint64_t)n);
-	if (per < 1)
-		per = 1;
+	fputs("<table><tr><th>finding</th><th>count</th><th>possible</th><th>not judged</th>"
+	      "<th>judged</th></tr>\n", f);
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++) {
-		uint32_t v[120] = { 0 }, max = 1;
+		const struct rq_finding_store *st = &sum->findings[fi];
 		char count[24];
 
-		for (int b = 0; b < RQ_HTML_BUCKETS; b++)
-			if (b / per < n)
-				v[b / per] += h->found[b][fi];
-		for (int i = 0; i < n; i++)
-			max = v[i] > max ? v[i] : max;
-		fprintf(f, "<div>%s (%s)<br><svg width=\"480\" height=\"40\" viewBox=\"0 0 %d 40\" "
-			   "role=\"img\" aria-label=\"%s over time\"><rect width=\"%d\" height=\"40\" "
-			   "fill=\"#f4f4f4\"/>", rq_finding_ids[fi],
-			verdict_text(&rq_analysis_summary(h->an)->findings[fi], count, sizeof(count)),
-			n * 4, rq_finding_ids[fi], n * 4);
-		for (int i = 0; i < n; i++)
-			if (v[i])
-				fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"3\" height=\"%.1f\" "
-					   "fill=\"%s\"/>", i * 4, 40 - 38.0 * v[i] / max,
-					38.0 * v[i] / max, rq_findings[fi].colour);
-		fputs("</svg></div>\n", f);
+		fprintf(f, "<tr><td><i class=\"sw\" style=\"background:%s\"></i>%s</td><td>%s</td>"
+			   "<td>%llu</td><td>%llu</td><td>%llu</td></tr>\n", rq_findings[fi].colour,
+			rq_finding_ids[fi], verdict_text(st, count, sizeof(count)),
+			(unsigned long long)st->possible, (unsigned long long)st->not_judged,
+			(unsigned long long)st->judged);
 	}
+	fputs("</table>\n<p>Where they are in time: the strip under the CPUs of the "
+	      "timeline.</p>\n", f);
 }
 
 static void delay_row(FILE *f, const char *label, struct rq_sketch *s)
@@ -449,13 +615,17 @@ static void delay_row(FILE *f, const char *label, struct rq_sketch *s)
 			  (lmax - 2)));
 }
 
-/* A histogram of queue delays, 100 ns to 10 s, two bins a decade, as an SVG. */
+/*
+ * A histogram of queue delays, 100 ns to 10 s, two bins a decade, as an SVG with its axes:
+ * x the delay (log scale, labelled per decade), y the placements (0, half, the largest
+ * bin, with grid lines).
+ */
 static void delay_histogram(FILE *f, const char *label, const struct rq_sketch *s,
 			    const char *colour)
 {
-	enum { LO = 2, PER = 2, N = 16 };
-	static const char *const ticks[] = { "100ns", "1us", "10us", "100us", "1ms", "10ms",
-					     "100ms", "1s", "10s" };
+	enum { LO = 2, PER = 2, N = 16, X0 = 46, BW = 16, Y0 = 8, PH = 70 };
+	static const char *const ticks[] = { "100ns", "1\u00b5s", "10\u00b5s", "100\u00b5s",
+					     "1ms", "10ms", "100ms", "1s", "10s" };
 	uint64_t c[N], max = 1;
 
 	if (!s->n)
@@ -464,20 +634,35 @@ static void delay_histogram(FILE *f, const char *label, const struct rq_sketch *
 	for (int i = 0; i < N; i++)
 		max = c[i] > max ? c[i] : max;
 	fprintf(f, "<figure style=\"display:inline-block;margin:0 1.5em 1em 0\"><svg width=\"%d\" "
-		   "height=\"90\" role=\"img\" aria-label=\"queue delay histogram, %s\">",
-		N * 16 + 34, label);
+		   "height=\"%d\" font-size=\"9\" role=\"img\" aria-label=\"queue delay histogram, "
+		   "%s\">", X0 + N * BW + 16, Y0 + PH + 34, label);
+	/* y axis: grid and labels at 0, half and the largest bin */
+	for (int k = 0; k <= 2; k++) {
+		double y = Y0 + PH - PH * k / 2.0;
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>"
+			   "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"ytick\">%llu</text>",
+			X0, y, X0 + N * BW, y, k ? "#ddd" : "#333", X0 - 4, y + 3,
+			(unsigned long long)(max * (uint64_t)k / 2));
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>"
+		   "<text transform=\"translate(10,%d) rotate(-90)\" text-anchor=\"middle\">"
+		   "placements</text>", X0, Y0, X0, Y0 + PH, Y0 + PH / 2);
 	for (int i = 0; i < N; i++)
 		if (c[i])
-			fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"%.1f\" "
-				   "fill=\"%s\"><title>%llu</title></rect>", 17 + i * 16,
-				70 - 68.0 * (double)c[i] / (double)max,
-				68.0 * (double)c[i] / (double)max, colour,
+			fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+				   "fill=\"%s\"><title>%llu</title></rect>", X0 + 1 + i * BW,
+				Y0 + PH - (double)PH * (double)c[i] / (double)max, BW - 2,
+				(double)PH * (double)c[i] / (double)max, colour,
 				(unsigned long long)c[i]);
 	for (int t = 0; t <= N / PER; t++)
-		fprintf(f, "<text x=\"%d\" y=\"84\" font-size=\"8\" text-anchor=\"middle\">%s"
-			   "</text>", 17 + t * PER * 16, ticks[t]);
-	fprintf(f, "</svg><figcaption>%s (%llu)</figcaption></figure>\n", label,
-		(unsigned long long)s->n);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>"
+			   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"xtick\">%s</text>",
+			X0 + t * PER * BW, Y0 + PH, X0 + t * PER * BW, Y0 + PH + 4, X0 + t * PER * BW,
+			Y0 + PH + 14, ticks[t]);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">queue delay (log scale)"
+		   "</text></svg><figcaption>%s (%llu)</figcaption></figure>\n",
+		X0 + N * BW / 2, Y0 + PH + 29, label, (unsigned long long)s->n);
 }
 
 static void write_delays(FILE *f, const struct rq_summary *sum)
@@ -512,10 +697,11 @@ static void write_delays(FILE *f, const struct rq_summary *sum)
 	fputs("</table>\n", f);
 }
 
-int rq_html_write(FILE *f, struct rq_html *h)
+static int html_end(struct rq_writer *w, const struct rq_summary *sum)
 {
+	struct rq_html *h = w->priv;
 	const struct rq_analysis *an = h->an;
-	const struct rq_summary *sum = rq_analysis_summary(an);
+	FILE *f = w->f;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -537,8 +723,8 @@ int rq_html_write(FILE *f, struct rq_html *h)
 	write_timeline(f, h);
 	fputs("<h2>Placements by path</h2>\n", f);
 	write_paths(f, sum);
-	fputs("<h2>Findings over time</h2>\n", f);
-	write_findings_time(f, h);
+	fputs("<h2>Findings</h2>\n", f);
+	write_findings(f, h);
 	fputs("<h2>Queue delay (placement until the task runs)</h2>\n", f);
 	write_delays(f, sum);
 	fputs("<h2>The report: the trace, what it cannot show, the examples and their "
@@ -552,5 +738,16 @@ int rq_html_write(FILE *f, struct rq_html *h)
 	}
 	free(text);
 	fprintf(f, "</pre>\n<script>%s</script>\n</body></html>\n", js);
-	return fflush(f) || ferror(f) ? -1 : 0;
+	return 0;
 }
+
+const struct rq_writer_ops rq_writer_html = {
+	.name = "html",
+	.flags = RQ_WRITER_STREAM,
+	.private_size = sizeof(struct rq_html),
+	.begin = html_begin,
+	.placement = html_placement,
+	.run = html_on_run,
+	.end = html_end,
+	.done = html_done,
+};

@@ -9,6 +9,7 @@
 #include "delay.h"
 #include "escape.h"
 #include "placements.h"
+#include "writer.h"
 
 #define CSV_HEADER "seq,ts,cpu,pid,tgid,comm,kind,path,confidence,from_cpu,to_cpu,waker," \
 		   "delay_ns,findings,possible,why,no_selection,truth\n"
@@ -93,18 +94,18 @@ static void write_truth(FILE *f, const struct rq_placement *p, bool json)
 			!!(p->truth & RQ_PT_ONE_CPU), tcpu_id(p->truth_x), from);
 }
 
-static void write_row(void *ctx, const struct rq_placement *p)
+static void write_row(struct rq_writer *w, const struct rq_placement *p)
 {
-	struct rq_placements_out *out = ctx;
+	struct rq_placements_out *out = w->priv;
 	int64_t delay = p->delay_ns;
-	FILE *f = out->f;
+	FILE *f = w->f;
 	char why[512], fl[128], pl[128], nl[128];
 
 	rq_placement_describe(p, why, sizeof(why));
 	out->rows++;
 	if (out->fmt == RQ_PLACEMENTS_CSV) {
 		fprintf(f, "%llu,%.9f,%d,%d,%d,", (unsigned long long)p->seq, (double)p->ts / 1e9,
-			p->cpu, p->pid, tgid_of(out->an, p->pid));
+			p->cpu, p->pid, tgid_of(w->an, p->pid));
 		rq_csv_field(f, p->comm, strnlen(p->comm, sizeof(p->comm)));
 		fprintf(f, ",%s,%s,%s,%d,%d,%d,", rq_kind_names[rq_paths[p->path].kind],
 			rq_paths[p->path].id, rq_confidence_names[p->conf], p->from_cpu,
@@ -123,7 +124,7 @@ static void write_row(void *ctx, const struct rq_placement *p)
 	}
 	fprintf(f, "{\"seq\": %llu, \"ts\": %.9f, \"cpu\": %d, \"pid\": %d, \"tgid\": %d, "
 		   "\"comm\": ", (unsigned long long)p->seq, (double)p->ts / 1e9, p->cpu, p->pid,
-		tgid_of(out->an, p->pid));
+		tgid_of(w->an, p->pid));
 	rq_json_string(f, p->comm, strnlen(p->comm, sizeof(p->comm)));
 	fprintf(f, ", \"kind\": \"%s\", \"path\": \"%s\", \"confidence\": \"%s\", "
 		   "\"from_cpu\": %d, \"to_cpu\": %d, \"waker\": %d, \"delay_ns\": ",
@@ -144,22 +145,38 @@ static void write_row(void *ctx, const struct rq_placement *p)
 	fputs("}\n", f);
 }
 
-void rq_placements_start(struct rq_placements_out *out, FILE *f,
-			 enum rq_placements_format fmt, struct rq_analysis *an)
+static int begin(struct rq_writer *w, enum rq_placements_format fmt)
 {
-	memset(out, 0, sizeof(*out));
-	out->f = f;
+	struct rq_placements_out *out = w->priv;
+
 	out->fmt = fmt;
-	out->an = an;
 	if (fmt == RQ_PLACEMENTS_CSV)
-		fputs(CSV_HEADER, f);
-	if (rq_analysis_subscribe(an, &(struct rq_observer){ .on_settled = write_row, .ctx = out }))
-		out->failed = true;
+		fputs(CSV_HEADER, w->f);
+	return 0;
 }
 
-int rq_placements_end(struct rq_placements_out *out)
+static int begin_csv(struct rq_writer *w)
 {
-	if (out->an)
-		rq_analysis_unsubscribe(out->an, out);
-	return fflush(out->f) || ferror(out->f) || out->failed ? -1 : 0;
+	return begin(w, RQ_PLACEMENTS_CSV);
 }
+
+static int begin_jsonl(struct rq_writer *w)
+{
+	return begin(w, RQ_PLACEMENTS_JSONL);
+}
+
+const struct rq_writer_ops rq_writer_placements_csv = {
+	.name = "placements-csv",
+	.flags = RQ_WRITER_STREAM | RQ_WRITER_PLACEMENTS,
+	.private_size = sizeof(struct rq_placements_out),
+	.begin = begin_csv,
+	.placement = write_row,
+};
+
+const struct rq_writer_ops rq_writer_placements_jsonl = {
+	.name = "placements-jsonl",
+	.flags = RQ_WRITER_STREAM | RQ_WRITER_PLACEMENTS,
+	.private_size = sizeof(struct rq_placements_out),
+	.begin = begin_jsonl,
+	.placement = write_row,
+};

@@ -3,11 +3,13 @@
  * report.c - audit output: a text report that reads well at 80 columns and in a
  * mail, JSON with the rqpath.audit/1 schema (docs/design.md §2; a contract), and CSV.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
 #include "report.h"
 #include "delay.h"
+#include "writer.h"
 
 static double secs(uint64_t ns)
 {
@@ -585,6 +587,72 @@ static void write_text(FILE *f, const struct rq_summary *sum)
 		text_examples(f, sum, i, true);
 	}
 }
+
+/* ---- the writers (writer.h) ------------------------------------------------------ */
+
+static int text_end(struct rq_writer *w, const struct rq_summary *sum)
+{
+	write_text(w->f, sum);
+	return 0;
+}
+
+static int json_end(struct rq_writer *w, const struct rq_summary *sum)
+{
+	write_json(w->f, sum);
+	return 0;
+}
+
+static int csv_end(struct rq_writer *w, const struct rq_summary *sum)
+{
+	write_csv(w->f, sum);
+	return 0;
+}
+
+/*
+ * jsonl: the JSON object on one line, with "file" and "tripped" first (a raw newline of
+ * write_json() only ever stands between tokens).
+ */
+static int jsonl_end(struct rq_writer *w, const struct rq_summary *sum)
+{
+	char *json = NULL;
+	size_t len = 0, i = 0;
+	FILE *mem = open_memstream(&json, &len), *out = w->f;
+	const char *file = w->file ? w->file : sum->source;
+
+	if (!mem)
+		return -1;
+	write_json(mem, sum);
+	if (fclose(mem)) {
+		free(json);
+		return -1;
+	}
+	while (i < len && json[i] != '{')
+		i++;
+	fputs("{\"file\": ", out);
+	rq_json_string(out, file, strlen(file));
+	fprintf(out, ", \"tripped\": [%s],", w->tripped ? w->tripped : "");
+	for (i++; i < len; i++) {
+		if (json[i] == '\n') {
+			while (i + 1 < len && json[i + 1] == ' ')
+				i++;
+			/* a space between tokens, none before a closing bracket or at the end */
+			if (i + 1 < len && json[i + 1] != '}' && json[i + 1] != ']')
+				fputc(' ', out);
+			continue;
+		}
+		fputc(json[i], out);
+	}
+	fputc('\n', out);
+	free(json);
+	return 0;
+}
+
+const struct rq_writer_ops rq_writer_text = { .name = "text", .end = text_end };
+const struct rq_writer_ops rq_writer_json = { .name = "json", .end = json_end };
+const struct rq_writer_ops rq_writer_jsonl = {
+	.name = "jsonl", .flags = RQ_WRITER_PER_FILE, .end = jsonl_end,
+};
+const struct rq_writer_ops rq_writer_csv = { .name = "csv", .end = csv_end };
 
 int rq_report_write(FILE *f, const struct rq_analysis *an, enum rq_format fmt)
 {

@@ -38,21 +38,4 @@ int rq_runs_init(struct rq_runs *r, const struct rq_analysis *an, int nr_cpus);
 void rq_runs_run(struct rq_runs *r, int cpu, int pid, uint64_t ts);
 void rq_runs_free(struct rq_runs *r);
 
-/*
- * --format perfetto: the Chrome/Perfetto JSON trace event format, streamed: one track
- * per CPU ("X" slices of the running tasks), an instant event ("i", scope thread) per
- * placement on the CPU it was put on, with its path, findings, explanation and delay.
- */
-struct rq_perfetto {
-	struct rq_runs runs;
-	FILE *f;
-	struct rq_analysis *an;
-	uint64_t events;
-};
-
-/* Hook into an (before rq_analysis_begin() is not needed: CPUs are known lazily). */
-int rq_perfetto_start(struct rq_perfetto *p, FILE *f, struct rq_analysis *an);
-/* After the replay: close the runs, end the JSON.  0, or -1 on a write error. */
-int rq_perfetto_end(struct rq_perfetto *p);
-
 #endif

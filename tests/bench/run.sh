@@ -17,6 +17,8 @@
 #            scripted keys in-process; live mode's key to screen on a pty
 #            (tests/tools/keylat.py), idle and while 4 hackbench tasks run
 #   profile  callgrind instructions per event, rqpath audit vs rqpath's reader alone
+#   outputs  tests/bench/outputs.sh: each writer's bytes and its time against the text
+#            report's on 1.2 M- and 5 M-event traces; Perfetto <= 30 MB, HTML <= 2 MB
 #   scale    tests/bench/scale.sh on generated traces (tests/helpers/gen_trace.c): the
 #            per-event cost at 2, 64 and 256 CPUs, peak RSS at 10 k and 100 k live
 #            tasks, a 100 M-event file end to end against the 1x trace's events/s
@@ -27,7 +29,7 @@
 #
 # Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
 # the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (7),
-# BENCH_SKIP="live tui profile rss 4x scale" (any of them; and scale.sh's own parts:
+# BENCH_SKIP="live tui profile rss 4x scale outputs" (any of them; and scale.sh's own parts:
 # cpus tasks 100m), BENCH_KEEP=1 keeps the large files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -442,6 +444,19 @@ if ! skipped scale; then
 	esac
 fi
 
+# ---- outputs: writer sizes and costs (tests/bench/outputs.sh) ------------------------
+rm -f "$OUT/outputs.md"
+if ! skipped outputs; then
+	say "outputs: tests/bench/outputs.sh"
+	RQPATH=$RQPATH RQPATH_BUILD=$RQPATH_BUILD BENCH_RUNS=$BENCH_RUNS BENCH_KEEP=$BENCH_KEEP \
+		sh "$top/tests/bench/outputs.sh"
+	case $? in
+	0) ;;
+	1) verdict=1 ;;
+	*) say "outputs.sh could not run"; verdict=1 ;;
+	esac
+fi
+
 # ---- cleanup checks --------------------------------------------------------------------
 ls $TRACEFS/instances >"$OUT/instances.after" 2>/dev/null
 left=$(comm -13 "$OUT/instances.before" "$OUT/instances.after" | grep '^rqpath-[0-9]*$' |
@@ -625,6 +640,10 @@ row() {	# row NAME EVENTS FILE
 	if [ -s "$OUT/scale.md" ]; then
 		echo
 		cat "$OUT/scale.md"
+	fi
+	if [ -s "$OUT/outputs.md" ]; then
+		echo
+		cat "$OUT/outputs.md"
 	fi
 } >"$OUT/results.md"
 echo

@@ -165,6 +165,31 @@ rows=$(grep -c '^<tr><td>' "$tmp/d.html")
 want=$(python3 -c "import json; print(len(json.load(open('$tmp/ib.json'))['rows']))")
 [ "$rows" -eq "$want" ] || bad "HTML has $rows rows, JSON $want"
 grep -Eq '(src|href)=' "$tmp/d.html" && bad "diff HTML refers to another file"
+# each row drawn: a whisker per side and a dot per run that has a value (JSON's runs)
+python3 - "$tmp/d.html" "$tmp/ib.json" <<'PY' || fail=1
+import json, re, sys
+page = open(sys.argv[1]).read()
+rows = json.load(open(sys.argv[2]))["rows"]
+svgs = re.findall(r'<svg width="\d+" height="26" class="whisker".*?</svg>', page)
+bad = []
+if len(svgs) != len(rows):
+    bad.append("%d whisker drawings, %d rows" % (len(svgs), len(rows)))
+for svg, r in zip(svgs, rows):
+    if r["verdict"] == "n/a":
+        continue
+    want = sum(1 for s in ("base", "new") for v in r[s]["runs"] if v is not None)
+    dots = svg.count('class="run"')
+    if dots != want or svg.count('class="median"') != sum(1 for s in ("base", "new") if r[s]["runs"]):
+        bad.append("%s %s: %d dots, %d runs with a value" % (r["name"], r["metric"], dots, want))
+        break
+    xs = [float(x) for x in re.findall(r'cx="([-0-9.]+)"', svg)]
+    if any(x < 0 or x > 220 for x in xs):
+        bad.append("%s %s: a dot outside its drawing" % (r["name"], r["metric"]))
+        break
+for b in bad:
+    print("FAIL: diff HTML:", b)
+sys.exit(1 if bad else 0)
+PY
 chromium=$(command -v chromium || command -v chromium-browser)
 if [ -n "$chromium" ]; then
 	timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \

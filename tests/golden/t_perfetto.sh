@@ -1,57 +1,83 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t_perfetto.sh - `rqpath audit FILE --format perfetto` for every fixture follows the
-# Chrome/Perfetto trace event format: one JSON object with traceEvents; every event has
-# ph, ts, pid and tid; instant events ("i") have s; slices ("X") a dur >= 0 and, per CPU
-# track, no overlap; one instant event per placement the audit counts, each with its path.
+# t_perfetto.sh - `rqpath audit FILE --format perfetto` writes Perfetto's protobuf trace
+# format, compact (issue 22):
+#   - every fixture's export is read by tests/tools/perfetto_check.py (a decoder of its
+#     own): one sequence, interned strings defined before use, a descriptor for every
+#     track, slices paired and not overlapping, one instant per placement with the same
+#     facts as the JSONL export (--placements jsonl), findings and possible as arrays;
+#   - the packets, inflated, decode with protoc against tests/tools/perfetto_subset.proto
+#     (Perfetto's field numbers and types) with no unknown field;
+#   - a generated 100 k-event trace (tests/helpers/gen_trace.c): one instant per
+#     placement the generator made, and per finding as many instants holding it in
+#     findings / possible as the generator's own count / possible;
+#   - a generated 1.2 M-event trace exports to at most 30 MB (the JSON trace event
+#     format of before took 138 MB for it).
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 rqpath=${RQPATH:-$top/rqpath}
+plain=${RQPATH_PLAIN:-$rqpath}
+build=${RQPATH_BUILD:-$top/build}
+gen=$build/tests/gen_trace
+check=$top/tests/tools/perfetto_check.py
+proto=$top/tests/tools/perfetto_subset.proto
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
+[ -x "$gen" ] || { echo "FAIL: no $gen (make $gen)"; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+noprotoc=""
+command -v protoc >/dev/null 2>&1 ||
+	noprotoc="protoc is not installed (tests/install-deps.sh test): not decoded with it"
+
+decode() { # INNER NAME: protoc decodes it, and knows every field
+	[ -n "$noprotoc" ] && return 0
+	if ! protoc --decode=perfetto.protos.Trace -I "$(dirname "$proto")" "$proto" \
+		<"$1" >"$tmp/decoded.txt" 2>"$tmp/protoc.err"; then
+		echo "FAIL: $2: protoc cannot decode it: $(head -n 3 "$tmp/protoc.err")"
+		return 1
+	fi
+	# protoc prints a field the .proto does not declare by its number
+	if grep -nE '^ *[0-9]+( \{|:)' "$tmp/decoded.txt" | head -n 3 | grep .; then
+		echo "FAIL: $2: fields unknown to Perfetto's schema (above)"
+		return 1
+	fi
+	grep -q 'track_event' "$tmp/decoded.txt" || { echo "FAIL: $2: no track event"; return 1; }
+}
+
+n=0
 for dat in "$top"/fixtures/*.dat; do
 	case "$dat" in *.v6.dat) continue ;; esac
-	"$rqpath" audit "$dat" --format perfetto -o "$tmp/p.json"
-	[ $? -le 1 ] || { echo "FAIL: perfetto $dat"; fail=1; continue; }
-	"$rqpath" audit "$dat" --format json >"$tmp/a.json"
-	python3 - "$dat" "$tmp/p.json" "$tmp/a.json" <<'PY' || fail=1
-import json, sys
-name, d, a = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-ev = d["traceEvents"]
-bad = []
-for e in ev:
-    if not all(k in e for k in ("ph", "ts", "pid", "tid")):
-        bad.append("event without ph/ts/pid/tid: %r" % e)
-        break
-    if e["ph"] == "i" and e.get("s") not in ("g", "p", "t"):
-        bad.append("instant event without s: %r" % e)
-        break
-    if e["ph"] == "X" and not (isinstance(e.get("dur"), (int, float)) and e["dur"] >= 0):
-        bad.append("slice without dur >= 0: %r" % e)
-        break
-inst = [e for e in ev if e["ph"] == "i"]
-want = sum(p["count"] for p in a["placements"])
-if len(inst) != want:
-    bad.append("%d instant events, %d placements" % (len(inst), want))
-paths = {p["path"] for p in a["placements"]}
-if any(e["args"]["path"] not in paths for e in inst):
-    bad.append("an instant event with a path the audit does not have")
-tracks = {}
-for e in ev:
-    if e["ph"] == "X":
-        tracks.setdefault(e["tid"], []).append((e["ts"], e["ts"] + e["dur"]))
-for tid, s in tracks.items():
-    s.sort()
-    if any(s[i][1] > s[i + 1][0] + 1e-6 for i in range(len(s) - 1)):
-        bad.append("CPU %s: overlapping slices" % tid)
-if not tracks:
-    bad.append("no slices")
-for b in bad:
-    print("FAIL: %s: %s" % (name, b))
-sys.exit(1 if bad else 0)
-PY
+	name=$(basename "$dat" .dat)
+	rm -f "$tmp/p.pb" "$tmp/p.jsonl"
+	"$rqpath" audit "$dat" --format perfetto -o "$tmp/p.pb" 2>"$tmp/err" ||
+		{ echo "FAIL: perfetto $name: exit $?: $(head -n 1 "$tmp/err")"; fail=1; continue; }
+	"$rqpath" audit "$dat" --placements jsonl -o "$tmp/p.jsonl" 2>"$tmp/err" ||
+		{ echo "FAIL: placements $name: exit $?: $(head -n 1 "$tmp/err")"; fail=1; continue; }
+	python3 "$check" "$tmp/p.pb" --inner "$tmp/inner.pb" --jsonl "$tmp/p.jsonl" || fail=1
+	decode "$tmp/inner.pb" "$name" || fail=1
+	n=$((n + 1))
 done
-[ $fail -eq 0 ] && echo "ok: perfetto traces of every fixture"
+[ $n -gt 0 ] || { echo "FAIL: no fixtures"; fail=1; }
+
+# a generated trace: the counts of the generator's own model
+"$gen" -o "$tmp/g.dat" --cpus 4 --llcs 2 --tasks 60 --events 100000 --seed 7 2>"$tmp/gen.err" ||
+	{ echo "FAIL: gen_trace: $(cat "$tmp/gen.err")"; exit 1; }
+"$rqpath" audit "$tmp/g.dat" --format perfetto -o "$tmp/g.pb" 2>"$tmp/err" ||
+	{ echo "FAIL: perfetto of the generated trace: exit $?: $(head -n 1 "$tmp/err")"; fail=1; }
+python3 "$check" "$tmp/g.pb" --inner "$tmp/ginner.pb" --expect "$tmp/g.dat.expect.json" || fail=1
+decode "$tmp/ginner.pb" generated || fail=1
+rm -f "$tmp"/g.*
+
+# the size of a 1.2 M-event trace's export (the release binary: only bytes are counted)
+"$gen" -o "$tmp/big.dat" --cpus 8 --tasks 200 --events 1200000 --seed 1 2>"$tmp/gen.err" ||
+	{ echo "FAIL: gen_trace: $(cat "$tmp/gen.err")"; exit 1; }
+"$plain" audit "$tmp/big.dat" --format perfetto -o "$tmp/big.pb" 2>"$tmp/err" ||
+	{ echo "FAIL: perfetto of the 1.2 M-event trace: exit $?: $(head -n 1 "$tmp/err")"; fail=1; }
+size=$(wc -c <"$tmp/big.pb")
+echo "1.2 M-event generated trace: $size bytes"
+[ "$size" -le 30000000 ] || { echo "FAIL: $size bytes for 1.2 M events, more than 30 MB"; fail=1; }
+
+[ $fail -eq 0 ] && echo "ok: perfetto protobuf of $n fixtures and two generated traces"
+[ -n "$noprotoc" ] && echo "$noprotoc"
 exit $fail

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "synth.h"
-#include "placements.h"
+#include "writer.h"
 #include "report.h"
 #include "teach.h"
 
@@ -69,7 +69,7 @@ static void explain_tree(FILE *f, void *an)
 static void the_row_is_all_it_takes(void **state)
 {
 	struct rq_analysis *an = synth_new(2, "6.18");
-	struct rq_placements_out out;
+	struct rq_writer out;
 	char *rows = NULL, *text, *json, *csv, *tree;
 	size_t rows_len = 0;
 	FILE *rf = open_memstream(&rows, &rows_len);
@@ -85,12 +85,13 @@ static void the_row_is_all_it_takes(void **state)
 	assert_string_equal(rq_delay_others_label(RQ_FIND_TEST_DUMMY, label, sizeof(label)),
 			    "other execs");
 
-	rq_placements_start(&out, rf, RQ_PLACEMENTS_JSONL, an);
+	assert_int_equal(rq_writer_begin(&out, rq_writer_find("placements-jsonl"), rf, an), 0);
 	ev_switch(an, 1 * MS, 0, 0, 0, 700, "x");
 	ev_exec(an, 2 * MS, 0, 700, "/bin/true");
 	ev_exec(an, 3 * MS, 0, 700, "/bin/true");
 	rq_analysis_finish(an);
-	assert_int_equal(rq_placements_end(&out), 0);
+	assert_int_equal(rq_writer_end(&out), 0);
+	rq_writer_free(&out);
 	fclose(rf);
 	assert_int_equal(rq_analysis_summary(an)->findings[RQ_FIND_TEST_DUMMY].count, 2);
 
