@@ -11,7 +11,8 @@
  *	<one line per screen row, trailing blanks removed>
  *
  * A step line is keys: printable characters stand for themselves, <Name> for the others
- * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 F6 lt C-x; mouse:
+ * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 F3 F4 F5 F6 F10 lt
+ * C-x; mouse:
  * Click:Y:X DClick:Y:X WheelUp:Y:X WheelDown:Y:X), and
  * ":resize WxH" resizes the screen, ":dump" only dumps, ":dump-match" dumps with the
  * search's highlighted matches (TUI_MATCH_ATTR) between « and ».  Lines starting with # and empty
@@ -60,7 +61,8 @@ static const struct {
 	{ "Space", ' ' }, { "Up", KEY_UP }, { "Down", KEY_DOWN }, { "Left", KEY_LEFT },
 	{ "Right", KEY_RIGHT }, { "PgUp", KEY_PPAGE }, { "PgDn", KEY_NPAGE },
 	{ "Home", KEY_HOME }, { "End", KEY_END }, { "Bksp", KEY_BACKSPACE },
-	{ "F1", KEY_F(1) }, { "F6", KEY_F(6) }, { "lt", '<' },
+	{ "F1", KEY_F(1) }, { "F3", KEY_F(3) }, { "F4", KEY_F(4) }, { "F5", KEY_F(5) },
+	{ "F6", KEY_F(6) }, { "F10", KEY_F(10) }, { "lt", '<' },
 };
 
 int tui_script_open(struct tui *t, const char *path, char *err, size_t errlen)

@@ -425,13 +425,14 @@ static void subscribe(struct tui *t)
 		.on_placement = on_placement, .on_settled = on_settled, .ctx = t });
 }
 
-/* New events arrived: views must drop their row pointers. */
+/* New events arrived: views must drop their row pointers (a frozen screen keeps its). */
 static void on_advance(void *data, uint64_t ts)
 {
 	struct tui *t = data;
 
 	(void)ts;
-	t->generation++;
+	if (!t->frozen)
+		t->generation++;
 }
 
 static void observe(struct tui *t, struct rq_pump *pump)
@@ -598,7 +599,7 @@ static void replay_action(struct tui *t, enum tui_action act)
 	switch (act) {
 	case ACT_PLAY:
 		if (t->at_end) {
-			tui_message(t, "at the end of the trace: g goes back to the start");
+			tui_message(t, "at the end of the trace: R restarts from the start");
 			break;
 		}
 		t->loading = false;
@@ -615,13 +616,14 @@ static void replay_action(struct tui *t, enum tui_action act)
 		break;
 	case ACT_STEP:
 		if (t->at_end) {
-			tui_message(t, "at the end of the trace: g goes back to the start");
+			tui_message(t, "at the end of the trace: R restarts from the start");
 			break;
 		}
 		replay_seek(t, UINT64_MAX, true);
 		break;
 	case ACT_START:
-		replay_reopen(t);
+		/* every count goes back to 0: ask (g and Home are the top of a list) */
+		t->confirm = CONFIRM_RESTART;
 		break;
 	case ACT_FINISH:
 		replay_seek(t, UINT64_MAX, false);
@@ -668,8 +670,9 @@ static void draw_title(struct tui *t)
 		else if (t->stall)
 			snprintf(state, sizeof(state), "stalled: no events for %.0fs, %s",
 				 t->events_at ? quiet : wall_now() - t->started, t->stall);
-		else if (t->frozen)
-			snprintf(state, sizeof(state), "FROZEN (Z goes on)");
+		else if (t->frozen)	/* Z zooms in the timeline: name the key that thaws */
+			snprintf(state, sizeof(state), "FROZEN (%s: live again)",
+				 tui_key_name(t, ACT_FREEZE));
 		else if (t->events_at && quiet >= 3)
 			snprintf(state, sizeof(state), "recording, quiet for %.0fs", quiet);
 		else
@@ -734,10 +737,18 @@ static void draw_bottom(struct tui *t)
 		tui_prompt_draw(t, y);
 		return;
 	}
-	if (t->confirm_quit) {
+	if (t->confirm) {
+		static const char *const ask[] = {
+			[CONFIRM_QUIT] = "end the recording? It is not kept (no -o FILE). y ends "
+					 "it, any other key goes on",
+			[CONFIRM_RESTART] = "restart the replay from the start, every count from 0? "
+					    "y restarts, any other key does not",
+			[CONFIRM_RESET] = "reset the counters and count from now? y resets, any "
+					  "other key does not",
+		};
+
 		attron(tui_attr(C_FINDING));
-		tui_puts(y, 0, -1, "end the recording? It is not kept (no -o FILE). y ends it, "
-			 "any other key goes on");
+		tui_puts(y, 0, -1, ask[t->confirm]);
 		attroff(tui_attr(C_FINDING));
 		return;
 	}
@@ -846,21 +857,35 @@ static void handle_key(struct tui *t, int ch)
 		return;
 	}
 	t->msg[0] = '\0';
-	if (t->confirm_quit) {
-		t->confirm_quit = false;
-		if (ch == 'y' || ch == 'Y')
+	if (t->confirm) {
+		enum tui_confirm what = t->confirm;
+		bool yes = ch == 'y' || ch == 'Y';
+
+		t->confirm = CONFIRM_NONE;
+		if (what == CONFIRM_QUIT && yes)
 			t->quit = true;
-		else
+		else if (what == CONFIRM_QUIT)
 			tui_message(t, "still recording");
+		else if (!yes)
+			tui_message(t, "%s", what == CONFIRM_RESTART ? "not restarted" : "not reset");
+		else if (what == CONFIRM_RESTART)
+			replay_reopen(t);
+		else
+			tui_live_action(t, ACT_RESET);
 		return;
 	}
 	act = tui_key_action(t, ch);
 	if (act == ACT_NONE)
 		return;
-	if (act == ACT_QUIT) {
+	/* q closes a nested view (as in tig and less); from the first one, and F10, quit */
+	if (act == ACT_QUIT && t->depth > 1) {
+		tui_pop(t);
+		return;
+	}
+	if (act == ACT_QUIT || act == ACT_QUIT_ALL) {
 		/* q would throw away a live recording nobody asked to keep: ask */
 		if (t->live && !t->output)
-			t->confirm_quit = true;
+			t->confirm = CONFIRM_QUIT;
 		else
 			t->quit = true;
 		return;
@@ -937,20 +962,19 @@ static void handle_key(struct tui *t, int ch)
 		if (t->cmp)
 			tui_compare_next_run(t);
 		break;
-	case ACT_NEXT_VIEW: {
-		int cur = 0;
+	case ACT_NEXT_VIEW:
+	case ACT_PREV_VIEW: {
+		/* with two traces the compare view is in the cycle, after the timeline */
+		int n = ncycle + (t->cmp != NULL), cur = 0;
+		int dir = act == ACT_NEXT_VIEW ? 1 : n - 1;
 
 		for (int i = 0; i < ncycle; i++)
 			if (t->depth && t->stack[0] == &t->views[cycle[i]])
 				cur = i;
-		/* with two traces the compare view is in the cycle, after the timeline */
 		if (t->cmp && t->depth && t->stack[0] == &t->views[VIEW_COMPARE])
-			cur = -1;
-		else if (t->cmp && cur == ncycle - 1) {
-			tui_switch(t, VIEW_COMPARE, NULL);
-			break;
-		}
-		tui_switch(t, cycle[(cur + 1) % ncycle], NULL);
+			cur = ncycle;
+		cur = (cur + dir) % n;
+		tui_switch(t, cur == ncycle ? VIEW_COMPARE : cycle[cur], NULL);
 		break;
 	}
 	case ACT_REDRAW:
@@ -980,9 +1004,12 @@ static void handle_key(struct tui *t, int ch)
 			replay_action(t, act);
 		break;
 	case ACT_FREEZE:
-	case ACT_RESET:
 		if (t->live)
 			tui_live_action(t, act);
+		break;
+	case ACT_RESET:
+		if (t->live)
+			t->confirm = CONFIRM_RESET;
 		break;
 	default:
 		break;
@@ -1206,13 +1233,12 @@ int tui_compare(const char *const *base, int nbase, const char *const *new, int 
 #define RATE_TAU	2.0	/* the events/s shown decay with this time constant (s) */
 #define LIVE_SCRIPT_GAP	0.020	/* RQPATH_TUI_SCRIPT: shortest turn */
 
-/* The TUI's sink of the recording's pump: the analysis, unless the screen is frozen. */
+/* The TUI's sink of the recording's pump: the analysis, frozen screen or not. */
 static void live_sink(void *data, const struct rq_event *ev)
 {
 	struct tui *t = data;
 
-	if (!t->frozen)
-		rq_analysis_feed(t->an, ev);
+	rq_analysis_feed(t->an, ev);
 }
 
 static void live_advance(void *data, uint64_t ts)
@@ -1226,9 +1252,8 @@ static void live_advance(void *data, uint64_t ts)
 }
 
 /*
- * A fresh analysis from now on (at the start, R, and when the screen thaws: the
- * analysis did not see what happened while it was frozen, so it cannot go on from
- * where it stopped; the -o file keeps everything).
+ * A fresh analysis from now on (at the start and on R; a frozen screen does not stop
+ * the analysis, so thawing keeps everything counted).
  */
 static int live_begin(struct tui *t)
 {
@@ -1270,13 +1295,15 @@ void tui_live_action(struct tui *t, enum tui_action act)
 	case ACT_FREEZE:
 		t->frozen = !t->frozen;
 		if (t->frozen) {
-			tui_message(t, "frozen: the recording goes on, the analysis waits (Z: go on)");
-		} else if (live_begin(t)) {
-			tui_message(t, "out of memory");
+			tui_message(t, "frozen: the screen waits, recording and analysis go on "
+				    "(%s: live again)", tui_key_name(t, ACT_FREEZE));
 		} else {
-			tui_message(t, "counting again from now: the analysis missed the frozen "
-				    "time (%s keeps all of it)", t->output ? "the -o file" :
-				    "a recording with -o");
+			/* the rows the views kept while frozen are old now */
+			for (int i = 0; i < VIEW__COUNT; i++)
+				t->views[i].stale = true;
+			t->generation++;
+			tui_message(t, "live again: nothing was missed while frozen (%llu events "
+				    "counted)", (unsigned long long)rq_analysis_summary(t->an)->nr_events);
 		}
 		break;
 	case ACT_RESET:
@@ -1327,7 +1354,11 @@ static int live_loop(struct tui *t)
 
 		/* keys first, and their screen at once: the recording comes after */
 		if (t->script) {
-			draw(t);
+			/* frozen: only a key redraws (the dumps show the screen that waits) */
+			if (!t->frozen || t->dirty) {
+				draw(t);
+				t->dirty = false;
+			}
 			ch = tui_script_key(t);
 			if (ch != ERR)
 				handle_key(t, ch);

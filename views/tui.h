@@ -18,7 +18,8 @@ struct rq_replay;
 
 enum tui_action {
 	ACT_NONE,
-	ACT_QUIT,
+	ACT_QUIT,		/* q: close this view; quit from the first one */
+	ACT_QUIT_ALL,		/* F10, ^C: quit from any view */
 	ACT_BACK,
 	ACT_HELP,
 	ACT_VIEW_DASHBOARD,
@@ -34,6 +35,7 @@ enum tui_action {
 	ACT_PREV_PLACEMENT,
 	ACT_NEXT_PLACEMENT,
 	ACT_NEXT_VIEW,
+	ACT_PREV_VIEW,
 	ACT_UP,
 	ACT_DOWN,
 	ACT_PGUP,
@@ -45,7 +47,7 @@ enum tui_action {
 	ACT_FASTER,
 	ACT_SLOWER,
 	ACT_STEP,
-	ACT_START,
+	ACT_START,		/* R: restart the replay (asks first) */
 	ACT_FINISH,
 	ACT_JUMP_TIME,
 	ACT_SEARCH,
@@ -167,6 +169,14 @@ struct pl_filter {
 	char comm[RQ_COMM_LEN * 4 + 1];
 };
 
+/* What the bottom line asks before doing it: y does it, any other key does not. */
+enum tui_confirm {
+	CONFIRM_NONE,
+	CONFIRM_QUIT,		/* live without -o: the recording is not kept */
+	CONFIRM_RESTART,	/* replay: R starts again from 0 */
+	CONFIRM_RESET,		/* live: R counts from now */
+};
+
 typedef void (*tui_prompt_fn)(struct tui *t, const char *text, void *data);
 
 /* One prompt's history (prompt.c), newest first. */
@@ -218,10 +228,10 @@ struct tui {
 	char release[128];
 	bool live_ready;	/* analysis begun */
 	const char *output;	/* live -o FILE, NULL: a temporary file, deleted at the end */
-	bool confirm_quit;	/* live without -o: q asks first */
+	enum tui_confirm confirm;	/* a y/n question on the bottom line */
 	double events_at;	/* wall clock of the last records read */
 	struct rq_recorder *rec;	/* the recording (record.h) */
-	bool frozen;		/* Z: the analysis waits, the recording goes on */
+	bool frozen;		/* Z: the display waits; recording and analysis go on */
 	double counting_since;	/* wall clock of the analysis' start (R, Z resets it) */
 	const char *stall;	/* why no event can come (rq_recorder_stalled()), NULL */
 
@@ -394,6 +404,8 @@ void tui_sort_header(const struct tui *t, const struct tui_sort *s, const struct
 enum tui_action tui_key_action(const struct tui *t, int key);
 /* Is name one of the space-separated words of a key's scope ("tasks placements")? */
 bool tui_scope_has(const char *scope, const char *name);
+/* The name of the key that does act in the view on top ("?" if none does). */
+const char *tui_key_name(const struct tui *t, enum tui_action act);
 /* The bottom help line for a view. */
 void tui_help_line(const struct tui *t, char *buf, size_t size);
 

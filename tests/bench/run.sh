@@ -320,9 +320,9 @@ else
 	fi
 	if [ -z "$tui_why" ]; then
 		# every key changes the screen: views, cursor moves (at the end of the trace the
-		# placements cursor is on the last row), jump to the start (re-opens the trace)
-		# and to the end (replays all of it)
-		for k in 2 k k j 3 j 4 5 1 Tab g G; do
+		# placements cursor is on the last row), restart (R asks, y re-opens the trace)
+		# and to the end (E replays all of it)
+		for k in 2 k k j 3 j 4 5 1 Tab R y E; do
 			settle 60
 			before=$(screen)
 			s=$(now)
@@ -347,7 +347,7 @@ else
 	T kill-server 2>/dev/null
 fi
 
-# ---- TUI keys in-process (timeline, drill-down, g/G) and live keys on a pty --------------
+# ---- TUI keys in-process (timeline, drill-down, R y, E) and live keys on a pty --------------
 # RQPATH_TUI_SCRIPT runs the keys without a terminal; RQPATH_TUI_STEP_MS puts each step's
 # time, from its first key to the screen at rest, in the dump.  tests/tools/keylat.py
 # times live mode's answer to a key on a pseudo-terminal.
@@ -355,11 +355,11 @@ tuis_why="" live_keys_why=""
 if skipped tui; then
 	tuis_why="skipped by BENCH_SKIP" live_keys_why=$tuis_why
 else
-	say "tui: keys in-process on the 1x trace (timeline, drill-down, evidence steps, g/G, sort)"
+	say "tui: keys in-process on the 1x trace (timeline, drill-down, evidence steps, R y/E, sort)"
 	# the drill-down finds its finding by search: a needless-callback example (the
 	# recorder's own pinned exec) may come first
 	printf '%s\n' ':dump' 6 n N z Z ']' '<End>' '<Enter>' '<Esc>4/offcpu-fork<Enter><Enter>' \
-		'<Home><Enter>' ']' ']' '[' '<Esc><End><Enter>' '[' '[' '[' '<Esc>g' G \
+		'<Home><Enter>' ']' ']' '[' '<Esc><End><Enter>' '[' '[' '[' '<Esc>Ry' E \
 		'2' '<F6>comm<Enter>' '<F6>findings<Enter>' '<lt>' >"$OUT/keys.script"
 	RQPATH_TUI_STEP_MS=1 RQPATH_TUI_SCRIPT="$OUT/keys.script" RQPATH_TUI_DUMP="$OUT/keys.dump" \
 		"$RQPATH" replay "$H1" >/dev/null 2>&1 || tuis_why="the scripted TUI failed"
@@ -465,7 +465,7 @@ r=$(ratio audit iter 1x-zstd)
 target "1x-zstd: audit (two threads) / libtracecmd iterator, goal" "$(fmt "$r" %.2f)x" "<= 0.35x" "$(ok "$r <= 0.35")"
 if [ -z "$tuis_why" ] && [ -s "$OUT/tui-script.t" ]; then
 	set -- $(stats "$OUT/tui-script.t")
-	target "TUI keys in-process: timeline, drill-down, g (median / max of $(wc -l <"$OUT/tui-script.t"); G replays the trace)" \
+	target "TUI keys in-process: timeline, drill-down, R y (median / max of $(wc -l <"$OUT/tui-script.t"); E replays the trace)" \
 		"$(fmt "$1" %.1f) / $(fmt "$3" %.1f) ms" "<= 20 ms median" "$(ok "$1 <= 20")"
 	# the evidence steps ([ ] in a detail): steps 12-14 and 16-18 of the script (the
 	# first [ from the last offcpu fork reads the 32 before it in one pass)
