@@ -165,8 +165,9 @@ static enum view_key findings_key(struct view *v, enum tui_action act)
 
 		tui_open_placement(v->t, &fs->examples[r->example]);
 	} else {
+		/* proven and possible together, in two sections */
 		pl_filter_clear(&f);
-		f.finding = r->finding;
+		f.with = r->finding;
 		tui_push(v->t, VIEW_PLACEMENTS, &f);
 	}
 	return VK_REDRAW;

@@ -29,7 +29,16 @@ struct pl_state {
 	uint64_t generation;
 	bool built;
 	uint64_t sel_seq;
+	int sel_title;		/* the selection is on a section's title: -1 or -2, else 0 */
 	bool follow;		/* the last row was selected: stay there as rows arrive */
+	/*
+	 * with=F: two sections, each under a title row, the proven placements first, then
+	 * the possible ones.  Screen rows (v->sel, v->top, rows(), match()) count the two
+	 * titles; data rows (rows[], irows[], row_pl()) do not.
+	 */
+	bool sections;
+	int nproven;
+	bool first;		/* select the first placement at the next rebuild */
 	struct tui_sort sort;	/* sort.c; col 0 (time), not reversed: the trace's order */
 };
 
@@ -48,16 +57,21 @@ struct pl_key {
 };
 
 
-void pl_finding_marks(unsigned int findings, char *buf)
+void pl_finding_marks(unsigned int findings, unsigned int possible, char *buf)
 {
-	for (int f = 0; f < RQ_FIND__COUNT; f++)
-		buf[f] = findings & (1u << f) ? rq_finding_letters[f] : '.';
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		char c = rq_finding_letters[f];
+
+		buf[f] = findings & (1u << f) ? c : possible & (1u << f) ?
+			 (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) : '.';
+	}
 	buf[RQ_FIND__COUNT] = '\0';
 }
 
 void pl_filter_clear(struct pl_filter *f)
 {
-	f->pid = f->cpu = f->kind = f->path = f->finding = f->possible = f->flagged = f->node = -1;
+	f->pid = f->cpu = f->kind = f->path = f->finding = f->possible = f->with = f->flagged =
+		f->node = -1;
 	f->node_maybe = false;
 	f->comm[0] = '\0';
 }
@@ -126,10 +140,12 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 					 rq_finding_id_list());
 				return -1;
 			}
-		} else if (!strcmp(key, "possible")) {
-			nf.possible = lookup(val, (const char *const *)rq_finding_ids,
-					     RQ_FIND__COUNT, sizeof(rq_finding_ids[0]));
-			if (nf.possible < 0) {
+		} else if (!strcmp(key, "possible") || !strcmp(key, "with")) {
+			int *to = key[0] == 'p' ? &nf.possible : &nf.with;
+
+			*to = lookup(val, (const char *const *)rq_finding_ids, RQ_FIND__COUNT,
+				     sizeof(rq_finding_ids[0]));
+			if (*to < 0) {
 				snprintf(err, errlen, "no finding '%s' (%s)", val,
 					 rq_finding_id_list());
 				return -1;
@@ -162,7 +178,7 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 			}
 		} else {
 			snprintf(err, errlen, "unknown filter key '%s' (pid comm cpu kind path "
-				 "finding possible flagged node)", key);
+				 "finding possible with flagged node)", key);
 			return -1;
 		}
 	}
@@ -190,6 +206,8 @@ void pl_filter_format(const struct pl_filter *f, char *buf, size_t size)
 		ADD("%sfinding=%s", off ? " " : "", rq_finding_ids[f->finding]);
 	if (f->possible >= 0)
 		ADD("%spossible=%s", off ? " " : "", rq_finding_ids[f->possible]);
+	if (f->with >= 0)
+		ADD("%swith=%s", off ? " " : "", rq_finding_ids[f->with]);
 	if (f->flagged >= 0)
 		ADD("%sflagged=%s", off ? " " : "", f->flagged ? "yes" : "no");
 	if (f->node >= 0)
@@ -217,6 +235,8 @@ bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p)
 		return false;
 	if (f->possible >= 0 && !(p->possible & (1u << f->possible)))
 		return false;
+	if (f->with >= 0 && !((p->findings | p->possible) & (1u << f->with)))
+		return false;
 	if (f->flagged >= 0 && !p->findings != !f->flagged)
 		return false;
 	if (f->node >= 0 && rq_teach_node_mark(f->node, p->path) !=
@@ -235,6 +255,31 @@ static int cmp_ts(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Screen rows: the data rows and, with sections, their two titles. */
+static int nshown(const struct pl_state *s)
+{
+	return s->nrows + (s->sections ? 2 : 0);
+}
+
+/* The data row of screen row r; a title: -1 (proven) or -2 (possible). */
+static int data_of(const struct pl_state *s, int r)
+{
+	if (!s->sections)
+		return r;
+	if (r == 0)
+		return -1;
+	if (r <= s->nproven)
+		return r - 1;
+	return r == s->nproven + 1 ? -2 : r - 2;
+}
+
+static int screen_of(const struct pl_state *s, int d)
+{
+	if (!s->sections)
+		return d;
+	return d < 0 ? (d == -1 ? 0 : s->nproven + 1) : d < s->nproven ? d + 1 : d + 2;
 }
 
 /* Row i as a placement: the ring's, or an index entry expanded into a scratch slot. */
@@ -274,6 +319,8 @@ static bool match_compact(const struct pl_filter *f, const struct tl_index *x,
 	if (f->finding >= 0 && !(c->findings & (1u << f->finding)))
 		return false;
 	if (f->possible >= 0 && !(TL_POSSIBLE(c) & (1u << f->possible)))
+		return false;
+	if (f->with >= 0 && !((c->findings | TL_POSSIBLE(c)) & (1u << f->with)))
 		return false;
 	if (f->flagged >= 0 && !c->findings != !f->flagged)
 		return false;
@@ -536,6 +583,45 @@ static void sort_rows(struct view *v)
 		qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ring, &c);
 }
 
+/* with=F: the proven placements first, then the possible ones, each in its order. */
+static void section_rows(struct view *v)
+{
+	struct pl_state *s = v->priv;
+	const struct tl_index *x = v->t->idx;
+	unsigned int bit;
+	void *tmp;
+	size_t size = s->indexed ? sizeof(s->irows[0]) : sizeof(s->rows[0]);
+	int k = 0;
+
+	s->sections = s->filter.with >= 0;
+	s->nproven = 0;
+	if (!s->sections || !s->nrows)
+		return;
+	bit = 1u << s->filter.with;
+	tmp = malloc((size_t)s->nrows * size);
+	if (!tmp) {
+		tui_message(v->t, "out of memory");
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < s->nrows; i++) {
+			bool proven = s->indexed ? x->pl[s->irows[i]].findings & bit :
+					  s->rows[i]->findings & bit;
+
+			if (proven != !pass)
+				continue;
+			if (s->indexed)
+				((uint32_t *)tmp)[k++] = s->irows[i];
+			else
+				((const struct rq_placement **)tmp)[k++] = s->rows[i];
+		}
+		if (!pass)
+			s->nproven = k;
+	}
+	memcpy(s->indexed ? (void *)s->irows : (void *)s->rows, tmp, (size_t)s->nrows * size);
+	free(tmp);
+}
+
 static void rebuild(struct view *v)
 {
 	struct pl_state *s = v->priv;
@@ -558,6 +644,7 @@ static void rebuild(struct view *v)
 		return;
 	}
 	sort_rows(v);
+	section_rows(v);
 	s->generation = v->t->generation;
 	s->built = true;
 	/* keep the selection on the same placement, or on the newest when following */
@@ -570,16 +657,26 @@ static void rebuild(struct view *v)
 			}
 		}
 	}
-	v->sel = keep < 0 ? 0 : keep;
-	tui_list_clamp(v, s->nrows, v->height - 3);
+	if (!s->follow && s->sel_title && s->sections)
+		keep = s->sel_title;
+	if (s->first) {
+		keep = 0;
+		s->first = false;
+	}
+	if (keep < 0 && !s->sections)
+		keep = 0;
+	v->sel = screen_of(s, keep);
+	tui_list_clamp(v, nshown(s), v->height - 3);
 }
 
 static void remember(struct view *v)
 {
 	struct pl_state *s = v->priv;
+	int d = data_of(s, v->sel);
 
-	s->follow = s->nrows && v->sel >= s->nrows - 1;
-	s->sel_seq = s->nrows ? row_seq(v, v->sel) : 0;
+	s->follow = s->nrows && v->sel >= nshown(s) - 1;
+	s->sel_title = d < 0 && s->sections ? d : 0;
+	s->sel_seq = s->nrows && d >= 0 ? row_seq(v, d) : 0;
 }
 
 static int placements_open(struct view *v, const void *arg)
@@ -593,7 +690,13 @@ static int placements_open(struct view *v, const void *arg)
 	s->built = false;
 	s->follow = true;
 	s->sel_seq = 0;
+	s->sel_title = 0;
 	v->top = v->sel = 0;
+	/* a finding's two sections open on their first placement */
+	if (s->filter.with >= 0) {
+		s->follow = false;
+		s->first = true;
+	}
 	return 0;
 }
 
@@ -601,27 +704,38 @@ bool pl_step(struct view *v, int dir)
 {
 	struct pl_state *s = v->priv;
 
+	int r, d;
+
 	rebuild(v);
-	if (v->sel + dir < 0 || v->sel + dir >= s->nrows)
+	/* over the sections' titles */
+	for (r = v->sel + dir; r >= 0 && r < nshown(s) && data_of(s, r) < 0; r += dir)
+		;
+	if (r < 0 || r >= nshown(s))
 		return false;
-	v->sel += dir;
-	tui_list_clamp(v, s->nrows, v->height > 0 ? v->height : 10);
+	v->sel = r;
+	d = data_of(s, r);
+	tui_list_clamp(v, nshown(s), v->height > 0 ? v->height : 10);
 	remember(v);
 	/* backwards past what the evidence's reader still holds: the rows before this one
 	 * all in the one pass from the start, not a pass each */
 	if (dir < 0 && !v->t->live && v->t->path &&
-	    !tui_evidence_near(v->t, v->t->path, row_pl(v, v->sel))) {
+	    !tui_evidence_near(v->t, v->t->path, row_pl(v, d))) {
 		struct rq_placement *ps = malloc(TUI_EV_PREFETCH * sizeof(*ps));
 		int n = 0;
 
-		for (int i = v->sel; ps && i >= 0 && n < TUI_EV_PREFETCH; i--)
+		for (int i = d; ps && i >= 0 && n < TUI_EV_PREFETCH; i--)
 			ps[n++] = *row_pl(v, i);
 		if (ps)
 			tui_evidence_prefetch(v->t, v->t->path, ps, n);
 		free(ps);
 	}
-	tui_open_placement(v->t, row_pl(v, v->sel));
-	tui_message(v->t, "placement %d of %d in the list", v->sel + 1, s->nrows);
+	tui_open_placement(v->t, row_pl(v, d));
+	if (s->sections)
+		tui_message(v->t, "%s placement %d of %d in the list", d < s->nproven ?
+			    "proven" : "possible", d < s->nproven ? d + 1 : d - s->nproven + 1,
+			    d < s->nproven ? s->nproven : s->nrows - s->nproven);
+	else
+		tui_message(v->t, "placement %d of %d in the list", d + 1, s->nrows);
 	return true;
 }
 
@@ -659,7 +773,7 @@ static void draw_row(struct view *v, int y, const struct rq_placement *p, bool s
 	snprintf(buf, sizeof(buf), "%-16s %-5.5s ", rq_paths[p->path].id,
 		 p->conf == RQ_CONF_EXACT ? "exact" : p->conf == RQ_CONF_INFERRED ? "infer" : "?");
 	x += tui_puts(y, x, -1, buf);
-	pl_finding_marks(p->findings, marks);
+	pl_finding_marks(p->findings, p->possible, marks);
 	if (p->findings && !sel)
 		attron(tui_attr(C_FINDING));
 	tui_puts(y, x, -1, marks);
@@ -667,6 +781,24 @@ static void draw_row(struct view *v, int y, const struct rq_placement *p, bool s
 		attroff(tui_attr(C_FINDING));
 	if (sel)
 		attroff(tui_attr(C_SELECT));
+}
+
+/* A section's title: which verdict its rows have, and how many. */
+static void draw_title_row(struct view *v, int y, int d, bool sel)
+{
+	struct pl_state *s = v->priv;
+	const char *id = rq_finding_ids[s->filter.with];
+	char buf[200];
+
+	if (d == -1)
+		snprintf(buf, sizeof(buf), "proven %s: %d (counted: the trace shows the "
+			 "selection)", id, s->nproven);
+	else
+		snprintf(buf, sizeof(buf), "possible %s: %d (not counted: selection not proven)",
+			 id, s->nrows - s->nproven);
+	tui_rule(v->t, y, buf);
+	if (sel)
+		mvchgat(y, 0, -1, tui_attr(C_SELECT), 0, NULL);
 }
 
 static void placements_draw(struct view *v, int y0, int h)
@@ -677,11 +809,16 @@ static void placements_draw(struct view *v, int y0, int h)
 	char buf[512], f[200];
 	int list_h = h - 2;
 
+	char sect[64] = "";
+
 	rebuild(v);
-	tui_list_clamp(v, s->nrows, list_h);
+	tui_list_clamp(v, nshown(s), list_h);
 	pl_filter_format(&s->filter, f, sizeof(f));
-	snprintf(buf, sizeof(buf), " %d placement%s%s%s%s%s%s%s", s->nrows,
-		 s->nrows == 1 ? "" : "s", f[0] ? " matching " : "", f,
+	if (s->sections)
+		snprintf(sect, sizeof(sect), ": %d proven, %d possible", s->nproven,
+			 s->nrows - s->nproven);
+	snprintf(buf, sizeof(buf), " %d placement%s%s%s%s%s%s%s%s", s->nrows,
+		 s->nrows == 1 ? "" : "s", f[0] ? " matching " : "", f, sect,
 		 s->sort.col || s->sort.reverse ? ", sorted by " : "",
 		 s->sort.col || s->sort.reverse ? ps_names[s->sort.col] : "",
 		 s->sort.reverse ? " reversed" : "", !s->indexed && sum && sum->nr_placements > sum->recent_len ?
@@ -706,8 +843,14 @@ static void placements_draw(struct view *v, int y0, int h)
 	tui_clear_row(y0 + 1, 0);
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
-	for (int i = 0; i < list_h && v->top + i < s->nrows; i++)
-		draw_row(v, y0 + 2 + i, row_pl(v, v->top + i), v->top + i == v->sel);
+	for (int i = 0; i < list_h && v->top + i < nshown(s); i++) {
+		int d = data_of(s, v->top + i);
+
+		if (d < 0)
+			draw_title_row(v, y0 + 2 + i, d, v->top + i == v->sel);
+		else
+			draw_row(v, y0 + 2 + i, row_pl(v, d), v->top + i == v->sel);
+	}
 	if (!s->nrows)
 		tui_puts(y0 + 3, 2, -1, f[0] ? "nothing matches the filter (F clears it)" :
 			 "no placements yet");
@@ -719,14 +862,18 @@ static void placements_draw(struct view *v, int y0, int h)
 static int placements_rows(struct view *v)
 {
 	rebuild(v);
-	return ((struct pl_state *)v->priv)->nrows;
+	return nshown(v->priv);
 }
 
 static bool placements_match(struct view *v, int row, const char *needle, bool icase)
 {
-	const struct rq_placement *p = row_pl(v, row);
+	int d = data_of(v->priv, row);
+	const struct rq_placement *p;
 	char pid[16];
 
+	if (d < 0)
+		return false;
+	p = row_pl(v, d);
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	return tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
 	       strstr(pid, needle) ||
@@ -752,15 +899,27 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 	struct pl_state *s = v->priv;
 	char f[200];
 
+	int d;
+
 	rebuild(v);
-	if (tui_list_key(v, act, s->nrows)) {
+	if (tui_list_key(v, act, nshown(s))) {
 		remember(v);
 		return VK_REDRAW;
 	}
+	d = data_of(s, v->sel);
 	switch (act) {
 	case ACT_ENTER:
+		/* on a section's title: its first placement */
+		if (d < 0) {
+			d = d == -1 ? (s->nproven ? 0 : -1) : s->nrows > s->nproven ? s->nproven : -1;
+			if (d < 0)
+				return VK_NONE;
+			v->sel = screen_of(s, d);
+			tui_list_clamp(v, nshown(s), v->height);
+			remember(v);
+		}
 		if (s->nrows)
-			tui_open_placement(v->t, row_pl(v, v->sel));
+			tui_open_placement(v->t, row_pl(v, d));
 		return VK_REDRAW;
 	case ACT_FILTER:
 		pl_filter_format(&s->filter, f, sizeof(f));
@@ -768,9 +927,9 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 		return VK_REDRAW;
 	case ACT_VIEW_TIMELINE:
 		/* the timeline at the selected placement; Esc comes back */
-		if (!s->nrows)
+		if (!s->nrows || d < 0)
 			return VK_UNHANDLED;
-		tui_push(v->t, VIEW_TIMELINE, row_pl(v, v->sel));
+		tui_push(v->t, VIEW_TIMELINE, row_pl(v, d));
 		return VK_REDRAW;
 	case ACT_SORT:
 	case ACT_SORT_PREV:

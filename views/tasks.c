@@ -195,7 +195,7 @@ static void tasks_draw(struct view *v, int y0, int h)
 		for (int f = 0; f < RQ_FIND__COUNT; f++)
 			if (t->nr_findings[f])
 				bits |= 1u << f;
-		pl_finding_marks(bits, marks);
+		pl_finding_marks(bits, 0, marks);
 		if (sel) {
 			attron(tui_attr(C_SELECT));
 			for (int c = 0; c < COLS; c++)

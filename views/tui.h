@@ -163,6 +163,7 @@ struct pl_filter {
 	int path;
 	int finding;
 	int possible;		/* a finding whose selection is not proven (rq_placement.possible) */
+	int with;		/* proven or possible: both, in two sections (Enter on a finding) */
 	int flagged;		/* 1: with a finding, 0: without */
 	int node;		/* rq_teach_nodes[] index: placements that took that step */
 	bool node_maybe;	/* ...or that may have taken it (node=ID?: the candidates) */
@@ -479,7 +480,10 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 void pl_filter_clear(struct pl_filter *f);
 void pl_filter_format(const struct pl_filter *f, char *buf, size_t size);
 bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p);
-/* Letters for the finding bits of a placement: N O I M, '.' when not set. */
-void pl_finding_marks(unsigned int findings, char *buf);
+/*
+ * Letters for the finding bits of a placement: N O I M, '.' when not set; a possible
+ * one (selection not proven) in lower case.
+ */
+void pl_finding_marks(unsigned int findings, unsigned int possible, char *buf);
 
 #endif

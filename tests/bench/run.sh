@@ -370,7 +370,7 @@ else
 	# drill-down: Enter on offcpu-fork lists every one of the trace (counted by
 	# trace-cmd report: a sched_wakeup_new naming another CPU than its buffer's)
 	drill=$(sed -n '/^=== 10: /,/^=== 11: /p' "$OUT/keys.dump" |
-		sed -n 's/^ \([0-9]*\) placements\{0,1\} matching finding=offcpu-fork.*/\1/p' | head -n 1)
+		sed -n 's/^ \([0-9]*\) placements\{0,1\} matching with=offcpu-fork.*/\1/p' | head -n 1)
 	if [ $tc_ok = 1 ]; then
 		n_off=$(trace-cmd report "$H1" 2>/dev/null | awk '{
 			for (i = 3; i <= NF; i++) if ($i == "sched_wakeup_new:") {
