@@ -9,9 +9,13 @@
 #include <curses.h>
 
 #include "escape.h"
+#include "order.h"
 #include "teach.h"
 #include "tlindex.h"
 #include "tui.h"
+
+enum pl_sort { PS_TIME, PS_KIND, PS_PID, PS_COMM, PS_CPU, PS_PATH, PS_CONF, PS_FINDINGS,
+	       PS__COUNT };
 
 /*
  * Rows come from the whole-trace index once the trace has been read to its end (every
@@ -39,11 +43,41 @@ struct pl_state {
 	bool sections;
 	int nproven;
 	bool first;		/* select the first placement at the next rebuild */
+	uint32_t sel_pos;	/* index rows: the selected placement's position in idx->pl */
+	/*
+	 * Index rows (up to every placement of a long trace: millions) answer a sort key or
+	 * a search step without a pass over the 56-byte records (issue 22 item 4):
+	 *  - base: the filter's rows in time order, made when the filter or the replay
+	 *    position changes (all: no filter, the first n_until positions);
+	 *  - order[c]: every position by column c (rq_order, a stable radix sort), made once
+	 *    per index and kept, in the background (placements_idle()) or at the first use;
+	 *    a sort key is one pass over it keeping the base's rows;
+	 *  - cols: per position pid << 32 | path << 24 | comm, so a search is one pass over
+	 *    8 bytes a row into a bitmap (mbits) and a list of the matching screen rows
+	 *    (mrows), which n and N walk by bisection.
+	 */
+	const struct tl_index *ox;	/* the index of the orders and cols below */
+	size_t on;			/* its sorted placements then */
+	struct rq_order *order[PS__COUNT];
+	uint32_t *comm_rank;		/* comm id -> rank of its name (the comm order's key) */
+	int path_rank[RQ_PATH__COUNT];
+	uint64_t *cols;
+	size_t ncols;			/* made so far */
+	int32_t max_pid;
+	uint32_t *base;			/* the filtered rows (NULL: all of the first n_until) */
+	uint64_t *inbase;		/* ... as a bitmap of positions */
+	size_t n_until, nbase, basecap;
+	bool base_ok;
+	uint64_t base_gen;
+	uint64_t rows_ver;		/* bumped whenever the rows change */
+	uint64_t *mbits;		/* positions that match msearch */
+	char msearch[64];
+	bool micase, mbits_ok;
+	int *mrows, nm, mcap;		/* screen rows that match, ascending */
+	uint64_t mrows_ver;
 	struct tui_sort sort;	/* sort.c; col 0 (time), not reversed: the trace's order */
 };
 
-enum pl_sort { PS_TIME, PS_KIND, PS_PID, PS_COMM, PS_CPU, PS_PATH, PS_CONF, PS_FINDINGS,
-	       PS__COUNT };
 static const char *const ps_names[PS__COUNT] = { "time", "kind", "pid", "comm", "cpu", "path",
 						 "conf", "findings" };
 
@@ -332,27 +366,198 @@ static bool match_compact(const struct pl_filter *f, const struct tl_index *x,
 	return true;
 }
 
-static int rebuild_index(struct view *v)
+static bool filter_empty(const struct pl_filter *f)
+{
+	return f->pid < 0 && f->cpu < 0 && f->kind < 0 && f->path < 0 && f->finding < 0 &&
+	       f->possible < 0 && f->with < 0 && f->flagged < 0 && f->node < 0 && !f->comm[0];
+}
+
+#define BIT_SET(m, i) ((m)[(i) >> 6] |= 1ull << ((i) & 63))
+#define BIT_HAS(m, i) (((m)[(i) >> 6] >> ((i) & 63)) & 1)
+
+/* The orders and the search columns belong to one index: drop them for another. */
+static void index_reset(struct pl_state *s, const struct tl_index *x)
+{
+	if (s->ox == x && s->on == x->sorted)
+		return;
+	for (int c = 0; c < PS__COUNT; c++) {
+		rq_order_free(s->order[c]);
+		s->order[c] = NULL;
+	}
+	free(s->comm_rank);
+	free(s->cols);
+	free(s->mbits);
+	free(s->inbase);
+	s->comm_rank = NULL;
+	s->cols = NULL;
+	s->mbits = NULL;
+	s->inbase = NULL;
+	s->ncols = 0;
+	s->max_pid = 0;
+	s->mbits_ok = false;
+	s->base_ok = false;
+	s->ox = x;
+	s->on = x->sorted;
+}
+
+/* The filter's rows in time order, up to the replay position. */
+static int rebuild_base(struct view *v)
 {
 	struct pl_state *s = v->priv;
 	struct tl_index *x = v->t->idx;
 	uint64_t until = v->t->an ? rq_analysis_summary(v->t->an)->last_ts : 0;
 
 	tl_index_sort(x);
-	if (x->sorted > (size_t)s->cap) {
-		uint32_t *r = realloc(s->irows, x->sorted * sizeof(*r));
-
-		if (!r)
-			return -1;
-		s->irows = r;
-		s->cap = (int)x->sorted;
+	index_reset(s, x);
+	s->n_until = until == UINT64_MAX ? x->sorted : tl_pl_at(x, until + 1);
+	if (s->base_ok && s->base_gen == v->t->generation)
+		return 0;
+	s->base_ok = false;
+	free(s->base);
+	s->base = NULL;
+	s->nbase = s->n_until;
+	if (filter_empty(&s->filter)) {
+		s->base_ok = true;
+		s->base_gen = v->t->generation;
+		return 0;
 	}
-	s->nrows = 0;
-	/* up to the replay position: what has happened so far */
-	for (size_t i = 0; i < x->sorted && x->pl[i].ts <= until; i++)
-		if (match_compact(&s->filter, x, &x->pl[i]))
-			s->irows[s->nrows++] = (uint32_t)i;
+	s->base = malloc((s->n_until ? s->n_until : 1) * sizeof(*s->base));
+	free(s->inbase);
+	s->inbase = calloc(x->sorted / 64 + 1, sizeof(*s->inbase));
+	if (!s->base || !s->inbase)
+		return -1;
+	s->nbase = 0;
+	for (size_t i = 0; i < s->n_until; i++) {
+		if (match_compact(&s->filter, x, &x->pl[i])) {
+			s->base[s->nbase++] = (uint32_t)i;
+			BIT_SET(s->inbase, i);
+		}
+	}
+	s->base_ok = true;
+	s->base_gen = v->t->generation;
 	return 0;
+}
+
+static bool in_base(const struct pl_state *s, uint32_t pos)
+{
+	return s->base ? BIT_HAS(s->inbase, pos) : pos < s->n_until;
+}
+
+/* What each column's order compares: one 32-bit key a placement, ties by position. */
+struct okey {
+	const struct tl_index *x;
+	const struct pl_state *s;
+	int col;
+};
+
+static uint32_t okey_of(void *data, uint32_t i)
+{
+	const struct okey *k = data;
+	const struct tl_pl *c = &k->x->pl[i];
+	int path = c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN;
+
+	switch (k->col) {
+	case PS_KIND:
+		return rq_paths[path].kind;
+	case PS_PID:
+		return (uint32_t)c->pid;
+	case PS_COMM:
+		return c->comm < k->x->ncomms ? k->s->comm_rank[c->comm] : 0;
+	case PS_CPU:
+		return (uint32_t)(c->to + 32768);
+	case PS_PATH:
+		return (uint32_t)k->s->path_rank[path];
+	case PS_CONF:
+		return TL_CONF(c);
+	case PS_FINDINGS:	/* flagged first, the most findings first */
+		return (uint32_t)(8 - __builtin_popcount(c->findings)) << 8 |
+		       (uint32_t)(255 - c->findings);
+	default:
+		return 0;
+	}
+}
+
+static const struct tl_index *rank_x;
+
+static int cmp_comm_id(const void *pa, const void *pb)
+{
+	return strncmp(tl_comm(rank_x, *(const uint32_t *)pa),
+		       tl_comm(rank_x, *(const uint32_t *)pb), RQ_COMM_LEN);
+}
+
+static int cmp_path_id(const void *pa, const void *pb)
+{
+	return strcmp(rq_paths[*(const int *)pa].id, rq_paths[*(const int *)pb].id);
+}
+
+/* The ranks of the names: comms (equal names share a rank) and paths. */
+static int make_ranks(struct pl_state *s, const struct tl_index *x)
+{
+	int order[RQ_PATH__COUNT];
+	uint32_t *ids;
+
+	if (s->comm_rank)
+		return 0;
+	ids = malloc(((size_t)x->ncomms + 1) * sizeof(*ids));
+	s->comm_rank = malloc(((size_t)x->ncomms + 1) * sizeof(*s->comm_rank));
+	if (!ids || !s->comm_rank) {
+		free(ids);
+		free(s->comm_rank);
+		s->comm_rank = NULL;
+		return -1;
+	}
+	for (uint32_t i = 0; i < x->ncomms; i++)
+		ids[i] = i;
+	rank_x = x;
+	qsort(ids, x->ncomms, sizeof(*ids), cmp_comm_id);
+	for (uint32_t i = 0, k = 0; i < x->ncomms; i++) {
+		if (i && strncmp(tl_comm(x, ids[i]), tl_comm(x, ids[i - 1]), RQ_COMM_LEN))
+			k = i;
+		s->comm_rank[ids[i]] = k;
+	}
+	free(ids);
+	for (int i = 0; i < RQ_PATH__COUNT; i++)
+		order[i] = i;
+	qsort(order, RQ_PATH__COUNT, sizeof(order[0]), cmp_path_id);
+	for (int i = 0; i < RQ_PATH__COUNT; i++)
+		s->path_rank[order[i]] = i;
+	return 0;
+}
+
+static struct okey okeys[PS__COUNT];
+
+/* Work on column col's order for about budget placements (0: finish it); true when done. */
+static bool order_step(struct pl_state *s, const struct tl_index *x, int col, uint32_t budget)
+{
+	if (!s->order[col]) {
+		if (make_ranks(s, x))
+			return false;
+		okeys[col] = (struct okey){ x, s, col };
+		s->order[col] = rq_order_new((uint32_t)x->sorted, okey_of, &okeys[col]);
+		if (!s->order[col])
+			return false;
+	}
+	return rq_order_step(s->order[col], budget);
+}
+
+/* The search's columns, made for about budget placements (0: all). */
+static bool cols_step(struct pl_state *s, const struct tl_index *x, size_t budget)
+{
+	size_t end;
+
+	if (!s->cols && !(s->cols = malloc((x->sorted ? x->sorted : 1) * sizeof(*s->cols))))
+		return false;
+	end = !budget || x->sorted - s->ncols < budget ? x->sorted : s->ncols + budget;
+	for (size_t i = s->ncols; i < end; i++) {
+		const struct tl_pl *c = &x->pl[i];
+
+		s->cols[i] = (uint64_t)(uint32_t)c->pid << 32 | (uint64_t)c->path << 24 |
+			     (c->comm & 0xffffff);
+		if (c->pid > s->max_pid)
+			s->max_pid = c->pid;
+	}
+	s->ncols = end;
+	return s->ncols == x->sorted;
 }
 
 static int rebuild_ring(struct view *v)
@@ -444,116 +649,54 @@ static int cmp_ring(const void *pa, const void *pb, void *data)
 	return cmp_key(&a, &b, c->k);
 }
 
-/*
- * Index rows (up to every placement of the trace) sort on one 64-bit key each and their
- * position, which is their time order: the same order as cmp_key(), without a string
- * compare per step (the comms and the paths are ranked once).
- */
-struct sort_row {
-	uint64_t key;
-	uint32_t i;
-};
-
-static int cmp_row(const void *pa, const void *pb)
+/* The index rows in the sort's order: the base's rows taken from the column's order. */
+static int sort_index(struct view *v)
 {
-	const struct sort_row *a = pa, *b = pb;
+	struct pl_state *s = v->priv;
+	const struct tl_index *x = v->t->idx;
+	size_t need = s->nbase ? s->nbase : 1;
+	const uint32_t *ids;
+	uint32_t n;
 
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
-}
+	if (need > (size_t)s->cap) {
+		uint32_t *r = realloc(s->irows, need * sizeof(*r));
 
-static const struct tl_index *rank_x;
-
-static int cmp_comm_id(const void *pa, const void *pb)
-{
-	return strncmp(tl_comm(rank_x, *(const uint32_t *)pa),
-		       tl_comm(rank_x, *(const uint32_t *)pb), RQ_COMM_LEN);
-}
-
-static int cmp_path_id(const void *pa, const void *pb)
-{
-	return strcmp(rq_paths[*(const int *)pa].id, rq_paths[*(const int *)pb].id);
-}
-
-static int sort_index(struct pl_state *s, const struct tl_index *x)
-{
-	struct sort_row *r = malloc((size_t)s->nrows * sizeof(*r));
-	uint32_t *rank = NULL;
-	int path_rank[RQ_PATH__COUNT], order[RQ_PATH__COUNT];
-
-	if (!r)
-		return -1;
-	if (s->sort.col == PS_COMM) {
-		uint32_t *ids = malloc((size_t)x->ncomms * sizeof(*ids));
-
-		rank = malloc((size_t)x->ncomms * sizeof(*rank));
-		if (!ids || !rank) {
-			free(ids);
-			free(rank);
-			free(r);
+		if (!r)
 			return -1;
-		}
-		for (uint32_t i = 0; i < x->ncomms; i++)
-			ids[i] = i;
-		rank_x = x;
-		qsort(ids, x->ncomms, sizeof(*ids), cmp_comm_id);
-		/* equal names share a rank */
-		for (uint32_t i = 0, k = 0; i < x->ncomms; i++) {
-			if (i && strncmp(tl_comm(x, ids[i]), tl_comm(x, ids[i - 1]), RQ_COMM_LEN))
-				k = i;
-			rank[ids[i]] = k;
-		}
-		free(ids);
+		s->irows = r;
+		s->cap = (int)need;
 	}
-	for (int i = 0; i < RQ_PATH__COUNT; i++)
-		order[i] = i;
-	qsort(order, RQ_PATH__COUNT, sizeof(order[0]), cmp_path_id);
-	for (int i = 0; i < RQ_PATH__COUNT; i++)
-		path_rank[order[i]] = i;
-	for (int i = 0; i < s->nrows; i++) {
-		const struct tl_pl *c = &x->pl[s->irows[i]];
-		int path = c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN;
-		uint64_t k = 0;
+	s->nrows = 0;
+	if (s->sort.col == PS_TIME) {
+		if (s->base)
+			memcpy(s->irows, s->base, s->nbase * sizeof(*s->irows));
+		else
+			for (size_t i = 0; i < s->nbase; i++)
+				s->irows[i] = (uint32_t)i;
+		s->nrows = (int)s->nbase;
+	} else {
+		/* the first use before the background made it: now, whole */
+		if (!order_step(s, x, s->sort.col, 0))
+			return -1;
+		ids = rq_order_ids(s->order[s->sort.col]);
+		n = rq_order_len(s->order[s->sort.col]);
+		for (uint32_t i = 0; i < n; i++)
+			if (in_base(s, ids[i]))
+				s->irows[s->nrows++] = ids[i];
+	}
+	if (s->sort.reverse) {
+		for (int i = 0, j = s->nrows - 1; i < j; i++, j--) {
+			uint32_t t = s->irows[i];
 
-		switch (s->sort.col) {
-		case PS_KIND:
-			k = rq_paths[path].kind;
-			break;
-		case PS_PID:
-			k = (uint64_t)(uint32_t)c->pid;
-			break;
-		case PS_COMM:
-			k = c->comm < x->ncomms ? rank[c->comm] : 0;
-			break;
-		case PS_CPU:
-			k = (uint64_t)(c->to + 32768);
-			break;
-		case PS_PATH:
-			k = (uint64_t)path_rank[path];
-			break;
-		case PS_CONF:
-			k = TL_CONF(c);
-			break;
-		case PS_FINDINGS:
-			k = (uint64_t)(8 - __builtin_popcount(c->findings)) << 8 |
-			    (uint64_t)(255 - c->findings);
-			break;
-		default:
-			break;
+			s->irows[i] = s->irows[j];
+			s->irows[j] = t;
 		}
-		r[i] = (struct sort_row){ k, s->irows[i] };
 	}
-	qsort(r, s->nrows, sizeof(*r), cmp_row);
-	for (int i = 0; i < s->nrows; i++)
-		s->irows[s->sort.reverse ? s->nrows - 1 - i : i] = r[i].i;
-	free(rank);
-	free(r);
 	return 0;
 }
 
-/* The rows come in time order: another order is a sort, time reversed a reversal. */
-static void sort_rows(struct view *v)
+/* The ring's rows come in time order: another order is a sort, time reversed a reversal. */
+static void sort_ring(struct view *v)
 {
 	struct pl_state *s = v->priv;
 	struct sort_ctx c = { v->t->idx, &s->sort };
@@ -562,25 +705,14 @@ static void sort_rows(struct view *v)
 		return;
 	if (s->sort.col == PS_TIME) {
 		for (int i = 0, j = s->nrows - 1; i < j; i++, j--) {
-			if (s->indexed) {
-				uint32_t t = s->irows[i];
+			const struct rq_placement *t = s->rows[i];
 
-				s->irows[i] = s->irows[j];
-				s->irows[j] = t;
-			} else {
-				const struct rq_placement *t = s->rows[i];
-
-				s->rows[i] = s->rows[j];
-				s->rows[j] = t;
-			}
+			s->rows[i] = s->rows[j];
+			s->rows[j] = t;
 		}
 		return;
 	}
-	if (s->indexed) {
-		if (sort_index(s, c.x))
-			tui_message(v->t, "sort: out of memory");
-	} else
-		qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ring, &c);
+	qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_ring, &c);
 }
 
 /* with=F: the proven placements first, then the possible ones, each in its order. */
@@ -639,17 +771,28 @@ static void rebuild(struct view *v)
 		s->irows = NULL;
 		s->indexed = indexed;
 	}
-	if (indexed ? rebuild_index(v) : rebuild_ring(v)) {
+	if (indexed ? rebuild_base(v) || sort_index(v) : rebuild_ring(v)) {
 		s->nrows = 0;
+		tui_message(v->t, "placements: out of memory");
 		return;
 	}
-	sort_rows(v);
+	if (!indexed)
+		sort_ring(v);
 	section_rows(v);
+	s->rows_ver++;
 	s->generation = v->t->generation;
 	s->built = true;
 	/* keep the selection on the same placement, or on the newest when following */
 	keep = s->nrows - 1;
-	if (!s->follow && s->sel_seq) {
+	if (!s->follow && s->sel_seq && s->indexed) {
+		/* one pass over the positions, not over the records */
+		for (int i = 0; i < s->nrows; i++) {
+			if (s->irows[i] == s->sel_pos) {
+				keep = i;
+				break;
+			}
+		}
+	} else if (!s->follow && s->sel_seq) {
 		for (int i = 0; i < s->nrows; i++) {
 			if (row_seq(v, i) == (uint32_t)s->sel_seq) {
 				keep = i;
@@ -677,6 +820,8 @@ static void remember(struct view *v)
 	s->follow = s->nrows && v->sel >= nshown(s) - 1;
 	s->sel_title = d < 0 && s->sections ? d : 0;
 	s->sel_seq = s->nrows && d >= 0 ? row_seq(v, d) : 0;
+	if (s->indexed && s->nrows && d >= 0)
+		s->sel_pos = s->irows[d];
 }
 
 static int placements_open(struct view *v, const void *arg)
@@ -688,6 +833,7 @@ static int placements_open(struct view *v, const void *arg)
 	else
 		pl_filter_clear(&s->filter);
 	s->built = false;
+	s->base_ok = false;
 	s->follow = true;
 	s->sel_seq = 0;
 	s->sel_title = 0;
@@ -865,14 +1011,156 @@ static int placements_rows(struct view *v)
 	return nshown(v->priv);
 }
 
+static bool all_digits(const char *s)
+{
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static bool pid_has(int32_t pid, const char *needle)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return strstr(buf, needle) != NULL;
+}
+
+/*
+ * The positions whose row matches needle, as placements_match() says, in one pass over
+ * the search columns: each distinct comm, path and pid is matched once.
+ */
+static int search_bits(struct view *v, const char *needle, bool icase)
+{
+	struct pl_state *s = v->priv;
+	const struct tl_index *x = v->t->idx;
+	bool digits = needle[0] && all_digits(needle), pm[RQ_PATH__COUNT];
+	uint8_t *cm, *pidm = NULL;
+
+	if (s->mbits_ok && s->micase == icase && !strcmp(s->msearch, needle))
+		return 0;
+	if (!cols_step(s, x, 0))
+		return -1;
+	cm = malloc((size_t)x->ncomms + 1);
+	free(s->mbits);
+	s->mbits = calloc(x->sorted / 64 + 1, sizeof(*s->mbits));
+	if (digits)
+		pidm = calloc((size_t)s->max_pid + 1, 1);	/* 0 unknown, 1 no, 2 yes */
+	if (!cm || !s->mbits || (digits && !pidm)) {
+		free(cm);
+		free(pidm);
+		return -1;
+	}
+	for (uint32_t i = 0; i < x->ncomms; i++)
+		cm[i] = tui_name_has(tl_comm(x, i), strnlen(tl_comm(x, i), RQ_COMM_LEN), needle,
+				     icase);
+	for (int p = 0; p < RQ_PATH__COUNT; p++)
+		pm[p] = tui_text_has(rq_paths[p].id, needle, icase);
+	for (size_t i = 0; i < x->sorted; i++) {
+		uint64_t w = s->cols[i];
+		uint32_t comm = (uint32_t)w & 0xffffff, path = (uint32_t)(w >> 24) & 0xff;
+		int32_t pid = (int32_t)(uint32_t)(w >> 32);
+		bool m = (comm < x->ncomms && cm[comm]) ||
+			 pm[path < RQ_PATH__COUNT ? path : RQ_PATH_UNKNOWN];
+
+		if (!m && digits) {
+			if (pid < 0) {
+				m = pid_has(pid, needle);
+			} else {
+				if (!pidm[pid])
+					pidm[pid] = pid_has(pid, needle) ? 2 : 1;
+				m = pidm[pid] == 2;
+			}
+		}
+		if (m)
+			BIT_SET(s->mbits, i);
+	}
+	free(cm);
+	free(pidm);
+	snprintf(s->msearch, sizeof(s->msearch), "%s", needle);
+	s->micase = icase;
+	s->mbits_ok = true;
+	s->mrows_ver = 0;
+	return 0;
+}
+
+/* The screen rows that match, ascending: one pass over the rows' positions. */
+static int search_rows(struct view *v)
+{
+	struct pl_state *s = v->priv;
+
+	if (s->mrows_ver == s->rows_ver)
+		return 0;
+	if (s->nrows > s->mcap) {
+		int *r = realloc(s->mrows, (size_t)s->nrows * sizeof(*r));
+
+		if (!r)
+			return -1;
+		s->mrows = r;
+		s->mcap = s->nrows;
+	}
+	s->nm = 0;
+	for (int d = 0; d < s->nrows; d++)
+		if (BIT_HAS(s->mbits, s->irows[d]))
+			s->mrows[s->nm++] = screen_of(s, d);
+	s->mrows_ver = s->rows_ver;
+	return 0;
+}
+
+/* n N on index rows: the next match after (dir > 0) or before row from, by bisection. */
+static int placements_find(struct view *v, int from, int dir, const char *needle, bool icase,
+			   int *k, int *total, bool *wrapped)
+{
+	struct pl_state *s = v->priv;
+	int lo = 0, hi;
+
+	rebuild(v);
+	if (!s->indexed)
+		return -2;	/* the ring: a few rows, the plain scan */
+	if (search_bits(v, needle, icase) || search_rows(v)) {
+		tui_message(v->t, "search: out of memory");
+		return -1;
+	}
+	if (!s->nm)
+		return -1;
+	/* lo = the first match after from */
+	hi = s->nm;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (s->mrows[mid] <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (dir < 0) {
+		/* the last match before from */
+		while (lo > 0 && s->mrows[lo - 1] >= from)
+			lo--;
+		lo--;
+	}
+	*wrapped = lo < 0 || lo >= s->nm;
+	if (lo >= s->nm)
+		lo = 0;
+	if (lo < 0)
+		lo = s->nm - 1;
+	*k = lo + 1;
+	*total = s->nm;
+	return s->mrows[lo];
+}
+
 static bool placements_match(struct view *v, int row, const char *needle, bool icase)
 {
+	struct pl_state *s = v->priv;
 	int d = data_of(v->priv, row);
 	const struct rq_placement *p;
 	char pid[16];
 
 	if (d < 0)
 		return false;
+	if (s->indexed && s->mbits_ok && s->micase == icase && !strcmp(s->msearch, needle))
+		return BIT_HAS(s->mbits, s->irows[d]);
 	p = row_pl(v, d);
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	return tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
@@ -891,6 +1179,7 @@ static void filter_done(struct tui *t, const char *text, void *data)
 		return;
 	}
 	v->stale = true;
+	s->base_ok = false;
 	s->follow = true;
 }
 
@@ -942,6 +1231,7 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 		return tui_sort_key(v, &s->sort, ps_names, PS__COUNT, act);
 	case ACT_FILTER_CLEAR:
 		pl_filter_clear(&s->filter);
+		s->base_ok = false;
 		s->follow = true;
 		return VK_RESCAN;
 	default:
@@ -949,10 +1239,53 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 	}
 }
 
+/*
+ * While the TUI waits for keys: the search columns, then each column's order, about
+ * budget placements a call (0: all); true while there is more to do.
+ */
+static bool placements_idle(struct view *v, unsigned int budget)
+{
+	struct pl_state *s = v->priv;
+	struct tl_index *x = v->t->idx;
+
+	if (!x || !x->complete || v->t->live || v->t->loading)
+		return false;
+	tl_index_sort(x);
+	index_reset(s, x);
+	/* a slice a call; out of memory (no cols, no order): nothing more to do */
+	if (!s->cols || s->ncols < x->sorted) {
+		cols_step(s, x, budget);
+		if (!s->cols)
+			return false;
+		if (budget)
+			return true;
+	}
+	for (int c = 1; c < PS__COUNT; c++) {
+		if (rq_order_done(s->order[c]))
+			continue;
+		order_step(s, x, c, budget);
+		if (!s->order[c])
+			return false;
+		if (budget)
+			return true;
+	}
+	return false;
+}
+
 static void placements_done(struct view *v)
 {
-	free(((struct pl_state *)v->priv)->rows);
-	free(((struct pl_state *)v->priv)->irows);
+	struct pl_state *s = v->priv;
+
+	for (int c = 0; c < PS__COUNT; c++)
+		rq_order_free(s->order[c]);
+	free(s->comm_rank);
+	free(s->cols);
+	free(s->mbits);
+	free(s->inbase);
+	free(s->base);
+	free(s->mrows);
+	free(s->rows);
+	free(s->irows);
 }
 
 const struct view_ops placements_ops = {
@@ -965,6 +1298,8 @@ const struct view_ops placements_ops = {
 	.key = placements_key,
 	.rows = placements_rows,
 	.match = placements_match,
+	.find = placements_find,
+	.idle = placements_idle,
 	.search_what = " (comm, pid, path)",
 	.help = "every recent placement: time, kind, task, CPUs, path, confidence, findings",
 };

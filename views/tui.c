@@ -359,6 +359,30 @@ void tui_pop(struct tui *t)
 		t->depth--;
 }
 
+bool tui_idle(struct tui *t, unsigned int budget)
+{
+	bool more = false;
+
+	for (int i = 0; i < VIEW__COUNT; i++) {
+		struct view *v = &t->views[i];
+
+		if (!view_table[i]->idle)
+			continue;
+		/* a list can prepare before it is first opened */
+		if (!v->priv) {
+			v->ops = view_table[i];
+			v->t = t;
+			v->priv = calloc(1, v->ops->private_size);
+			if (!v->priv)
+				continue;
+			if (v->ops->open)
+				v->ops->open(v, NULL);
+		}
+		more |= view_table[i]->idle(v, budget);
+	}
+	return more;
+}
+
 /* ---- sampling the findings' rate -------------------------------------------------- */
 
 static void hist_reset(struct tui *t)
@@ -1038,9 +1062,13 @@ static void tui_free(struct tui *t)
 	t->cmp = NULL;
 }
 
+/* Rows of background work a turn (view_ops.idle): a few milliseconds. */
+#define IDLE_BUDGET (1u << 18)
+
 static int replay_loop(struct tui *t)
 {
 	double last = wall_now();
+	bool idle_more = false;
 
 	tui_switch(t, t->cmp ? VIEW_COMPARE : VIEW_DASHBOARD, NULL);
 	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
@@ -1061,7 +1089,7 @@ static int replay_loop(struct tui *t)
 					handle_key(t, ch);
 			}
 		} else {
-			timeout(t->loading ? 0 : t->playing ? 40 : 250);
+			timeout(t->loading || idle_more ? 0 : t->playing ? 40 : 250);
 			ch = getch();
 			while (ch != ERR && !t->quit) {
 				handle_key(t, ch);
@@ -1097,6 +1125,9 @@ static int replay_loop(struct tui *t)
 			}
 		} else {
 			last = wall_now();
+			/* at rest, no key waiting: the lists' sort orders (not scripted: the
+			 * dumps are exact, a script asks with :idle) */
+			idle_more = !t->script && tui_idle(t, IDLE_BUDGET);
 		}
 	}
 	return 0;

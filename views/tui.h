@@ -115,6 +115,15 @@ struct view_ops {
 	int (*rows)(struct view *v);
 	bool (*match)(struct view *v, int row, const char *needle, bool icase);
 	const char *search_what;	/* " (comm, pid, path)" for the prompt */
+	/*
+	 * Optional, for long lists: the next match of needle after (dir > 0) or before
+	 * screen row from, wrapping (*wrapped), its rank *k of *total; -1 none, -2 use the
+	 * scan of match().
+	 */
+	int (*find)(struct view *v, int from, int dir, const char *needle, bool icase, int *k,
+		    int *total, bool *wrapped);
+	/* Optional: work while the TUI waits (about budget rows, 0 all); true if more. */
+	bool (*idle)(struct view *v, unsigned int budget);
 	/* A click (open: a double click) at y, x that is not on a list row; true if taken. */
 	bool (*mouse)(struct view *v, int y, int x, bool open);
 	const char *help;	/* one line: what this view shows */
@@ -262,6 +271,8 @@ struct tui {
 
 /* tui.c */
 void tui_live_action(struct tui *t, enum tui_action act);
+/* The views' background work (view_ops.idle), budget rows (0: all); true if more. */
+bool tui_idle(struct tui *t, unsigned int budget);
 void tui_push(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_switch(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_pop(struct tui *t);
