@@ -252,7 +252,17 @@ const char *tui_esc(const char *s, char *buf, size_t size)
 bool tui_name_has(const char *name, size_t len, const char *needle, bool icase)
 {
 	char shown[RQ_COMM_LEN * 12 + 1], hex[RQ_COMM_LEN * 4 + 1];
+	size_t i;
 
+	/* printable ASCII but \ is shown as it is, and its escapes are itself */
+	for (i = 0; i < len && i < RQ_COMM_LEN * 4 && name[i]; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e || name[i] == '\\')
+			break;
+	if (i == len || (i < len && !name[i])) {
+		memcpy(shown, name, i);
+		shown[i] = '\0';
+		return tui_text_has(shown, needle, icase);
+	}
 	/* what the screen shows (UTF-8), or the C escapes of the bytes (\xe6...) */
 	tui_display(name, len, shown, sizeof(shown));
 	rq_escape_c(name, len, hex, sizeof(hex));

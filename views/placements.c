@@ -25,7 +25,14 @@ enum pl_sort { PS_TIME, PS_KIND, PS_PID, PS_COMM, PS_CPU, PS_PATH, PS_CONF, PS_F
 struct pl_state {
 	struct pl_filter filter;
 	const struct rq_placement **rows;	/* ring rows */
-	uint32_t *irows;			/* index rows: positions in idx->pl */
+	uint32_t *irows;			/* index rows made here: positions in idx->pl */
+	/*
+	 * The index rows shown: positions in idx->pl, from irows, the base or a column's
+	 * order as they are (no copy), NULL for all of them in time order; read backwards
+	 * when rev.  pos_of() gives a data row's position.
+	 */
+	const uint32_t *rowp;
+	bool rev;
 	bool indexed;
 	struct rq_placement scratch[4];		/* index rows expanded, briefly */
 	int next_scratch;
@@ -52,17 +59,21 @@ struct pl_state {
 	 *  - order[c]: every position by column c (rq_order, a stable radix sort), made once
 	 *    per index and kept, in the background (placements_idle()) or at the first use;
 	 *    a sort key is one pass over it keeping the base's rows;
-	 *  - cols: per position pid << 32 | path << 24 | comm, so a search is one pass over
-	 *    8 bytes a row into a bitmap (mbits) and a list of the matching screen rows
-	 *    (mrows), which n and N walk by bisection.
+	 *  - columns: per position its comm id, path and pid, so a search is one pass over
+	 *    the columns it needs (a comm or a path: 5 bytes a row; digits: the pid too;
+	 *    nothing can match: no pass) into a bitmap (mbits), and one over the rows into
+	 *    a list of the matching screen rows (mrows), which n and N walk by bisection.
 	 */
-	const struct tl_index *ox;	/* the index of the orders and cols below */
+	const struct tl_index *ox;	/* the index of the orders and columns below */
 	size_t on;			/* its sorted placements then */
 	struct rq_order *order[PS__COUNT];
 	uint32_t *comm_rank;		/* comm id -> rank of its name (the comm order's key) */
 	int path_rank[RQ_PATH__COUNT];
-	uint64_t *cols;
+	uint32_t *col_comm;
+	uint8_t *col_path;
+	int32_t *col_pid;
 	size_t ncols;			/* made so far */
+	size_t nmatch;			/* positions in mbits */
 	int32_t max_pid;
 	uint32_t *base;			/* the filtered rows (NULL: all of the first n_until) */
 	uint64_t *inbase;		/* ... as a bitmap of positions */
@@ -316,6 +327,14 @@ static int screen_of(const struct pl_state *s, int d)
 	return d < 0 ? (d == -1 ? 0 : s->nproven + 1) : d < s->nproven ? d + 1 : d + 2;
 }
 
+/* Data row d's position in idx->pl (index rows). */
+static uint32_t pos_of(const struct pl_state *s, int d)
+{
+	int i = s->rev ? s->nrows - 1 - d : d;
+
+	return s->rowp ? s->rowp[i] : (uint32_t)i;
+}
+
 /* Row i as a placement: the ring's, or an index entry expanded into a scratch slot. */
 static const struct rq_placement *row_pl(struct view *v, int i)
 {
@@ -325,7 +344,7 @@ static const struct rq_placement *row_pl(struct view *v, int i)
 	if (!s->indexed)
 		return s->rows[i];
 	p = &s->scratch[s->next_scratch++ % 4];
-	tl_pl_expand(v->t->idx, &v->t->idx->pl[s->irows[i]], p);
+	tl_pl_expand(v->t->idx, &v->t->idx->pl[pos_of(s, i)], p);
 	return p;
 }
 
@@ -333,7 +352,7 @@ static uint32_t row_seq(struct view *v, int i)
 {
 	struct pl_state *s = v->priv;
 
-	return s->indexed ? v->t->idx->pl[s->irows[i]].seq : (uint32_t)s->rows[i]->seq;
+	return s->indexed ? v->t->idx->pl[pos_of(s, i)].seq : (uint32_t)s->rows[i]->seq;
 }
 
 /* pl_filter_match() on an index entry, without expanding it. */
@@ -385,17 +404,24 @@ static void index_reset(struct pl_state *s, const struct tl_index *x)
 		s->order[c] = NULL;
 	}
 	free(s->comm_rank);
-	free(s->cols);
+	free(s->col_comm);
+	free(s->col_path);
+	free(s->col_pid);
 	free(s->mbits);
 	free(s->inbase);
 	s->comm_rank = NULL;
-	s->cols = NULL;
+	s->col_comm = NULL;
+	s->col_path = NULL;
+	s->col_pid = NULL;
 	s->mbits = NULL;
 	s->inbase = NULL;
 	s->ncols = 0;
 	s->max_pid = 0;
 	s->mbits_ok = false;
 	s->base_ok = false;
+	s->built = false;	/* the rows may point into the orders */
+	s->rowp = NULL;
+	s->nrows = 0;
 	s->ox = x;
 	s->on = x->sorted;
 }
@@ -415,6 +441,8 @@ static int rebuild_base(struct view *v)
 	s->base_ok = false;
 	free(s->base);
 	s->base = NULL;
+	s->rowp = NULL;
+	s->nrows = 0;
 	s->nbase = s->n_until;
 	if (filter_empty(&s->filter)) {
 		s->base_ok = true;
@@ -543,16 +571,29 @@ static bool order_step(struct pl_state *s, const struct tl_index *x, int col, ui
 /* The search's columns, made for about budget placements (0: all). */
 static bool cols_step(struct pl_state *s, const struct tl_index *x, size_t budget)
 {
-	size_t end;
+	size_t end, n = x->sorted ? x->sorted : 1;
 
-	if (!s->cols && !(s->cols = malloc((x->sorted ? x->sorted : 1) * sizeof(*s->cols))))
-		return false;
+	if (!s->col_comm) {
+		s->col_comm = malloc(n * sizeof(*s->col_comm));
+		s->col_path = malloc(n * sizeof(*s->col_path));
+		s->col_pid = malloc(n * sizeof(*s->col_pid));
+		if (!s->col_comm || !s->col_path || !s->col_pid) {
+			free(s->col_comm);
+			free(s->col_path);
+			free(s->col_pid);
+			s->col_comm = NULL;
+			s->col_path = NULL;
+			s->col_pid = NULL;
+			return false;
+		}
+	}
 	end = !budget || x->sorted - s->ncols < budget ? x->sorted : s->ncols + budget;
 	for (size_t i = s->ncols; i < end; i++) {
 		const struct tl_pl *c = &x->pl[i];
 
-		s->cols[i] = (uint64_t)(uint32_t)c->pid << 32 | (uint64_t)c->path << 24 |
-			     (c->comm & 0xffffff);
+		s->col_comm[i] = c->comm;
+		s->col_path[i] = c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN;
+		s->col_pid[i] = c->pid;
 		if (c->pid > s->max_pid)
 			s->max_pid = c->pid;
 	}
@@ -649,49 +690,55 @@ static int cmp_ring(const void *pa, const void *pb, void *data)
 	return cmp_key(&a, &b, c->k);
 }
 
-/* The index rows in the sort's order: the base's rows taken from the column's order. */
-static int sort_index(struct view *v)
+/* Room for n index rows of our own in irows. */
+static int irows_room(struct pl_state *s, size_t n)
 {
-	struct pl_state *s = v->priv;
-	const struct tl_index *x = v->t->idx;
-	size_t need = s->nbase ? s->nbase : 1;
-	const uint32_t *ids;
-	uint32_t n;
-
-	if (need > (size_t)s->cap) {
-		uint32_t *r = realloc(s->irows, need * sizeof(*r));
+	if (n > (size_t)s->cap) {
+		uint32_t *r = realloc(s->irows, n * sizeof(*r));
 
 		if (!r)
 			return -1;
 		s->irows = r;
-		s->cap = (int)need;
+		s->cap = (int)n;
 	}
-	s->nrows = 0;
-	if (s->sort.col == PS_TIME) {
-		if (s->base)
-			memcpy(s->irows, s->base, s->nbase * sizeof(*s->irows));
-		else
-			for (size_t i = 0; i < s->nbase; i++)
-				s->irows[i] = (uint32_t)i;
-		s->nrows = (int)s->nbase;
-	} else {
-		/* the first use before the background made it: now, whole */
-		if (!order_step(s, x, s->sort.col, 0))
-			return -1;
-		ids = rq_order_ids(s->order[s->sort.col]);
-		n = rq_order_len(s->order[s->sort.col]);
-		for (uint32_t i = 0; i < n; i++)
-			if (in_base(s, ids[i]))
-				s->irows[s->nrows++] = ids[i];
-	}
-	if (s->sort.reverse) {
-		for (int i = 0, j = s->nrows - 1; i < j; i++, j--) {
-			uint32_t t = s->irows[i];
+	return 0;
+}
 
-			s->irows[i] = s->irows[j];
-			s->irows[j] = t;
-		}
+/*
+ * The index rows in the sort's order: the base itself (time), or the base's rows taken
+ * from the column's order: the order itself when the base is every placement (a sort key
+ * is then no pass at all); reversed by reading backwards.
+ */
+static int sort_index(struct view *v)
+{
+	struct pl_state *s = v->priv;
+	const struct tl_index *x = v->t->idx;
+	const uint32_t *ids;
+	uint32_t n;
+
+	s->rev = s->sort.reverse;
+	s->rowp = NULL;
+	s->nrows = (int)s->nbase;
+	if (s->sort.col == PS_TIME) {
+		s->rowp = s->base;	/* NULL: all, in time order */
+		return 0;
 	}
+	/* the first use before the background made it: now, whole */
+	if (!order_step(s, x, s->sort.col, 0))
+		return -1;
+	ids = rq_order_ids(s->order[s->sort.col]);
+	n = rq_order_len(s->order[s->sort.col]);
+	if (!s->base && s->n_until == n) {
+		s->rowp = ids;
+		return 0;
+	}
+	if (irows_room(s, s->nbase ? s->nbase : 1))
+		return -1;
+	s->nrows = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (in_base(s, ids[i]))
+			s->irows[s->nrows++] = ids[i];
+	s->rowp = s->irows;
 	return 0;
 }
 
@@ -722,7 +769,7 @@ static void section_rows(struct view *v)
 	const struct tl_index *x = v->t->idx;
 	unsigned int bit;
 	void *tmp;
-	size_t size = s->indexed ? sizeof(s->irows[0]) : sizeof(s->rows[0]);
+	size_t size = s->indexed ? sizeof(uint32_t) : sizeof(s->rows[0]);
 	int k = 0;
 
 	s->sections = s->filter.with >= 0;
@@ -737,18 +784,28 @@ static void section_rows(struct view *v)
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < s->nrows; i++) {
-			bool proven = s->indexed ? x->pl[s->irows[i]].findings & bit :
+			bool proven = s->indexed ? x->pl[pos_of(s, i)].findings & bit :
 					  s->rows[i]->findings & bit;
 
 			if (proven != !pass)
 				continue;
 			if (s->indexed)
-				((uint32_t *)tmp)[k++] = s->irows[i];
+				((uint32_t *)tmp)[k++] = pos_of(s, i);
 			else
 				((const struct rq_placement **)tmp)[k++] = s->rows[i];
 		}
 		if (!pass)
 			s->nproven = k;
+	}
+	if (s->indexed) {
+		/* the rows are ours now, in this order */
+		if (irows_room(s, (size_t)s->nrows)) {
+			free(tmp);
+			s->sections = false;
+			return;
+		}
+		s->rowp = s->irows;
+		s->rev = false;
 	}
 	memcpy(s->indexed ? (void *)s->irows : (void *)s->rows, tmp, (size_t)s->nrows * size);
 	free(tmp);
@@ -769,6 +826,7 @@ static void rebuild(struct view *v)
 		free(s->irows);
 		s->rows = NULL;
 		s->irows = NULL;
+		s->rowp = NULL;
 		s->indexed = indexed;
 	}
 	if (indexed ? rebuild_base(v) || sort_index(v) : rebuild_ring(v)) {
@@ -787,7 +845,7 @@ static void rebuild(struct view *v)
 	if (!s->follow && s->sel_seq && s->indexed) {
 		/* one pass over the positions, not over the records */
 		for (int i = 0; i < s->nrows; i++) {
-			if (s->irows[i] == s->sel_pos) {
+			if (pos_of(s, i) == s->sel_pos) {
 				keep = i;
 				break;
 			}
@@ -821,7 +879,7 @@ static void remember(struct view *v)
 	s->sel_title = d < 0 && s->sections ? d : 0;
 	s->sel_seq = s->nrows && d >= 0 ? row_seq(v, d) : 0;
 	if (s->indexed && s->nrows && d >= 0)
-		s->sel_pos = s->irows[d];
+		s->sel_pos = pos_of(s, d);
 }
 
 static int placements_open(struct view *v, const void *arg)
@@ -1036,6 +1094,7 @@ static int search_bits(struct view *v, const char *needle, bool icase)
 	struct pl_state *s = v->priv;
 	const struct tl_index *x = v->t->idx;
 	bool digits = needle[0] && all_digits(needle), pm[RQ_PATH__COUNT];
+	bool any_comm = false, any_path = false;
 	uint8_t *cm, *pidm = NULL;
 
 	if (s->mbits_ok && s->micase == icase && !strcmp(s->msearch, needle))
@@ -1052,19 +1111,23 @@ static int search_bits(struct view *v, const char *needle, bool icase)
 		free(pidm);
 		return -1;
 	}
-	for (uint32_t i = 0; i < x->ncomms; i++)
+	for (uint32_t i = 0; i < x->ncomms; i++) {
 		cm[i] = tui_name_has(tl_comm(x, i), strnlen(tl_comm(x, i), RQ_COMM_LEN), needle,
 				     icase);
+		any_comm |= cm[i];
+	}
+	cm[x->ncomms] = 0;
 	for (int p = 0; p < RQ_PATH__COUNT; p++)
-		pm[p] = tui_text_has(rq_paths[p].id, needle, icase);
-	for (size_t i = 0; i < x->sorted; i++) {
-		uint64_t w = s->cols[i];
-		uint32_t comm = (uint32_t)w & 0xffffff, path = (uint32_t)(w >> 24) & 0xff;
-		int32_t pid = (int32_t)(uint32_t)(w >> 32);
-		bool m = (comm < x->ncomms && cm[comm]) ||
-			 pm[path < RQ_PATH__COUNT ? path : RQ_PATH_UNKNOWN];
+		any_path |= pm[p] = tui_text_has(rq_paths[p].id, needle, icase);
+	s->nmatch = 0;
+	/* only the columns that can match are read */
+	for (size_t i = 0; (any_comm || any_path || digits) && i < x->sorted; i++) {
+		bool m = (any_comm && cm[s->col_comm[i] < x->ncomms ? s->col_comm[i] :
+					x->ncomms]) || (any_path && pm[s->col_path[i]]);
 
 		if (!m && digits) {
+			int32_t pid = s->col_pid[i];
+
 			if (pid < 0) {
 				m = pid_has(pid, needle);
 			} else {
@@ -1073,8 +1136,10 @@ static int search_bits(struct view *v, const char *needle, bool icase)
 				m = pidm[pid] == 2;
 			}
 		}
-		if (m)
+		if (m) {
 			BIT_SET(s->mbits, i);
+			s->nmatch++;
+		}
 	}
 	free(cm);
 	free(pidm);
@@ -1101,8 +1166,8 @@ static int search_rows(struct view *v)
 		s->mcap = s->nrows;
 	}
 	s->nm = 0;
-	for (int d = 0; d < s->nrows; d++)
-		if (BIT_HAS(s->mbits, s->irows[d]))
+	for (int d = 0; s->nmatch && d < s->nrows; d++)
+		if (BIT_HAS(s->mbits, pos_of(s, d)))
 			s->mrows[s->nm++] = screen_of(s, d);
 	s->mrows_ver = s->rows_ver;
 	return 0;
@@ -1160,7 +1225,7 @@ static bool placements_match(struct view *v, int row, const char *needle, bool i
 	if (d < 0)
 		return false;
 	if (s->indexed && s->mbits_ok && s->micase == icase && !strcmp(s->msearch, needle))
-		return BIT_HAS(s->mbits, s->irows[d]);
+		return BIT_HAS(s->mbits, pos_of(s, d));
 	p = row_pl(v, d);
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	return tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
@@ -1252,10 +1317,10 @@ static bool placements_idle(struct view *v, unsigned int budget)
 		return false;
 	tl_index_sort(x);
 	index_reset(s, x);
-	/* a slice a call; out of memory (no cols, no order): nothing more to do */
-	if (!s->cols || s->ncols < x->sorted) {
+	/* a slice a call; out of memory (no columns, no order): nothing more to do */
+	if (!s->col_comm || s->ncols < x->sorted) {
 		cols_step(s, x, budget);
-		if (!s->cols)
+		if (!s->col_comm)
 			return false;
 		if (budget)
 			return true;
@@ -1279,7 +1344,9 @@ static void placements_done(struct view *v)
 	for (int c = 0; c < PS__COUNT; c++)
 		rq_order_free(s->order[c]);
 	free(s->comm_rank);
-	free(s->cols);
+	free(s->col_comm);
+	free(s->col_path);
+	free(s->col_pid);
 	free(s->mbits);
 	free(s->inbase);
 	free(s->base);

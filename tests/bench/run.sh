@@ -17,6 +17,8 @@
 #            scripted keys in-process; live mode's key to screen on a pty
 #            (tests/tools/keylat.py), idle and while 4 hackbench tasks run
 #   profile  callgrind instructions per event, rqpath audit vs rqpath's reader alone
+#   lists    tests/bench/lists.sh: the TUI's sort and search keys (ms each) on a list of
+#            5 M placements of a generated trace, scripted (views/script.c)
 #   scale    tests/bench/scale.sh on generated traces (tests/helpers/gen_trace.c): the
 #            per-event cost at 2, 64 and 256 CPUs, peak RSS at 10 k and 100 k live
 #            tasks, a 100 M-event file end to end against the 1x trace's events/s
@@ -27,7 +29,7 @@
 #
 # Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
 # the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (7),
-# BENCH_SKIP="live tui profile rss 4x scale" (any of them; and scale.sh's own parts:
+# BENCH_SKIP="live tui profile rss 4x scale lists" (any of them; and scale.sh's own parts:
 # cpus tasks 100m), BENCH_KEEP=1 keeps the large files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -442,6 +444,18 @@ if ! skipped scale; then
 	esac
 fi
 
+# ---- lists: the TUI's sort and search keys on 5 M placements (a generated trace) ------------
+rm -f "$OUT/lists.md"
+if ! skipped lists; then
+	say "lists: tests/bench/lists.sh"
+	RQPATH=$RQPATH RQPATH_BUILD=$RQPATH_BUILD BENCH_KEEP=$BENCH_KEEP sh "$top/tests/bench/lists.sh"
+	case $? in
+	0) ;;
+	1) verdict=1 ;;
+	*) say "lists.sh could not run"; verdict=1 ;;
+	esac
+fi
+
 # ---- cleanup checks --------------------------------------------------------------------
 ls $TRACEFS/instances >"$OUT/instances.after" 2>/dev/null
 left=$(comm -13 "$OUT/instances.before" "$OUT/instances.after" | grep '^rqpath-[0-9]*$' |
@@ -625,6 +639,10 @@ row() {	# row NAME EVENTS FILE
 	if [ -s "$OUT/scale.md" ]; then
 		echo
 		cat "$OUT/scale.md"
+	fi
+	if [ -s "$OUT/lists.md" ]; then
+		echo
+		cat "$OUT/lists.md"
 	fi
 } >"$OUT/results.md"
 echo
