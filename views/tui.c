@@ -1040,7 +1040,7 @@ static void handle_key(struct tui *t, int ch)
 	}
 }
 
-/* ---- replay main loop ------------------------------------------------------------- */
+/* ---- the end of a TUI ------------------------------------------------------------- */
 
 static void tui_free(struct tui *t)
 {
@@ -1064,74 +1064,6 @@ static void tui_free(struct tui *t)
 
 /* Rows of background work a turn (view_ops.idle): a few milliseconds. */
 #define IDLE_BUDGET (1u << 18)
-
-static int replay_loop(struct tui *t)
-{
-	double last = wall_now();
-	bool idle_more = false;
-
-	tui_switch(t, t->cmp ? VIEW_COMPARE : VIEW_DASHBOARD, NULL);
-	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
-	t->dirty = true;
-	while (!t->quit && !sig_quit) {
-		int ch;
-
-		/* only what changed is drawn: a key (view_key), loading, playback */
-		if (t->dirty || t->loading || t->playing) {
-			draw(t);
-			t->dirty = false;
-		}
-		if (t->script) {
-			/* one scripted key per turn, and only at rest: the dumps are exact */
-			if (!t->loading && !t->playing) {
-				ch = tui_script_key(t);
-				if (ch != ERR)
-					handle_key(t, ch);
-			}
-		} else {
-			timeout(t->loading || idle_more ? 0 : t->playing ? 40 : 250);
-			ch = getch();
-			while (ch != ERR && !t->quit) {
-				handle_key(t, ch);
-				timeout(0);
-				ch = getch();
-			}
-		}
-		if (t->loading) {
-			if (replay_feed(t, 0.05)) {
-				const struct rq_summary *sum = rq_analysis_summary(t->an);
-
-				t->loading = false;
-				t->dirty = true;
-				if (t->at_end || t->seek_placement)
-					t->play_ts = sum->nr_events ? sum->last_ts : t->trace_first;
-				else
-					t->play_ts = t->seek_ts;
-			}
-			last = wall_now();
-		} else if (t->playing) {
-			/* a script plays on a virtual clock: 40 ms a turn */
-			double now = t->script ? last + 0.04 : wall_now();
-
-			t->play_ts += (uint64_t)((now - last) * speeds[t->speed] * 1e9);
-			last = now;
-			t->seek_ts = t->play_ts;
-			t->seek_placement = false;
-			replay_feed(t, 0.03);
-			if (t->at_end) {
-				t->playing = false;
-				t->dirty = true;
-				t->play_ts = rq_analysis_summary(t->an)->last_ts;
-			}
-		} else {
-			last = wall_now();
-			/* at rest, no key waiting: the lists' sort orders (not scripted: the
-			 * dumps are exact, a script asks with :idle) */
-			idle_more = !t->script && tui_idle(t, IDLE_BUDGET);
-		}
-	}
-	return 0;
-}
 
 int tui_replay_load(struct tui *t, const char *path)
 {
@@ -1186,6 +1118,8 @@ static int compare_load(struct tui *t, char *err, size_t errlen)
 	return rc;
 }
 
+static int tui_loop(struct tui *t);
+
 static int replay_main(const char *const *base, int nbase, const char *const *new, int nnew,
 		       const char *topology, char *err, size_t errlen)
 {
@@ -1236,7 +1170,9 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 		free(t);
 		return -1;
 	}
-	rc = replay_loop(t);
+	tui_switch(t, t->cmp ? VIEW_COMPARE : VIEW_DASHBOARD, NULL);
+	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
+	rc = tui_loop(t);
 	term_end();
 	tui_script_close(t);
 	tui_free(t);
@@ -1369,65 +1305,106 @@ static void live_status(struct tui *t, double now)
 		t->stall = rq_recorder_stalled(t->rec);
 }
 
-static int live_loop(struct tui *t)
+/*
+ * The one main loop, replay and live alike: keys (a script's at rest), the screen of a
+ * key before any work, the source's turn (replay: loading, playback, or the views'
+ * background work; live: a slice of the recording), the screen again when that changed
+ * it, then wait for the terminal (and live, the ring buffers).  -1 if the recording
+ * failed.
+ */
+struct loop {
+	double last;		/* replay: wall clock of the last playback step */
+	bool idle_more;		/* replay: the views' background work goes on */
+	double last_draw, last_read;	/* live */
+	bool more;		/* live: the recorder has records waiting */
+	int ret;		/* live: the recorder's last step */
+	struct pollfd *fds;
+	int ncpu;
+};
+
+/* Replay's turn: feed toward the target, play on, or work in the background at rest. */
+static void replay_turn(struct tui *t, struct loop *l)
+{
+	if (t->loading) {
+		if (replay_feed(t, 0.05)) {
+			const struct rq_summary *sum = rq_analysis_summary(t->an);
+
+			t->loading = false;
+			t->dirty = true;
+			if (t->at_end || t->seek_placement)
+				t->play_ts = sum->nr_events ? sum->last_ts : t->trace_first;
+			else
+				t->play_ts = t->seek_ts;
+		}
+		l->last = wall_now();
+	} else if (t->playing) {
+		/* a script plays on a virtual clock: 40 ms a turn */
+		double now = t->script ? l->last + 0.04 : wall_now();
+
+		t->play_ts += (uint64_t)((now - l->last) * speeds[t->speed] * 1e9);
+		l->last = now;
+		t->seek_ts = t->play_ts;
+		t->seek_placement = false;
+		replay_feed(t, 0.03);
+		if (t->at_end) {
+			t->playing = false;
+			t->dirty = true;
+			t->play_ts = rq_analysis_summary(t->an)->last_ts;
+		}
+	} else {
+		l->last = wall_now();
+		/* at rest, no key waiting: the lists' sort orders (not scripted: the dumps
+		 * are exact, a script asks with :idle) */
+		l->idle_more = !t->script && tui_idle(t, IDLE_BUDGET);
+	}
+}
+
+/* Live's turn: a slice of the recording when its gap has passed; false when it ended. */
+static bool live_turn(struct tui *t, struct loop *l)
 {
 	const struct rq_budget slice = { .max_seconds = LIVE_SLICE };
-	int ncpu = rq_pump_cpus(t->pump), ret = 0;
-	struct pollfd *fds = calloc((size_t)ncpu + 1, sizeof(*fds));
-	double last_draw = 0, last_read = 0;
-	bool more = false;
+	double now = wall_now();
 
-	if (!fds)
-		return -1;
-	while (!t->quit && !sig_quit) {
-		double now = wall_now(), wait;
-		int n = 0, ch;
+	if (l->more || now - l->last_read >= LIVE_GAP) {
+		l->ret = rq_recorder_step(t->rec, &slice);
+		if (l->ret <= 0)
+			return false;
+		l->last_read = now;
+		l->more = l->ret == 2;
+	}
+	live_status(t, wall_now());
+	return true;
+}
 
-		/* keys first, and their screen at once: the recording comes after */
-		if (t->script) {
-			/* frozen: only a key redraws (the dumps show the screen that waits) */
-			if (!t->frozen || t->dirty) {
-				draw(t);
-				t->dirty = false;
-			}
-			ch = tui_script_key(t);
-			if (ch != ERR)
-				handle_key(t, ch);
-		} else {
-			timeout(0);
-			while ((ch = getch()) != ERR && !t->quit)
-				handle_key(t, ch);
-			if (t->dirty) {
-				draw(t);
-				t->dirty = false;
-				last_draw = now;
-			}
-		}
-		if (t->quit)
-			break;
-		if (more || now - last_read >= LIVE_GAP) {
-			ret = rq_recorder_step(t->rec, &slice);
-			if (ret <= 0)
-				break;
-			last_read = now;
-			more = ret == 2;
-		}
-		now = wall_now();
-		live_status(t, now);
-		if (!t->script && (t->dirty || (!t->frozen && now - last_draw >= LIVE_FRAME))) {
-			draw(t);
-			t->dirty = false;
-			last_draw = now;
-		}
-		/* wait for the terminal, and for the ring buffers once the gap has passed */
-		if (more)
-			continue;
-		if (!t->script) {
-			fds[n].fd = STDIN_FILENO;
-			fds[n].events = POLLIN;
-			n++;
-		}
-		wait = LIVE_FRAME - (now - last_draw);
+/* Whether the screen is drawn now: what changed, and live every frame unless frozen. */
+static bool loop_draws(const struct tui *t, const struct loop *l, bool after_turn)
+{
+	if (t->dirty)
+		return true;
+	if (!after_turn)
+		return false;
+	if (!t->live)
+		return t->loading || t->playing;
+	/* a frozen screen waits for a key (a script's dumps show it waiting) */
+	if (t->frozen)
+		return false;
+	return t->script || wall_now() - l->last_draw >= LIVE_FRAME;
+}
+
+/* Wait for the terminal, and live for the ring buffers once their gap has passed. */
+static void loop_wait(struct tui *t, struct loop *l)
+{
+	double now = wall_now(), wait;
+	int n = 0;
+
+	if (!t->live) {
+		if (t->script || t->loading || l->idle_more)
+			return;
+		wait = t->playing ? 0.04 : 0.25;
+	} else {
+		if (l->more)
+			return;
+		wait = LIVE_FRAME - (now - l->last_draw);
 		if (t->script) {
 			/*
 			 * A script has no terminal: a turn per step, paced as the recorder's
@@ -1437,16 +1414,67 @@ static int live_loop(struct tui *t)
 
 			nanosleep(&gap, NULL);
 			wait = LIVE_FRAME;
-		} else if (now - last_read < LIVE_GAP) {
-			if (wait > LIVE_GAP - (now - last_read))
-				wait = LIVE_GAP - (now - last_read);
+		} else if (now - l->last_read < LIVE_GAP) {
+			if (wait > LIVE_GAP - (now - l->last_read))
+				wait = LIVE_GAP - (now - l->last_read);
 		}
-		if (t->script || now - last_read >= LIVE_GAP)
-			n += rq_recorder_pollfds(t->rec, fds + n, ncpu);
-		poll(fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 	}
-	free(fds);
-	return ret < 0 ? -1 : 0;
+	if (!t->script) {
+		l->fds[n].fd = STDIN_FILENO;
+		l->fds[n].events = POLLIN;
+		n++;
+	}
+	if (t->live && (t->script || now - l->last_read >= LIVE_GAP))
+		n += rq_recorder_pollfds(t->rec, l->fds + n, l->ncpu);
+	poll(l->fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+}
+
+static int tui_loop(struct tui *t)
+{
+	struct loop l = { .last = wall_now() };
+	int ch;
+
+	l.ncpu = t->live ? rq_pump_cpus(t->pump) : 0;
+	l.fds = calloc((size_t)l.ncpu + 1, sizeof(*l.fds));
+	if (!l.fds)
+		return -1;
+	t->dirty = true;
+	while (!t->quit && !sig_quit) {
+		/* keys first, and their screen at once: the source's work comes after */
+		if (t->script) {
+			/* one scripted key per turn, replay only at rest: the dumps are exact */
+			if (t->live || (!t->loading && !t->playing)) {
+				ch = tui_script_key(t);
+				if (ch != ERR)
+					handle_key(t, ch);
+			}
+		} else {
+			timeout(0);
+			while (!t->quit && (ch = getch()) != ERR)
+				handle_key(t, ch);
+		}
+		if (t->quit)
+			break;
+		if (loop_draws(t, &l, false)) {
+			draw(t);
+			t->dirty = false;
+			l.last_draw = wall_now();
+		}
+		if (t->live) {
+			if (!live_turn(t, &l))
+				break;
+		} else {
+			replay_turn(t, &l);
+		}
+		if (loop_draws(t, &l, true)) {
+			draw(t);
+			t->dirty = false;
+			l.last_draw = wall_now();
+		}
+		loop_wait(t, &l);
+	}
+	free(l.fds);
+	return l.ret < 0 ? -1 : 0;
 }
 
 int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
@@ -1496,7 +1524,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 			snprintf(rerr, sizeof(rerr), "out of memory");
 			rc = rq_recorder_finish(t->rec, -1);
 		} else {
-			rc = live_loop(t);
+			rc = tui_loop(t);
 			rc = rq_recorder_finish(t->rec, rc);
 		}
 		t->rec = NULL;
