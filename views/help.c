@@ -76,6 +76,7 @@ static void build(struct view *v)
 			add_scope(s, views[i]->name, buf);
 		}
 	}
+	add_scope(s, "prompt", "in a prompt (/ f t F6; text is UTF-8 as typed)");
 	add(s, true, "views");
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		if (views[i] == &compare_ops && !v->t->cmp)

@@ -87,6 +87,33 @@ const struct tui_key tui_keys[] = {
 	  "c policy" },
 	{ '\n', "Enter", ACT_ENTER, "timeline", "the detail of the selected placement",
 	  "Enter detail" },
+	/* the prompts (/ f t F6): only while one is open (prompt.c) */
+	{ 27, "Esc", ACT_P_CANCEL, "prompt", "cancel the prompt", NULL },
+	{ '\n', "Enter", ACT_P_RUN, "prompt", "run it", NULL },
+	{ '\r', "Enter", ACT_P_RUN, "prompt", NULL, NULL },
+	{ KEY_ENTER, "Enter", ACT_P_RUN, "prompt", NULL, NULL },
+	{ KEY_UP, "Up/^P", ACT_P_OLDER, "prompt",
+	  "the prompt's history, older (the value in force is in it)", NULL },
+	{ CTRL('p'), "^P", ACT_P_OLDER, "prompt", NULL, NULL },
+	{ KEY_DOWN, "Down/^N", ACT_P_NEWER, "prompt", "the history, newer", NULL },
+	{ CTRL('n'), "^N", ACT_P_NEWER, "prompt", NULL, NULL },
+	{ KEY_LEFT, "Left/^B", ACT_P_LEFT, "prompt", "a character left", NULL },
+	{ CTRL('b'), "^B", ACT_P_LEFT, "prompt", NULL, NULL },
+	{ KEY_RIGHT, "Right/^F", ACT_P_RIGHT, "prompt", "a character right", NULL },
+	{ CTRL('f'), "^F", ACT_P_RIGHT, "prompt", NULL, NULL },
+	{ KEY_HOME, "Home/^A", ACT_P_START, "prompt", "to the start", NULL },
+	{ CTRL('a'), "^A", ACT_P_START, "prompt", NULL, NULL },
+	{ KEY_END, "End/^E", ACT_P_END, "prompt", "to the end", NULL },
+	{ CTRL('e'), "^E", ACT_P_END, "prompt", NULL, NULL },
+	{ KEY_BACKSPACE, "Bksp", ACT_P_BKSP, "prompt", "delete the character before", NULL },
+	{ 127, "Bksp", ACT_P_BKSP, "prompt", NULL, NULL },
+	{ 8, "Bksp", ACT_P_BKSP, "prompt", NULL, NULL },
+	{ KEY_DC, "Del/^D", ACT_P_DEL, "prompt", "delete the character under the cursor", NULL },
+	{ CTRL('d'), "^D", ACT_P_DEL, "prompt", NULL, NULL },
+	{ CTRL('u'), "^U", ACT_P_KILL_START, "prompt", "delete to the start", NULL },
+	{ CTRL('k'), "^K", ACT_P_KILL_END, "prompt", "delete to the end", NULL },
+	{ CTRL('w'), "^W", ACT_P_KILL_WORD, "prompt", "delete the word before the cursor",
+	  NULL },
 	/* everywhere */
 	/* live: after the views' rows, so the timeline's Z still zooms out there */
 	{ 'Z', "Z", ACT_FREEZE, "live",
@@ -163,6 +190,8 @@ static bool in_scope(const struct tui *t, const char *scope, const char *view)
 		return t->live;
 	if (!strcmp(scope, "compare-mode"))
 		return t->cmp != NULL;
+	if (!strcmp(scope, "prompt"))	/* tui_prompt_action() only */
+		return false;
 	return tui_scope_has(scope, view);
 }
 
@@ -177,6 +206,15 @@ enum tui_action tui_key_action(const struct tui *t, int key)
 
 	for (int i = 0; i < tui_nr_keys; i++)
 		if (tui_keys[i].key == key && in_scope(t, tui_keys[i].scope, view))
+			return tui_keys[i].act;
+	return ACT_NONE;
+}
+
+enum tui_action tui_prompt_action(int key)
+{
+	for (int i = 0; i < tui_nr_keys; i++)
+		if (tui_keys[i].key == key && tui_keys[i].scope &&
+		    !strcmp(tui_keys[i].scope, "prompt"))
 			return tui_keys[i].act;
 	return ACT_NONE;
 }

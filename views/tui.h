@@ -68,6 +68,20 @@ enum tui_action {
 	ACT_SWITCH_SIDE,
 	ACT_ENTER_BASE,
 	ACT_NEXT_RUN,
+	/* the prompt's editing keys (scope "prompt": only while a prompt is open) */
+	ACT_P_CANCEL,
+	ACT_P_RUN,
+	ACT_P_OLDER,
+	ACT_P_NEWER,
+	ACT_P_LEFT,
+	ACT_P_RIGHT,
+	ACT_P_START,
+	ACT_P_END,
+	ACT_P_BKSP,
+	ACT_P_DEL,
+	ACT_P_KILL_START,
+	ACT_P_KILL_END,
+	ACT_P_KILL_WORD,
 };
 
 /* One row of the key table: keys, help view and help line are all generated from it. */
@@ -416,6 +430,8 @@ void tui_sort_header(const struct tui *t, const struct tui_sort *s, const struct
 enum tui_action tui_key_action(const struct tui *t, int key);
 /* Is name one of the space-separated words of a key's scope ("tasks placements")? */
 bool tui_scope_has(const char *scope, const char *name);
+/* The action of a key in the open prompt (scope "prompt"), ACT_NONE: text. */
+enum tui_action tui_prompt_action(int key);
 /* The name of the key that does act in the view on top ("?" if none does). */
 const char *tui_key_name(const struct tui *t, enum tui_action act);
 /* The bottom help line for a view. */

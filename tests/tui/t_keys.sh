@@ -3,7 +3,8 @@
 # g/Home and G/End are the top and the bottom of a list (g restarted the replay and
 # zeroed every count), q closes a nested view and quits from the first one (it quit from
 # anywhere), F10 quits from any view, Shift-Tab cycles the views backwards, F3 searches,
-# F4 filters, F5 opens the timeline (at the list's row), and the help lists them all.
+# F4 filters, F5 opens the timeline (at the list's row), and the help lists them all,
+# the prompts' editing keys too (they are in the one key table).
 # The placement numbers come from trace-cmd report: the placements are the sched_wakeup,
 # sched_wakeup_new and sched_process_exec records (the last one is #N).  In-process: golden/script.sh.
 . "$(dirname "$0")/golden/script.sh"
@@ -31,6 +32,7 @@ step f5 "<F5>"
 step f5-back "<Esc>1<F5>"
 step help "?"
 step help2 "<PgDn>"
+step help3 "<End>"
 step help-q "q"
 step - "q"
 step after ":dump"
@@ -60,8 +62,12 @@ for k in 'F10 +quit from any view' 'q +close this view; quit from the first' 'R 
 	'f/F4 +filter'; do
 	has help2 "$k" "help: no '$k'"
 done
+# the prompt's editing keys come from the key table too
+for k in '\^U +delete to the start' '\^W +delete the word before the cursor'; do
+	has help3 "$k" "help: no '$k'"
+done
 has help-q ' timeline  ' "q in the help did not go back"
-grep -q '^=== 20:' "$work/dump" && fail "q from the first view did not quit"
+grep -q '^=== 21:' "$work/dump" && fail "q from the first view did not quit"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 
 # F10 quits from a nested view at once
