@@ -958,11 +958,7 @@ static void draw_row(struct view *v, int y, const struct rq_placement *p, bool s
 	char buf[160], from[16], marks[8], ts[48];
 	int x, cw = comm_width(t);
 
-	if (sel)
-		attron(tui_attr(C_SELECT));
-	if (sel)
-		for (int i = 0; i < COLS; i++)
-			mvaddch(y, i, ' ');
+	tui_list_bar(y, sel);
 	if (p->from_cpu >= 0)
 		snprintf(from, sizeof(from), "%d", p->from_cpu);
 	else
@@ -1003,6 +999,17 @@ static void draw_title_row(struct view *v, int y, int d, bool sel)
 	tui_rule(v->t, y, buf);
 	if (sel)
 		mvchgat(y, 0, -1, tui_attr(C_SELECT), 0, NULL);
+}
+
+/* Screen row i: a placement, or a section's title. */
+static void placements_row(struct view *v, int y, int i, bool sel)
+{
+	int d = data_of(v->priv, i);
+
+	if (d < 0)
+		draw_title_row(v, y, d, sel);
+	else
+		draw_row(v, y, row_pl(v, d), sel);
 }
 
 static void placements_draw(struct view *v, int y0, int h)
@@ -1047,20 +1054,11 @@ static void placements_draw(struct view *v, int y0, int h)
 	tui_clear_row(y0 + 1, 0);
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
-	for (int i = 0; i < list_h && v->top + i < nshown(s); i++) {
-		int d = data_of(s, v->top + i);
-
-		if (d < 0)
-			draw_title_row(v, y0 + 2 + i, d, v->top + i == v->sel);
-		else
-			draw_row(v, y0 + 2 + i, row_pl(v, d), v->top + i == v->sel);
-	}
+	tui_list_draw(v, y0 + 2, list_h, nshown(s), placements_row);
 	if (!s->nrows)
 		tui_puts(y0 + 3, 2, -1, f[0] ? "nothing matches the filter (F clears it)" :
 			 "no placements yet");
 	remember(v);
-	v->height = list_h;
-	v->list_y = y0 + 2;
 }
 
 static int placements_rows(struct view *v)

@@ -384,10 +384,19 @@ int tui_width(const char *s);
 /* Wrap text into w columns starting at (*y, x), stopping before ymax; returns lines. */
 int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);
 
-/* Common list movement; returns true if act was a movement. */
+/* list.c: the list component.  Common list movement; true if act was a movement. */
 bool tui_list_key(struct view *v, enum tui_action act, int n);
 bool tui_pager_key(struct view *v, enum tui_action act, int n);
 void tui_list_clamp(struct view *v, int n, int h);
+/* One row of a list: draw row i of v at screen row y. */
+typedef void (*tui_list_row_fn)(struct view *v, int y, int i, bool sel);
+/*
+ * The rows of a list of n rows on screen rows y .. y + h - 1 from v->top: the cursor
+ * clamped, v->height and v->list_y set, each row drawn by row().
+ */
+void tui_list_draw(struct view *v, int y, int h, int n, tui_list_row_fn row);
+/* The selected row's bar: C_SELECT on and the row cleared (the row attroff()s it). */
+void tui_list_bar(int y, bool sel);
 
 /* The mouse (ncurses; RQPATH_NO_MOUSE=1 turns it off): a click selects a list row, a
  * double click opens it, the wheel scrolls. */
