@@ -355,9 +355,12 @@ static uint32_t row_seq(struct view *v, int i)
 	return s->indexed ? v->t->idx->pl[pos_of(s, i)].seq : (uint32_t)s->rows[i]->seq;
 }
 
-/* pl_filter_match() on an index entry, without expanding it. */
+/*
+ * pl_filter_match() on an index entry, without expanding it; cm (may be NULL): whether
+ * each comm id matches comm=, worked out once per filter.
+ */
 static bool match_compact(const struct pl_filter *f, const struct tl_index *x,
-			  const struct tl_pl *c)
+			  const struct tl_pl *c, const uint8_t *cm)
 {
 	int path = c->path < RQ_PATH__COUNT ? c->path : RQ_PATH_UNKNOWN;
 
@@ -380,6 +383,8 @@ static bool match_compact(const struct pl_filter *f, const struct tl_index *x,
 	if (f->node >= 0 && rq_teach_node_mark(f->node, path) !=
 	    (f->node_maybe ? RQ_TEACH_MAYBE : RQ_TEACH_TAKEN))
 		return false;
+	if (f->comm[0] && cm)
+		return c->comm < x->ncomms && cm[c->comm];
 	if (f->comm[0] && !comm_has(tl_comm(x, c->comm), f->comm))
 		return false;
 	return true;
@@ -432,6 +437,7 @@ static int rebuild_base(struct view *v)
 	struct pl_state *s = v->priv;
 	struct tl_index *x = v->t->idx;
 	uint64_t until = v->t->an ? rq_analysis_summary(v->t->an)->last_ts : 0;
+	uint8_t *cm = NULL;
 
 	tl_index_sort(x);
 	index_reset(s, x);
@@ -455,12 +461,17 @@ static int rebuild_base(struct view *v)
 	if (!s->base || !s->inbase)
 		return -1;
 	s->nbase = 0;
+	/* comm= matched once per distinct name, not once per row */
+	if (s->filter.comm[0] && (cm = malloc((size_t)x->ncomms + 1)))
+		for (uint32_t i = 0; i < x->ncomms; i++)
+			cm[i] = comm_has(tl_comm(x, i), s->filter.comm);
 	for (size_t i = 0; i < s->n_until; i++) {
-		if (match_compact(&s->filter, x, &x->pl[i])) {
+		if (match_compact(&s->filter, x, &x->pl[i], cm)) {
 			s->base[s->nbase++] = (uint32_t)i;
 			BIT_SET(s->inbase, i);
 		}
 	}
+	free(cm);
 	s->base_ok = true;
 	s->base_gen = v->t->generation;
 	return 0;
