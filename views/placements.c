@@ -1274,7 +1274,10 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 	case ACT_ENTER:
 		/* on a section's title: its first placement */
 		if (d < 0) {
-			d = d == -1 ? (s->nproven ? 0 : -1) : s->nrows > s->nproven ? s->nproven : -1;
+			if (d == -1)
+				d = s->nproven ? 0 : -1;
+			else
+				d = s->nrows > s->nproven ? s->nproven : -1;
 			if (d < 0)
 				return VK_NONE;
 			v->sel = screen_of(s, d);

@@ -11,14 +11,14 @@
  *	<one line per screen row, trailing blanks removed>
  *
  * A step line is keys: printable characters stand for themselves, <Name> for the others
- * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 F3 F4 F5 F6 F10 lt
- * C-x; mouse:
- * Click:Y:X DClick:Y:X WheelUp:Y:X WheelDown:Y:X), and
- * ":resize WxH" resizes the screen, ":dump" only dumps, ":idle" does the background
- * work of the views (the sort orders of a long list) to its end and dumps, ":dump-match" dumps with the
- * search's highlighted matches (TUI_MATCH_ATTR) between « and ».  Lines starting with # and empty
- * lines are skipped.  The end of the file quits, as q would.  RQPATH_TUI_STEP_MS=1 adds
- * each step's time, from its first key to its screen at rest, to its header (make bench).
+ * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 F3 F4 F5 F6
+ * F10 lt C-x; mouse: Click:Y:X DClick:Y:X WheelUp:Y:X WheelDown:Y:X), and ":resize WxH"
+ * resizes the screen, ":dump" only dumps, ":idle" does the background work of the views
+ * (the sort orders of a long list) to its end and dumps, ":dump-match" dumps with the
+ * search's highlighted matches (TUI_MATCH_ATTR) between « and ».  Lines starting with #
+ * and empty lines are skipped.  The end of the file quits, as q would.
+ * RQPATH_TUI_STEP_MS=1 adds each step's time, from its first key to its screen at rest,
+ * to its header (make bench).
  */
 #include <limits.h>
 #include <stdio.h>

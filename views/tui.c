@@ -765,8 +765,8 @@ static void draw_bottom(struct tui *t)
 		static const char *const ask[] = {
 			[CONFIRM_QUIT] = "end the recording? It is not kept (no -o FILE). y ends "
 					 "it, any other key goes on",
-			[CONFIRM_RESTART] = "restart the replay from the start, every count from 0? "
-					    "y restarts, any other key does not",
+			[CONFIRM_RESTART] = "restart the replay from the start, every count "
+					    "from 0? y restarts, any other key does not",
 			[CONFIRM_RESET] = "reset the counters and count from now? y resets, any "
 					  "other key does not",
 		};
@@ -891,7 +891,8 @@ static void handle_key(struct tui *t, int ch)
 		else if (what == CONFIRM_QUIT)
 			tui_message(t, "still recording");
 		else if (!yes)
-			tui_message(t, "%s", what == CONFIRM_RESTART ? "not restarted" : "not reset");
+			tui_message(t, "%s", what == CONFIRM_RESTART ? "not restarted" :
+				    "not reset");
 		else if (what == CONFIRM_RESTART)
 			replay_reopen(t);
 		else
@@ -1265,12 +1266,15 @@ void tui_live_action(struct tui *t, enum tui_action act)
 			tui_message(t, "frozen: the screen waits, recording and analysis go on "
 				    "(%s: live again)", tui_key_name(t, ACT_FREEZE));
 		} else {
+			uint64_t n = rq_analysis_summary(t->an)->nr_events;
+
 			/* the rows the views kept while frozen are old now */
 			for (int i = 0; i < VIEW__COUNT; i++)
 				t->views[i].stale = true;
 			t->generation++;
+
 			tui_message(t, "live again: nothing was missed while frozen (%llu events "
-				    "counted)", (unsigned long long)rq_analysis_summary(t->an)->nr_events);
+				    "counted)", (unsigned long long)n);
 		}
 		break;
 	case ACT_RESET:
