@@ -218,6 +218,7 @@ struct cmp_state {
 	struct cline *lines;
 	int nlines;
 	bool built;
+	bool ranges;		/* the screen is wide enough for each side's range */
 };
 
 static int build(struct view *v)
@@ -318,11 +319,7 @@ static void draw_line(struct view *v, int y, const struct cline *l, bool sel, bo
 		 rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
 		 rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
 		 rq_diff_fmt_change(r, ch, sizeof(ch)));
-	if (sel) {
-		attron(tui_attr(C_SELECT));
-		for (int i = 0; i < COLS; i++)
-			mvaddch(y, i, ' ');
-	}
+	tui_list_bar(y, sel);
 	tui_puts(y, 0, -1, line);
 	if (!sel)
 		attron(tui_attr(verdict_color(r)));
@@ -416,6 +413,13 @@ static void draw_status(struct view *v, int y, const struct rq_diff_row *r, bool
 	attroff(tui_attr(C_DIM));
 }
 
+static void compare_row(struct view *v, int y, int i, bool sel)
+{
+	struct cmp_state *s = v->priv;
+
+	draw_line(v, y, &s->lines[i], sel, s->ranges);
+}
+
 static void compare_draw(struct view *v, int y0, int h)
 {
 	struct cmp_state *s = v->priv;
@@ -451,11 +455,8 @@ static void compare_draw(struct view *v, int y0, int h)
 	tui_puts(y++, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
 	list_h = y0 + h - 1 - y;
-	v->height = list_h;
-	tui_list_clamp(v, s->nlines, list_h);
-	v->list_y = y;
-	for (int i = 0; i < list_h && v->top + i < s->nlines; i++)
-		draw_line(v, y + i, &s->lines[v->top + i], v->top + i == v->sel, ranges);
+	s->ranges = ranges;
+	tui_list_draw(v, y, list_h, s->nlines, compare_row);
 	draw_status(v, y0 + h - 1, s->nlines && s->lines[v->sel].row >= 0 ?
 		    &d->rows[s->lines[v->sel].row] : NULL, ranges);
 }

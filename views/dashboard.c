@@ -488,7 +488,7 @@ static void draw_top_tasks(struct view *v, int y, int ymax)
 		for (int f = 0; f < RQ_FIND__COUNT; f++)
 			if (tk->nr_findings[f])
 				bits |= 1u << f;
-		pl_finding_marks(bits, marks);
+		pl_finding_marks(bits, 0, marks);
 		snprintf(buf, sizeof(buf), " %7d ", tk->pid);
 		x = tui_puts(y, 0, -1, buf);
 		x += tui_puts_untrusted(y, x, 16, tk->comm, strnlen(tk->comm, RQ_COMM_LEN));
@@ -581,7 +581,7 @@ static enum view_key dashboard_key(struct view *v, enum tui_action act)
 		if (v->sel < s->npaths)
 			f.path = s->path_ids[v->sel];
 		else
-			f.finding = v->sel - s->npaths;
+			f.with = v->sel - s->npaths;	/* proven, then possible */
 		tui_push(v->t, VIEW_PLACEMENTS, &f);
 		return VK_REDRAW;
 	default:

@@ -121,6 +121,14 @@ static void build(struct view *v)
 			    rq_findings[f].title);
 			add_wrapped(s, C_NORMAL, "   ", rq_findings[f].text);
 		}
+	} else if (p->possible) {
+		for (int f = 0; f < RQ_FIND__COUNT; f++) {
+			if (!(p->possible & (1u << f)))
+				continue;
+			add(s, C_MAYBE, "possible: %s (not counted: the selection is not proven)",
+			    rq_finding_ids[f]);
+			add_wrapped(s, C_NORMAL, "   ", rq_findings[f].title);
+		}
 	} else {
 		static const char *const words[] = { "no", "one", "two", "three", "four",
 						     "five", "six", "seven", "eight" };

@@ -252,7 +252,17 @@ const char *tui_esc(const char *s, char *buf, size_t size)
 bool tui_name_has(const char *name, size_t len, const char *needle, bool icase)
 {
 	char shown[RQ_COMM_LEN * 12 + 1], hex[RQ_COMM_LEN * 4 + 1];
+	size_t i;
 
+	/* printable ASCII but \ is shown as it is, and its escapes are itself */
+	for (i = 0; i < len && i < RQ_COMM_LEN * 4 && name[i]; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e || name[i] == '\\')
+			break;
+	if (i == len || (i < len && !name[i])) {
+		memcpy(shown, name, i);
+		shown[i] = '\0';
+		return tui_text_has(shown, needle, icase);
+	}
 	/* what the screen shows (UTF-8), or the C escapes of the bytes (\xe6...) */
 	tui_display(name, len, shown, sizeof(shown));
 	rq_escape_c(name, len, hex, sizeof(hex));
@@ -388,63 +398,3 @@ int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip)
 	return rq_teach_wrap(text, w, wrap_cb, &c);
 }
 
-/*
- * Apply a movement key to *pos (a scroll offset or a selection) with page height h;
- * last is where End goes.  False if act is not a movement.
- */
-static bool move_key(int *pos, enum tui_action act, int h, int last)
-{
-	switch (act) {
-	case ACT_UP: (*pos)--; break;
-	case ACT_DOWN: (*pos)++; break;
-	case ACT_PGUP: *pos -= h - 1; break;
-	case ACT_PGDN: *pos += h - 1; break;
-	case ACT_HOME: *pos = 0; break;
-	case ACT_END: *pos = last; break;
-	default: return false;
-	}
-	return true;
-}
-
-/* Scroll a pager view of n lines (moves v->top); false if act is not a move. */
-bool tui_pager_key(struct view *v, enum tui_action act, int n)
-{
-	int h = v->height > 1 ? v->height : 10;
-
-	if (!move_key(&v->top, act, h, n))
-		return false;
-	if (v->top > n - h)
-		v->top = n - h;
-	if (v->top < 0)
-		v->top = 0;
-	return true;
-}
-
-/* Move the selection of a list view of n rows; false if act is not a move. */
-bool tui_list_key(struct view *v, enum tui_action act, int n)
-{
-	int h = v->height > 0 ? v->height : 10;
-
-	if (!move_key(&v->sel, act, h, n - 1))
-		return false;
-	tui_list_clamp(v, n, h);
-	return true;
-}
-
-void tui_list_clamp(struct view *v, int n, int h)
-{
-	if (v->sel >= n)
-		v->sel = n - 1;
-	if (v->sel < 0)
-		v->sel = 0;
-	if (h < 1)
-		h = 1;
-	if (v->sel < v->top)
-		v->top = v->sel;
-	if (v->sel >= v->top + h)
-		v->top = v->sel - h + 1;
-	if (v->top > n - h)
-		v->top = n - h;
-	if (v->top < 0)
-		v->top = 0;
-}

@@ -52,11 +52,7 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 	char buf[256], extra[96] = "";
 	int x;
 
-	if (sel) {
-		attron(tui_attr(C_SELECT));
-		for (int c = 0; c < COLS; c++)
-			mvaddch(y, c, ' ');
-	}
+	tui_list_bar(y, sel);
 	if (r->example == -1) {
 		if (r->finding == RQ_FIND_OFFCPU_FORK)
 			snprintf(extra, sizeof(extra), " of %llu forks",
@@ -109,6 +105,11 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		attroff(tui_attr(C_SELECT));
 }
 
+static void findings_row(struct view *v, int y, int i, bool sel)
+{
+	draw_row(v, y, &((struct findings_state *)v->priv)->rows[i], sel);
+}
+
 static void findings_draw(struct view *v, int y0, int h)
 {
 	struct findings_state *s = v->priv;
@@ -116,11 +117,7 @@ static void findings_draw(struct view *v, int y0, int h)
 	rebuild(v);
 	if (!v->t->an)
 		return;
-	tui_list_clamp(v, s->nrows, h);
-	v->height = h;
-	v->list_y = y0;
-	for (int i = 0; i < h && v->top + i < s->nrows; i++)
-		draw_row(v, y0 + i, &s->rows[v->top + i], v->top + i == v->sel);
+	tui_list_draw(v, y0, h, s->nrows, findings_row);
 }
 
 static int findings_rows(struct view *v)
@@ -165,8 +162,9 @@ static enum view_key findings_key(struct view *v, enum tui_action act)
 
 		tui_open_placement(v->t, &fs->examples[r->example]);
 	} else {
+		/* proven and possible together, in two sections */
 		pl_filter_clear(&f);
-		f.finding = r->finding;
+		f.with = r->finding;
 		tui_push(v->t, VIEW_PLACEMENTS, &f);
 	}
 	return VK_REDRAW;

@@ -76,6 +76,7 @@ static void build(struct view *v)
 			add_scope(s, views[i]->name, buf);
 		}
 	}
+	add_scope(s, "prompt", "in a prompt (/ f t F6; text is UTF-8 as typed)");
 	add(s, true, "views");
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		if (views[i] == &compare_ops && !v->t->cmp)
@@ -88,6 +89,14 @@ static void build(struct view *v)
 	snprintf(buf, sizeof(buf), "  %-10s findings: %s", rq_finding_letters,
 		 rq_finding_legend());
 	add(s, false, buf);
+	{
+		char lower[RQ_FIND__COUNT + 1];
+
+		pl_finding_marks(0, ~0u, lower);
+		snprintf(buf, sizeof(buf), "  %-10s lower case: possible (selection not proven, "
+			 "not counted)", lower);
+		add(s, false, buf);
+	}
 	add(s, false, "  +N?        N more placements may have taken this step (the trace "
 		      "cannot tell)");
 	add(s, false, "  exact      findings proven by the events; infer: under an assumption;");

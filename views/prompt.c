@@ -18,8 +18,6 @@
 
 #include "tui.h"
 
-#define CTRL(c) ((c) & 0x1f)
-
 static struct prompt_hist *hist_for(struct tui *t, const char *label)
 {
 	struct prompt_hist *free_slot = NULL;
@@ -119,26 +117,23 @@ void tui_prompt_key(struct tui *t, int ch)
 	struct prompt_hist *h = t->prompt_h;
 	int p = t->prompt_pos;
 
-	switch (ch) {
-	case 27:
+	/* the editing keys come from the key table (scope "prompt"), as the help lists them */
+	switch (tui_prompt_action(ch)) {
+	case ACT_P_CANCEL:
 		t->prompt_active = false;
 		return;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+	case ACT_P_RUN:
 		t->prompt_active = false;
 		if (h)
 			hist_add(h, t->prompt_buf);
 		if (t->prompt_done)
 			t->prompt_done(t, t->prompt_buf, t->prompt_data);
 		return;
-	case KEY_UP:
-	case CTRL('p'):
+	case ACT_P_OLDER:
 		if (h && t->prompt_at + 1 < h->n)
 			set_text(t, h->items[++t->prompt_at]);
 		return;
-	case KEY_DOWN:
-	case CTRL('n'):
+	case ACT_P_NEWER:
 		if (h && t->prompt_at > 0)
 			set_text(t, h->items[--t->prompt_at]);
 		else if (t->prompt_at == 0) {
@@ -146,38 +141,31 @@ void tui_prompt_key(struct tui *t, int ch)
 			set_text(t, "");
 		}
 		return;
-	case KEY_LEFT:
-	case CTRL('b'):
+	case ACT_P_LEFT:
 		t->prompt_pos = char_before(t, p);
 		return;
-	case KEY_RIGHT:
-	case CTRL('f'):
+	case ACT_P_RIGHT:
 		t->prompt_pos = char_after(t, p);
 		return;
-	case KEY_HOME:
-	case CTRL('a'):
+	case ACT_P_START:
 		t->prompt_pos = 0;
 		return;
-	case KEY_END:
-	case CTRL('e'):
+	case ACT_P_END:
 		t->prompt_pos = t->prompt_len;
 		return;
-	case KEY_BACKSPACE:
-	case 127:
-	case 8:
+	case ACT_P_BKSP:
 		delete_range(t, char_before(t, p), p);
 		return;
-	case KEY_DC:
-	case CTRL('d'):
+	case ACT_P_DEL:
 		delete_range(t, p, char_after(t, p));
 		return;
-	case CTRL('u'):
+	case ACT_P_KILL_START:
 		delete_range(t, 0, p);
 		return;
-	case CTRL('k'):
+	case ACT_P_KILL_END:
 		delete_range(t, p, t->prompt_len);
 		return;
-	case CTRL('w'): {
+	case ACT_P_KILL_WORD: {
 		int a = p;
 
 		while (a > 0 && t->prompt_buf[a - 1] == ' ')

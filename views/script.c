@@ -11,12 +11,14 @@
  *	<one line per screen row, trailing blanks removed>
  *
  * A step line is keys: printable characters stand for themselves, <Name> for the others
- * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 F6 lt C-x; mouse:
- * Click:Y:X DClick:Y:X WheelUp:Y:X WheelDown:Y:X), and
- * ":resize WxH" resizes the screen, ":dump" only dumps, ":dump-match" dumps with the
- * search's highlighted matches (TUI_MATCH_ATTR) between « and ».  Lines starting with # and empty
- * lines are skipped.  The end of the file quits, as q would.  RQPATH_TUI_STEP_MS=1 adds
- * each step's time, from its first key to its screen at rest, to its header (make bench).
+ * (Enter Esc Tab BTab Space Up Down Left Right PgUp PgDn Home End Bksp F1 F3 F4 F5 F6
+ * F10 lt C-x; mouse: Click:Y:X DClick:Y:X WheelUp:Y:X WheelDown:Y:X), and ":resize WxH"
+ * resizes the screen, ":dump" only dumps, ":idle" does the background work of the views
+ * (the sort orders of a long list) to its end and dumps, ":dump-match" dumps with the
+ * search's highlighted matches (TUI_MATCH_ATTR) between « and ».  Lines starting with #
+ * and empty lines are skipped.  The end of the file quits, as q would.
+ * RQPATH_TUI_STEP_MS=1 adds each step's time, from its first key to its screen at rest,
+ * to its header (make bench).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -60,7 +62,8 @@ static const struct {
 	{ "Space", ' ' }, { "Up", KEY_UP }, { "Down", KEY_DOWN }, { "Left", KEY_LEFT },
 	{ "Right", KEY_RIGHT }, { "PgUp", KEY_PPAGE }, { "PgDn", KEY_NPAGE },
 	{ "Home", KEY_HOME }, { "End", KEY_END }, { "Bksp", KEY_BACKSPACE },
-	{ "F1", KEY_F(1) }, { "F6", KEY_F(6) }, { "lt", '<' },
+	{ "F1", KEY_F(1) }, { "F3", KEY_F(3) }, { "F4", KEY_F(4) }, { "F5", KEY_F(5) },
+	{ "F6", KEY_F(6) }, { "F10", KEY_F(10) }, { "lt", '<' },
 };
 
 int tui_script_open(struct tui *t, const char *path, char *err, size_t errlen)
@@ -233,6 +236,11 @@ static bool next_step(struct tui *t, struct tui_script *s)
 		}
 		if (!strcmp(s->line, ":dump"))
 			return true;
+		if (!strcmp(s->line, ":idle")) {
+			while (tui_idle(t, 0))
+				;
+			return true;
+		}
 		if (!strcmp(s->line, ":dump-match")) {
 			s->marks = true;
 			return true;

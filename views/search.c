@@ -39,6 +39,19 @@ static bool step(struct view *v, int dir)
 		tui_message(t, "no search yet: / searches");
 		return false;
 	}
+	/* a long list keeps its matches: a bisection, not a scan */
+	if (v->ops->find) {
+		found = v->ops->find(v, v->sel, dir, t->search, icase, &k_sel, &total, &wrapped);
+		if (found == -1) {
+			tui_message(t, "not found: %s", t->search);
+			return false;
+		}
+		if (found >= 0)
+			goto show;
+		found = -1;
+		k_sel = total = 0;
+		wrapped = false;
+	}
 	for (int k = 1; k <= n && found < 0; k++) {
 		int i = v->sel + dir * k;
 
@@ -58,6 +71,7 @@ static bool step(struct view *v, int dir)
 				k_sel++;
 		}
 	}
+show:
 	v->sel = found;
 	tui_list_clamp(v, n, v->height);
 	if (wrapped)

@@ -154,6 +154,45 @@ static void widths(int *commw, int *maskw)
 	*maskw = 7 + (extra > 25 ? 25 : extra);
 }
 
+/* One task's row. */
+static void tasks_row(struct view *v, int y, int i, bool sel)
+{
+	struct tasks_state *s = v->priv;
+	const struct rq_task_info *t = &s->rows[i];
+	int x, commw, maskw;
+	char buf[512];
+	char mask[128] = "?", marks[8];
+	unsigned int bits = 0;
+
+	if (t->mask_known)
+		rq_cpumask_format(t->mask, mask, sizeof(mask));
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		if (t->nr_findings[f])
+			bits |= 1u << f;
+	pl_finding_marks(bits, 0, marks);
+	widths(&commw, &maskw);
+	tui_list_bar(y, sel);
+	snprintf(buf, sizeof(buf), "%7d ", t->pid);
+	x = tui_puts(y, 0, -1, buf);
+	if (t->exited && !sel)
+		attron(tui_attr(C_DIM));
+	tui_puts_untrusted(y, x, commw, t->comm, strnlen(t->comm, RQ_COMM_LEN));
+	if (t->exited && !sel)
+		attroff(tui_attr(C_DIM));
+	x += commw + 1;
+	x += tui_puts(y, x, 6, rq_policy_name(t->policy));
+	x = 7 + 1 + commw + 1 + 6 + 1;
+	tui_puts(y, x, maskw, mask);
+	x += maskw + 1;
+	snprintf(buf, sizeof(buf), "%6llu %5llu %8llu %5llu %8llu %s",
+		 (unsigned long long)t->nr_forks, (unsigned long long)t->nr_execs,
+		 (unsigned long long)t->nr_wakeups, (unsigned long long)t->nr_migrations,
+		 (unsigned long long)nr_findings(t), marks);
+	tui_puts(y, x, -1, buf);
+	if (sel)
+		attroff(tui_attr(C_SELECT));
+}
+
 static void tasks_draw(struct view *v, int y0, int h)
 {
 	struct tasks_state *s = v->priv;
@@ -183,49 +222,10 @@ static void tasks_draw(struct view *v, int y0, int h)
 	tui_clear_row(y0 + 1, 0);
 	tui_puts(y0 + 1, 0, -1, buf);
 	attroff(tui_attr(C_HEADER) | A_UNDERLINE);
-	for (int i = 0; i < list_h && v->top + i < s->nrows; i++) {
-		const struct rq_task_info *t = &s->rows[v->top + i];
-		bool sel = v->top + i == v->sel;
-		int y = y0 + 2 + i, x;
-		char mask[128] = "?", marks[8];
-		unsigned int bits = 0;
-
-		if (t->mask_known)
-			rq_cpumask_format(t->mask, mask, sizeof(mask));
-		for (int f = 0; f < RQ_FIND__COUNT; f++)
-			if (t->nr_findings[f])
-				bits |= 1u << f;
-		pl_finding_marks(bits, marks);
-		if (sel) {
-			attron(tui_attr(C_SELECT));
-			for (int c = 0; c < COLS; c++)
-				mvaddch(y, c, ' ');
-		}
-		snprintf(buf, sizeof(buf), "%7d ", t->pid);
-		x = tui_puts(y, 0, -1, buf);
-		if (t->exited && !sel)
-			attron(tui_attr(C_DIM));
-		tui_puts_untrusted(y, x, commw, t->comm, strnlen(t->comm, RQ_COMM_LEN));
-		if (t->exited && !sel)
-			attroff(tui_attr(C_DIM));
-		x += commw + 1;
-		x += tui_puts(y, x, 6, rq_policy_name(t->policy));
-		x = 7 + 1 + commw + 1 + 6 + 1;
-		tui_puts(y, x, maskw, mask);
-		x += maskw + 1;
-		snprintf(buf, sizeof(buf), "%6llu %5llu %8llu %5llu %8llu %s",
-			 (unsigned long long)t->nr_forks, (unsigned long long)t->nr_execs,
-			 (unsigned long long)t->nr_wakeups, (unsigned long long)t->nr_migrations,
-			 (unsigned long long)nr_findings(t), marks);
-		tui_puts(y, x, -1, buf);
-		if (sel)
-			attroff(tui_attr(C_SELECT));
-	}
+	tui_list_draw(v, y0 + 2, list_h, s->nrows, tasks_row);
 	if (!s->nrows)
 		tui_puts(y0 + 3, 2, -1, "no tasks yet");
 	s->sel_pid = s->nrows ? s->rows[v->sel].pid : 0;
-	v->height = list_h;
-	v->list_y = y0 + 2;
 }
 
 static int tasks_rows(struct view *v)

@@ -346,7 +346,7 @@ static void draw_instant(struct view *v, int y, int ymax)
 		return;
 	}
 	p = &x->pl[s->cur];
-	pl_finding_marks(p->findings, marks);
+	pl_finding_marks(p->findings, 0, marks);
 	if (p->from >= 0)
 		snprintf(from, sizeof(from), "%d", p->from);
 	else
@@ -445,7 +445,7 @@ static void draw_near(struct view *v, int y, int ymax)
 			snprintf(from, sizeof(from), "%d", p->from);
 		else
 			snprintf(from, sizeof(from), "?");
-		pl_finding_marks(p->findings, marks);
+		pl_finding_marks(p->findings, 0, marks);
 		if (sel) {
 			attron(tui_attr(C_SELECT));
 			for (int c = 0; c < COLS; c++)

@@ -359,6 +359,30 @@ void tui_pop(struct tui *t)
 		t->depth--;
 }
 
+bool tui_idle(struct tui *t, unsigned int budget)
+{
+	bool more = false;
+
+	for (int i = 0; i < VIEW__COUNT; i++) {
+		struct view *v = &t->views[i];
+
+		if (!view_table[i]->idle)
+			continue;
+		/* a list can prepare before it is first opened */
+		if (!v->priv) {
+			v->ops = view_table[i];
+			v->t = t;
+			v->priv = calloc(1, v->ops->private_size);
+			if (!v->priv)
+				continue;
+			if (v->ops->open)
+				v->ops->open(v, NULL);
+		}
+		more |= view_table[i]->idle(v, budget);
+	}
+	return more;
+}
+
 /* ---- sampling the findings' rate -------------------------------------------------- */
 
 static void hist_reset(struct tui *t)
@@ -425,13 +449,14 @@ static void subscribe(struct tui *t)
 		.on_placement = on_placement, .on_settled = on_settled, .ctx = t });
 }
 
-/* New events arrived: views must drop their row pointers. */
+/* New events arrived: views must drop their row pointers (a frozen screen keeps its). */
 static void on_advance(void *data, uint64_t ts)
 {
 	struct tui *t = data;
 
 	(void)ts;
-	t->generation++;
+	if (!t->frozen)
+		t->generation++;
 }
 
 static void observe(struct tui *t, struct rq_pump *pump)
@@ -598,7 +623,7 @@ static void replay_action(struct tui *t, enum tui_action act)
 	switch (act) {
 	case ACT_PLAY:
 		if (t->at_end) {
-			tui_message(t, "at the end of the trace: g goes back to the start");
+			tui_message(t, "at the end of the trace: R restarts from the start");
 			break;
 		}
 		t->loading = false;
@@ -615,13 +640,14 @@ static void replay_action(struct tui *t, enum tui_action act)
 		break;
 	case ACT_STEP:
 		if (t->at_end) {
-			tui_message(t, "at the end of the trace: g goes back to the start");
+			tui_message(t, "at the end of the trace: R restarts from the start");
 			break;
 		}
 		replay_seek(t, UINT64_MAX, true);
 		break;
 	case ACT_START:
-		replay_reopen(t);
+		/* every count goes back to 0: ask (g and Home are the top of a list) */
+		t->confirm = CONFIRM_RESTART;
 		break;
 	case ACT_FINISH:
 		replay_seek(t, UINT64_MAX, false);
@@ -668,8 +694,9 @@ static void draw_title(struct tui *t)
 		else if (t->stall)
 			snprintf(state, sizeof(state), "stalled: no events for %.0fs, %s",
 				 t->events_at ? quiet : wall_now() - t->started, t->stall);
-		else if (t->frozen)
-			snprintf(state, sizeof(state), "FROZEN (Z goes on)");
+		else if (t->frozen)	/* Z zooms in the timeline: name the key that thaws */
+			snprintf(state, sizeof(state), "FROZEN (%s: live again)",
+				 tui_key_name(t, ACT_FREEZE));
 		else if (t->events_at && quiet >= 3)
 			snprintf(state, sizeof(state), "recording, quiet for %.0fs", quiet);
 		else
@@ -734,10 +761,18 @@ static void draw_bottom(struct tui *t)
 		tui_prompt_draw(t, y);
 		return;
 	}
-	if (t->confirm_quit) {
+	if (t->confirm) {
+		static const char *const ask[] = {
+			[CONFIRM_QUIT] = "end the recording? It is not kept (no -o FILE). y ends "
+					 "it, any other key goes on",
+			[CONFIRM_RESTART] = "restart the replay from the start, every count "
+					    "from 0? y restarts, any other key does not",
+			[CONFIRM_RESET] = "reset the counters and count from now? y resets, any "
+					  "other key does not",
+		};
+
 		attron(tui_attr(C_FINDING));
-		tui_puts(y, 0, -1, "end the recording? It is not kept (no -o FILE). y ends it, "
-			 "any other key goes on");
+		tui_puts(y, 0, -1, ask[t->confirm]);
 		attroff(tui_attr(C_FINDING));
 		return;
 	}
@@ -846,21 +881,36 @@ static void handle_key(struct tui *t, int ch)
 		return;
 	}
 	t->msg[0] = '\0';
-	if (t->confirm_quit) {
-		t->confirm_quit = false;
-		if (ch == 'y' || ch == 'Y')
+	if (t->confirm) {
+		enum tui_confirm what = t->confirm;
+		bool yes = ch == 'y' || ch == 'Y';
+
+		t->confirm = CONFIRM_NONE;
+		if (what == CONFIRM_QUIT && yes)
 			t->quit = true;
-		else
+		else if (what == CONFIRM_QUIT)
 			tui_message(t, "still recording");
+		else if (!yes)
+			tui_message(t, "%s", what == CONFIRM_RESTART ? "not restarted" :
+				    "not reset");
+		else if (what == CONFIRM_RESTART)
+			replay_reopen(t);
+		else
+			tui_live_action(t, ACT_RESET);
 		return;
 	}
 	act = tui_key_action(t, ch);
 	if (act == ACT_NONE)
 		return;
-	if (act == ACT_QUIT) {
+	/* q closes a nested view (as in tig and less); from the first one, and F10, quit */
+	if (act == ACT_QUIT && t->depth > 1) {
+		tui_pop(t);
+		return;
+	}
+	if (act == ACT_QUIT || act == ACT_QUIT_ALL) {
 		/* q would throw away a live recording nobody asked to keep: ask */
 		if (t->live && !t->output)
-			t->confirm_quit = true;
+			t->confirm = CONFIRM_QUIT;
 		else
 			t->quit = true;
 		return;
@@ -937,20 +987,19 @@ static void handle_key(struct tui *t, int ch)
 		if (t->cmp)
 			tui_compare_next_run(t);
 		break;
-	case ACT_NEXT_VIEW: {
-		int cur = 0;
+	case ACT_NEXT_VIEW:
+	case ACT_PREV_VIEW: {
+		/* with two traces the compare view is in the cycle, after the timeline */
+		int n = ncycle + (t->cmp != NULL), cur = 0;
+		int dir = act == ACT_NEXT_VIEW ? 1 : n - 1;
 
 		for (int i = 0; i < ncycle; i++)
 			if (t->depth && t->stack[0] == &t->views[cycle[i]])
 				cur = i;
-		/* with two traces the compare view is in the cycle, after the timeline */
 		if (t->cmp && t->depth && t->stack[0] == &t->views[VIEW_COMPARE])
-			cur = -1;
-		else if (t->cmp && cur == ncycle - 1) {
-			tui_switch(t, VIEW_COMPARE, NULL);
-			break;
-		}
-		tui_switch(t, cycle[(cur + 1) % ncycle], NULL);
+			cur = ncycle;
+		cur = (cur + dir) % n;
+		tui_switch(t, cur == ncycle ? VIEW_COMPARE : cycle[cur], NULL);
 		break;
 	}
 	case ACT_REDRAW:
@@ -980,16 +1029,19 @@ static void handle_key(struct tui *t, int ch)
 			replay_action(t, act);
 		break;
 	case ACT_FREEZE:
-	case ACT_RESET:
 		if (t->live)
 			tui_live_action(t, act);
+		break;
+	case ACT_RESET:
+		if (t->live)
+			t->confirm = CONFIRM_RESET;
 		break;
 	default:
 		break;
 	}
 }
 
-/* ---- replay main loop ------------------------------------------------------------- */
+/* ---- the end of a TUI ------------------------------------------------------------- */
 
 static void tui_free(struct tui *t)
 {
@@ -1011,69 +1063,8 @@ static void tui_free(struct tui *t)
 	t->cmp = NULL;
 }
 
-static int replay_loop(struct tui *t)
-{
-	double last = wall_now();
-
-	tui_switch(t, t->cmp ? VIEW_COMPARE : VIEW_DASHBOARD, NULL);
-	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
-	t->dirty = true;
-	while (!t->quit && !sig_quit) {
-		int ch;
-
-		/* only what changed is drawn: a key (view_key), loading, playback */
-		if (t->dirty || t->loading || t->playing) {
-			draw(t);
-			t->dirty = false;
-		}
-		if (t->script) {
-			/* one scripted key per turn, and only at rest: the dumps are exact */
-			if (!t->loading && !t->playing) {
-				ch = tui_script_key(t);
-				if (ch != ERR)
-					handle_key(t, ch);
-			}
-		} else {
-			timeout(t->loading ? 0 : t->playing ? 40 : 250);
-			ch = getch();
-			while (ch != ERR && !t->quit) {
-				handle_key(t, ch);
-				timeout(0);
-				ch = getch();
-			}
-		}
-		if (t->loading) {
-			if (replay_feed(t, 0.05)) {
-				const struct rq_summary *sum = rq_analysis_summary(t->an);
-
-				t->loading = false;
-				t->dirty = true;
-				if (t->at_end || t->seek_placement)
-					t->play_ts = sum->nr_events ? sum->last_ts : t->trace_first;
-				else
-					t->play_ts = t->seek_ts;
-			}
-			last = wall_now();
-		} else if (t->playing) {
-			/* a script plays on a virtual clock: 40 ms a turn */
-			double now = t->script ? last + 0.04 : wall_now();
-
-			t->play_ts += (uint64_t)((now - last) * speeds[t->speed] * 1e9);
-			last = now;
-			t->seek_ts = t->play_ts;
-			t->seek_placement = false;
-			replay_feed(t, 0.03);
-			if (t->at_end) {
-				t->playing = false;
-				t->dirty = true;
-				t->play_ts = rq_analysis_summary(t->an)->last_ts;
-			}
-		} else {
-			last = wall_now();
-		}
-	}
-	return 0;
-}
+/* Rows of background work a turn (view_ops.idle): a few milliseconds. */
+#define IDLE_BUDGET (1u << 18)
 
 int tui_replay_load(struct tui *t, const char *path)
 {
@@ -1128,6 +1119,8 @@ static int compare_load(struct tui *t, char *err, size_t errlen)
 	return rc;
 }
 
+static int tui_loop(struct tui *t);
+
 static int replay_main(const char *const *base, int nbase, const char *const *new, int nnew,
 		       const char *topology, bool no_truth, char *err, size_t errlen)
 {
@@ -1180,7 +1173,9 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 		free(t);
 		return -1;
 	}
-	rc = replay_loop(t);
+	tui_switch(t, t->cmp ? VIEW_COMPARE : VIEW_DASHBOARD, NULL);
+	replay_seek(t, UINT64_MAX, false);	/* load everything, paused at the end */
+	rc = tui_loop(t);
 	term_end();
 	tui_script_close(t);
 	tui_free(t);
@@ -1208,13 +1203,12 @@ int tui_compare(const char *const *base, int nbase, const char *const *new, int 
 #define RATE_TAU	2.0	/* the events/s shown decay with this time constant (s) */
 #define LIVE_SCRIPT_GAP	0.020	/* RQPATH_TUI_SCRIPT: shortest turn */
 
-/* The TUI's sink of the recording's pump: the analysis, unless the screen is frozen. */
+/* The TUI's sink of the recording's pump: the analysis, frozen screen or not. */
 static void live_sink(void *data, const struct rq_event *ev)
 {
 	struct tui *t = data;
 
-	if (!t->frozen)
-		rq_analysis_feed(t->an, ev);
+	rq_analysis_feed(t->an, ev);
 }
 
 static void live_advance(void *data, uint64_t ts)
@@ -1228,9 +1222,8 @@ static void live_advance(void *data, uint64_t ts)
 }
 
 /*
- * A fresh analysis from now on (at the start, R, and when the screen thaws: the
- * analysis did not see what happened while it was frozen, so it cannot go on from
- * where it stopped; the -o file keeps everything).
+ * A fresh analysis from now on (at the start and on R; a frozen screen does not stop
+ * the analysis, so thawing keeps everything counted).
  */
 static int live_begin(struct tui *t)
 {
@@ -1272,13 +1265,18 @@ void tui_live_action(struct tui *t, enum tui_action act)
 	case ACT_FREEZE:
 		t->frozen = !t->frozen;
 		if (t->frozen) {
-			tui_message(t, "frozen: the recording goes on, the analysis waits (Z: go on)");
-		} else if (live_begin(t)) {
-			tui_message(t, "out of memory");
+			tui_message(t, "frozen: the screen waits, recording and analysis go on "
+				    "(%s: live again)", tui_key_name(t, ACT_FREEZE));
 		} else {
-			tui_message(t, "counting again from now: the analysis missed the frozen "
-				    "time (%s keeps all of it)", t->output ? "the -o file" :
-				    "a recording with -o");
+			uint64_t n = rq_analysis_summary(t->an)->nr_events;
+
+			/* the rows the views kept while frozen are old now */
+			for (int i = 0; i < VIEW__COUNT; i++)
+				t->views[i].stale = true;
+			t->generation++;
+
+			tui_message(t, "live again: nothing was missed while frozen (%llu events "
+				    "counted)", (unsigned long long)n);
 		}
 		break;
 	case ACT_RESET:
@@ -1313,62 +1311,106 @@ static void live_status(struct tui *t, double now)
 		t->stall = rq_recorder_stalled(t->rec);
 }
 
-static int live_loop(struct tui *t)
+/*
+ * The one main loop, replay and live alike: keys (a script's at rest), the screen of a
+ * key before any work, the source's turn (replay: loading, playback, or the views'
+ * background work; live: a slice of the recording), the screen again when that changed
+ * it, then wait for the terminal (and live, the ring buffers).  -1 if the recording
+ * failed.
+ */
+struct loop {
+	double last;		/* replay: wall clock of the last playback step */
+	bool idle_more;		/* replay: the views' background work goes on */
+	double last_draw, last_read;	/* live */
+	bool more;		/* live: the recorder has records waiting */
+	int ret;		/* live: the recorder's last step */
+	struct pollfd *fds;
+	int ncpu;
+};
+
+/* Replay's turn: feed toward the target, play on, or work in the background at rest. */
+static void replay_turn(struct tui *t, struct loop *l)
+{
+	if (t->loading) {
+		if (replay_feed(t, 0.05)) {
+			const struct rq_summary *sum = rq_analysis_summary(t->an);
+
+			t->loading = false;
+			t->dirty = true;
+			if (t->at_end || t->seek_placement)
+				t->play_ts = sum->nr_events ? sum->last_ts : t->trace_first;
+			else
+				t->play_ts = t->seek_ts;
+		}
+		l->last = wall_now();
+	} else if (t->playing) {
+		/* a script plays on a virtual clock: 40 ms a turn */
+		double now = t->script ? l->last + 0.04 : wall_now();
+
+		t->play_ts += (uint64_t)((now - l->last) * speeds[t->speed] * 1e9);
+		l->last = now;
+		t->seek_ts = t->play_ts;
+		t->seek_placement = false;
+		replay_feed(t, 0.03);
+		if (t->at_end) {
+			t->playing = false;
+			t->dirty = true;
+			t->play_ts = rq_analysis_summary(t->an)->last_ts;
+		}
+	} else {
+		l->last = wall_now();
+		/* at rest, no key waiting: the lists' sort orders (not scripted: the dumps
+		 * are exact, a script asks with :idle) */
+		l->idle_more = !t->script && tui_idle(t, IDLE_BUDGET);
+	}
+}
+
+/* Live's turn: a slice of the recording when its gap has passed; false when it ended. */
+static bool live_turn(struct tui *t, struct loop *l)
 {
 	const struct rq_budget slice = { .max_seconds = LIVE_SLICE };
-	int ncpu = rq_pump_cpus(t->pump), ret = 0;
-	/* the keyboard, each CPU's ring buffer, the BPF ring buffer */
-	struct pollfd *fds = calloc((size_t)ncpu + 2, sizeof(*fds));
-	double last_draw = 0, last_read = 0;
-	bool more = false;
+	double now = wall_now();
 
-	if (!fds)
-		return -1;
-	while (!t->quit && !sig_quit) {
-		double now = wall_now(), wait;
-		int n = 0, ch;
+	if (l->more || now - l->last_read >= LIVE_GAP) {
+		l->ret = rq_recorder_step(t->rec, &slice);
+		if (l->ret <= 0)
+			return false;
+		l->last_read = now;
+		l->more = l->ret == 2;
+	}
+	live_status(t, wall_now());
+	return true;
+}
 
-		/* keys first, and their screen at once: the recording comes after */
-		if (t->script) {
-			draw(t);
-			ch = tui_script_key(t);
-			if (ch != ERR)
-				handle_key(t, ch);
-		} else {
-			timeout(0);
-			while ((ch = getch()) != ERR && !t->quit)
-				handle_key(t, ch);
-			if (t->dirty) {
-				draw(t);
-				t->dirty = false;
-				last_draw = now;
-			}
-		}
-		if (t->quit)
-			break;
-		if (more || now - last_read >= LIVE_GAP) {
-			ret = rq_recorder_step(t->rec, &slice);
-			if (ret <= 0)
-				break;
-			last_read = now;
-			more = ret == 2;
-		}
-		now = wall_now();
-		live_status(t, now);
-		if (!t->script && (t->dirty || (!t->frozen && now - last_draw >= LIVE_FRAME))) {
-			draw(t);
-			t->dirty = false;
-			last_draw = now;
-		}
-		/* wait for the terminal, and for the ring buffers once the gap has passed */
-		if (more)
-			continue;
-		if (!t->script) {
-			fds[n].fd = STDIN_FILENO;
-			fds[n].events = POLLIN;
-			n++;
-		}
-		wait = LIVE_FRAME - (now - last_draw);
+/* Whether the screen is drawn now: what changed, and live every frame unless frozen. */
+static bool loop_draws(const struct tui *t, const struct loop *l, bool after_turn)
+{
+	if (t->dirty)
+		return true;
+	if (!after_turn)
+		return false;
+	if (!t->live)
+		return t->loading || t->playing;
+	/* a frozen screen waits for a key (a script's dumps show it waiting) */
+	if (t->frozen)
+		return false;
+	return t->script || wall_now() - l->last_draw >= LIVE_FRAME;
+}
+
+/* Wait for the terminal, and live for the ring buffers once their gap has passed. */
+static void loop_wait(struct tui *t, struct loop *l)
+{
+	double now = wall_now(), wait;
+	int n = 0;
+
+	if (!t->live) {
+		if (t->script || t->loading || l->idle_more)
+			return;
+		wait = t->playing ? 0.04 : 0.25;
+	} else {
+		if (l->more)
+			return;
+		wait = LIVE_FRAME - (now - l->last_draw);
 		if (t->script) {
 			/*
 			 * A script has no terminal: a turn per step, paced as the recorder's
@@ -1378,16 +1420,68 @@ static int live_loop(struct tui *t)
 
 			nanosleep(&gap, NULL);
 			wait = LIVE_FRAME;
-		} else if (now - last_read < LIVE_GAP) {
-			if (wait > LIVE_GAP - (now - last_read))
-				wait = LIVE_GAP - (now - last_read);
+		} else if (now - l->last_read < LIVE_GAP) {
+			if (wait > LIVE_GAP - (now - l->last_read))
+				wait = LIVE_GAP - (now - l->last_read);
 		}
-		if (t->script || now - last_read >= LIVE_GAP)
-			n += rq_recorder_pollfds(t->rec, fds + n, ncpu + 1);
-		poll(fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 	}
-	free(fds);
-	return ret < 0 ? -1 : 0;
+	if (!t->script) {
+		l->fds[n].fd = STDIN_FILENO;
+		l->fds[n].events = POLLIN;
+		n++;
+	}
+	if (t->live && (t->script || now - l->last_read >= LIVE_GAP))
+		n += rq_recorder_pollfds(t->rec, l->fds + n, l->ncpu + 1);
+	poll(l->fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+}
+
+static int tui_loop(struct tui *t)
+{
+	struct loop l = { .last = wall_now() };
+	int ch;
+
+	l.ncpu = t->live ? rq_pump_cpus(t->pump) : 0;
+	/* the keyboard, each CPU's ring buffer, the BPF ring buffer */
+	l.fds = calloc((size_t)l.ncpu + 2, sizeof(*l.fds));
+	if (!l.fds)
+		return -1;
+	t->dirty = true;
+	while (!t->quit && !sig_quit) {
+		/* keys first, and their screen at once: the source's work comes after */
+		if (t->script) {
+			/* one scripted key per turn, replay only at rest: the dumps are exact */
+			if (t->live || (!t->loading && !t->playing)) {
+				ch = tui_script_key(t);
+				if (ch != ERR)
+					handle_key(t, ch);
+			}
+		} else {
+			timeout(0);
+			while (!t->quit && (ch = getch()) != ERR)
+				handle_key(t, ch);
+		}
+		if (t->quit)
+			break;
+		if (loop_draws(t, &l, false)) {
+			draw(t);
+			t->dirty = false;
+			l.last_draw = wall_now();
+		}
+		if (t->live) {
+			if (!live_turn(t, &l))
+				break;
+		} else {
+			replay_turn(t, &l);
+		}
+		if (loop_draws(t, &l, true)) {
+			draw(t);
+			t->dirty = false;
+			l.last_draw = wall_now();
+		}
+		loop_wait(t, &l);
+	}
+	free(l.fds);
+	return l.ret < 0 ? -1 : 0;
 }
 
 int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
@@ -1438,7 +1532,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 			snprintf(rerr, sizeof(rerr), "out of memory");
 			rc = rq_recorder_finish(t->rec, -1);
 		} else {
-			rc = live_loop(t);
+			rc = tui_loop(t);
 			rc = rq_recorder_finish(t->rec, rc);
 		}
 		t->rec = NULL;

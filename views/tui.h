@@ -18,7 +18,8 @@ struct rq_replay;
 
 enum tui_action {
 	ACT_NONE,
-	ACT_QUIT,
+	ACT_QUIT,		/* q: close this view; quit from the first one */
+	ACT_QUIT_ALL,		/* F10, ^C: quit from any view */
 	ACT_BACK,
 	ACT_HELP,
 	ACT_VIEW_DASHBOARD,
@@ -34,6 +35,7 @@ enum tui_action {
 	ACT_PREV_PLACEMENT,
 	ACT_NEXT_PLACEMENT,
 	ACT_NEXT_VIEW,
+	ACT_PREV_VIEW,
 	ACT_UP,
 	ACT_DOWN,
 	ACT_PGUP,
@@ -45,7 +47,7 @@ enum tui_action {
 	ACT_FASTER,
 	ACT_SLOWER,
 	ACT_STEP,
-	ACT_START,
+	ACT_START,		/* R: restart the replay (asks first) */
 	ACT_FINISH,
 	ACT_JUMP_TIME,
 	ACT_SEARCH,
@@ -66,6 +68,20 @@ enum tui_action {
 	ACT_SWITCH_SIDE,
 	ACT_ENTER_BASE,
 	ACT_NEXT_RUN,
+	/* the prompt's editing keys (scope "prompt": only while a prompt is open) */
+	ACT_P_CANCEL,
+	ACT_P_RUN,
+	ACT_P_OLDER,
+	ACT_P_NEWER,
+	ACT_P_LEFT,
+	ACT_P_RIGHT,
+	ACT_P_START,
+	ACT_P_END,
+	ACT_P_BKSP,
+	ACT_P_DEL,
+	ACT_P_KILL_START,
+	ACT_P_KILL_END,
+	ACT_P_KILL_WORD,
 };
 
 /* One row of the key table: keys, help view and help line are all generated from it. */
@@ -113,6 +129,15 @@ struct view_ops {
 	int (*rows)(struct view *v);
 	bool (*match)(struct view *v, int row, const char *needle, bool icase);
 	const char *search_what;	/* " (comm, pid, path)" for the prompt */
+	/*
+	 * Optional, for long lists: the next match of needle after (dir > 0) or before
+	 * screen row from, wrapping (*wrapped), its rank *k of *total; -1 none, -2 use the
+	 * scan of match().
+	 */
+	int (*find)(struct view *v, int from, int dir, const char *needle, bool icase, int *k,
+		    int *total, bool *wrapped);
+	/* Optional: work while the TUI waits (about budget rows, 0 all); true if more. */
+	bool (*idle)(struct view *v, unsigned int budget);
 	/* A click (open: a double click) at y, x that is not on a list row; true if taken. */
 	bool (*mouse)(struct view *v, int y, int x, bool open);
 	const char *help;	/* one line: what this view shows */
@@ -161,10 +186,19 @@ struct pl_filter {
 	int path;
 	int finding;
 	int possible;		/* a finding whose selection is not proven (rq_placement.possible) */
+	int with;		/* proven or possible: both, in two sections (Enter on a finding) */
 	int flagged;		/* 1: with a finding, 0: without */
 	int node;		/* rq_teach_nodes[] index: placements that took that step */
 	bool node_maybe;	/* ...or that may have taken it (node=ID?: the candidates) */
 	char comm[RQ_COMM_LEN * 4 + 1];
+};
+
+/* What the bottom line asks before doing it: y does it, any other key does not. */
+enum tui_confirm {
+	CONFIRM_NONE,
+	CONFIRM_QUIT,		/* live without -o: the recording is not kept */
+	CONFIRM_RESTART,	/* replay: R starts again from 0 */
+	CONFIRM_RESET,		/* live: R counts from now */
 };
 
 typedef void (*tui_prompt_fn)(struct tui *t, const char *text, void *data);
@@ -219,10 +253,10 @@ struct tui {
 	char release[128];
 	bool live_ready;	/* analysis begun */
 	const char *output;	/* live -o FILE, NULL: a temporary file, deleted at the end */
-	bool confirm_quit;	/* live without -o: q asks first */
+	enum tui_confirm confirm;	/* a y/n question on the bottom line */
 	double events_at;	/* wall clock of the last records read */
 	struct rq_recorder *rec;	/* the recording (record.h) */
-	bool frozen;		/* Z: the analysis waits, the recording goes on */
+	bool frozen;		/* Z: the display waits; recording and analysis go on */
 	double counting_since;	/* wall clock of the analysis' start (R, Z resets it) */
 	const char *stall;	/* why no event can come (rq_recorder_stalled()), NULL */
 
@@ -252,6 +286,8 @@ struct tui {
 
 /* tui.c */
 void tui_live_action(struct tui *t, enum tui_action act);
+/* The views' background work (view_ops.idle), budget rows (0: all); true if more. */
+bool tui_idle(struct tui *t, unsigned int budget);
 void tui_push(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_switch(struct tui *t, enum tui_view_id id, const void *arg);
 void tui_pop(struct tui *t);
@@ -349,10 +385,19 @@ int tui_width(const char *s);
 /* Wrap text into w columns starting at (*y, x), stopping before ymax; returns lines. */
 int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);
 
-/* Common list movement; returns true if act was a movement. */
+/* list.c: the list component.  Common list movement; true if act was a movement. */
 bool tui_list_key(struct view *v, enum tui_action act, int n);
 bool tui_pager_key(struct view *v, enum tui_action act, int n);
 void tui_list_clamp(struct view *v, int n, int h);
+/* One row of a list: draw row i of v at screen row y. */
+typedef void (*tui_list_row_fn)(struct view *v, int y, int i, bool sel);
+/*
+ * The rows of a list of n rows on screen rows y .. y + h - 1 from v->top: the cursor
+ * clamped, v->height and v->list_y set, each row drawn by row().
+ */
+void tui_list_draw(struct view *v, int y, int h, int n, tui_list_row_fn row);
+/* The selected row's bar: C_SELECT on and the row cleared (the row attroff()s it). */
+void tui_list_bar(int y, bool sel);
 
 /* The mouse (ncurses; RQPATH_NO_MOUSE=1 turns it off): a click selects a list row, a
  * double click opens it, the wheel scrolls. */
@@ -395,6 +440,10 @@ void tui_sort_header(const struct tui *t, const struct tui_sort *s, const struct
 enum tui_action tui_key_action(const struct tui *t, int key);
 /* Is name one of the space-separated words of a key's scope ("tasks placements")? */
 bool tui_scope_has(const char *scope, const char *name);
+/* The action of a key in the open prompt (scope "prompt"), ACT_NONE: text. */
+enum tui_action tui_prompt_action(int key);
+/* The name of the key that does act in the view on top ("?" if none does). */
+const char *tui_key_name(const struct tui *t, enum tui_action act);
 /* The bottom help line for a view. */
 void tui_help_line(const struct tui *t, char *buf, size_t size);
 
@@ -469,7 +518,10 @@ int pl_filter_parse(struct pl_filter *f, const char *text, char *err, size_t err
 void pl_filter_clear(struct pl_filter *f);
 void pl_filter_format(const struct pl_filter *f, char *buf, size_t size);
 bool pl_filter_match(const struct pl_filter *f, const struct rq_placement *p);
-/* Letters for the finding bits of a placement: N O I M, '.' when not set. */
-void pl_finding_marks(unsigned int findings, char *buf);
+/*
+ * Letters for the finding bits of a placement: N O I M, '.' when not set; a possible
+ * one (selection not proven) in lower case.
+ */
+void pl_finding_marks(unsigned int findings, unsigned int possible, char *buf);
 
 #endif

@@ -19,6 +19,8 @@
 #   profile  callgrind instructions per event, rqpath audit vs rqpath's reader alone
 #   outputs  tests/bench/outputs.sh: each writer's bytes and its time against the text
 #            report's on 1.2 M- and 5 M-event traces; Perfetto <= 30 MB, HTML <= 2 MB
+#   lists    tests/bench/lists.sh: the TUI's sort and search keys (ms each) on a list of
+#            5 M placements of a generated trace, scripted (views/script.c)
 #   scale    tests/bench/scale.sh on generated traces (tests/helpers/gen_trace.c): the
 #            per-event cost at 2, 64 and 256 CPUs, peak RSS at 10 k and 100 k live
 #            tasks, a 100 M-event file end to end against the 1x trace's events/s
@@ -29,7 +31,7 @@
 #
 # Environment: RQPATH (binary), RQPATH_BUILD (build dir), BENCH_LOOPS (hackbench -l for
 # the 1x trace, default 10000 ~ 1.2M sched events), BENCH_RUNS (5), BENCH_LIVE_RUNS (7),
-# BENCH_SKIP="live tui profile rss 4x scale outputs" (any of them; and scale.sh's own parts:
+# BENCH_SKIP="live tui profile rss 4x scale outputs lists" (any of them; and scale.sh's own parts:
 # cpus tasks 100m), BENCH_KEEP=1 keeps the large files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -322,9 +324,9 @@ else
 	fi
 	if [ -z "$tui_why" ]; then
 		# every key changes the screen: views, cursor moves (at the end of the trace the
-		# placements cursor is on the last row), jump to the start (re-opens the trace)
-		# and to the end (replays all of it)
-		for k in 2 k k j 3 j 4 5 1 Tab g G; do
+		# placements cursor is on the last row), restart (R asks, y re-opens the trace)
+		# and to the end (E replays all of it)
+		for k in 2 k k j 3 j 4 5 1 Tab R y E; do
 			settle 60
 			before=$(screen)
 			s=$(now)
@@ -349,7 +351,7 @@ else
 	T kill-server 2>/dev/null
 fi
 
-# ---- TUI keys in-process (timeline, drill-down, g/G) and live keys on a pty --------------
+# ---- TUI keys in-process (timeline, drill-down, R y, E) and live keys on a pty --------------
 # RQPATH_TUI_SCRIPT runs the keys without a terminal; RQPATH_TUI_STEP_MS puts each step's
 # time, from its first key to the screen at rest, in the dump.  tests/tools/keylat.py
 # times live mode's answer to a key on a pseudo-terminal.
@@ -357,11 +359,11 @@ tuis_why="" live_keys_why=""
 if skipped tui; then
 	tuis_why="skipped by BENCH_SKIP" live_keys_why=$tuis_why
 else
-	say "tui: keys in-process on the 1x trace (timeline, drill-down, evidence steps, g/G, sort)"
+	say "tui: keys in-process on the 1x trace (timeline, drill-down, evidence steps, R y/E, sort)"
 	# the drill-down finds its finding by search: a needless-callback example (the
 	# recorder's own pinned exec) may come first
 	printf '%s\n' ':dump' 6 n N z Z ']' '<End>' '<Enter>' '<Esc>4/offcpu-fork<Enter><Enter>' \
-		'<Home><Enter>' ']' ']' '[' '<Esc><End><Enter>' '[' '[' '[' '<Esc>g' G \
+		'<Home><Enter>' ']' ']' '[' '<Esc><End><Enter>' '[' '[' '[' '<Esc>Ry' E \
 		'2' '<F6>comm<Enter>' '<F6>findings<Enter>' '<lt>' >"$OUT/keys.script"
 	RQPATH_TUI_STEP_MS=1 RQPATH_TUI_SCRIPT="$OUT/keys.script" RQPATH_TUI_DUMP="$OUT/keys.dump" \
 		"$RQPATH" replay "$H1" >/dev/null 2>&1 || tuis_why="the scripted TUI failed"
@@ -372,7 +374,7 @@ else
 	# drill-down: Enter on offcpu-fork lists every one of the trace (counted by
 	# trace-cmd report: a sched_wakeup_new naming another CPU than its buffer's)
 	drill=$(sed -n '/^=== 10: /,/^=== 11: /p' "$OUT/keys.dump" |
-		sed -n 's/^ \([0-9]*\) placements\{0,1\} matching finding=offcpu-fork.*/\1/p' | head -n 1)
+		sed -n 's/^ \([0-9]*\) placements\{0,1\} matching with=offcpu-fork.*/\1/p' | head -n 1)
 	if [ $tc_ok = 1 ]; then
 		n_off=$(trace-cmd report "$H1" 2>/dev/null | awk '{
 			for (i = 3; i <= NF; i++) if ($i == "sched_wakeup_new:") {
@@ -457,6 +459,18 @@ if ! skipped outputs; then
 	esac
 fi
 
+# ---- lists: the TUI's sort and search keys on 5 M placements (a generated trace) ------------
+rm -f "$OUT/lists.md"
+if ! skipped lists; then
+	say "lists: tests/bench/lists.sh"
+	RQPATH=$RQPATH RQPATH_BUILD=$RQPATH_BUILD BENCH_KEEP=$BENCH_KEEP sh "$top/tests/bench/lists.sh"
+	case $? in
+	0) ;;
+	1) verdict=1 ;;
+	*) say "lists.sh could not run"; verdict=1 ;;
+	esac
+fi
+
 # ---- cleanup checks --------------------------------------------------------------------
 ls $TRACEFS/instances >"$OUT/instances.after" 2>/dev/null
 left=$(comm -13 "$OUT/instances.before" "$OUT/instances.after" | grep '^rqpath-[0-9]*$' |
@@ -480,7 +494,7 @@ r=$(ratio audit iter 1x-zstd)
 target "1x-zstd: audit (two threads) / libtracecmd iterator, goal" "$(fmt "$r" %.2f)x" "<= 0.35x" "$(ok "$r <= 0.35")"
 if [ -z "$tuis_why" ] && [ -s "$OUT/tui-script.t" ]; then
 	set -- $(stats "$OUT/tui-script.t")
-	target "TUI keys in-process: timeline, drill-down, g (median / max of $(wc -l <"$OUT/tui-script.t"); G replays the trace)" \
+	target "TUI keys in-process: timeline, drill-down, R y (median / max of $(wc -l <"$OUT/tui-script.t"); E replays the trace)" \
 		"$(fmt "$1" %.1f) / $(fmt "$3" %.1f) ms" "<= 20 ms median" "$(ok "$1 <= 20")"
 	# the evidence steps ([ ] in a detail): steps 12-14 and 16-18 of the script (the
 	# first [ from the last offcpu fork reads the 32 before it in one pass)
@@ -644,6 +658,10 @@ row() {	# row NAME EVENTS FILE
 	if [ -s "$OUT/outputs.md" ]; then
 		echo
 		cat "$OUT/outputs.md"
+	fi
+	if [ -s "$OUT/lists.md" ]; then
+		echo
+		cat "$OUT/lists.md"
 	fi
 } >"$OUT/results.md"
 echo

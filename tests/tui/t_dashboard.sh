@@ -33,7 +33,8 @@ has dash 'count +of +exact +infer +poss +n/j' "no exact / inferred / possible / 
 has dash "offcpu-fork +[0-9]+ +of $forks forks" "offcpu-fork without its denominator"
 hasnt dash '[0-9] [0-9]+ not judged' "a bare count next to 'not judged' reads as two numbers"
 has down-enter "^ $n_moved placements matching path=fork-moved" "Down Enter: fork-moved's placements"
-has end-enter "^ $n_missed placements matching finding=missed-idle" "End Enter: missed-idle's placements"
+has end-enter "^ [0-9]+ placements matching with=missed-idle: $n_missed proven" \
+	"End Enter: missed-idle's placements"
 has big 'tasks with the most findings' "200x50: no tasks section in the spare rows"
 blank=$(screen big | awk 'NR > 1 && NR < 50 && /^ *$/ { n++ } END { print n + 0 }')
 [ "$blank" -le 12 ] || fail "200x50: $blank blank rows"

@@ -33,7 +33,7 @@ for p in $examples; do
 done
 run_script RQPATH_TUI_RING=100 -- replay "$fixture"
 
-has list "^ $n_off placements matching finding=offcpu-fork" \
+has list "^ $n_off placements matching with=offcpu-fork: $n_off proven, 0 possible" \
 	"with a ring of 100: not all $n_off offcpu-fork placements (trace-cmd report's count)"
 hasnt list 'the most recent ones' "says only the recent ones are kept"
 has first-detail 'flagged: offcpu-fork' "first one's detail"
@@ -43,12 +43,13 @@ has middle-detail "child (exited after|did not exit)" "an index-only offcpu-fork
 hasnt middle-detail 'idle before the child ran: unknown' "an index-only offcpu-fork's outcome left unknown"
 has middle-detail 'flagged: offcpu-fork' "an index-only placement's finding"
 # ] n [ in the detail step through the list it came from, without leaving the detail
-has step-next "placement 2 of $n_off in the list" "] in the detail: not the list's second"
+has step-next "proven placement 2 of $n_off in the list" "] in the detail: not the list's second"
 has step-next 'flagged: offcpu-fork' "] in the detail: not an offcpu-fork placement"
-has step-next2 "placement 3 of $n_off in the list" "n in the detail: not the list's third"
-has step-prev "placement 2 of $n_off in the list" "[ in the detail: not back to the second"
+has step-next2 "proven placement 3 of $n_off in the list" "n in the detail: not the list's third"
+has step-prev "proven placement 2 of $n_off in the list" "[ in the detail: not back to the second"
 second=$(screen step-prev | sed -n 's/^ task *\([0-9]*\) .*/\1/p')
-row step-back 5 | grep -q " $second " || fail "Esc: the list's selection is not the second row"
+# row 4 is the proven section's title, row 5 the first placement
+row step-back 6 | grep -q " $second " || fail "Esc: the list's selection is not the second row"
 for p in $examples; do
 	has "ex-$p" "match [0-9]+ of [0-9]+ for /$p" "the audit's example pid $p is not in the list"
 done

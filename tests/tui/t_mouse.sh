@@ -16,7 +16,7 @@ t6=$(row list 9 | awk '{ print $1 }')
 has click "^placement #[0-9]+ at ${t5}s" "click on screen row 7 then Enter: not that row's detail ($t5)"
 has dclick "^placement #[0-9]+ at ${t6}s" "double click on row 8: not that row's detail ($t6)"
 has wheel 'placements matching pid=4$' "wheel down 3 rows then Enter: not the 4th task (pid 4)"
-has find 'placements matching finding=needless-callback|placements matching finding=offcpu-fork' \
+has find 'placements matching with=needless-callback|placements matching with=offcpu-fork' \
 	"click on a finding then Enter"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 finish

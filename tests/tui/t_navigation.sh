@@ -41,11 +41,13 @@ has tab1 ' placements  ' "Tab did not open placements"
 has tab2 ' tasks  ' "Tab did not open tasks"
 has tab5 ' dashboard  ' "Tab did not cycle back"
 # findings: Enter on offcpu-fork lists exactly its placements
-has fnd-enter "$n_offcpu placements matching finding=offcpu-fork" "findings Enter"
-screen fnd-enter | sed -n '4,23p' | grep -v '^ *$' | grep -vq '\.O\.\.' &&
+has fnd-enter "$n_offcpu placements matching with=offcpu-fork: $n_offcpu proven, 0 possible" \
+	"findings Enter"
+# row 4 is the proven section's title
+screen fnd-enter | sed -n '5,23p' | grep -v '^ *$' | grep -vq '\.O\.\.' &&
 	fail "non-offcpu row listed"
 has fnd-detail 'flagged: offcpu-fork' "detail of a flagged fork"
-has fnd-back1 'matching finding=offcpu-fork' "Esc back to the list"
+has fnd-back1 'matching with=offcpu-fork' "Esc back to the list"
 has fnd-back2 ' findings  ' "Esc back to findings"
 # placements: filter, clear, search
 has filter '[0-9]+ placements matching cpu=1 kind=fork' "filter prompt"

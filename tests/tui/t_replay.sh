@@ -1,10 +1,13 @@
 #!/bin/sh
-# Replay controls: g (start, paused), s (step to the next placement), t (jump to a
-# time), G (end), Space (play) and speed; all on fixtures/spawn.dat.
+# Replay controls: R (restart from the start, paused; it asks first: g and G are the top
+# and bottom of a list now), s (step to the next placement), t (jump to a time), E (to
+# the end), Space (play) and speed; all on fixtures/spawn.dat.
 # In-process (RQPATH_TUI_SCRIPT, playback on a virtual 40 ms clock): golden/script.sh.
 . "$(dirname "$0")/golden/script.sh"
 
-step start "1g"
+step ask "1R"
+step no "n"
+step start "Ry"
 step s1 "2s"
 step s3 "ss"
 step t002 "t0.02<Enter>"
@@ -14,11 +17,14 @@ step slower "-"
 step cap "+++++"
 step play " "
 step replay-played-80x24 "1"
-step end "G"
+step end "E"
 run_script -- replay "$fixture"
 
-has start 'paused 1x 0.000000s' "g: back to the start, paused"
-has start ' 0 events' "g: nothing fed yet"
+has ask 'restart the replay from the start, every count from 0\? y restarts' "R does not ask"
+has no 'not restarted' "R n: does not say it did nothing"
+has no ' END ' "R n: restarted all the same"
+has start 'paused 1x 0.000000s' "R y: back to the start, paused"
+has start ' 0 events' "R y: nothing fed yet"
 has s1 '^ 1 placement$' "s: one placement"
 has s3 '^ 3 placements' "s s: three placements"
 has t002 'paused 1x 0.020' "t 0.02: at 0.02 s"
@@ -28,6 +34,6 @@ has slower 'paused 5x' "-: 5x"
 has cap 'paused 1000x' "speed caps at 1000x"
 has play ' END ' "Space at 1000x did not play to the end"
 golden replay-played-80x24
-has end ' END ' "G"
+has end ' END ' "E"
 [ "$rc" -eq 0 ] || fail "exit status $rc"
 finish

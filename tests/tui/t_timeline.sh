@@ -205,7 +205,7 @@ step help "6?"
 run_script RQPATH_TUI_SIZE=80x120 -- replay "$f"
 screen help | sed -n '/^ timeline view$/,/^$/p' >"$work/help-tl"
 for k in 'z +zoom in' 'Z +zoom out' 'Left/h +pan left' '\[ +previous placement' \
-	'n +next flagged placement' 'f +which finding n/N walk' 'c +lanes by task or by scheduling policy' \
+	'n +next flagged placement' 'f/F4 +which finding n/N walk' 'c +lanes by task or by scheduling policy' \
 	'Enter +the detail of the selected placement'; do
 	grep -Eq "^   $k" "$work/help-tl" || fail "? help: no timeline key '$k'"
 done
