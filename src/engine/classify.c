@@ -269,7 +269,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	bool rt_or_dl = task_is_rt_or_dl(t);
 	unsigned int proof_assume = 0;
 	bool proven = selection_proven(an, t, rt_or_dl, &proof_assume);
-	bool mask_one = t->mask_known && rq_cpumask_single(&t->mask);
+	bool mask_one = t->mask_known && rq_cpumask_single(t->mask);
 	unsigned int assume = 0, path_assume = 0;
 	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
 	struct rqe_select sel = {
@@ -391,7 +391,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(t, ev->comm);
 	t->prio = ev->prio;
 	t->fork_selecting = false;
-	if (t->mask_known && rq_cpumask_single(&t->mask))
+	if (t->mask_known && rq_cpumask_single(t->mask))
 		path = RQ_PATH_FORK_AFFINE;
 	else if (task_is_rt_or_dl(t))
 		path = RQ_PATH_FORK_RT;
@@ -414,7 +414,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 			  same_llc(an, to, parent_cpu) ? RQ_LEVEL_LLC :
 			  an->cpus[to].node == an->cpus[parent_cpu].node ? RQ_LEVEL_PKG :
 			  RQ_LEVEL_NUMA;
-		if (t->mask_known && !rq_cpumask_test(&t->mask, parent_cpu))
+		if (t->mask_known && !rq_cpumask_test(t->mask, parent_cpu))
 			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
@@ -620,7 +620,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.conf = RQ_CONF_INFERRED;
 		p.why = 1u << RQ_WHY_EXEC_AFTER_STOPPER;
 	} else {
-		if (mask_current && rq_cpumask_single(&t->mask))
+		if (mask_current && rq_cpumask_single(t->mask))
 			path = RQ_PATH_EXEC_AFFINE;
 		else if (task_is_rt_or_dl(t))
 			path = RQ_PATH_EXEC_RT;

@@ -72,7 +72,11 @@ struct rq_task {
 	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
 	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
 	char comm[RQ_COMM_LEN];
-	struct rq_cpumask mask;
+	/*
+	 * its allowed CPUs when mask_known: an interned set (rqe_mask_intern()), shared with
+	 * every task allowed the same CPUs; an->no_mask (empty) when it never had one
+	 */
+	const struct rq_cpumask *mask;
 	/* ---- the second cache line and on: the queue delay (every switch and placement) */
 	struct rq_delay_task delay;	/* queue delay: delay.c */
 	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
@@ -104,6 +108,18 @@ struct rq_task {
 	int fork_held;		/* its offcpu-fork placement, held until it exits: slot + 1 */
 };
 
+
+/*
+ * An interned CPU set (model.c): the tasks allowed the same CPUs share one, counted, so
+ * that 100 k tasks allowed everywhere hold one set, not 100 k (issue 23).  Every set of
+ * an analysis has nr_cpus bits.
+ */
+struct rqe_mask {
+	struct rq_cpumask m;	/* first: a task's mask pointer is its entry's */
+	struct rqe_mask *next;	/* the intern table's chain */
+	uint32_t refs;		/* tasks (and per-CPU assumptions) holding it */
+	uint32_t hash;
+};
 
 /* Call fn for each task known; stops early when fn returns non-zero. */
 int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
@@ -211,6 +227,16 @@ struct rq_analysis {
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
 	bool lost_on_cpus;	/* some CPU's lost_events is not 0 */
 	struct rq_cpumask all_cpus;	/* the assumed mask of tasks with no other evidence */
+	/*
+	 * the interned masks (struct rqe_mask) in a hash table; no_mask, the empty set every
+	 * task without one points to (not counted); scratch, to parse into; one_cpu[c], the
+	 * set of CPU c alone, made when a per-CPU kthread's assumed mask first needs it
+	 */
+	struct rqe_mask **masks;
+	unsigned int masks_size, nmasks;
+	struct rqe_mask no_mask;
+	struct rq_cpumask scratch;
+	const struct rq_cpumask **one_cpu;
 	char error[256];	/* why rq_analysis_begin() failed, for the user */
 	/* model */
 	struct rq_cpu *cpus;
@@ -445,7 +471,7 @@ static inline const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an
 	if (t->mask_known) {
 		/* a change since the last /proc read the trace would not show */
 		*assume |= rqe_mask_unseen(an);
-		return &t->mask;
+		return t->mask;
 	}
 	return rqe_task_mask_unknown(an, t, assume);
 }
@@ -513,6 +539,18 @@ void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t);
 
 /* model.c */
 int rqe_grow_hash(struct rq_analysis *an);
+int rqe_masks_init(struct rq_analysis *an);
+void rqe_masks_free(struct rq_analysis *an);
+/* m's set, interned: a counted reference (rqe_mask_put()), or NULL when out of memory */
+const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq_cpumask *m);
+void rqe_mask_put(struct rq_analysis *an, const struct rq_cpumask *m);
+/*
+ * t's mask becomes m's set (-1 when out of memory: t then has none, an->no_mask), or
+ * src's own (shared), or none.
+ */
+int rqe_task_set_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_cpumask *m);
+void rqe_task_share_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_task *src);
+void rqe_task_drop_mask(struct rq_analysis *an, struct rq_task *t);
 void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 		       struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);

@@ -250,8 +250,8 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n)
 {
 	struct rq_exec_fix fix = {
-		.one_cpu = rq_cpumask_single(&t->mask),
-		.cpu = rq_cpumask_first(&t->mask),
+		.one_cpu = rq_cpumask_single(t->mask),
+		.cpu = rq_cpumask_first(t->mask),
 	};
 
 	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
@@ -301,7 +301,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
 	s->judged += n;
-	if (!rq_cpumask_single(&t->mask)) {
+	if (!rq_cpumask_single(t->mask)) {
 		rqe_release(an, &t->exec_slot);
 		return;
 	}
@@ -318,7 +318,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
 		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
-		p->why_cpu = rq_cpumask_first(&t->mask);
+		p->why_cpu = rq_cpumask_first(t->mask);
 		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 		s->count += n - 1;
 		if (p->assume)
@@ -377,9 +377,9 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 		p->notes |= RQ_NOTE_MASK_UNKNOWN;
 		t->unknown_execs++;
 	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
-		   rq_cpumask_single(&t->mask) && an->profile.exec_callback_unconditional) {
+		   rq_cpumask_single(t->mask) && an->profile.exec_callback_unconditional) {
 		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
-		p->why_cpu = rq_cpumask_first(&t->mask);
+		p->why_cpu = rq_cpumask_first(t->mask);
 		/* current as far as the trace shows: a cpuset move it lacks is not */
 		p->assume |= rqe_mask_unseen(an);
 		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);

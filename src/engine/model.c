@@ -66,7 +66,7 @@ int rqe_grow_hash(struct rq_analysis *an)
 static void task_init(struct rq_task *t, int pid, uint64_t ts)
 {
 	struct rq_task *hnext = t->hnext;
-	struct rq_cpumask mask = t->mask;
+	const struct rq_cpumask *mask = t->mask;
 	/* the CPUs naming this pid as running still do (cpubits.c) */
 	int ncurr = t->ncurr, curr_cpu = t->curr_cpu, snap = t->snap;
 
@@ -94,6 +94,140 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->exec_slot = -1;
 	t->first_ts = ts;
 	rqe_comm_changed(t);
+}
+
+/* ---- interned masks ---------------------------------------------------------- */
+
+static struct rqe_mask *mask_entry(const struct rq_cpumask *m)
+{
+	return (struct rqe_mask *)m;	/* m is the first member */
+}
+
+static uint32_t mask_words_hash(const unsigned long *w, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ w[i]) * 0x100000001b3ULL;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+int rqe_masks_init(struct rq_analysis *an)
+{
+	an->masks_size = 64;
+	an->masks = calloc(an->masks_size, sizeof(*an->masks));
+	an->one_cpu = calloc((size_t)an->nr_cpus, sizeof(*an->one_cpu));
+	if (!an->masks || !an->one_cpu || rq_cpumask_init(&an->no_mask.m, an->nr_cpus) ||
+	    rq_cpumask_init(&an->scratch, an->nr_cpus))
+		return -1;
+	return 0;
+}
+
+void rqe_masks_free(struct rq_analysis *an)
+{
+	for (unsigned int b = 0; an->masks && b < an->masks_size; b++) {
+		struct rqe_mask *e = an->masks[b], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			rq_cpumask_free(&e->m);
+			free(e);
+		}
+	}
+	free(an->masks);
+	free(an->one_cpu);
+	rq_cpumask_free(&an->no_mask.m);
+	rq_cpumask_free(&an->scratch);
+	an->masks = NULL;
+	an->one_cpu = NULL;
+}
+
+static int masks_grow(struct rq_analysis *an)
+{
+	unsigned int nsize = an->masks_size * 2;
+	struct rqe_mask **nt = calloc(nsize, sizeof(*nt));
+
+	if (!nt)
+		return -1;
+	for (unsigned int b = 0; b < an->masks_size; b++) {
+		struct rqe_mask *e = an->masks[b], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			e->next = nt[e->hash & (nsize - 1)];
+			nt[e->hash & (nsize - 1)] = e;
+		}
+	}
+	free(an->masks);
+	an->masks = nt;
+	an->masks_size = nsize;
+	return 0;
+}
+
+const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq_cpumask *m)
+{
+	size_t n = mask_longs(an), size = n * sizeof(unsigned long);
+	uint32_t h = mask_words_hash(m->bits, n);
+	struct rqe_mask *e;
+
+	for (e = an->masks[h & (an->masks_size - 1)]; e; e = e->next)
+		if (e->hash == h && !memcmp(e->m.bits, m->bits, size)) {
+			e->refs++;
+			return &e->m;
+		}
+	if (an->nmasks >= an->masks_size && masks_grow(an))
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e || rq_cpumask_init(&e->m, an->nr_cpus)) {
+		free(e);
+		return NULL;
+	}
+	memcpy(e->m.bits, m->bits, size);
+	e->hash = h;
+	e->refs = 1;
+	e->next = an->masks[h & (an->masks_size - 1)];
+	an->masks[h & (an->masks_size - 1)] = e;
+	an->nmasks++;
+	return &e->m;
+}
+
+void rqe_mask_put(struct rq_analysis *an, const struct rq_cpumask *m)
+{
+	struct rqe_mask *e = mask_entry(m), **pp;
+
+	if (!m || m == &an->no_mask.m || --e->refs)
+		return;
+	for (pp = &an->masks[e->hash & (an->masks_size - 1)]; *pp; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	an->nmasks--;
+	rq_cpumask_free(&e->m);
+	free(e);
+}
+
+int rqe_task_set_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_cpumask *m)
+{
+	const struct rq_cpumask *nm = rqe_mask_intern(an, m);
+
+	rqe_mask_put(an, t->mask);
+	t->mask = nm ? nm : &an->no_mask.m;
+	return nm ? 0 : -1;
+}
+
+void rqe_task_share_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_task *src)
+{
+	if (src->mask != &an->no_mask.m)
+		mask_entry(src->mask)->refs++;
+	rqe_mask_put(an, t->mask);
+	t->mask = src->mask;
+}
+
+void rqe_task_drop_mask(struct rq_analysis *an, struct rq_task *t)
+{
+	rqe_mask_put(an, t->mask);
+	t->mask = &an->no_mask.m;
 }
 
 struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
@@ -129,10 +263,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	if (rq_cpumask_init(&t->mask, an->nr_cpus)) {
-		free(t);
-		return NULL;
-	}
+	t->mask = &an->no_mask.m;
 	if (slot)
 		*slot = t;
 	t->curr_cpu = -1;
@@ -257,6 +388,22 @@ int rq_percpu_kthread_cpu(const char *comm)
 	return -1;
 }
 
+/*
+ * The set of cpu alone, kept by the analysis from its first use on (a per-CPU kthread's
+ * assumed mask); NULL when out of memory.  rqe_task_mask_unknown() reads a const
+ * analysis: this is its one write, a cache.
+ */
+static __attribute__((noinline)) const struct rq_cpumask *
+one_cpu_mask(const struct rq_analysis *can, int cpu)
+{
+	struct rq_analysis *an = (struct rq_analysis *)can;
+
+	rq_cpumask_clear(&an->scratch);
+	rq_cpumask_set(&an->scratch, cpu);
+	an->one_cpu[cpu] = rqe_mask_intern(an, &an->scratch);
+	return an->one_cpu[cpu];
+}
+
 const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 					       const struct rq_task *t, unsigned int *assume)
 {
@@ -266,12 +413,9 @@ const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 	if (t->mask_changed || an->has_markers)
 		return NULL;
 	cpu = t->kthread_cpu;
-	if (cpu >= 0 && cpu < an->nr_cpus) {
+	if (cpu >= 0 && cpu < an->nr_cpus && (an->one_cpu[cpu] || one_cpu_mask(an, cpu))) {
 		*assume |= 1u << RQ_ASSUME_PERCPU_KTHREAD;
-		/* t->mask holds no fact for this task: it may carry the assumed one */
-		rq_cpumask_clear((struct rq_cpumask *)&t->mask);
-		rq_cpumask_set((struct rq_cpumask *)&t->mask, cpu);
-		return &t->mask;
+		return an->one_cpu[cpu];
 	}
 	*assume |= 1u << RQ_ASSUME_MASK_ALL;
 	return &an->all_cpus;
@@ -436,7 +580,7 @@ static void mask_forget(struct rq_task *t)
 /* Where t runs: a proven subset of its allowed CPUs, and a check of a marked mask. */
 static void note_running(struct rq_analysis *an, struct rq_task *t, int cpu)
 {
-	if (t->mask_known && !rq_cpumask_test(&t->mask, cpu)) {
+	if (t->mask_known && !rq_cpumask_test(t->mask, cpu)) {
 		an->mask_violations++;
 		mask_forget(t);
 	}
@@ -585,7 +729,7 @@ void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct 
 	child->mask_known = parent->mask_known;
 	child->mask_changed = parent->mask_changed;
 	if (parent->mask_known)
-		rq_cpumask_copy(&child->mask, &parent->mask);
+		rqe_task_share_mask(an, child, parent);
 	rqe_task_class_changed(an, child);
 }
 
@@ -655,7 +799,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 		*slot = NULL;
 	rqe_task_evicted(an, t);
 	rq_delay_task_gone(an, t);
-	rq_cpumask_free(&t->mask);
+	rqe_task_drop_mask(an, t);
 	rqe_snap_put(an, t);
 	free(t);
 	an->nr_tasks--;
@@ -832,8 +976,8 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	t->policy = m->policy >= 0 ? m->policy : RQ_POLICY_UNKNOWN;
 	t->idle_cgroup = m->idle_cg > 0;
 	rqe_task_class_changed(an, t);
-	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&t->mask, m->cpulist) &&
-			rq_cpumask_weight(&t->mask) > 0;
+	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&an->scratch, m->cpulist) &&
+			rq_cpumask_weight(&an->scratch) > 0 && !rqe_task_set_mask(an, t, &an->scratch);
 	if (t->mask_known) {
 		t->mask_changed = false;
 		t->seen_cpu = -1;

@@ -16,7 +16,7 @@ static void fill(const struct rq_task *t, struct rq_task_info *ti)
 	ti->cpu = t->cpu;
 	ti->exited = t->exited;
 	ti->mask_known = t->mask_known;
-	ti->mask = t->mask_known ? &t->mask : NULL;
+	ti->mask = t->mask_known ? t->mask : NULL;
 	ti->first_ts = t->first_ts;
 	ti->exit_ts = t->exit_ts;
 	ti->nr_forks = t->nr_forks;
