@@ -380,6 +380,8 @@ void rq_analysis_free(struct rq_analysis *an)
 
 		for (; t; t = next) {
 			next = t->hnext;
+			if (t->cold != &rqe_cold_none)
+				free((struct rq_task_cold *)t->cold);
 			free(t);
 		}
 	}

@@ -462,7 +462,7 @@ static struct rq_task *fork_child(struct rq_analysis *an, const struct rq_placem
 	if (rq_paths[p->path].kind != RQ_KIND_FORK)
 		return NULL;
 	t = rq_task_find(an, p->pid);
-	return t && t->fork_ts == p->ts ? t : NULL;
+	return t && t->cold->fork_ts == p->ts ? t : NULL;
 }
 
 /*
@@ -472,12 +472,14 @@ static struct rq_task *fork_child(struct rq_analysis *an, const struct rq_placem
 static void fork_outcome(const struct rq_analysis *an, const struct rq_task *t,
 			 struct rq_placement *q)
 {
-	q->parent_cpu_idled = t->fork_parent_idled;
+	const struct rq_task_cold *c = t->cold;
+
+	q->parent_cpu_idled = c->fork_parent_idled;
 	/* never ran: going idle meanwhile is still a fact, staying busy is not */
-	if (t->first_run_pending && valid_cpu(an, t->fork_parent_cpu) &&
-	    an->cpus[t->fork_parent_cpu].idle_since >= t->fork_ts)
+	if (t->first_run_pending && valid_cpu(an, c->fork_parent_cpu) &&
+	    an->cpus[c->fork_parent_cpu].idle_since >= c->fork_ts)
 		q->parent_cpu_idled = 1;
-	q->child_lifetime_ns = t->exited ? (int64_t)(t->exit_ts - t->fork_ts) : -1;
+	q->child_lifetime_ns = t->exited ? (int64_t)(c->exit_ts - c->fork_ts) : -1;
 }
 
 /* A placement's delay is known: its outcome too, but an offcpu-fork's child still lives. */
@@ -490,11 +492,11 @@ static void settled(struct rq_delay *d, const struct rq_placement *p, int64_t de
 	q.delay_ns = delay;
 	if ((q.findings & (1u << RQ_FIND_OFFCPU_FORK)) && (t = fork_child(an, &q))) {
 		fork_outcome(an, t, &q);
-		if (!t->exited && !d->finishing) {
-			int slot = t->fork_held - 1;
+		if (!t->exited && !d->finishing && rqe_cold(t)) {
+			int slot = t->cold->fork_held - 1;
 
 			if (!rqe_hold(an, &slot, &q)) {
-				t->fork_held = slot + 1;
+				rqe_cold_if(t)->fork_held = slot + 1;
 				examples_update(an, &q);	/* what is known so far */
 				return;
 			}
@@ -506,13 +508,13 @@ static void settled(struct rq_delay *d, const struct rq_placement *p, int64_t de
 /* A forked child exits (or is gone): its offcpu-fork placement is settled. */
 void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t)
 {
-	int slot = t->fork_held - 1;
+	int slot = t->cold->fork_held - 1;
 	struct rq_placement q;
 
-	if (!t->fork_held)
+	if (!t->cold->fork_held)
 		return;
 	q = *held(an, slot);
-	t->fork_held = 0;
+	rqe_cold_if(t)->fork_held = 0;
 	rqe_release(an, &slot);
 	fork_outcome(an, t, &q);
 	publish(an, &q);
@@ -871,8 +873,11 @@ void rqe_curr_changed(struct rq_analysis *an, int cpu, int prev, int next, uint6
 		return;
 	if (t->first_run_pending) {
 		t->first_run_pending = false;
-		t->fork_parent_idled = !valid_cpu(an, t->fork_parent_cpu) ? -1 :
-				       an->cpus[t->fork_parent_cpu].idle_since >= t->fork_ts;
+		struct rq_task_cold *c = rqe_cold(t);
+
+		if (c)
+			c->fork_parent_idled = !valid_cpu(an, c->fork_parent_cpu) ? -1 :
+					       an->cpus[c->fork_parent_cpu].idle_since >= c->fork_ts;
 	}
 	if (!t->delay.running)
 		ran(an->delay, t, ts);
@@ -906,8 +911,8 @@ static void forks_finish(struct rq_analysis *an)
 	n = 0;
 	for (unsigned int b = 0; order && tasks && b < an->task_hash_size; b++)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
-			if (t->fork_held) {
-				order[n] = (struct seq_idx){ held(an, t->fork_held - 1)->seq, n };
+			if (t->cold->fork_held) {
+				order[n] = (struct seq_idx){ held(an, t->cold->fork_held - 1)->seq, n };
 				tasks[n++] = t;
 			}
 	if (order && tasks) {

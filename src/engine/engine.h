@@ -81,18 +81,42 @@ struct rq_task {
 	struct rq_delay_task delay;	/* queue delay: delay.c */
 	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
 
-	/* ---- rarer: identity, counters, forks, execs, syscalls, stopper moves, NUMA */
-	int tgid, ppid;		/* 0 = unknown */
-	uint64_t first_ts, exit_ts;
+	/* ---- less often: identity, the counters' low bits, the rare fields */
+	int tgid;		/* 0 = unknown */
 	bool retired;		/* in the FIFO of dead tasks kept for the views */
+	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
+	/*
+	 * counters, 16 bits here: what passes 65535 is carried into the cold part's
+	 * (rqe_add16()); the count is the sum (task_info.c)
+	 */
+	uint16_t nr_wakeups, nr_migrations;
+	uint16_t nr_findings[RQ_FIND__COUNT];
+	uint64_t first_ts;
+	/*
+	 * the rare fields, out of line: &rqe_cold_none (every field at its default, never
+	 * written) until one is first written through rqe_cold()
+	 */
+	const struct rq_task_cold *cold;
+};
+
+/*
+ * What few tasks ever need (forks, execs, syscalls, stopper and NUMA moves, held
+ * placements, the exit), out of struct rq_task: allocated at the first write
+ * (rqe_cold()), freed with the task; a task that never needed one reads rqe_cold_none.
+ * A new per-task field that most tasks leave at its default belongs here.
+ */
+struct rq_task_cold {
+	int ppid;		/* 0 = unknown */
+	uint64_t exit_ts;
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
 	bool setaffinity_inflight;
 	bool numa_swap;
-	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
 	int stopper_later_slot;	/* a later one inside its window: the exec pairs the first */
 	int wake_move_slot;	/* no sched_waking: its wakeup's move, held until sched_wakeup */
-	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
+	uint64_t nr_forks, nr_execs;
+	/* what the 16-bit counters of struct rq_task carried over */
+	uint64_t nr_migrations, nr_wakeups;
 	uint64_t nr_findings[RQ_FIND__COUNT];
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
 	int inflight_target;	/* pid the in-flight set* syscall targets */
@@ -107,6 +131,44 @@ struct rq_task {
 	uint64_t fork_ts;
 	int fork_held;		/* its offcpu-fork placement, held until it exits: slot + 1 */
 };
+
+extern const struct rq_task_cold rqe_cold_none;
+struct rq_task_cold *rqe_cold_new(struct rq_task *t);
+
+/* t's cold part to write, allocated if t has none yet; NULL when out of memory */
+static inline struct rq_task_cold *rqe_cold(struct rq_task *t)
+{
+	return t->cold != &rqe_cold_none ? (struct rq_task_cold *)t->cold : rqe_cold_new(t);
+}
+
+/* t's cold part to write when t has one (a slot or a field is set), else NULL */
+static inline struct rq_task_cold *rqe_cold_if(const struct rq_task *t)
+{
+	return t->cold != &rqe_cold_none ? (struct rq_task_cold *)t->cold : NULL;
+}
+
+/* *c += n; what does not fit in 16 bits is returned, for the cold part's counter */
+static inline uint64_t rqe_add16(uint16_t *c, uint64_t n)
+{
+	uint64_t v = *c + n;
+
+	if (v <= UINT16_MAX) {
+		*c = (uint16_t)v;
+		return 0;
+	}
+	*c = 0;
+	return v;
+}
+
+/* a 16-bit counter of t += n (nr_wakeups, nr_migrations, nr_findings[i]) */
+#define rqe_task_count(t, field, n)							\
+	do {										\
+		uint64_t carry_ = rqe_add16(&(t)->field, (n));				\
+		struct rq_task_cold *c_;						\
+											\
+		if (carry_ && (c_ = rqe_cold(t)))					\
+			c_->field += carry_;						\
+	} while (0)
 
 
 /*

@@ -25,7 +25,7 @@ int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 		s->exact++;
 	s->assumptions |= p->assume;
 	if (t)
-		t->nr_findings[f]++;
+		rqe_task_count(t, nr_findings[f], 1);
 	if (s->nexamples >= RQ_MAX_EXAMPLES)
 		return -1;
 	s->examples[s->nexamples] = *p;
@@ -271,9 +271,13 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 
 void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 {
-	t->unknown_execs = 0;
+	struct rq_task_cold *c = rqe_cold_if(t);
+
+	if (c)
+		c->unknown_execs = 0;
 	rq_delay_execs_settled(an, t, NULL);
-	rqe_release(an, &t->exec_slot);
+	if (c)
+		rqe_release(an, &c->exec_slot);
 }
 
 /*
@@ -284,10 +288,12 @@ void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
-	uint64_t n = t->unknown_execs;
+	uint64_t n = t->cold->unknown_execs;
 	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
 	/* the first of them; none if it could not be held (out of memory) */
-	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
+	struct rq_placement *p = t->cold->exec_slot >= 0 ? held(an, t->cold->exec_slot) : &none;
+	/* n > 0: execs were counted in it */
+	struct rq_task_cold *c = rqe_cold_if(t);
 	enum rq_confidence conf = RQ_CONF_EXACT;
 	unsigned int unseen = rqe_mask_unseen(an);
 
@@ -295,14 +301,14 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		rqe_unknown_execs_stay(an, t);
 		return;
 	}
-	t->unknown_execs = 0;
+	c->unknown_execs = 0;
 	settled_execs_out(an, t, n);
 	/* they are judged now: needless if the mask has one CPU, fine otherwise */
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
 	s->judged += n;
 	if (!rq_cpumask_single(t->mask)) {
-		rqe_release(an, &t->exec_slot);
+		rqe_release(an, &c->exec_slot);
 		return;
 	}
 	/*
@@ -325,7 +331,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 			s->inferred += n - 1;
 		else
 			s->exact += n - 1;
-		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
+		rqe_task_count(t, nr_findings[RQ_FIND_NEEDLESS_CALLBACK], n - 1);
 	}
 	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
 	    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] >= n) {
@@ -336,7 +342,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->conf_counts[RQ_CONF_INFERRED] -= n;
 		an->conf_counts[conf] += n;
 	}
-	rqe_release(an, &t->exec_slot);
+	rqe_release(an, &c->exec_slot);
 }
 
 /*
@@ -354,7 +360,10 @@ void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struc
 	if (to != parent_cpu) {
 		int idx = rqe_add_finding(an, p, t, RQ_FIND_OFFCPU_FORK);
 
-		t->fork_example = idx;
+		struct rq_task_cold *c = rqe_cold(t);
+
+		if (c)
+			c->fork_example = idx;
 	}
 }
 
@@ -375,7 +384,8 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
 		p->notes |= RQ_NOTE_MASK_UNKNOWN;
-		t->unknown_execs++;
+		if (rqe_cold(t))
+			rqe_cold_if(t)->unknown_execs++;
 	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
 		   rq_cpumask_single(t->mask) && an->profile.exec_callback_unconditional) {
 		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);

@@ -63,6 +63,34 @@ int rqe_grow_hash(struct rq_analysis *an)
 	return 0;
 }
 
+/* every cold field at its default: what a task without a cold part reads */
+const struct rq_task_cold rqe_cold_none = {
+	.fork_example = -1,
+	.fork_parent_cpu = -1,
+	.stopper_slot = -1,
+	.stopper_later_slot = -1,
+	.wake_move_slot = -1,
+	.exec_slot = -1,
+};
+
+struct rq_task_cold *rqe_cold_new(struct rq_task *t)
+{
+	struct rq_task_cold *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = rqe_cold_none;
+	t->cold = c;
+	return c;
+}
+
+static void cold_free(struct rq_task *t)
+{
+	if (t->cold != &rqe_cold_none)
+		free((struct rq_task_cold *)t->cold);
+	t->cold = &rqe_cold_none;
+}
+
 static void task_init(struct rq_task *t, int pid, uint64_t ts)
 {
 	struct rq_task *hnext = t->hnext;
@@ -70,7 +98,9 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	/* the CPUs naming this pid as running still do (cpubits.c) */
 	int ncurr = t->ncurr, curr_cpu = t->curr_cpu, snap = t->snap;
 
+	cold_free(t);
 	memset(t, 0, sizeof(*t));
+	t->cold = &rqe_cold_none;
 	t->ncurr = ncurr;
 	t->curr_cpu = curr_cpu;
 	t->hnext = hnext;
@@ -86,12 +116,6 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->rq_index = -1;
 	t->waking_cpu = -1;
 	t->pending_wake_cpu = -1;
-	t->fork_example = -1;
-	t->fork_parent_cpu = -1;
-	t->stopper_slot = -1;
-	t->stopper_later_slot = -1;
-	t->wake_move_slot = -1;
-	t->exec_slot = -1;
 	t->first_ts = ts;
 	rqe_comm_changed(t);
 }
@@ -264,6 +288,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	if (!t)
 		return NULL;
 	t->mask = &an->no_mask.m;
+	t->cold = &rqe_cold_none;
 	if (slot)
 		*slot = t;
 	t->curr_cpu = -1;
@@ -519,7 +544,7 @@ void rqe_note_comm(struct rq_task *t, const char *comm)
 		return;
 	/* a new name after a stopper move: exec evidence (begin_new_exec() renames) */
 	if (t->stopper_pending && t->comm[0])
-		t->stopper_comm_changed = true;
+		rqe_cold_if(t)->stopper_comm_changed = true;	/* a held move: it has one */
 	copy_comm(t->comm, comm);
 	rqe_comm_changed(t);
 }
@@ -743,10 +768,12 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	/* pid reuse: forget whatever an earlier task with this pid left behind */
 	rq_remove(an, child);
 	rqe_clear_pending(an, child);
-	rqe_release(an, &child->stopper_slot);
+	if (rqe_cold_if(child)) {
+		rqe_release(an, &rqe_cold_if(child)->stopper_slot);
+		rqe_release(an, &rqe_cold_if(child)->stopper_later_slot);
+		rqe_release(an, &rqe_cold_if(child)->wake_move_slot);
+	}
 	rqe_snap_put(an, child);
-	rqe_release(an, &child->stopper_later_slot);
-	rqe_release(an, &child->wake_move_slot);
 	rqe_unknown_execs_stay(an, child);
 	rq_delay_task_gone(an, child);
 	task_init(child, ev->pid2, ev->ts);
@@ -755,8 +782,12 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(child, ev->comm2);
 	if (parent) {
 		rqe_note_comm(parent, ev->comm);
-		parent->nr_forks++;
-		child->ppid = parent->pid;
+		struct rq_task_cold *pc = rqe_cold(parent), *cc = rqe_cold(child);
+
+		if (pc)
+			pc->nr_forks++;
+		if (cc)
+			cc->ppid = parent->pid;
 		child->prio = parent->prio;
 		rqe_copy_attrs(an, child, parent);
 		/* SCHED_RESET_ON_FORK is invisible: an RT/DL parent's child may be NORMAL */
@@ -776,7 +807,8 @@ void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(t, ev->comm);
 	rqe_resolve_stopper(an, t, false);
 	t->exited = true;
-	t->exit_ts = ev->ts;
+	if (rqe_cold(t))
+		rqe_cold_if(t)->exit_ts = ev->ts;
 	rqe_fork_child_gone(an, t);
 }
 
@@ -801,6 +833,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	rq_delay_task_gone(an, t);
 	rqe_task_drop_mask(an, t);
 	rqe_snap_put(an, t);
+	cold_free(t);
 	free(t);
 	an->nr_tasks--;
 	an->nr_tasks_evicted++;
@@ -861,6 +894,7 @@ static struct rq_task *syscall_target(struct rq_analysis *an, const struct rq_ev
 void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *caller = rqe_task_get(an, ev->common_pid, ev->ts);
+	struct rq_task_cold *cc, *tc;
 	struct rq_task *t;
 
 	if (!caller)
@@ -869,12 +903,15 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_EV_SETAFFINITY_ENTER:
 	case RQ_EV_SETSCHED_ENTER:
 	case RQ_EV_SETATTR_ENTER:
-		caller->inflight_target = ev->pid > 0 ? ev->pid : ev->common_pid;
-		caller->inflight_policy = ev->type == RQ_EV_SETSCHED_ENTER ? ev->arg : -1;
+		cc = rqe_cold(caller);
+		if (!cc)
+			return;
+		cc->inflight_target = ev->pid > 0 ? ev->pid : ev->common_pid;
+		cc->inflight_policy = ev->type == RQ_EV_SETSCHED_ENTER ? ev->arg : -1;
 		t = syscall_target(an, ev, ev->pid);
-		if (t && ev->type == RQ_EV_SETAFFINITY_ENTER) {
-			t->setaffinity_inflight = true;
-			t->affinity_change_ts = ev->ts;
+		if (t && ev->type == RQ_EV_SETAFFINITY_ENTER && (tc = rqe_cold(t))) {
+			tc->setaffinity_inflight = true;
+			tc->affinity_change_ts = ev->ts;
 			/* execs before this change stay unknown: no later marker describes them */
 			rqe_unknown_execs_stay(an, t);
 		}
@@ -882,16 +919,17 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 	default:
 		break;
 	}
-	t = caller->inflight_target ? rq_task_find(an, caller->inflight_target) : NULL;
+	t = caller->cold->inflight_target ? rq_task_find(an, caller->cold->inflight_target) : NULL;
 	if (!t)
 		return;
 	if (ev->type == RQ_EV_SETAFFINITY_EXIT) {
-		t->setaffinity_inflight = false;
+		if (rqe_cold_if(t))
+			rqe_cold_if(t)->setaffinity_inflight = false;
 		/* the new mask is not in the trace; a recorder marker may follow with it */
 		if (ev->arg == 0)
 			mask_forget(t);
 	} else if (ev->type == RQ_EV_SETSCHED_EXIT && ev->arg == 0) {
-		long long policy = caller->inflight_policy & ~(long long)SCHED_RESET_ON_FORK;
+		long long policy = caller->cold->inflight_policy & ~(long long)SCHED_RESET_ON_FORK;
 
 		t->policy = (policy >= 0 && policy <= 7 && policy != 4) ? (int)policy :
 									    RQ_POLICY_UNKNOWN;
@@ -899,7 +937,8 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 		t->policy = RQ_POLICY_UNKNOWN;	/* the attr struct is not in the trace */
 	}
 	rqe_task_class_changed(an, t);
-	caller->inflight_policy = -1;
+	/* the target was found through the caller's cold part: it has one */
+	rqe_cold_if(caller)->inflight_policy = -1;
 }
 
 void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev)
@@ -910,10 +949,10 @@ void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev)
 	for (int i = 0; i < 2; i++) {
 		struct rq_task *t = pids[i] > 0 ? rqe_task_get(an, pids[i], ev->ts) : NULL;
 
-		if (!t)
+		if (!t || !rqe_cold(t))
 			continue;
-		t->numa_ts = ev->ts;
-		t->numa_swap = ev->type == RQ_EV_SWAP_NUMA;
+		rqe_cold_if(t)->numa_ts = ev->ts;
+		rqe_cold_if(t)->numa_swap = ev->type == RQ_EV_SWAP_NUMA;
 	}
 }
 
