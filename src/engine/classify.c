@@ -626,8 +626,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		strlcpy(t->comm, base ? base + 1 : name, sizeof(t->comm));
 		rqe_comm_changed(t);
 	}
-	if (rqe_cold(t))
-		rqe_cold_if(t)->nr_execs++;
+	rqe_task_count(t, nr_execs, 1);
 	/*
 	 * Without the sched_setaffinity events a marker's mask may be stale: the task may
 	 * have pinned itself just before this exec.  The recorder reads /proc again after

@@ -684,11 +684,6 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, 0, false);
 		return;
 	}
-	/* the first one waiting, and nobody wants it whole: the task keeps it */
-	if (!dt->first.used && !dt->head && !whole(d, p)) {
-		fill(&dt->first, p, false);
-		return;
-	}
 	i = pool_get(d);
 	if (i < 0) {
 		d->no_memory++;
@@ -819,12 +814,6 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 	dt->runs[dt->nruns_total++ % RQ_DELAY_RUNS] = ts;
 	if (dt->nruns < RQ_DELAY_RUNS)
 		dt->nruns++;
-	/* the oldest is first: the sink sees them in the order they were placed */
-	if (dt->first.used) {
-		dt->first.used = false;
-		settle_pending(d, &dt->first, NULL, (int64_t)(ts - dt->first.ts),
-			       dt->first.tainted);
-	}
 	if (!dt->head)
 		return;
 	/* then the pool's, the oldest first: the list is newest first, turn it around */
@@ -845,15 +834,10 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 void rq_delay_lost(struct rq_analysis *an, int cpu)
 {
 	struct rq_delay *d = an->delay;
-	struct rq_task *t;
 
 	for (uint32_t i = 0; i < d->pool_cap; i++)
 		if (d->pool[i].used && d->pool[i].to_cpu == cpu)
 			d->pool[i].tainted = true;
-	for (unsigned int b = 0; b < an->task_hash_size; b++)
-		for (t = an->task_hash[b]; t; t = t->hnext)
-			if (t->delay.first.used && t->delay.first.to_cpu == cpu)
-				t->delay.first.tainted = true;
 }
 
 /*
@@ -926,25 +910,9 @@ static void forks_finish(struct rq_analysis *an)
 
 void rq_delay_task_gone(struct rq_analysis *an, struct rq_task *t)
 {
-	struct rq_delay *d = an->delay;
-	int i;
-
-	if (!d)
-		return;
-	rqe_fork_child_gone(an, t);
-	if (!t->delay.first.used)
-		return;
-	/* into the pool, on no task's list: the lists of t are left there too */
-	t->delay.first.used = false;
-	i = pool_get(d);
-	if (i < 0) {
-		d->no_memory++;
-		settle_pending(d, &t->delay.first, NULL, -1, false);
-		return;
-	}
-	d->pool[i] = t->delay.first;
-	d->pool[i].used = true;
-	d->pool[i].next = 0;
+	/* its pending placements stay in the pool, settled by rq_delay_finish() */
+	if (an->delay)
+		rqe_fork_child_gone(an, t);
 }
 
 void rq_delay_finish(struct rq_analysis *an)
@@ -958,10 +926,6 @@ void rq_delay_finish(struct rq_analysis *an)
 	/* from here on nothing waits: an offcpu-fork's child that lives on lives on */
 	d->finishing = true;
 	forks_finish(an);
-	/* what the tasks keep themselves joins the pool: all in placement order below */
-	for (unsigned int b = 0; b < an->task_hash_size; b++)
-		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
-			rq_delay_task_gone(an, t);
 	if (!d->pool_used)
 		return;
 	/* the pending ones in placement order */

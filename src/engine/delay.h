@@ -74,12 +74,11 @@ struct rq_delay_pending {
 #define RQ_DELAY_RUNS 4
 struct rq_delay_task {
 	/*
-	 * The oldest pending placement, kept here when it came with nothing else pending
-	 * and no sink wanting whole placements: the common case, one at a time, needs no
-	 * pool entry.  The later ones are in the pool, on the list at head.
+	 * The pending placements are in the pool, on the list at head (newest first): not
+	 * one kept in every task, which most tasks would carry for nothing (issue 23: 40
+	 * bytes a task)
 	 */
-	struct rq_delay_pending first;
-	uint32_t head;		/* pending placements after first: pool index + 1, 0 none */
+	uint32_t head;		/* pending placements: pool index + 1, 0 none */
 	uint32_t wait_head;	/* execs whose needless-callback verdict waits for a marker */
 	uint8_t nruns;		/* runs kept, up to RQ_DELAY_RUNS */
 	uint8_t nruns_total;	/* runs seen (mod 256): the next goes to runs[nruns_total % N] */

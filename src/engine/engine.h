@@ -55,6 +55,9 @@ struct rq_task {
 	int16_t kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
 	bool stop_class;	/* migration/N: the stopper, a stop-class task */
 	bool exited;
+	bool retired;		/* in the FIFO of dead tasks kept for the views */
+	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
+	int tgid;		/* 0 = unknown */
 	/*
 	 * when it last blocked: its switch-out, or, when the trace lacks that, the latest
 	 * moment it can have left (rqe_left_unseen()); 0: not in the trace
@@ -81,15 +84,12 @@ struct rq_task {
 	struct rq_delay_task delay;	/* queue delay: delay.c */
 	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
 
-	/* ---- less often: identity, the counters' low bits, the rare fields */
-	int tgid;		/* 0 = unknown */
-	bool retired;		/* in the FIFO of dead tasks kept for the views */
-	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
+	/* ---- less often: the counters' low bits, the rare fields */
 	/*
 	 * counters, 16 bits here: what passes 65535 is carried into the cold part's
-	 * (rqe_add16()); the count is the sum (task_info.c)
+	 * (rqe_task_count()); the count is the sum (task_info.c)
 	 */
-	uint16_t nr_wakeups, nr_migrations;
+	uint16_t nr_wakeups, nr_migrations, nr_forks, nr_execs;
 	uint16_t nr_findings[RQ_FIND__COUNT];
 	uint64_t first_ts;
 	/*
@@ -114,9 +114,8 @@ struct rq_task_cold {
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
 	int stopper_later_slot;	/* a later one inside its window: the exec pairs the first */
 	int wake_move_slot;	/* no sched_waking: its wakeup's move, held until sched_wakeup */
-	uint64_t nr_forks, nr_execs;
 	/* what the 16-bit counters of struct rq_task carried over */
-	uint64_t nr_migrations, nr_wakeups;
+	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
 	uint64_t nr_findings[RQ_FIND__COUNT];
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
 	int inflight_target;	/* pid the in-flight set* syscall targets */

@@ -782,10 +782,9 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(child, ev->comm2);
 	if (parent) {
 		rqe_note_comm(parent, ev->comm);
-		struct rq_task_cold *pc = rqe_cold(parent), *cc = rqe_cold(child);
+		struct rq_task_cold *cc = rqe_cold(child);
 
-		if (pc)
-			pc->nr_forks++;
+		rqe_task_count(parent, nr_forks, 1);
 		if (cc)
 			cc->ppid = parent->pid;
 		child->prio = parent->prio;

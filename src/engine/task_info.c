@@ -19,9 +19,9 @@ static void fill(const struct rq_task *t, struct rq_task_info *ti)
 	ti->mask = t->mask_known ? t->mask : NULL;
 	ti->first_ts = t->first_ts;
 	ti->exit_ts = t->cold->exit_ts;
-	ti->nr_forks = t->cold->nr_forks;
-	ti->nr_execs = t->cold->nr_execs;
 	/* the 16 bits of struct rq_task and what they carried over */
+	ti->nr_forks = t->nr_forks + t->cold->nr_forks;
+	ti->nr_execs = t->nr_execs + t->cold->nr_execs;
 	ti->nr_migrations = t->nr_migrations + t->cold->nr_migrations;
 	ti->nr_wakeups = t->nr_wakeups + t->cold->nr_wakeups;
 	for (int f = 0; f < RQ_FIND__COUNT; f++)

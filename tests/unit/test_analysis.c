@@ -357,7 +357,7 @@ static void task_info_copies_the_model(void **state)
 	assert_false(rq_task_info_get(an, 4242, &ti));
 	assert_true(rq_task_info_get(an, 100, &ti));
 	assert_int_equal(ti.pid, 100);
-	assert_int_equal(ti.nr_forks, rq_task_find(an, 100)->cold->nr_forks);
+	assert_int_equal(ti.nr_forks, rq_task_find(an, 100)->nr_forks);
 	assert_true(ti.nr_forks >= 1);
 	assert_true(rq_task_info_get(an, 101, &ti));
 	assert_string_equal(ti.comm, "child");
