@@ -238,7 +238,7 @@ void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t)
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
+	t->prio = rqe_prio(ev->prio);
 	rqe_expire_stopper(an, t, ev->ts);
 	rqe_resolve_wake_move(an, t);
 	snap = rqe_snap_take(an, t);
@@ -374,7 +374,7 @@ void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t || !valid_cpu(an, ev->cpu_a))
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
+	t->prio = rqe_prio(ev->prio);
 	/* the move held as this wakeup's is part of its placement (wake_from) */
 	if (t->cold->wake_move_slot >= 0)
 		rqe_release(an, &rqe_cold_if(t)->wake_move_slot);
@@ -395,7 +395,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t || !valid_cpu(an, to))
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
+	t->prio = rqe_prio(ev->prio);
 	t->fork_selecting = false;
 	if (t->mask_known && rq_cpumask_single(t->mask))
 		path = RQ_PATH_FORK_AFFINE;
@@ -462,7 +462,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t || !valid_cpu(an, to))
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
+	t->prio = rqe_prio(ev->prio);
 	rqe_task_count(t, nr_migrations, 1);
 	/* a pending stopper move stays pending across wakeups: only its window ends it */
 	rqe_expire_stopper(an, t, ev->ts);

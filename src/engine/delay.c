@@ -626,11 +626,62 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 	*head = (uint32_t)i + 1;
 }
 
-/* Run r of dt, 0 the oldest kept (nruns_total wraps at 256, a multiple of the ring). */
+/* Run r of t, 0 the oldest kept (nruns_total wraps at 256, a multiple of the ring). */
 _Static_assert((256 % RQ_DELAY_RUNS) == 0, "RQ_DELAY_RUNS must divide 256");
-static uint64_t run_at(const struct rq_delay_task *dt, unsigned int r)
+static uint64_t run_at(const struct rq_task *t, unsigned int r)
 {
-	return dt->runs[(unsigned int)(dt->nruns_total - dt->nruns + r) % RQ_DELAY_RUNS];
+	const struct rq_delay_task *dt = &t->delay;
+	uint64_t v = dt->last_run;
+
+	if (__builtin_expect(dt->spilled, 0))
+		return t->cold->runs[(unsigned int)(t->cold->nruns_total - dt->nruns + r) %
+				     RQ_DELAY_RUNS];
+	for (unsigned int k = 0; k + 1 + r < dt->nruns; k++)
+		v -= dt->gap[k];
+	return v;
+}
+
+/*
+ * The ring moves to the cold part: a gap too wide for 32 bits, or a clock going back.
+ * Out of memory: only the newest run is kept (a late placement may then be unmeasured).
+ */
+static __attribute__((noinline)) void runs_spill(struct rq_task *t)
+{
+	struct rq_task_cold *c = rqe_cold(t);
+	struct rq_delay_task *dt = &t->delay;
+
+	if (!c) {
+		dt->nruns = 0;	/* run_push() counts the newest */
+		return;
+	}
+	for (unsigned int r = 0; r < dt->nruns; r++)
+		c->runs[r] = run_at(t, r);
+	c->nruns_total = dt->nruns;
+	dt->spilled = true;
+}
+
+/* t switched in at ts: the newest of its runs */
+static void run_push(struct rq_task *t, uint64_t ts)
+{
+	struct rq_delay_task *dt = &t->delay;
+
+	if (!dt->spilled && dt->nruns) {
+		if (ts >= dt->last_run && ts - dt->last_run <= UINT32_MAX) {
+			for (unsigned int k = RQ_DELAY_RUNS - 2; k > 0; k--)
+				dt->gap[k] = dt->gap[k - 1];
+			dt->gap[0] = (uint32_t)(ts - dt->last_run);
+		} else {
+			runs_spill(t);
+		}
+	}
+	if (dt->spilled) {
+		struct rq_task_cold *c = rqe_cold_if(t);
+
+		c->runs[c->nruns_total++ % RQ_DELAY_RUNS] = ts;
+	}
+	dt->last_run = ts;
+	if (dt->nruns < RQ_DELAY_RUNS)
+		dt->nruns++;
 }
 
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
@@ -638,6 +689,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	struct rq_delay *d = an->delay;
 	struct rq_task *t;
 	struct rq_delay_task *dt;
+	struct rq_task_cold *c;
 	int i;
 
 	if (!d)
@@ -653,13 +705,14 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	 * placements export, the timeline) get it then, with its verdict.  Its delay is 0.
 	 */
 	if (p->notes & RQ_NOTE_MASK_UNKNOWN) {
-		i = pool_get(d);
+		c = rqe_cold(t);
+		i = c ? pool_get(d) : -1;
 		if (i < 0) {
 			d->no_memory++;
 			settle(d, p, 0, false);
 			return;
 		}
-		keep(d, i, p, true, &dt->wait_head);
+		keep(d, i, p, true, &c->delay_wait_head);
 		return;
 	}
 	/*
@@ -667,13 +720,13 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	 * task may have run since.  The first switch-in at or after the placement counts;
 	 * if the ring no longer reaches back that far, the delay is not known.
 	 */
-	if (dt->nruns && run_at(dt, dt->nruns - 1) >= p->ts) {
+	if (dt->nruns && run_at(t, dt->nruns - 1) >= p->ts) {
 		for (unsigned int r = 0; r < dt->nruns; r++) {
-			if (run_at(dt, r) < p->ts)
+			if (run_at(t, r) < p->ts)
 				continue;
 			if (r == 0 && dt->nruns == RQ_DELAY_RUNS)
 				break;	/* an earlier run may have been pushed out */
-			settle(d, p, (int64_t)(run_at(dt, r) - p->ts), false);
+			settle(d, p, (int64_t)(run_at(t, r) - p->ts), false);
 			return;
 		}
 		settle(d, p, -1, true);
@@ -690,7 +743,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, -1, true);
 		return;
 	}
-	keep(d, i, p, false, &dt->head);
+	keep(d, i, p, false, &t->delay_head);
 }
 
 /* Settle pending placement e for a sink: the whole placement (full), or one made of e. */
@@ -779,13 +832,13 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			    const struct rq_exec_fix *fix)
 {
 	struct rq_delay *d = an->delay;
-	struct rq_delay_task *dt = &t->delay;
+	struct rq_task_cold *c = rqe_cold_if(t);
 
-	if (!d)
+	if (!d || !c)
 		return;
 	/* the oldest first, as ran() does */
-	while (dt->wait_head) {
-		uint32_t i = pop_oldest(d, &dt->wait_head);
+	while (c->delay_wait_head) {
+		uint32_t i = pop_oldest(d, &c->delay_wait_head);
 		struct rq_delay_pending *e = &d->pool[i - 1];
 
 		if (fix && e->full) {
@@ -811,13 +864,11 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 	uint32_t i, next, prev = 0;
 
 	dt->running = true;
-	dt->runs[dt->nruns_total++ % RQ_DELAY_RUNS] = ts;
-	if (dt->nruns < RQ_DELAY_RUNS)
-		dt->nruns++;
-	if (!dt->head)
+	run_push(t, ts);
+	if (!t->delay_head)
 		return;
-	/* then the pool's, the oldest first: the list is newest first, turn it around */
-	for (i = dt->head, dt->head = 0; i; i = next) {
+	/* the oldest first: the list is newest first, turn it around */
+	for (i = t->delay_head, t->delay_head = 0; i; i = next) {
 		next = d->pool[i - 1].next;
 		d->pool[i - 1].next = prev;
 		prev = i;
@@ -952,7 +1003,11 @@ void rq_delay_finish(struct rq_analysis *an)
 	/* the tasks' heads point into the freed pool: clear them */
 	for (unsigned int b = 0; b < an->task_hash_size; b++)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
-			t->delay.head = t->delay.wait_head = 0;
+		{
+			t->delay_head = 0;
+			if (rqe_cold_if(t))
+				rqe_cold_if(t)->delay_wait_head = 0;
+		}
 }
 
 /* ---- comparison groups ----------------------------------------------------- */

@@ -33,7 +33,7 @@
 struct rq_task {
 	/* ---- every event: the first cache line */
 	int pid;
-	enum rq_task_state state;
+	uint8_t state;		/* enum rq_task_state */
 	int8_t policy;		/* RQ_POLICY_UNKNOWN or a policy number (0-7) */
 	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
 	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
@@ -41,11 +41,18 @@ struct rq_task {
 	bool waking;		/* sched_waking seen, sched_wakeup not yet */
 	bool wake_migrated;	/* sched_migrate_task inside the waking window */
 	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
-	bool first_run_pending;	/* forked, not run yet */
-	int prio;		/* last prio seen in an event, -1000 unknown */
+	/* the rarer flags, a bit each */
+	bool first_run_pending : 1;	/* forked, not run yet */
+	bool stop_class : 1;	/* migration/N: the stopper, a stop-class task (from comm) */
+	bool exited : 1;
+	bool retired : 1;	/* in the FIFO of dead tasks kept for the views */
+	bool fork_selecting : 1;	/* forked, sched_wakeup_new not yet: a move is the fork's */
+	bool seen_multi : 1;	/* it ran on two CPUs or more since: a proven multi-CPU set */
+	bool mask_changed : 1;	/* affinity or cgroup changed in the trace, value unseen */
+	bool tgid_self : 1;	/* its tgid is its pid (else the cold part's tgid; 0 unknown) */
+	int16_t prio;		/* last prio seen in an event (rqe_prio()), -1000 unknown */
 	int16_t cpu;		/* last known CPU, -1 unknown */
 	int16_t rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
-	int rq_index;		/* its place in that list */
 	int16_t blocked_cpu;	/* where it last blocked (blocked_ts), -1 unknown */
 	int16_t waking_cpu;
 	int16_t pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
@@ -53,27 +60,22 @@ struct rq_task {
 	int16_t ncurr, curr_cpu;
 	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
 	int16_t kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
-	bool stop_class;	/* migration/N: the stopper, a stop-class task */
-	bool exited;
-	bool retired;		/* in the FIFO of dead tasks kept for the views */
-	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
-	int tgid;		/* 0 = unknown */
+	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
+	int rq_index;		/* its place in that list */
+	int waker_pid;
+	int wake_from;
 	/*
 	 * when it last blocked: its switch-out, or, when the trace lacks that, the latest
 	 * moment it can have left (rqe_left_unseen()); 0: not in the trace
 	 */
 	uint64_t blocked_ts;
-	int waker_pid;
-	int wake_from;
 	/*
 	 * the CPUs truly idle, busy for the kernel, and of unknown idleness when the
 	 * waking was seen: a buffer of the analysis' pool (rqe_snap()) from sched_waking
 	 * to sched_wakeup, -1 none
 	 */
 	int snap;
-	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
-	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
-	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
+	uint32_t delay_head;	/* its pending placements in delay.c's pool: index + 1, 0 none */
 	char comm[RQ_COMM_LEN];
 	/*
 	 * its allowed CPUs when mask_known: an interned set (rqe_mask_intern()), shared with
@@ -81,7 +83,7 @@ struct rq_task {
 	 */
 	const struct rq_cpumask *mask;
 	/* ---- the second cache line and on: the queue delay (every switch and placement) */
-	struct rq_delay_task delay;	/* queue delay: delay.c */
+	struct rq_delay_task delay;	/* its last switch-ins: delay.c */
 	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
 
 	/* ---- less often: the counters' low bits, the rare fields */
@@ -107,6 +109,14 @@ struct rq_task {
  */
 struct rq_task_cold {
 	int ppid;		/* 0 = unknown */
+	int tgid;		/* when not tgid_self: 0 = unknown */
+	uint32_t delay_wait_head;	/* delay.c: execs whose verdict waits for a marker */
+	/*
+	 * delay.c: the last switch-ins (ring, RQ_DELAY_RUNS) once the task's own could not
+	 * hold them (a gap over 32 bits or a clock going back: struct rq_delay_task)
+	 */
+	uint64_t runs[RQ_DELAY_RUNS];
+	uint8_t nruns_total;	/* mod 256: the next goes to runs[nruns_total % N] */
 	uint64_t exit_ts;
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
 	bool setaffinity_inflight;
@@ -144,6 +154,12 @@ static inline struct rq_task_cold *rqe_cold(struct rq_task *t)
 static inline struct rq_task_cold *rqe_cold_if(const struct rq_task *t)
 {
 	return t->cold != &rqe_cold_none ? (struct rq_task_cold *)t->cold : NULL;
+}
+
+/* A prio from a record, in 16 bits: what prio tests (< 100, PRIO_UNKNOWN) says stays. */
+static inline int16_t rqe_prio(int v)
+{
+	return v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : (int16_t)v;
 }
 
 /* *c += n; what does not fit in 16 bits is returned, for the cold part's counter */

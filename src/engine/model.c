@@ -693,7 +693,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		c->last_idle_ts = ev->ts;	/* the idle task ran until now */
 	if (prev) {
 		rqe_note_comm(prev, ev->comm);
-		prev->prio = ev->prio;
+		prev->prio = rqe_prio(ev->prio);
 		rqe_expire_stopper(an, prev, ev->ts);
 		rqe_resolve_wake_move(an, prev);
 		/* prev_state 0 (R) or TASK_REPORT_MAX alone (R+, preempted): still runnable */
@@ -737,7 +737,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	if (!next)
 		return;
 	rqe_note_comm(next, ev->comm2);
-	next->prio = ev->prio2;
+	next->prio = rqe_prio(ev->prio2);
 	/* it runs without a sched_wakeup: a move held as its wakeup's was not */
 	rqe_resolve_wake_move(an, next);
 	next->fork_selecting = false;
@@ -1005,8 +1005,12 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 		mask_forget(t);
 		return;
 	}
-	if (m->tgid > 0)
-		t->tgid = m->tgid;
+	if (m->tgid > 0 && m->tgid == t->pid) {
+		t->tgid_self = true;
+	} else if (m->tgid > 0 && rqe_cold(t)) {
+		t->tgid_self = false;
+		rqe_cold_if(t)->tgid = m->tgid;
+	}
 	if (m->comm[0]) {
 		strlcpy(t->comm, m->comm, sizeof(t->comm));
 		rqe_comm_changed(t);

@@ -8,7 +8,7 @@
 static void fill(const struct rq_task *t, struct rq_task_info *ti)
 {
 	ti->pid = t->pid;
-	ti->tgid = t->tgid;
+	ti->tgid = t->tgid_self ? t->pid : t->cold->tgid;
 	ti->ppid = t->cold->ppid;
 	memcpy(ti->comm, t->comm, sizeof(ti->comm));
 	ti->policy = t->policy;
