@@ -1915,6 +1915,16 @@ static int file_next(void *ctx, int cpu, const struct rq_raw **rec)
 	c->seen = true;
 	c->last_ts = c->rec.ts;
 	c->has = false;
+	/*
+	 * This CPU's next record is read when the merge comes back to it, after a record of
+	 * every other CPU's, on average: with many CPUs, too late for any hardware
+	 * prefetcher following 256 streams.  Its lines, asked for now (into L2), are there
+	 * by then (issue 23).
+	 */
+	if (c->in_page) {
+		__builtin_prefetch(c->data + c->pos, 0, 1);
+		__builtin_prefetch(c->data + c->pos + 64, 0, 1);
+	}
 	return 1;
 }
 
