@@ -333,7 +333,11 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		source = an->opts.source_name;
 	strlcpy(an->source, source ? source : "", sizeof(an->source));
 	an->nr_cpus = nr_cpus;
-	an->cpus = calloc((size_t)nr_cpus, sizeof(*an->cpus));
+	/* on a cache line each (struct rq_cpu is aligned) */
+	if (posix_memalign((void **)&an->cpus, 64, (size_t)nr_cpus * sizeof(*an->cpus)))
+		an->cpus = NULL;
+	else
+		memset(an->cpus, 0, (size_t)nr_cpus * sizeof(*an->cpus));
 	an->cpu_summary = calloc((size_t)nr_cpus, sizeof(*an->cpu_summary));
 	if (!an->cpus || !an->cpu_summary || rqe_grow_hash(an))
 		return -1;

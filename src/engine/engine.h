@@ -248,25 +248,32 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
 /* rq_enqueue() of a full list: double it */
 int rqe_list_grow(struct rq_task ***list, int *cap);
 
-/* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
+/*
+ * One CPU of the model (struct rq_cpu_summary is what the outputs see of it).  What most
+ * events of the CPU read is in its first cache line (the CPUs are allocated on a cache
+ * line, 192 bytes each: with 256 CPUs an event then touches mostly the first line of one
+ * or two, issue 23); the counters and the rarer fields follow.
+ */
 struct rq_cpu {
+	/* ---- the first cache line */
 	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
 	bool dirty;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
-	uint64_t watched_since;	/* first switch seen while not known */
 	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
 	struct rq_task *curr_task;	/* rq_task_find(curr), kept in step (cpubits.c) */
-	int nqueued, queued_cap;
+	int nqueued, ndelayed;
 	struct rq_task **queued;	/* runnable, not running */
-	int ndelayed, delayed_cap;
 	struct rq_task **delayed;	/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
-	uint64_t last_prune;
 	int pending_wakeups;
 	int llc;		/* first CPU of its LLC group */
+	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
+	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	uint64_t watched_since;	/* first switch seen while not known */
+	/* ---- the rest */
+	uint64_t idle_since;	/* when the model last saw it go idle (rqe_curr_changed()) */
+	uint64_t last_prune;
+	int queued_cap, delayed_cap;
 	int core, node;
 	int capacity;		/* 0 unknown; from --topology */
-	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
-	uint64_t idle_since;	/* when the model last saw it go idle (rqe_curr_changed()) */
-	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
 	uint64_t placements_in, placements_out;
 	uint64_t lost_events;
 	/* data quality: the model corrected from the records' common_pid */
@@ -274,7 +281,7 @@ struct rq_cpu {
 	uint64_t idle_repairs;	/* of those, the model had the idle task running */
 	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
 	uint64_t clock_backwards;	/* records older than the CPU's previous one */
-};
+} __attribute__((aligned(64)));
 
 struct rq_analysis {
 	struct rq_analysis_opts opts;
