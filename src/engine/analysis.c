@@ -346,11 +346,15 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		source = an->opts.source_name;
 	strlcpy(an->source, source ? source : "", sizeof(an->source));
 	an->nr_cpus = nr_cpus;
-	an->cpus = calloc((size_t)nr_cpus, sizeof(*an->cpus));
+	/* on a cache line each (struct rq_cpu is aligned) */
+	if (posix_memalign((void **)&an->cpus, 64, (size_t)nr_cpus * sizeof(*an->cpus)))
+		an->cpus = NULL;
+	else
+		memset(an->cpus, 0, (size_t)nr_cpus * sizeof(*an->cpus));
 	an->cpu_summary = calloc((size_t)nr_cpus, sizeof(*an->cpu_summary));
 	if (!an->cpus || !an->cpu_summary || rqe_grow_hash(an))
 		return -1;
-	if (rq_cpumask_init(&an->all_cpus, nr_cpus))
+	if (rq_cpumask_init(&an->all_cpus, nr_cpus) || rqe_masks_init(an))
 		return -1;
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		/* without topology in the trace: one LLC, one core per CPU (said so) */
@@ -384,24 +388,17 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 	return 0;
 }
 
-static int free_task(const struct rq_task *t, void *data)
-{
-	struct rq_task *m = (struct rq_task *)t;
-
-	rq_cpumask_free(&m->mask);
-	return 0;
-}
-
 void rq_analysis_free(struct rq_analysis *an)
 {
 	if (!an)
 		return;
-	rq_task_foreach(an, free_task, NULL);
 	for (unsigned int i = 0; i < an->task_hash_size; i++) {
 		struct rq_task *t = an->task_hash[i], *next;
 
 		for (; t; t = next) {
 			next = t->hnext;
+			if (t->cold != &rqe_cold_none)
+				free((struct rq_task_cold *)t->cold);
 			free(t);
 		}
 	}
@@ -414,6 +411,7 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an->cpus);
 	free(an->cpu_summary);
 	rq_cpumask_free(&an->all_cpus);
+	rqe_masks_free(an);
 	free(an->task_hash);
 	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
 		if (an->pid_pages[i] != rqe_no_pid_page)

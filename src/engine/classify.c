@@ -156,24 +156,28 @@ static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int 
  */
 void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec)
 {
+	struct rq_task_cold *c = rqe_cold_if(t);	/* a held move: it has one */
+
 	if (!t->stopper_pending)
 		return;
 	t->stopper_pending = false;
 	if (by_exec)
-		rqe_release(an, &t->stopper_slot);
+		rqe_release(an, &c->stopper_slot);
 	else
-		resolve_stopper_move(an, t, &t->stopper_slot);
-	if (t->stopper_later_slot >= 0)
-		resolve_stopper_move(an, t, &t->stopper_later_slot);
+		resolve_stopper_move(an, t, &c->stopper_slot);
+	if (c->stopper_later_slot >= 0)
+		resolve_stopper_move(an, t, &c->stopper_later_slot);
 }
 
 /* The first move's window closed without an exec: the later one is the first now. */
 static void expire_first_stopper(struct rq_analysis *an, struct rq_task *t)
 {
-	resolve_stopper_move(an, t, &t->stopper_slot);
-	t->stopper_slot = t->stopper_later_slot;
-	t->stopper_later_slot = -1;
-	t->stopper_pending = t->stopper_slot >= 0;
+	struct rq_task_cold *c = rqe_cold_if(t);	/* a held move: it has one */
+
+	resolve_stopper_move(an, t, &c->stopper_slot);
+	c->stopper_slot = c->stopper_later_slot;
+	c->stopper_later_slot = -1;
+	t->stopper_pending = c->stopper_slot >= 0;
 }
 
 /* A held stopper move that no exec explains: its reason from what else followed. */
@@ -182,11 +186,12 @@ static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int 
 	struct rq_placement *p = held(an, *slot);
 
 	p->conf = RQ_CONF_INFERRED;
-	if (t->stopper_comm_changed) {
+	if (t->cold->stopper_comm_changed) {
 		p->path = RQ_PATH_EXEC_MOVED;
 		p->why |= 1u << RQ_WHY_STOPPER_RENAMED;
 		memcpy(p->why_comm, t->comm, RQ_COMM_LEN);
-	} else if (t->affinity_change_ts && p->ts - t->affinity_change_ts < AFFINITY_WINDOW) {
+	} else if (t->cold->affinity_change_ts &&
+		   p->ts - t->cold->affinity_change_ts < AFFINITY_WINDOW) {
 		p->path = RQ_PATH_AFFINITY_STOPPER;
 		p->why |= 1u << RQ_WHY_STOPPER_AFFINITY;
 	} else if ((an->has_event[RQ_EV_EXEC] || an->counts[RQ_EV_EXEC]) &&
@@ -205,7 +210,7 @@ static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int 
 
 void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
 {
-	while (t->stopper_pending && now - held(an, t->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
+	while (t->stopper_pending && now - held(an, t->cold->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
 		expire_first_stopper(an, t);
 }
 
@@ -218,10 +223,10 @@ void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
  */
 void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t)
 {
-	if (t->wake_move_slot < 0)
+	if (t->cold->wake_move_slot < 0)
 		return;
-	emit(an, held(an, t->wake_move_slot));
-	rqe_release(an, &t->wake_move_slot);
+	emit(an, held(an, t->cold->wake_move_slot));
+	rqe_release(an, &rqe_cold_if(t)->wake_move_slot);
 	t->wake_migrated = false;
 }
 
@@ -233,7 +238,7 @@ void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t)
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
+	t->prio = rqe_prio(ev->prio);
 	rqe_expire_stopper(an, t, ev->ts);
 	rqe_resolve_wake_move(an, t);
 	snap = rqe_snap_take(an, t);
@@ -269,7 +274,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	bool rt_or_dl = task_is_rt_or_dl(t);
 	unsigned int proof_assume = 0;
 	bool proven = selection_proven(an, t, rt_or_dl, &proof_assume);
-	bool mask_one = t->mask_known && rq_cpumask_single(&t->mask);
+	bool mask_one = t->mask_known && rq_cpumask_single(t->mask);
 	unsigned int assume = 0, path_assume = 0;
 	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
 	/* still running or queued for the model: ttwu_runnable() */
@@ -313,7 +318,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		.truth = tr, .no_selection = tr && runnable,
 	};
 
-	t->nr_wakeups++;
+	rqe_task_count(t, nr_wakeups, 1);
 	rqe_clear_pending(an, t);
 
 	if (runnable) {
@@ -421,9 +426,10 @@ void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t || !valid_cpu(an, ev->cpu_a))
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
+	t->prio = rqe_prio(ev->prio);
 	/* the move held as this wakeup's is part of its placement (wake_from) */
-	rqe_release(an, &t->wake_move_slot);
+	if (t->cold->wake_move_slot >= 0)
+		rqe_release(an, &rqe_cold_if(t)->wake_move_slot);
 	wakeup_placement(an, ev, t, ev->cpu_a);
 }
 
@@ -442,7 +448,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t || !valid_cpu(an, to))
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
+	t->prio = rqe_prio(ev->prio);
 	t->fork_selecting = false;
 	/* the kernel's state at sched_process_fork: the child's policy, mask, the CPUs */
 	tr = rqe_truth_take(an, t->pid, RQ_TRUTH_FORK, ev->ts);
@@ -453,7 +459,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 		path = rqe_truth_one_cpu(tr) ? RQ_PATH_FORK_AFFINE :
 		       rqe_truth_rt_or_dl(tr) ? RQ_PATH_FORK_RT :
 		       to == parent_cpu ? RQ_PATH_FORK_LOCAL : RQ_PATH_FORK_MOVED;
-	} else if (t->mask_known && rq_cpumask_single(&t->mask)) {
+	} else if (t->mask_known && rq_cpumask_single(t->mask)) {
 		path = RQ_PATH_FORK_AFFINE;
 	} else if (task_is_rt_or_dl(t)) {
 		path = RQ_PATH_FORK_RT;
@@ -478,7 +484,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 			  an->cpus[to].node == an->cpus[parent_cpu].node ? RQ_LEVEL_PKG :
 			  RQ_LEVEL_NUMA;
 		if (tr ? !rqe_truth_allows(tr, parent_cpu) :
-		    t->mask_known && !rq_cpumask_test(&t->mask, parent_cpu))
+		    t->mask_known && !rq_cpumask_test(t->mask, parent_cpu))
 			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
@@ -508,8 +514,10 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	emit(an, &p);
 
 	t->first_run_pending = true;
-	t->fork_parent_cpu = parent_cpu;
-	t->fork_ts = ev->ts;
+	if (rqe_cold(t)) {
+		rqe_cold_if(t)->fork_parent_cpu = (int16_t)parent_cpu;
+		rqe_cold_if(t)->fork_ts = ev->ts;
+	}
 	t->cpu = to;
 	t->state = RQ_TS_QUEUED;
 	rq_enqueue(an, t, to, false);
@@ -520,6 +528,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 	struct rq_task *writer = rq_task_find(an, ev->common_pid);
 	int from = ev->cpu_a, to = ev->cpu_b;
+	struct rq_task_cold *c;
 	struct rq_placement p;
 	enum rq_path path = RQ_PATH_UNKNOWN;
 	enum rq_confidence conf = RQ_CONF_INFERRED;
@@ -528,8 +537,8 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	if (!t || !valid_cpu(an, to))
 		return;
 	rqe_note_comm(t, ev->comm);
-	t->prio = ev->prio;
-	t->nr_migrations++;
+	t->prio = rqe_prio(ev->prio);
+	rqe_task_count(t, nr_migrations, 1);
 	/* a pending stopper move stays pending across wakeups: only its window ends it */
 	rqe_expire_stopper(an, t, ev->ts);
 	/* a move held as a wakeup's, and another move before that wakeup: it was not */
@@ -554,10 +563,10 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		return;	/* classified at sched_wakeup */
 	}
 	placement_init(&p, ev, t, from, to, RQ_PATH_UNKNOWN, RQ_CONF_INFERRED);
-	if (t->numa_ts && ev->ts - t->numa_ts < NUMA_WINDOW) {
+	if (t->cold->numa_ts && ev->ts - t->cold->numa_ts < NUMA_WINDOW) {
 		/* a sched_move_numa/sched_swap_numa on this task just before */
-		path = t->numa_swap ? RQ_PATH_NUMA_SWAP : RQ_PATH_NUMA_MOVE;
-		t->numa_ts = 0;
+		path = t->cold->numa_swap ? RQ_PATH_NUMA_SWAP : RQ_PATH_NUMA_MOVE;
+		rqe_cold_if(t)->numa_ts = 0;
 	} else if (writer && writer->stop_class && from == ev->cpu) {
 		/*
 		 * 2. migration/N: exec balance if an exec follows, else affinity or active LB.
@@ -565,20 +574,24 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		 * candidate (rqe_resolve_stopper()); the one between them had no exec.
 		 */
 		p.conf = RQ_CONF_INFERRED;
-		if (!t->stopper_pending) {
-			t->stopper_pending = !rqe_hold(an, &t->stopper_slot, &p);
-			t->stopper_comm_changed = false;
+		c = rqe_cold(t);
+		if (!c) {
+			/* out of memory: the move cannot wait for what follows */
+		} else if (!t->stopper_pending) {
+			t->stopper_pending = !rqe_hold(an, &c->stopper_slot, &p);
+			c->stopper_comm_changed = false;
 		} else {
-			if (t->stopper_later_slot >= 0)
-				resolve_stopper_move(an, t, &t->stopper_later_slot);
-			rqe_hold(an, &t->stopper_later_slot, &p);
+			if (c->stopper_later_slot >= 0)
+				resolve_stopper_move(an, t, &c->stopper_later_slot);
+			rqe_hold(an, &c->stopper_later_slot, &p);
 		}
 		goto model;
 	} else if ((ev->flags & RQ_FLAG_SOFTIRQ) && from != ev->cpu) {
 		path = to == ev->cpu ? RQ_PATH_LB_PERIODIC : RQ_PATH_LB_NOHZ;
-	} else if (t->setaffinity_inflight ||
-		   (writer && writer->inflight_target == t->pid && t->affinity_change_ts &&
-		    ev->ts - t->affinity_change_ts < AFFINITY_WINDOW)) {
+	} else if (t->cold->setaffinity_inflight ||
+		   (writer && writer->cold->inflight_target == t->pid &&
+		    t->cold->affinity_change_ts &&
+		    ev->ts - t->cold->affinity_change_ts < AFFINITY_WINDOW)) {
 		path = RQ_PATH_AFFINITY_CALLER;
 	} else if (task_is_rt_or_dl(t)) {
 		path = RQ_PATH_LB_RT;
@@ -604,7 +617,8 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 			p.why |= 1u << RQ_WHY_MIGRATE_UNKNOWN;
 			p.why_n = ev->flags;
 			p.conf = RQ_CONF_UNKNOWN;
-			rqe_hold(an, &t->wake_move_slot, &p);
+			if ((c = rqe_cold(t)))
+				rqe_hold(an, &c->wake_move_slot, &p);
 			t->cpu = to;
 			return;	/* classified at sched_wakeup */
 		}
@@ -650,16 +664,29 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		struct rq_task *leader = rqe_task_get(an, ev->pid, ev->ts);
 
 		if (leader && leader != t) {
+			struct rq_task_cold *lc = rqe_cold_if(leader), *tc = rqe_cold_if(t);
+
 			rqe_copy_attrs(an, leader, t);
 			leader->prio = t->prio;
 			/* the leader takes the thread's pending move, and drops its own */
-			rqe_release(an, &leader->stopper_slot);
-			rqe_release(an, &leader->stopper_later_slot);
-			leader->stopper_slot = t->stopper_slot;
-			leader->stopper_later_slot = t->stopper_later_slot;
-			leader->stopper_pending = t->stopper_pending;
-			t->stopper_slot = -1;
-			t->stopper_later_slot = -1;
+			if (lc) {
+				rqe_release(an, &lc->stopper_slot);
+				rqe_release(an, &lc->stopper_later_slot);
+			}
+			if (tc && (tc->stopper_slot >= 0 || tc->stopper_later_slot >= 0) &&
+			    (lc || (lc = rqe_cold(leader)))) {
+				lc->stopper_slot = tc->stopper_slot;
+				lc->stopper_later_slot = tc->stopper_later_slot;
+				leader->stopper_pending = t->stopper_pending;
+				tc->stopper_slot = -1;
+				tc->stopper_later_slot = -1;
+			} else {
+				leader->stopper_pending = false;
+				if (tc) {	/* out of memory: the thread's moves are lost */
+					rqe_release(an, &tc->stopper_slot);
+					rqe_release(an, &tc->stopper_later_slot);
+				}
+			}
 			t->stopper_pending = false;
 			t = leader;
 		}
@@ -675,7 +702,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		strlcpy(t->comm, base ? base + 1 : name, sizeof(t->comm));
 		rqe_comm_changed(t);
 	}
-	t->nr_execs++;
+	rqe_task_count(t, nr_execs, 1);
 	/*
 	 * Without the sched_setaffinity events a marker's mask may be stale: the task may
 	 * have pinned itself just before this exec.  The recorder reads /proc again after
@@ -694,7 +721,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	/* moves whose window closed had no exec; the first one left is this exec's */
 	rqe_expire_stopper(an, t, ev->ts);
 	if (t->stopper_pending) {
-		p = *held(an, t->stopper_slot);
+		p = *held(an, t->cold->stopper_slot);
 		rqe_resolve_stopper(an, t, true);
 		p.ts = ev->ts;
 		strlcpy(p.comm, t->comm, sizeof(p.comm));
@@ -708,7 +735,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		placement_init(&p, ev, t, cpu, cpu, path,
 			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);
 	} else {
-		if (mask_current && rq_cpumask_single(&t->mask))
+		if (mask_current && rq_cpumask_single(t->mask))
 			path = RQ_PATH_EXEC_AFFINE;
 		else if (task_is_rt_or_dl(t))
 			path = RQ_PATH_EXEC_RT;
@@ -735,7 +762,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	p.assume |= (uint16_t)path_assume;
 	emit(an, &p);
 	/* numbered by emit(): the example if it is settled */
-	if (t->unknown_execs == 1 && !tr && (!mask_current || t->truth_exec_wait))
-		rqe_hold(an, &t->exec_slot, &p);
+	if (t->cold->unknown_execs == 1 && !tr && (!mask_current || t->cold->truth_exec_wait))
+		rqe_hold(an, &rqe_cold_if(t)->exec_slot, &p);
 	t->cpu = ev->cpu;
 }

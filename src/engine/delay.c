@@ -462,7 +462,7 @@ static struct rq_task *fork_child(struct rq_analysis *an, const struct rq_placem
 	if (rq_paths[p->path].kind != RQ_KIND_FORK)
 		return NULL;
 	t = rq_task_find(an, p->pid);
-	return t && t->fork_ts == p->ts ? t : NULL;
+	return t && t->cold->fork_ts == p->ts ? t : NULL;
 }
 
 /*
@@ -472,12 +472,14 @@ static struct rq_task *fork_child(struct rq_analysis *an, const struct rq_placem
 static void fork_outcome(const struct rq_analysis *an, const struct rq_task *t,
 			 struct rq_placement *q)
 {
-	q->parent_cpu_idled = t->fork_parent_idled;
+	const struct rq_task_cold *c = t->cold;
+
+	q->parent_cpu_idled = c->fork_parent_idled;
 	/* never ran: going idle meanwhile is still a fact, staying busy is not */
-	if (t->first_run_pending && valid_cpu(an, t->fork_parent_cpu) &&
-	    an->cpus[t->fork_parent_cpu].idle_since >= t->fork_ts)
+	if (t->first_run_pending && valid_cpu(an, c->fork_parent_cpu) &&
+	    an->cpus[c->fork_parent_cpu].idle_since >= c->fork_ts)
 		q->parent_cpu_idled = 1;
-	q->child_lifetime_ns = t->exited ? (int64_t)(t->exit_ts - t->fork_ts) : -1;
+	q->child_lifetime_ns = t->exited ? (int64_t)(c->exit_ts - c->fork_ts) : -1;
 }
 
 /* A placement's delay is known: its outcome too, but an offcpu-fork's child still lives. */
@@ -490,11 +492,11 @@ static void settled(struct rq_delay *d, const struct rq_placement *p, int64_t de
 	q.delay_ns = delay;
 	if ((q.findings & (1u << RQ_FIND_OFFCPU_FORK)) && (t = fork_child(an, &q))) {
 		fork_outcome(an, t, &q);
-		if (!t->exited && !d->finishing) {
-			int slot = t->fork_held - 1;
+		if (!t->exited && !d->finishing && rqe_cold(t)) {
+			int slot = t->cold->fork_held - 1;
 
 			if (!rqe_hold(an, &slot, &q)) {
-				t->fork_held = slot + 1;
+				rqe_cold_if(t)->fork_held = slot + 1;
 				examples_update(an, &q);	/* what is known so far */
 				return;
 			}
@@ -506,13 +508,13 @@ static void settled(struct rq_delay *d, const struct rq_placement *p, int64_t de
 /* A forked child exits (or is gone): its offcpu-fork placement is settled. */
 void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t)
 {
-	int slot = t->fork_held - 1;
+	int slot = t->cold->fork_held - 1;
 	struct rq_placement q;
 
-	if (!t->fork_held)
+	if (!t->cold->fork_held)
 		return;
 	q = *held(an, slot);
-	t->fork_held = 0;
+	rqe_cold_if(t)->fork_held = 0;
 	rqe_release(an, &slot);
 	fork_outcome(an, t, &q);
 	publish(an, &q);
@@ -624,11 +626,62 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 	*head = (uint32_t)i + 1;
 }
 
-/* Run r of dt, 0 the oldest kept (nruns_total wraps at 256, a multiple of the ring). */
+/* Run r of t, 0 the oldest kept (nruns_total wraps at 256, a multiple of the ring). */
 _Static_assert((256 % RQ_DELAY_RUNS) == 0, "RQ_DELAY_RUNS must divide 256");
-static uint64_t run_at(const struct rq_delay_task *dt, unsigned int r)
+static uint64_t run_at(const struct rq_task *t, unsigned int r)
 {
-	return dt->runs[(unsigned int)(dt->nruns_total - dt->nruns + r) % RQ_DELAY_RUNS];
+	const struct rq_delay_task *dt = &t->delay;
+	uint64_t v = dt->last_run;
+
+	if (__builtin_expect(dt->spilled, 0))
+		return t->cold->runs[(unsigned int)(t->cold->nruns_total - dt->nruns + r) %
+				     RQ_DELAY_RUNS];
+	for (unsigned int k = 0; k + 1 + r < dt->nruns; k++)
+		v -= dt->gap[k];
+	return v;
+}
+
+/*
+ * The ring moves to the cold part: a gap too wide for 32 bits, or a clock going back.
+ * Out of memory: only the newest run is kept (a late placement may then be unmeasured).
+ */
+static __attribute__((noinline)) void runs_spill(struct rq_task *t)
+{
+	struct rq_task_cold *c = rqe_cold(t);
+	struct rq_delay_task *dt = &t->delay;
+
+	if (!c) {
+		dt->nruns = 0;	/* run_push() counts the newest */
+		return;
+	}
+	for (unsigned int r = 0; r < dt->nruns; r++)
+		c->runs[r] = run_at(t, r);
+	c->nruns_total = dt->nruns;
+	dt->spilled = true;
+}
+
+/* t switched in at ts: the newest of its runs */
+static void run_push(struct rq_task *t, uint64_t ts)
+{
+	struct rq_delay_task *dt = &t->delay;
+
+	if (!dt->spilled && dt->nruns) {
+		if (ts >= dt->last_run && ts - dt->last_run <= UINT32_MAX) {
+			for (unsigned int k = RQ_DELAY_RUNS - 2; k > 0; k--)
+				dt->gap[k] = dt->gap[k - 1];
+			dt->gap[0] = (uint32_t)(ts - dt->last_run);
+		} else {
+			runs_spill(t);
+		}
+	}
+	if (dt->spilled) {
+		struct rq_task_cold *c = rqe_cold_if(t);
+
+		c->runs[c->nruns_total++ % RQ_DELAY_RUNS] = ts;
+	}
+	dt->last_run = ts;
+	if (dt->nruns < RQ_DELAY_RUNS)
+		dt->nruns++;
 }
 
 void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
@@ -636,6 +689,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	struct rq_delay *d = an->delay;
 	struct rq_task *t;
 	struct rq_delay_task *dt;
+	struct rq_task_cold *c;
 	int i;
 
 	if (!d)
@@ -651,13 +705,14 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	 * placements export, the timeline) get it then, with its verdict.  Its delay is 0.
 	 */
 	if (p->notes & RQ_NOTE_MASK_UNKNOWN) {
-		i = pool_get(d);
+		c = rqe_cold(t);
+		i = c ? pool_get(d) : -1;
 		if (i < 0) {
 			d->no_memory++;
 			settle(d, p, 0, false);
 			return;
 		}
-		keep(d, i, p, true, &dt->wait_head);
+		keep(d, i, p, true, &c->delay_wait_head);
 		return;
 	}
 	/*
@@ -665,13 +720,13 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	 * task may have run since.  The first switch-in at or after the placement counts;
 	 * if the ring no longer reaches back that far, the delay is not known.
 	 */
-	if (dt->nruns && run_at(dt, dt->nruns - 1) >= p->ts) {
+	if (dt->nruns && run_at(t, dt->nruns - 1) >= p->ts) {
 		for (unsigned int r = 0; r < dt->nruns; r++) {
-			if (run_at(dt, r) < p->ts)
+			if (run_at(t, r) < p->ts)
 				continue;
 			if (r == 0 && dt->nruns == RQ_DELAY_RUNS)
 				break;	/* an earlier run may have been pushed out */
-			settle(d, p, (int64_t)(run_at(dt, r) - p->ts), false);
+			settle(d, p, (int64_t)(run_at(t, r) - p->ts), false);
 			return;
 		}
 		settle(d, p, -1, true);
@@ -682,18 +737,13 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		settle(d, p, 0, false);
 		return;
 	}
-	/* the first one waiting, and nobody wants it whole: the task keeps it */
-	if (!dt->first.used && !dt->head && !whole(d, p)) {
-		fill(&dt->first, p, false);
-		return;
-	}
 	i = pool_get(d);
 	if (i < 0) {
 		d->no_memory++;
 		settle(d, p, -1, true);
 		return;
 	}
-	keep(d, i, p, false, &dt->head);
+	keep(d, i, p, false, &t->delay_head);
 }
 
 /* Settle pending placement e for a sink: the whole placement (full), or one made of e. */
@@ -788,13 +838,13 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			    const struct rq_exec_fix *fix)
 {
 	struct rq_delay *d = an->delay;
-	struct rq_delay_task *dt = &t->delay;
+	struct rq_task_cold *c = rqe_cold_if(t);
 
-	if (!d)
+	if (!d || !c)
 		return;
 	/* the oldest first, as ran() does */
-	while (dt->wait_head) {
-		uint32_t i = pop_oldest(d, &dt->wait_head);
+	while (c->delay_wait_head) {
+		uint32_t i = pop_oldest(d, &c->delay_wait_head);
 		struct rq_delay_pending *e = &d->pool[i - 1];
 
 		if (fix && e->full) {
@@ -821,19 +871,11 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 	uint32_t i, next, prev = 0;
 
 	dt->running = true;
-	dt->runs[dt->nruns_total++ % RQ_DELAY_RUNS] = ts;
-	if (dt->nruns < RQ_DELAY_RUNS)
-		dt->nruns++;
-	/* the oldest is first: the sink sees them in the order they were placed */
-	if (dt->first.used) {
-		dt->first.used = false;
-		settle_pending(d, &dt->first, NULL, (int64_t)(ts - dt->first.ts),
-			       dt->first.tainted);
-	}
-	if (!dt->head)
+	run_push(t, ts);
+	if (!t->delay_head)
 		return;
-	/* then the pool's, the oldest first: the list is newest first, turn it around */
-	for (i = dt->head, dt->head = 0; i; i = next) {
+	/* the oldest first: the list is newest first, turn it around */
+	for (i = t->delay_head, t->delay_head = 0; i; i = next) {
 		next = d->pool[i - 1].next;
 		d->pool[i - 1].next = prev;
 		prev = i;
@@ -850,15 +892,10 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 void rq_delay_lost(struct rq_analysis *an, int cpu)
 {
 	struct rq_delay *d = an->delay;
-	struct rq_task *t;
 
 	for (uint32_t i = 0; i < d->pool_cap; i++)
 		if (d->pool[i].used && d->pool[i].to_cpu == cpu)
 			d->pool[i].tainted = true;
-	for (unsigned int b = 0; b < an->task_hash_size; b++)
-		for (t = an->task_hash[b]; t; t = t->hnext)
-			if (t->delay.first.used && t->delay.first.to_cpu == cpu)
-				t->delay.first.tainted = true;
 }
 
 /*
@@ -878,8 +915,11 @@ void rqe_curr_changed(struct rq_analysis *an, int cpu, int prev, int next, uint6
 		return;
 	if (t->first_run_pending) {
 		t->first_run_pending = false;
-		t->fork_parent_idled = !valid_cpu(an, t->fork_parent_cpu) ? -1 :
-				       an->cpus[t->fork_parent_cpu].idle_since >= t->fork_ts;
+		struct rq_task_cold *c = rqe_cold(t);
+
+		if (c)
+			c->fork_parent_idled = !valid_cpu(an, c->fork_parent_cpu) ? -1 :
+					       an->cpus[c->fork_parent_cpu].idle_since >= c->fork_ts;
 	}
 	if (!t->delay.running)
 		ran(an->delay, t, ts);
@@ -913,8 +953,8 @@ static void forks_finish(struct rq_analysis *an)
 	n = 0;
 	for (unsigned int b = 0; order && tasks && b < an->task_hash_size; b++)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
-			if (t->fork_held) {
-				order[n] = (struct seq_idx){ held(an, t->fork_held - 1)->seq, n };
+			if (t->cold->fork_held) {
+				order[n] = (struct seq_idx){ held(an, t->cold->fork_held - 1)->seq, n };
 				tasks[n++] = t;
 			}
 	if (order && tasks) {
@@ -928,25 +968,9 @@ static void forks_finish(struct rq_analysis *an)
 
 void rq_delay_task_gone(struct rq_analysis *an, struct rq_task *t)
 {
-	struct rq_delay *d = an->delay;
-	int i;
-
-	if (!d)
-		return;
-	rqe_fork_child_gone(an, t);
-	if (!t->delay.first.used)
-		return;
-	/* into the pool, on no task's list: the lists of t are left there too */
-	t->delay.first.used = false;
-	i = pool_get(d);
-	if (i < 0) {
-		d->no_memory++;
-		settle_pending(d, &t->delay.first, NULL, -1, false);
-		return;
-	}
-	d->pool[i] = t->delay.first;
-	d->pool[i].used = true;
-	d->pool[i].next = 0;
+	/* its pending placements stay in the pool, settled by rq_delay_finish() */
+	if (an->delay)
+		rqe_fork_child_gone(an, t);
 }
 
 void rq_delay_finish(struct rq_analysis *an)
@@ -960,10 +984,6 @@ void rq_delay_finish(struct rq_analysis *an)
 	/* from here on nothing waits: an offcpu-fork's child that lives on lives on */
 	d->finishing = true;
 	forks_finish(an);
-	/* what the tasks keep themselves joins the pool: all in placement order below */
-	for (unsigned int b = 0; b < an->task_hash_size; b++)
-		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
-			rq_delay_task_gone(an, t);
 	if (!d->pool_used)
 		return;
 	/* the pending ones in placement order */
@@ -990,7 +1010,11 @@ void rq_delay_finish(struct rq_analysis *an)
 	/* the tasks' heads point into the freed pool: clear them */
 	for (unsigned int b = 0; b < an->task_hash_size; b++)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
-			t->delay.head = t->delay.wait_head = 0;
+		{
+			t->delay_head = 0;
+			if (rqe_cold_if(t))
+				rqe_cold_if(t)->delay_wait_head = 0;
+		}
 }
 
 /* ---- comparison groups ----------------------------------------------------- */

@@ -70,21 +70,19 @@ struct rq_delay_pending {
 	bool wait;		/* an exec waiting for its verdict (on the task's wait list) */
 };
 
-/* Per task, inside struct rq_task: zero means nothing pending (task_init memsets it). */
+/*
+ * Per task, inside struct rq_task: zero means never ran (task_init memsets it).  The
+ * last RQ_DELAY_RUNS switch-in times, as the latest and the gaps back from it, 32 bits
+ * each (20 bytes, not 32: issue 23); a gap that does not fit (over 4.29 s, or a clock
+ * going back) moves the ring into the task's cold part for good (spilled).
+ */
 #define RQ_DELAY_RUNS 4
 struct rq_delay_task {
-	/*
-	 * The oldest pending placement, kept here when it came with nothing else pending
-	 * and no sink wanting whole placements: the common case, one at a time, needs no
-	 * pool entry.  The later ones are in the pool, on the list at head.
-	 */
-	struct rq_delay_pending first;
-	uint32_t head;		/* pending placements after first: pool index + 1, 0 none */
-	uint32_t wait_head;	/* execs whose needless-callback verdict waits for a marker */
+	uint64_t last_run;	/* the newest switch-in (nruns > 0, not spilled) */
+	uint32_t gap[RQ_DELAY_RUNS - 1];	/* gap[k]: run newest-k minus run newest-k-1 */
 	uint8_t nruns;		/* runs kept, up to RQ_DELAY_RUNS */
-	uint8_t nruns_total;	/* runs seen (mod 256): the next goes to runs[nruns_total % N] */
 	bool running;		/* switched in (or seen writing a record), not out since */
-	uint64_t runs[RQ_DELAY_RUNS];	/* a ring of the last switch-in times */
+	bool spilled;		/* the runs are the cold part's ring */
 };
 
 struct rq_analysis;

@@ -33,7 +33,7 @@
 struct rq_task {
 	/* ---- every event: the first cache line */
 	int pid;
-	enum rq_task_state state;
+	uint8_t state;		/* enum rq_task_state */
 	int8_t policy;		/* RQ_POLICY_UNKNOWN or a policy number (0-7) */
 	bool idle_cgroup;	/* under a cgroup with cpu.idle=1 (counts as SCHED_IDLE) */
 	bool mask_known;	/* mask is a fact: marker, inheritance from a known one */
@@ -41,11 +41,18 @@ struct rq_task {
 	bool waking;		/* sched_waking seen, sched_wakeup not yet */
 	bool wake_migrated;	/* sched_migrate_task inside the waking window */
 	bool stopper_pending;	/* migration/N moved it; exec, affinity or active balance? */
-	bool first_run_pending;	/* forked, not run yet */
-	int prio;		/* last prio seen in an event, -1000 unknown */
+	/* the rarer flags, a bit each */
+	bool first_run_pending : 1;	/* forked, not run yet */
+	bool stop_class : 1;	/* migration/N: the stopper, a stop-class task (from comm) */
+	bool exited : 1;
+	bool retired : 1;	/* in the FIFO of dead tasks kept for the views */
+	bool fork_selecting : 1;	/* forked, sched_wakeup_new not yet: a move is the fork's */
+	bool seen_multi : 1;	/* it ran on two CPUs or more since: a proven multi-CPU set */
+	bool mask_changed : 1;	/* affinity or cgroup changed in the trace, value unseen */
+	bool tgid_self : 1;	/* its tgid is its pid (else the cold part's tgid; 0 unknown) */
+	int16_t prio;		/* last prio seen in an event (rqe_prio()), -1000 unknown */
 	int16_t cpu;		/* last known CPU, -1 unknown */
 	int16_t rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
-	int rq_index;		/* its place in that list */
 	int16_t blocked_cpu;	/* where it last blocked (blocked_ts), -1 unknown */
 	int16_t waking_cpu;
 	int16_t pending_wake_cpu;	/* a migrated wakeup is on its way to this CPU, -1 none */
@@ -53,41 +60,71 @@ struct rq_task {
 	int16_t ncurr, curr_cpu;
 	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
 	int16_t kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
-	bool stop_class;	/* migration/N: the stopper, a stop-class task */
-	bool exited;
+	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
+	int rq_index;		/* its place in that list */
+	int waker_pid;
+	int wake_from;
 	/*
 	 * when it last blocked: its switch-out, or, when the trace lacks that, the latest
 	 * moment it can have left (rqe_left_unseen()); 0: not in the trace
 	 */
 	uint64_t blocked_ts;
-	int waker_pid;
-	int wake_from;
 	/*
 	 * the CPUs truly idle, busy for the kernel, and of unknown idleness when the
 	 * waking was seen: a buffer of the analysis' pool (rqe_snap()) from sched_waking
 	 * to sched_wakeup, -1 none
 	 */
 	int snap;
-	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
-	bool seen_multi;	/* it ran on two CPUs or more since: a proven multi-CPU set */
-	bool mask_changed;	/* affinity or cgroup changed in the trace, value unseen */
+	uint32_t delay_head;	/* its pending placements in delay.c's pool: index + 1, 0 none */
 	char comm[RQ_COMM_LEN];
-	struct rq_cpumask mask;
+	/*
+	 * its allowed CPUs when mask_known: an interned set (rqe_mask_intern()), shared with
+	 * every task allowed the same CPUs; an->no_mask (empty) when it never had one
+	 */
+	const struct rq_cpumask *mask;
 	/* ---- the second cache line and on: the queue delay (every switch and placement) */
-	struct rq_delay_task delay;	/* queue delay: delay.c */
+	struct rq_delay_task delay;	/* its last switch-ins: delay.c */
 	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
 
-	/* ---- rarer: identity, counters, forks, execs, syscalls, stopper moves, NUMA */
-	int tgid, ppid;		/* 0 = unknown */
-	uint64_t first_ts, exit_ts;
-	bool retired;		/* in the FIFO of dead tasks kept for the views */
+	/* ---- less often: the counters' low bits, the rare fields */
+	/*
+	 * counters, 16 bits here: what passes 65535 is carried into the cold part's
+	 * (rqe_task_count()); the count is the sum (task_info.c)
+	 */
+	uint16_t nr_wakeups, nr_migrations, nr_forks, nr_execs;
+	uint16_t nr_findings[RQ_FIND__COUNT];
+	uint64_t first_ts;
+	/*
+	 * the rare fields, out of line: &rqe_cold_none (every field at its default, never
+	 * written) until one is first written through rqe_cold()
+	 */
+	const struct rq_task_cold *cold;
+};
+
+/*
+ * What few tasks ever need (forks, execs, syscalls, stopper and NUMA moves, held
+ * placements, the exit), out of struct rq_task: allocated at the first write
+ * (rqe_cold()), freed with the task; a task that never needed one reads rqe_cold_none.
+ * A new per-task field that most tasks leave at its default belongs here.
+ */
+struct rq_task_cold {
+	int ppid;		/* 0 = unknown */
+	int tgid;		/* when not tgid_self: 0 = unknown */
+	uint32_t delay_wait_head;	/* delay.c: execs whose verdict waits for a marker */
+	/*
+	 * delay.c: the last switch-ins (ring, RQ_DELAY_RUNS) once the task's own could not
+	 * hold them (a gap over 32 bits or a clock going back: struct rq_delay_task)
+	 */
+	uint64_t runs[RQ_DELAY_RUNS];
+	uint8_t nruns_total;	/* mod 256: the next goes to runs[nruns_total % N] */
+	uint64_t exit_ts;
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
 	bool setaffinity_inflight;
 	bool numa_swap;
-	bool fork_selecting;	/* forked, sched_wakeup_new not yet: a move is the fork's */
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
 	int stopper_later_slot;	/* a later one inside its window: the exec pairs the first */
 	int wake_move_slot;	/* no sched_waking: its wakeup's move, held until sched_wakeup */
+	/* what the 16-bit counters of struct rq_task carried over */
 	uint64_t nr_forks, nr_execs, nr_migrations, nr_wakeups;
 	uint64_t nr_findings[RQ_FIND__COUNT];
 	uint64_t affinity_change_ts;	/* last sched_setaffinity on it, 0 none */
@@ -107,6 +144,62 @@ struct rq_task {
 	int fork_held;		/* its offcpu-fork placement, held until it exits: slot + 1 */
 };
 
+extern const struct rq_task_cold rqe_cold_none;
+struct rq_task_cold *rqe_cold_new(struct rq_task *t);
+
+/* t's cold part to write, allocated if t has none yet; NULL when out of memory */
+static inline struct rq_task_cold *rqe_cold(struct rq_task *t)
+{
+	return t->cold != &rqe_cold_none ? (struct rq_task_cold *)t->cold : rqe_cold_new(t);
+}
+
+/* t's cold part to write when t has one (a slot or a field is set), else NULL */
+static inline struct rq_task_cold *rqe_cold_if(const struct rq_task *t)
+{
+	return t->cold != &rqe_cold_none ? (struct rq_task_cold *)t->cold : NULL;
+}
+
+/* A prio from a record, in 16 bits: what prio tests (< 100, PRIO_UNKNOWN) says stays. */
+static inline int16_t rqe_prio(int v)
+{
+	return v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : (int16_t)v;
+}
+
+/* *c += n; what does not fit in 16 bits is returned, for the cold part's counter */
+static inline uint64_t rqe_add16(uint16_t *c, uint64_t n)
+{
+	uint64_t v = *c + n;
+
+	if (v <= UINT16_MAX) {
+		*c = (uint16_t)v;
+		return 0;
+	}
+	*c = 0;
+	return v;
+}
+
+/* a 16-bit counter of t += n (nr_wakeups, nr_migrations, nr_findings[i]) */
+#define rqe_task_count(t, field, n)							\
+	do {										\
+		uint64_t carry_ = rqe_add16(&(t)->field, (n));				\
+		struct rq_task_cold *c_;						\
+											\
+		if (carry_ && (c_ = rqe_cold(t)))					\
+			c_->field += carry_;						\
+	} while (0)
+
+
+/*
+ * An interned CPU set (model.c): the tasks allowed the same CPUs share one, counted, so
+ * that 100 k tasks allowed everywhere hold one set, not 100 k (issue 23).  Every set of
+ * an analysis has nr_cpus bits.
+ */
+struct rqe_mask {
+	struct rq_cpumask m;	/* first: a task's mask pointer is its entry's */
+	struct rqe_mask *next;	/* the intern table's chain */
+	uint32_t refs;		/* tasks (and per-CPU assumptions) holding it */
+	uint32_t hash;
+};
 
 /* Call fn for each task known; stops early when fn returns non-zero. */
 int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
@@ -158,25 +251,32 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
 /* rq_enqueue() of a full list: double it */
 int rqe_list_grow(struct rq_task ***list, int *cap);
 
-/* One CPU of the model (struct rq_cpu_summary is what the outputs see of it). */
+/*
+ * One CPU of the model (struct rq_cpu_summary is what the outputs see of it).  What most
+ * events of the CPU read is in its first cache line (the CPUs are allocated on a cache
+ * line, 192 bytes each: with 256 CPUs an event then touches mostly the first line of one
+ * or two, issue 23); the counters and the rarer fields follow.
+ */
 struct rq_cpu {
+	/* ---- the first cache line */
 	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
 	bool dirty;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
-	uint64_t watched_since;	/* first switch seen while not known */
 	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
 	struct rq_task *curr_task;	/* rq_task_find(curr), kept in step (cpubits.c) */
-	int nqueued, queued_cap;
+	int nqueued, ndelayed;
 	struct rq_task **queued;	/* runnable, not running */
-	int ndelayed, delayed_cap;
 	struct rq_task **delayed;	/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
-	uint64_t last_prune;
 	int pending_wakeups;
 	int llc;		/* first CPU of its LLC group */
+	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
+	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	uint64_t watched_since;	/* first switch seen while not known */
+	/* ---- the rest */
+	uint64_t idle_since;	/* when the model last saw it go idle (rqe_curr_changed()) */
+	uint64_t last_prune;
+	int queued_cap, delayed_cap;
 	int core, node;
 	int capacity;		/* 0 unknown; from --topology */
-	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
-	uint64_t idle_since;	/* when the model last saw it go idle (rqe_curr_changed()) */
-	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
 	uint64_t placements_in, placements_out;
 	uint64_t lost_events;
 	/* data quality: the model corrected from the records' common_pid */
@@ -184,7 +284,7 @@ struct rq_cpu {
 	uint64_t idle_repairs;	/* of those, the model had the idle task running */
 	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
 	uint64_t clock_backwards;	/* records older than the CPU's previous one */
-};
+} __attribute__((aligned(64)));
 
 struct rq_analysis {
 	struct rq_analysis_opts opts;
@@ -217,6 +317,16 @@ struct rq_analysis {
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
 	bool lost_on_cpus;	/* some CPU's lost_events is not 0 */
 	struct rq_cpumask all_cpus;	/* the assumed mask of tasks with no other evidence */
+	/*
+	 * the interned masks (struct rqe_mask) in a hash table; no_mask, the empty set every
+	 * task without one points to (not counted); scratch, to parse into; one_cpu[c], the
+	 * set of CPU c alone, made when a per-CPU kthread's assumed mask first needs it
+	 */
+	struct rqe_mask **masks;
+	unsigned int masks_size, nmasks;
+	struct rqe_mask no_mask;
+	struct rq_cpumask scratch;
+	const struct rq_cpumask **one_cpu;
 	char error[256];	/* why rq_analysis_begin() failed, for the user */
 	/* model */
 	struct rq_cpu *cpus;
@@ -464,7 +574,7 @@ static inline const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an
 	if (t->mask_known) {
 		/* a change since the last /proc read the trace would not show */
 		*assume |= rqe_mask_unseen(an);
-		return &t->mask;
+		return t->mask;
 	}
 	return rqe_task_mask_unknown(an, t, assume);
 }
@@ -532,6 +642,18 @@ void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t);
 
 /* model.c */
 int rqe_grow_hash(struct rq_analysis *an);
+int rqe_masks_init(struct rq_analysis *an);
+void rqe_masks_free(struct rq_analysis *an);
+/* m's set, interned: a counted reference (rqe_mask_put()), or NULL when out of memory */
+const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq_cpumask *m);
+void rqe_mask_put(struct rq_analysis *an, const struct rq_cpumask *m);
+/*
+ * t's mask becomes m's set (-1 when out of memory: t then has none, an->no_mask), or
+ * src's own (shared), or none.
+ */
+int rqe_task_set_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_cpumask *m);
+void rqe_task_share_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_task *src);
+void rqe_task_drop_mask(struct rq_analysis *an, struct rq_task *t);
 void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 		       struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);

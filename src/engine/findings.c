@@ -25,7 +25,7 @@ int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 		s->exact++;
 	s->assumptions |= p->assume;
 	if (t)
-		t->nr_findings[f]++;
+		rqe_task_count(t, nr_findings[f], 1);
 	if (s->nexamples >= RQ_MAX_EXAMPLES)
 		return -1;
 	s->examples[s->nexamples] = *p;
@@ -448,10 +448,15 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 
 void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 {
-	t->unknown_execs = 0;
-	t->truth_exec_wait = false;
+	struct rq_task_cold *c = rqe_cold_if(t);
+
+	if (c) {
+		c->unknown_execs = 0;
+		c->truth_exec_wait = false;
+	}
 	rq_delay_execs_settled(an, t, NULL);
-	rqe_release(an, &t->exec_slot);
+	if (c)
+		rqe_release(an, &c->exec_slot);
 }
 
 /*
@@ -462,10 +467,12 @@ void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
-	uint64_t n = t->unknown_execs;
+	uint64_t n = t->cold->unknown_execs;
 	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
 	/* the first of them; none if it could not be held (out of memory) */
-	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
+	struct rq_placement *p = t->cold->exec_slot >= 0 ? held(an, t->cold->exec_slot) : &none;
+	/* n > 0: execs were counted in it */
+	struct rq_task_cold *c = rqe_cold_if(t);
 	enum rq_confidence conf = RQ_CONF_EXACT;
 	unsigned int unseen = rqe_mask_unseen(an);
 	struct rq_exec_fix fix = { 0 };
@@ -474,9 +481,9 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		rqe_unknown_execs_stay(an, t);
 		return;
 	}
-	t->unknown_execs = 0;
-	fix.one_cpu = rq_cpumask_single(&t->mask);
-	fix.cpu = rq_cpumask_first(&t->mask);
+	c->unknown_execs = 0;
+	fix.one_cpu = rq_cpumask_single(t->mask);
+	fix.cpu = rq_cpumask_first(t->mask);
 	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
 	fix.assume = rqe_mask_unseen(an);
 	settled_execs_out(an, t, n, &fix);
@@ -484,8 +491,8 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	s->unknown -= n < s->unknown ? n : s->unknown;
 	s->not_judged -= n < s->not_judged ? n : s->not_judged;
 	s->judged += n;
-	if (!rq_cpumask_single(&t->mask)) {
-		rqe_release(an, &t->exec_slot);
+	if (!rq_cpumask_single(t->mask)) {
+		rqe_release(an, &c->exec_slot);
 		return;
 	}
 	/*
@@ -501,14 +508,14 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	if (an->profile.exec_callback_unconditional) {
 		p->notes &= ~RQ_NOTE_MASK_UNKNOWN;	/* the marker settled it */
 		p->why |= 1u << RQ_WHY_NEEDLESS_MARKER;
-		p->why_cpu = rq_cpumask_first(&t->mask);
+		p->why_cpu = rq_cpumask_first(t->mask);
 		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 		s->count += n - 1;
 		if (p->assume)
 			s->inferred += n - 1;
 		else
 			s->exact += n - 1;
-		t->nr_findings[RQ_FIND_NEEDLESS_CALLBACK] += n - 1;
+		rqe_task_count(t, nr_findings[RQ_FIND_NEEDLESS_CALLBACK], n - 1);
 	}
 	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
 	    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] >= n) {
@@ -519,7 +526,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 		an->conf_counts[RQ_CONF_INFERRED] -= n;
 		an->conf_counts[conf] += n;
 	}
-	rqe_release(an, &t->exec_slot);
+	rqe_release(an, &c->exec_slot);
 }
 
 /*
@@ -531,19 +538,25 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			     uint64_t ts)
 {
+	struct rq_task_cold *c;
+
 	an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
 	an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
 	p->notes |= RQ_NOTE_MASK_UNKNOWN;
-	t->unknown_execs++;
-	t->truth_exec_wait = true;
-	t->truth_exec_ts = ts;
+	c = rqe_cold(t);
+	if (!c)
+		return;		/* out of memory: the marker settles it, or it stays unknown */
+	c->unknown_execs++;
+	c->truth_exec_wait = true;
+	c->truth_exec_ts = ts;
 }
 
 void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const struct rq_truth_rec *r)
 {
 	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
 	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
-	struct rq_placement *p = t->exec_slot >= 0 ? held(an, t->exec_slot) : &none;
+	struct rq_task_cold *c = rqe_cold_if(t);
+	struct rq_placement *p;
 	unsigned int ignored = 0;
 	struct rq_exec_fix fix = {
 		.one_cpu = rqe_truth_one_cpu(r), .cpu = (int)r->cpu, .rt = rqe_truth_rt_or_dl(r),
@@ -552,19 +565,22 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 					    r->nr_cpus_allowed),
 	};
 
-	t->truth_exec_wait = false;
-	if (t->unknown_execs != 1)
+	if (!c)
+		return;		/* nothing waits: the exec was settled already */
+	p = c->exec_slot >= 0 ? held(an, c->exec_slot) : &none;
+	c->truth_exec_wait = false;
+	if (c->unknown_execs != 1)
 		return;		/* older execs wait too: the marker settles them all */
 	rqe_truth_compare(an, r, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
-	for (int c = 0; c < RQ_TRUTH_MASK_WORDS * 64; c++)
-		if (r->nr_cpus_allowed == 1 && rqe_truth_allows(r, c)) {
-			fix.cpu = c;
+	for (int cpu = 0; cpu < RQ_TRUTH_MASK_WORDS * 64; cpu++)
+		if (r->nr_cpus_allowed == 1 && rqe_truth_allows(r, cpu)) {
+			fix.cpu = cpu;
 			break;
 		}
 	if (fix.one_cpu)
 		fix.truth |= RQ_PT_ONE_CPU;
 	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
-	t->unknown_execs = 0;
+	c->unknown_execs = 0;
 	an->truth.placements++;
 	settled_execs_out(an, t, 1, &fix);
 	s->unknown -= s->unknown ? 1 : 0;
@@ -589,7 +605,7 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 			an->conf_counts[RQ_CONF_EXACT]++;
 		}
 	}
-	rqe_release(an, &t->exec_slot);
+	rqe_release(an, &c->exec_slot);
 }
 
 /*
@@ -607,7 +623,10 @@ void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struc
 	if (to != parent_cpu) {
 		int idx = rqe_add_finding(an, p, t, RQ_FIND_OFFCPU_FORK);
 
-		t->fork_example = idx;
+		struct rq_task_cold *c = rqe_cold(t);
+
+		if (c)
+			c->fork_example = idx;
 	}
 }
 
@@ -628,11 +647,12 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
 		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
 		p->notes |= RQ_NOTE_MASK_UNKNOWN;
-		t->unknown_execs++;
+		if (rqe_cold(t))
+			rqe_cold_if(t)->unknown_execs++;
 	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
-		   rq_cpumask_single(&t->mask) && an->profile.exec_callback_unconditional) {
+		   rq_cpumask_single(t->mask) && an->profile.exec_callback_unconditional) {
 		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
-		p->why_cpu = rq_cpumask_first(&t->mask);
+		p->why_cpu = rq_cpumask_first(t->mask);
 		/* current as far as the trace shows: a cpuset move it lacks is not */
 		p->assume |= rqe_mask_unseen(an);
 		rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);

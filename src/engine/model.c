@@ -63,14 +63,44 @@ int rqe_grow_hash(struct rq_analysis *an)
 	return 0;
 }
 
+/* every cold field at its default: what a task without a cold part reads */
+const struct rq_task_cold rqe_cold_none = {
+	.fork_example = -1,
+	.fork_parent_cpu = -1,
+	.stopper_slot = -1,
+	.stopper_later_slot = -1,
+	.wake_move_slot = -1,
+	.exec_slot = -1,
+};
+
+struct rq_task_cold *rqe_cold_new(struct rq_task *t)
+{
+	struct rq_task_cold *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = rqe_cold_none;
+	t->cold = c;
+	return c;
+}
+
+static void cold_free(struct rq_task *t)
+{
+	if (t->cold != &rqe_cold_none)
+		free((struct rq_task_cold *)t->cold);
+	t->cold = &rqe_cold_none;
+}
+
 static void task_init(struct rq_task *t, int pid, uint64_t ts)
 {
 	struct rq_task *hnext = t->hnext;
-	struct rq_cpumask mask = t->mask;
+	const struct rq_cpumask *mask = t->mask;
 	/* the CPUs naming this pid as running still do (cpubits.c) */
 	int ncurr = t->ncurr, curr_cpu = t->curr_cpu, snap = t->snap;
 
+	cold_free(t);
 	memset(t, 0, sizeof(*t));
+	t->cold = &rqe_cold_none;
 	t->ncurr = ncurr;
 	t->curr_cpu = curr_cpu;
 	t->hnext = hnext;
@@ -86,14 +116,142 @@ static void task_init(struct rq_task *t, int pid, uint64_t ts)
 	t->rq_index = -1;
 	t->waking_cpu = -1;
 	t->pending_wake_cpu = -1;
-	t->fork_example = -1;
-	t->fork_parent_cpu = -1;
-	t->stopper_slot = -1;
-	t->stopper_later_slot = -1;
-	t->wake_move_slot = -1;
-	t->exec_slot = -1;
 	t->first_ts = ts;
 	rqe_comm_changed(t);
+}
+
+/* ---- interned masks ---------------------------------------------------------- */
+
+static struct rqe_mask *mask_entry(const struct rq_cpumask *m)
+{
+	return (struct rqe_mask *)m;	/* m is the first member */
+}
+
+static uint32_t mask_words_hash(const unsigned long *w, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ w[i]) * 0x100000001b3ULL;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+int rqe_masks_init(struct rq_analysis *an)
+{
+	an->masks_size = 64;
+	an->masks = calloc(an->masks_size, sizeof(*an->masks));
+	an->one_cpu = calloc((size_t)an->nr_cpus, sizeof(*an->one_cpu));
+	if (!an->masks || !an->one_cpu || rq_cpumask_init(&an->no_mask.m, an->nr_cpus) ||
+	    rq_cpumask_init(&an->scratch, an->nr_cpus))
+		return -1;
+	return 0;
+}
+
+void rqe_masks_free(struct rq_analysis *an)
+{
+	for (unsigned int b = 0; an->masks && b < an->masks_size; b++) {
+		struct rqe_mask *e = an->masks[b], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			rq_cpumask_free(&e->m);
+			free(e);
+		}
+	}
+	free(an->masks);
+	free(an->one_cpu);
+	rq_cpumask_free(&an->no_mask.m);
+	rq_cpumask_free(&an->scratch);
+	an->masks = NULL;
+	an->one_cpu = NULL;
+}
+
+static int masks_grow(struct rq_analysis *an)
+{
+	unsigned int nsize = an->masks_size * 2;
+	struct rqe_mask **nt = calloc(nsize, sizeof(*nt));
+
+	if (!nt)
+		return -1;
+	for (unsigned int b = 0; b < an->masks_size; b++) {
+		struct rqe_mask *e = an->masks[b], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			e->next = nt[e->hash & (nsize - 1)];
+			nt[e->hash & (nsize - 1)] = e;
+		}
+	}
+	free(an->masks);
+	an->masks = nt;
+	an->masks_size = nsize;
+	return 0;
+}
+
+const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq_cpumask *m)
+{
+	size_t n = mask_longs(an), size = n * sizeof(unsigned long);
+	uint32_t h = mask_words_hash(m->bits, n);
+	struct rqe_mask *e;
+
+	for (e = an->masks[h & (an->masks_size - 1)]; e; e = e->next)
+		if (e->hash == h && !memcmp(e->m.bits, m->bits, size)) {
+			e->refs++;
+			return &e->m;
+		}
+	if (an->nmasks >= an->masks_size && masks_grow(an))
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e || rq_cpumask_init(&e->m, an->nr_cpus)) {
+		free(e);
+		return NULL;
+	}
+	memcpy(e->m.bits, m->bits, size);
+	e->hash = h;
+	e->refs = 1;
+	e->next = an->masks[h & (an->masks_size - 1)];
+	an->masks[h & (an->masks_size - 1)] = e;
+	an->nmasks++;
+	return &e->m;
+}
+
+void rqe_mask_put(struct rq_analysis *an, const struct rq_cpumask *m)
+{
+	struct rqe_mask *e = mask_entry(m), **pp;
+
+	if (!m || m == &an->no_mask.m || --e->refs)
+		return;
+	for (pp = &an->masks[e->hash & (an->masks_size - 1)]; *pp; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	an->nmasks--;
+	rq_cpumask_free(&e->m);
+	free(e);
+}
+
+int rqe_task_set_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_cpumask *m)
+{
+	const struct rq_cpumask *nm = rqe_mask_intern(an, m);
+
+	rqe_mask_put(an, t->mask);
+	t->mask = nm ? nm : &an->no_mask.m;
+	return nm ? 0 : -1;
+}
+
+void rqe_task_share_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_task *src)
+{
+	if (src->mask != &an->no_mask.m)
+		mask_entry(src->mask)->refs++;
+	rqe_mask_put(an, t->mask);
+	t->mask = src->mask;
+}
+
+void rqe_task_drop_mask(struct rq_analysis *an, struct rq_task *t)
+{
+	rqe_mask_put(an, t->mask);
+	t->mask = &an->no_mask.m;
 }
 
 struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
@@ -129,10 +287,8 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	if (rq_cpumask_init(&t->mask, an->nr_cpus)) {
-		free(t);
-		return NULL;
-	}
+	t->mask = &an->no_mask.m;
+	t->cold = &rqe_cold_none;
 	if (slot)
 		*slot = t;
 	t->curr_cpu = -1;
@@ -257,6 +413,22 @@ int rq_percpu_kthread_cpu(const char *comm)
 	return -1;
 }
 
+/*
+ * The set of cpu alone, kept by the analysis from its first use on (a per-CPU kthread's
+ * assumed mask); NULL when out of memory.  rqe_task_mask_unknown() reads a const
+ * analysis: this is its one write, a cache.
+ */
+static __attribute__((noinline)) const struct rq_cpumask *
+one_cpu_mask(const struct rq_analysis *can, int cpu)
+{
+	struct rq_analysis *an = (struct rq_analysis *)can;
+
+	rq_cpumask_clear(&an->scratch);
+	rq_cpumask_set(&an->scratch, cpu);
+	an->one_cpu[cpu] = rqe_mask_intern(an, &an->scratch);
+	return an->one_cpu[cpu];
+}
+
 const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 					       const struct rq_task *t, unsigned int *assume)
 {
@@ -266,12 +438,9 @@ const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 	if (t->mask_changed || an->has_markers)
 		return NULL;
 	cpu = t->kthread_cpu;
-	if (cpu >= 0 && cpu < an->nr_cpus) {
+	if (cpu >= 0 && cpu < an->nr_cpus && (an->one_cpu[cpu] || one_cpu_mask(an, cpu))) {
 		*assume |= 1u << RQ_ASSUME_PERCPU_KTHREAD;
-		/* t->mask holds no fact for this task: it may carry the assumed one */
-		rq_cpumask_clear((struct rq_cpumask *)&t->mask);
-		rq_cpumask_set((struct rq_cpumask *)&t->mask, cpu);
-		return &t->mask;
+		return an->one_cpu[cpu];
 	}
 	*assume |= 1u << RQ_ASSUME_MASK_ALL;
 	return &an->all_cpus;
@@ -375,7 +544,7 @@ void rqe_note_comm(struct rq_task *t, const char *comm)
 		return;
 	/* a new name after a stopper move: exec evidence (begin_new_exec() renames) */
 	if (t->stopper_pending && t->comm[0])
-		t->stopper_comm_changed = true;
+		rqe_cold_if(t)->stopper_comm_changed = true;	/* a held move: it has one */
 	copy_comm(t->comm, comm);
 	rqe_comm_changed(t);
 }
@@ -436,7 +605,7 @@ static void mask_forget(struct rq_task *t)
 /* Where t runs: a proven subset of its allowed CPUs, and a check of a marked mask. */
 static void note_running(struct rq_analysis *an, struct rq_task *t, int cpu)
 {
-	if (t->mask_known && !rq_cpumask_test(&t->mask, cpu)) {
+	if (t->mask_known && !rq_cpumask_test(t->mask, cpu)) {
 		an->mask_violations++;
 		mask_forget(t);
 	}
@@ -524,7 +693,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		c->last_idle_ts = ev->ts;	/* the idle task ran until now */
 	if (prev) {
 		rqe_note_comm(prev, ev->comm);
-		prev->prio = ev->prio;
+		prev->prio = rqe_prio(ev->prio);
 		rqe_expire_stopper(an, prev, ev->ts);
 		rqe_resolve_wake_move(an, prev);
 		/* prev_state 0 (R) or TASK_REPORT_MAX alone (R+, preempted): still runnable */
@@ -568,7 +737,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	if (!next)
 		return;
 	rqe_note_comm(next, ev->comm2);
-	next->prio = ev->prio2;
+	next->prio = rqe_prio(ev->prio2);
 	/* it runs without a sched_wakeup: a move held as its wakeup's was not */
 	rqe_resolve_wake_move(an, next);
 	next->fork_selecting = false;
@@ -585,7 +754,7 @@ void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct 
 	child->mask_known = parent->mask_known;
 	child->mask_changed = parent->mask_changed;
 	if (parent->mask_known)
-		rq_cpumask_copy(&child->mask, &parent->mask);
+		rqe_task_share_mask(an, child, parent);
 	rqe_task_class_changed(an, child);
 }
 
@@ -599,10 +768,12 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	/* pid reuse: forget whatever an earlier task with this pid left behind */
 	rq_remove(an, child);
 	rqe_clear_pending(an, child);
-	rqe_release(an, &child->stopper_slot);
+	if (rqe_cold_if(child)) {
+		rqe_release(an, &rqe_cold_if(child)->stopper_slot);
+		rqe_release(an, &rqe_cold_if(child)->stopper_later_slot);
+		rqe_release(an, &rqe_cold_if(child)->wake_move_slot);
+	}
 	rqe_snap_put(an, child);
-	rqe_release(an, &child->stopper_later_slot);
-	rqe_release(an, &child->wake_move_slot);
 	rqe_unknown_execs_stay(an, child);
 	rq_delay_task_gone(an, child);
 	task_init(child, ev->pid2, ev->ts);
@@ -611,8 +782,11 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(child, ev->comm2);
 	if (parent) {
 		rqe_note_comm(parent, ev->comm);
-		parent->nr_forks++;
-		child->ppid = parent->pid;
+		struct rq_task_cold *cc = rqe_cold(child);
+
+		rqe_task_count(parent, nr_forks, 1);
+		if (cc)
+			cc->ppid = parent->pid;
 		child->prio = parent->prio;
 		rqe_copy_attrs(an, child, parent);
 		/* SCHED_RESET_ON_FORK is invisible: an RT/DL parent's child may be NORMAL */
@@ -632,7 +806,8 @@ void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(t, ev->comm);
 	rqe_resolve_stopper(an, t, false);
 	t->exited = true;
-	t->exit_ts = ev->ts;
+	if (rqe_cold(t))
+		rqe_cold_if(t)->exit_ts = ev->ts;
 	rqe_fork_child_gone(an, t);
 }
 
@@ -655,8 +830,9 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 		*slot = NULL;
 	rqe_task_evicted(an, t);
 	rq_delay_task_gone(an, t);
-	rq_cpumask_free(&t->mask);
+	rqe_task_drop_mask(an, t);
 	rqe_snap_put(an, t);
+	cold_free(t);
 	free(t);
 	an->nr_tasks--;
 	an->nr_tasks_evicted++;
@@ -717,6 +893,7 @@ static struct rq_task *syscall_target(struct rq_analysis *an, const struct rq_ev
 void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *caller = rqe_task_get(an, ev->common_pid, ev->ts);
+	struct rq_task_cold *cc, *tc;
 	struct rq_task *t;
 
 	if (!caller)
@@ -725,12 +902,15 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_EV_SETAFFINITY_ENTER:
 	case RQ_EV_SETSCHED_ENTER:
 	case RQ_EV_SETATTR_ENTER:
-		caller->inflight_target = ev->pid > 0 ? ev->pid : ev->common_pid;
-		caller->inflight_policy = ev->type == RQ_EV_SETSCHED_ENTER ? ev->arg : -1;
+		cc = rqe_cold(caller);
+		if (!cc)
+			return;
+		cc->inflight_target = ev->pid > 0 ? ev->pid : ev->common_pid;
+		cc->inflight_policy = ev->type == RQ_EV_SETSCHED_ENTER ? ev->arg : -1;
 		t = syscall_target(an, ev, ev->pid);
-		if (t && ev->type == RQ_EV_SETAFFINITY_ENTER) {
-			t->setaffinity_inflight = true;
-			t->affinity_change_ts = ev->ts;
+		if (t && ev->type == RQ_EV_SETAFFINITY_ENTER && (tc = rqe_cold(t))) {
+			tc->setaffinity_inflight = true;
+			tc->affinity_change_ts = ev->ts;
 			/* execs before this change stay unknown: no later marker describes them */
 			rqe_unknown_execs_stay(an, t);
 		}
@@ -738,16 +918,17 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 	default:
 		break;
 	}
-	t = caller->inflight_target ? rq_task_find(an, caller->inflight_target) : NULL;
+	t = caller->cold->inflight_target ? rq_task_find(an, caller->cold->inflight_target) : NULL;
 	if (!t)
 		return;
 	if (ev->type == RQ_EV_SETAFFINITY_EXIT) {
-		t->setaffinity_inflight = false;
+		if (rqe_cold_if(t))
+			rqe_cold_if(t)->setaffinity_inflight = false;
 		/* the new mask is not in the trace; a recorder marker may follow with it */
 		if (ev->arg == 0)
 			mask_forget(t);
 	} else if (ev->type == RQ_EV_SETSCHED_EXIT && ev->arg == 0) {
-		long long policy = caller->inflight_policy & ~(long long)SCHED_RESET_ON_FORK;
+		long long policy = caller->cold->inflight_policy & ~(long long)SCHED_RESET_ON_FORK;
 
 		t->policy = (policy >= 0 && policy <= 7 && policy != 4) ? (int)policy :
 									    RQ_POLICY_UNKNOWN;
@@ -755,7 +936,8 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 		t->policy = RQ_POLICY_UNKNOWN;	/* the attr struct is not in the trace */
 	}
 	rqe_task_class_changed(an, t);
-	caller->inflight_policy = -1;
+	/* the target was found through the caller's cold part: it has one */
+	rqe_cold_if(caller)->inflight_policy = -1;
 }
 
 void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev)
@@ -766,10 +948,10 @@ void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev)
 	for (int i = 0; i < 2; i++) {
 		struct rq_task *t = pids[i] > 0 ? rqe_task_get(an, pids[i], ev->ts) : NULL;
 
-		if (!t)
+		if (!t || !rqe_cold(t))
 			continue;
-		t->numa_ts = ev->ts;
-		t->numa_swap = ev->type == RQ_EV_SWAP_NUMA;
+		rqe_cold_if(t)->numa_ts = ev->ts;
+		rqe_cold_if(t)->numa_swap = ev->type == RQ_EV_SWAP_NUMA;
 	}
 }
 
@@ -823,8 +1005,12 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 		mask_forget(t);
 		return;
 	}
-	if (m->tgid > 0)
-		t->tgid = m->tgid;
+	if (m->tgid > 0 && m->tgid == t->pid) {
+		t->tgid_self = true;
+	} else if (m->tgid > 0 && rqe_cold(t)) {
+		t->tgid_self = false;
+		rqe_cold_if(t)->tgid = m->tgid;
+	}
 	if (m->comm[0]) {
 		strlcpy(t->comm, m->comm, sizeof(t->comm));
 		rqe_comm_changed(t);
@@ -832,8 +1018,8 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	t->policy = m->policy >= 0 ? m->policy : RQ_POLICY_UNKNOWN;
 	t->idle_cgroup = m->idle_cg > 0;
 	rqe_task_class_changed(an, t);
-	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&t->mask, m->cpulist) &&
-			rq_cpumask_weight(&t->mask) > 0;
+	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&an->scratch, m->cpulist) &&
+			rq_cpumask_weight(&an->scratch) > 0 && !rqe_task_set_mask(an, t, &an->scratch);
 	if (t->mask_known) {
 		t->mask_changed = false;
 		t->seen_cpu = -1;
@@ -842,7 +1028,7 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 		mask_forget(t);
 	}
 	/* an exec whose own record (truth.c) is a moment away waits for that, not this */
-	if (!t->truth_exec_wait || ts - t->truth_exec_ts > TRUTH_EXEC_AFTER)
+	if (!t->cold->truth_exec_wait || ts - t->cold->truth_exec_ts > TRUTH_EXEC_AFTER)
 		rqe_settle_unknown_execs(an, t);
 }
 

@@ -8,22 +8,24 @@
 static void fill(const struct rq_task *t, struct rq_task_info *ti)
 {
 	ti->pid = t->pid;
-	ti->tgid = t->tgid;
-	ti->ppid = t->ppid;
+	ti->tgid = t->tgid_self ? t->pid : t->cold->tgid;
+	ti->ppid = t->cold->ppid;
 	memcpy(ti->comm, t->comm, sizeof(ti->comm));
 	ti->policy = t->policy;
 	ti->state = t->state;
 	ti->cpu = t->cpu;
 	ti->exited = t->exited;
 	ti->mask_known = t->mask_known;
-	ti->mask = t->mask_known ? &t->mask : NULL;
+	ti->mask = t->mask_known ? t->mask : NULL;
 	ti->first_ts = t->first_ts;
-	ti->exit_ts = t->exit_ts;
-	ti->nr_forks = t->nr_forks;
-	ti->nr_execs = t->nr_execs;
-	ti->nr_migrations = t->nr_migrations;
-	ti->nr_wakeups = t->nr_wakeups;
-	memcpy(ti->nr_findings, t->nr_findings, sizeof(ti->nr_findings));
+	ti->exit_ts = t->cold->exit_ts;
+	/* the 16 bits of struct rq_task and what they carried over */
+	ti->nr_forks = t->nr_forks + t->cold->nr_forks;
+	ti->nr_execs = t->nr_execs + t->cold->nr_execs;
+	ti->nr_migrations = t->nr_migrations + t->cold->nr_migrations;
+	ti->nr_wakeups = t->nr_wakeups + t->cold->nr_wakeups;
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		ti->nr_findings[f] = t->nr_findings[f] + t->cold->nr_findings[f];
 }
 
 bool rq_task_info_get(const struct rq_analysis *an, int pid, struct rq_task_info *out)

@@ -295,6 +295,14 @@ static inline void root_advanced(struct rq_pump *p, int cpu)
 	if (n > 1)
 		sift_down(h, n, 0);
 	p->next = n ? h[0].cpu : -1;
+	/*
+	 * The record after this one is the head of a child of the root, the earlier of the
+	 * two: with many CPUs it was read long ago and has left the cache; ask for it now
+	 */
+	if (n > 2)
+		__builtin_prefetch(p->head[h[ent_before(&h[2], &h[1]) ? 2 : 1].cpu]);
+	else if (n == 2)
+		__builtin_prefetch(p->head[h[1].cpu]);
 }
 
 /*

@@ -29,10 +29,10 @@ struct tep_handle;
 /* One raw record of one CPU's ring buffer. */
 struct rq_raw {
 	uint64_t ts;		/* nanoseconds, trace clock */
-	int cpu;
 	const void *data;	/* the event, common_type first */
-	uint32_t size;
 	long long missed;	/* lost just before it: 0 none, -1 an unknown number, else N */
+	int cpu;
+	uint32_t size;
 	bool backwards;		/* earlier than the previous record of the same CPU */
 };
 

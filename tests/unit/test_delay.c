@@ -178,6 +178,63 @@ static void late_placement_delay(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * The same, after runs seconds apart: a gap too wide for the task's 32-bit ring moves it
+ * to the cold part (issue 23), which answers as the ring of four did.  With up to two
+ * runs after the move's first one, that one is still kept (2000 ns); with three, the
+ * ring starts at it and an earlier one may have been pushed out: unmeasured.
+ */
+static void late_placement_after_long_gaps(void **state)
+{
+	for (int extra = 0; extra <= 3; extra++) {
+		struct rq_analysis *an = synth_new(2, "6.18.44");
+		const uint64_t t0 = 10000000000ULL;	/* 10 s: gaps over 32 bits of ns */
+		struct rq_sketch *s;
+
+		assert_non_null(an);
+		ev_switch(an, 5, 0, 0, 0, 20, "t");
+		ev_switch(an, 8, 0, 20, 1, 0, NULL);
+		ev_switch(an, t0 / 2, 0, 0, 0, 20, "t");
+		ev_switch(an, t0 / 2 + 8, 0, 20, 1, 0, NULL);
+		assert_true(rq_task_find(an, 20)->delay.spilled);
+		ev_switch(an, t0, 0, 0, 0, 20, "t");
+		ev_switch(an, t0 + 8, 0, 20, 0, 50, "migration/0");
+		ev_migrate(an, t0 + 1000, 0, 50, 0, 20, 120, 0, 1);
+		ev_switch(an, t0 + 3000, 1, 0, 0, 20, "t");
+		ev_switch(an, t0 + 4000, 1, 20, 1, 0, NULL);
+		for (int i = 1; i <= extra; i++) {
+			ev_switch(an, t0 + 4000 + 1000 * (uint64_t)i, 1, 0, 0, 20, "t");
+			ev_switch(an, t0 + 4500 + 1000 * (uint64_t)i, 1, 20, 1, 0, NULL);
+		}
+		rq_analysis_finish(an);
+		s = rq_delay_path(an->delay, RQ_PATH_LB_ACTIVE);
+		assert_int_equal(s->n, extra < 3 ? 1 : 0);
+		if (extra < 3)
+			assert_int_equal(s->max, 2000);
+		rq_analysis_free(an);
+	}
+}
+
+/* A task's 16-bit counters carry into its cold part: 70000 wakeups are 70000. */
+static void counters_past_16_bits(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.44");
+	struct rq_task_info ti;
+	uint64_t ts = 100;
+
+	assert_non_null(an);
+	ev_switch(an, ts, 0, 0, 0, 10, "waker");
+	for (int i = 0; i < 70000; i++) {
+		ev_wakeup(an, ts += 10, 0, 10, 20, 1);
+		ev_switch(an, ts += 10, 1, 0, 0, 20, "t");
+		ev_switch(an, ts += 10, 1, 20, 1, 0, NULL);
+	}
+	assert_true(rq_task_info_get(an, 20, &ti));
+	assert_int_equal(ti.nr_wakeups, 70000);
+	assert_true(rq_task_find(an, 20)->cold != &rqe_cold_none);
+	rq_analysis_free(an);
+}
+
 /* Events lost on the CPU a task waits on: its delay is not measured, only counted. */
 static void lost_events_unmeasured(void **state)
 {
@@ -297,6 +354,8 @@ int main(void)
 		cmocka_unit_test(late_placement_delay),
 		cmocka_unit_test(histogram_bins),
 		cmocka_unit_test(lost_events_unmeasured),
+		cmocka_unit_test(late_placement_after_long_gaps),
+		cmocka_unit_test(counters_past_16_bits),
 		cmocka_unit_test(pid_reused_after_eviction),
 		cmocka_unit_test(pending_outlives_task),
 		cmocka_unit_test(retired_pid_reused_not_self_evicted),

@@ -417,7 +417,7 @@ static void markers_trusted_from_the_recorder_only(void **state)
 	t = rq_task_find(an, 950);
 	assert_non_null(t);
 	assert_int_equal(an->markers_ignored, 1);
-	assert_int_equal(rq_cpumask_weight(&t->mask), 2);
+	assert_int_equal(rq_cpumask_weight(t->mask), 2);
 	ev_exec(an, 3 * MS, 1, 950, "/bin/true");
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
 
