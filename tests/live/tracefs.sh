@@ -32,7 +32,7 @@ live_ready() {
 # gone when no process lives in namespace INODE any more.  Any other rqpath-* name is
 # left over by definition.  (The runner's check took the 1 of rqpath-ns...-1 for pid 1
 # here, always alive, and lib.sh's matched rqpath-PID only: issue 19 item 7.)
-rqpath_stale() {
+rqpath_stale_names() {
 	[ $# -gt 0 ] || set -- $(ls $T/instances 2>/dev/null | grep '^rqpath-')
 	_myns=$(readlink /proc/self/ns/pid 2>/dev/null)
 	_live_ns=$(for _n in /proc/[0-9]*/ns/pid; do readlink "$_n" 2>/dev/null; done | sort -u)
@@ -51,5 +51,12 @@ rqpath_stale() {
 		""|*[!0-9]*) echo "$_i" ;;
 		*) kill -0 "$_rest" 2>/dev/null || echo "$_i" ;;
 		esac
+	done
+}
+# A recording that removed its instance and exited between the listing and the pid test
+# is no leftover: what rqpath_stale_names judged gone must still be there afterwards.
+rqpath_stale() {
+	for _j in $(rqpath_stale_names "$@"); do
+		[ -d "$T/instances/$_j" ] && echo "$_j"
 	done
 }

@@ -33,12 +33,12 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
 	[ -n "$other" ] && [ "$other" != "$myns" ] && live_names="$live_names rqpath-ns$other-1"
 fi
 
-got=$(rqpath_stale $stale_names $live_names)
+got=$(rqpath_stale_names $stale_names $live_names)
 for n in $stale_names; do
-	echo "$got" | grep -qxF "$n" || no "rqpath_stale misses $n"
+	echo "$got" | grep -qxF "$n" || no "rqpath_stale_names misses $n"
 done
 for n in $live_names; do
-	echo "$got" | grep -qxF "$n" && no "rqpath_stale calls $n stale, its recording runs"
+	echo "$got" | grep -qxF "$n" && no "rqpath_stale_names calls $n stale, its recording runs"
 done
 echo "stale: $(echo $got)"
 echo "live:  $live_names"
