@@ -255,6 +255,7 @@ struct tui {
 	const char *output;	/* live -o FILE, NULL: a temporary file, deleted at the end */
 	enum tui_confirm confirm;	/* a y/n question on the bottom line */
 	double events_at;	/* wall clock of the last records read */
+	bool kernel_events;	/* a tracepoint record (not kernel truth) since the last advance */
 	struct rq_recorder *rec;	/* the recording (record.h) */
 	bool frozen;		/* Z: the display waits; recording and analysis go on */
 	double counting_since;	/* wall clock of the analysis' start (R, Z resets it) */

@@ -103,6 +103,9 @@ def main(argv):
     header_cpus = None
     for raw in proc.stdout:
         line = raw.decode("utf-8", "replace").rstrip("\n")
+        # rqpath's kernel truth, a buffer of its own: no CPU's record
+        if line.startswith("rqpath-truth:"):
+            continue
         if header_cpus is None and line.startswith("cpus="):
             header_cpus = int(line[5:])
             continue

@@ -944,6 +944,9 @@ def main(argv):
     model = None
     for raw in proc.stdout:
         line = raw.decode("utf-8", "replace").rstrip("\n")
+        # rqpath's kernel truth, a buffer of its own: no CPU's record
+        if line.startswith("rqpath-truth:"):
+            continue
         if model is None and line.startswith("cpus="):
             model = Model(int(line[5:]), defined)
             continue

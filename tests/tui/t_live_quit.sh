@@ -64,7 +64,9 @@ fi
 
 # a stalled source is said, not shown as "recording": tracing switched off under it
 script_reset
-steps s 130 ":dump"
+# a step takes 20 ms while records flow (kernel truth flows on with tracing off), up to
+# 100 ms when none do: 300 steps outlast the 1.5 s before the switch and 3 s after it
+steps s 300 ":dump"
 (
 	# only this test's instance: its owner runs our script
 	sleep 1.5
