@@ -722,6 +722,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			       RQ_CONF_EXACT);
 	}
 
+	t->truth_exec_ts = ev->ts;
 	if (tr) {
 		rqe_truth_mark(an, &p, tr, t);
 		an->truth.placements++;
