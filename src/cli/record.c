@@ -211,13 +211,17 @@ static int cmd_record(int argc, char **argv)
 				fprintf(stderr, " %s=%llu", rq_event_name(t),
 					(unsigned long long)st.by_type[t]);
 		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
+		if (st.out_of_order)
+			fprintf(stderr, "rqpath: warning: %llu events were handed out of time "
+				"order\n", (unsigned long long)st.out_of_order);
 		/* where each attribute came from: the kernel's own state, or the model alone */
 		if (st.truth_on)
 			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
-				"truth=bpf (%llu records, %llu dropped, %llu missed)\n",
+				"truth=bpf (%llu records, %llu dropped, %llu missed, %llu bytes)\n",
 				(unsigned long long)st.truth_records,
 				(unsigned long long)st.truth_drops,
-				(unsigned long long)st.truth_misses);
+				(unsigned long long)st.truth_misses,
+				(unsigned long long)st.truth_bytes);
 		else
 			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
 				"truth=none (%s)\n", st.truth_why);

@@ -13,6 +13,7 @@
 
 #include "decode.h"
 #include "markers.h"
+#include "truth_fmt.h"
 
 enum slot {
 	/* the number of fields a decoded event can need, named per type below */
@@ -517,20 +518,21 @@ static void decode_truth(struct rq_decoder *d, struct tep_record *rec, struct rq
 	for (uint32_t i = 0; a && i < len / 8 && i < RQ_TRUTH_MASK_WORDS; i++)
 		t->mask[i] = rd_u(d, a + 8 * i, 8);
 	a = dyn_array(d, &d->truth_f[T_CPUS], rec, &len);
-	len = a ? len / (uint32_t)sizeof(struct rq_truth_cpu) : 0;
+	len = a ? len / RQ_TRUTH_FILE_CPU : 0;
 	if (n > len)
 		n = len;
 	if (n > RQ_TRUTH_MAX_CPUS)
 		n = RQ_TRUTH_MAX_CPUS;
 	for (uint32_t i = 0; i < n; i++) {
-		const unsigned char *c = a + i * sizeof(struct rq_truth_cpu);
+		const unsigned char *c = a + i * RQ_TRUTH_FILE_CPU;
 
 		t->cpus[i].curr_pid = (uint32_t)rd_u(d, c, 4);
-		t->cpus[i].known = c[4];
+		t->cpus[i].known = c[4] & RQ_TRUTH_FILE_KNOWN ? RQ_TRUTH_RQ_KNOWN :
+							      RQ_TRUTH_RQ_UNKNOWN;
+		t->cpus[i].ttwu_pending = !!(c[4] & RQ_TRUTH_FILE_PENDING);
 		t->cpus[i].curr_policy = c[5];
 		t->cpus[i].nr_running = c[6];
 		t->cpus[i].h_nr_idle = c[7];
-		t->cpus[i].ttwu_pending = c[8];
 	}
 	t->nr_cpus = (uint16_t)n;
 	ev->truth = t;

@@ -86,6 +86,9 @@ struct rq_record_stats {
 	uint64_t truth_records;
 	uint64_t truth_drops;
 	uint64_t truth_misses;	/* tracepoint hits the programs did not run for */
+	uint64_t truth_bytes;	/* of bytes, the truth buffer's pages */
+	/* events the pump handed out earlier than one it handed out before (0 with mono) */
+	uint64_t out_of_order;
 };
 
 /*

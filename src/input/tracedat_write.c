@@ -405,6 +405,11 @@ uint64_t rq_tdw_records(const struct rq_tdw *w)
 	return w->irecords;
 }
 
+uint64_t rq_tdw_instance_bytes(const struct rq_tdw *w)
+{
+	return w->inst_name ? w->tmp_pages[w->nr_cpus] * (uint64_t)w->page_size : 0;
+}
+
 static int store_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
 {
 	const void *src = page;

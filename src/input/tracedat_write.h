@@ -95,8 +95,9 @@ int rq_tdw_add_instance(struct rq_tdw *w, const char *name);
  * is written by rq_tdw_finish().  0, or -1 with errno.
  */
 int rq_tdw_add_record(struct rq_tdw *w, uint64_t ts, const void *data, uint32_t len);
-/* Records given to the instance so far. */
+/* Records given to the instance so far, and the bytes of its pages stored. */
 uint64_t rq_tdw_records(const struct rq_tdw *w);
+uint64_t rq_tdw_instance_bytes(const struct rq_tdw *w);
 /* Pages stored so far, all CPUs. */
 uint64_t rq_tdw_pages(const struct rq_tdw *w);
 /*

@@ -153,6 +153,7 @@ struct session {
 	bool truth_failed;		/* out of memory: the records from then on are dropped */
 	uint64_t truth_lost;		/* ... this many */
 	struct rq_raw truth_rec;	/* the record handed out */
+	uint64_t last_ts;		/* of the latest event the pump handed out */
 
 	/* attribute re-reads without the syscall events (want_reread()) */
 	struct attr_slot *attrs;	/* ATTR_SLOTS, direct-mapped by pid */
@@ -838,6 +839,11 @@ static void record_sink(void *data, const struct rq_event *ev)
 		s->system_seen = true;
 	/* the events are the tracepoints' (the truth records are counted apart) */
 	s->st->events += ev->type != RQ_EV_TRUTH;
+	/* the live source's promise (the horizon): never an event older than one before */
+	if (ev->ts < s->last_ts)
+		s->st->out_of_order++;
+	else
+		s->last_ts = ev->ts;
 	s->st->by_type[ev->type]++;
 	capture_attributes(s, ev);
 }
@@ -1685,6 +1691,7 @@ int rq_recorder_finish(struct rq_recorder *r, int ret)
 	s->st->truth_drops = rq_truth_bpf_drops(s->bpf) + s->truth_lost;
 	s->st->truth_records = rq_tdw_records(s->w);
 	wret = write_file(s);
+	s->st->truth_bytes = rq_tdw_instance_bytes(s->w);
 	s->st->lost_events = rq_pump_lost(s->pump);
 	if (wret < 0)
 		goto out;

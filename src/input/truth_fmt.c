@@ -75,14 +75,14 @@ char *rq_truth_format(int id, const char *kernel_format, size_t *len, int *hdr)
 		"format:\n"
 		"%s\n"
 		"\tfield:u32 pid;\toffset:%d;\tsize:4;\tsigned:0;\n"
-		"\tfield:u32 policy;\toffset:%d;\tsize:4;\tsigned:0;\n"
-		"\tfield:u32 nr_cpus_allowed;\toffset:%d;\tsize:4;\tsigned:0;\n"
-		"\tfield:u32 task_cpu;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		"\tfield:u16 nr_cpus_allowed;\toffset:%d;\tsize:2;\tsigned:0;\n"
+		"\tfield:u16 task_cpu;\toffset:%d;\tsize:2;\tsigned:0;\n"
 		"\tfield:u16 cpu;\toffset:%d;\tsize:2;\tsigned:0;\n"
+		"\tfield:u16 nr_cpus;\toffset:%d;\tsize:2;\tsigned:0;\n"
+		"\tfield:u8 policy;\toffset:%d;\tsize:1;\tsigned:0;\n"
 		"\tfield:u8 point;\toffset:%d;\tsize:1;\tsigned:0;\n"
 		"\tfield:u8 flags;\toffset:%d;\tsize:1;\tsigned:0;\n"
-		"\tfield:u16 nr_cpus;\toffset:%d;\tsize:2;\tsigned:0;\n"
-		"\tfield:u16 pad;\toffset:%d;\tsize:2;\tsigned:0;\n"
+		"\tfield:u8 pad;\toffset:%d;\tsize:1;\tsigned:0;\n"
 		"\tfield:__data_loc u64[] mask;\toffset:%d;\tsize:4;\tsigned:0;\n"
 		"\tfield:__data_loc u8[] cpus;\toffset:%d;\tsize:4;\tsigned:0;\n"
 		"\n"
@@ -94,8 +94,8 @@ char *rq_truth_format(int id, const char *kernel_format, size_t *len, int *hdr)
 		"REC->cpu, REC->nr_cpus, "
 		"__print_hex(__get_dynamic_array(mask), __get_dynamic_array_len(mask)), "
 		"__print_hex(__get_dynamic_array(cpus), __get_dynamic_array_len(cpus))\n",
-		id, common, h, h + 4, h + 8, h + 12, h + 16, h + 18, h + 19, h + 20, h + 22,
-		h + 24, h + 28);
+		id, common, h, h + 4, h + 6, h + 8, h + 10, h + 12, h + 13, h + 14, h + 15,
+		h + 16, h + 20);
 	if (n < 0)
 		return NULL;
 	*len = (size_t)n;
@@ -114,6 +114,9 @@ uint32_t rq_truth_encode(const struct rq_truth_rec *r, int id, int hdr, int mach
 {
 	unsigned char *b = buf;
 	uint16_t type = (uint16_t)id, ncpu = r->nr_cpus;
+	uint16_t allowed = r->nr_cpus_allowed > 0xffff ? 0xffff : (uint16_t)r->nr_cpus_allowed;
+	uint16_t task_cpu = r->task_cpu > 0xffff ? 0xffff : (uint16_t)r->task_cpu;
+	uint8_t policy = r->policy > 0xff ? 0xff : (uint8_t)r->policy;
 	uint32_t at = (uint32_t)hdr, words, loc, fixed_end;
 
 	if (ncpu > RQ_TRUTH_MAX_CPUS)
@@ -124,21 +127,31 @@ uint32_t rq_truth_encode(const struct rq_truth_rec *r, int id, int hdr, int mach
 	memset(b, 0, (size_t)hdr);
 	memcpy(b, &type, 2);
 	put(b, &at, &r->pid, 4);
-	put(b, &at, &r->policy, 4);
-	put(b, &at, &r->nr_cpus_allowed, 4);
-	put(b, &at, &r->task_cpu, 4);
+	put(b, &at, &allowed, 2);
+	put(b, &at, &task_cpu, 2);
 	put(b, &at, &r->cpu, 2);
+	put(b, &at, &ncpu, 2);
+	put(b, &at, &policy, 1);
 	put(b, &at, &r->point, 1);
 	put(b, &at, &r->flags, 1);
-	put(b, &at, &ncpu, 2);
-	put(b, &at, &(uint16_t){ 0 }, 2);
+	put(b, &at, &(uint8_t){ 0 }, 1);
 	fixed_end = at + 8;
 	/* __data_loc: offset in the low 16 bits, length in the high ones */
 	loc = fixed_end | (words * 8) << 16;
 	put(b, &at, &loc, 4);
-	loc = (fixed_end + words * 8) | ((uint32_t)ncpu * sizeof(struct rq_truth_cpu)) << 16;
+	loc = (fixed_end + words * 8) | ((uint32_t)ncpu * RQ_TRUTH_FILE_CPU) << 16;
 	put(b, &at, &loc, 4);
 	put(b, &at, r->mask, words * 8);
-	put(b, &at, r->cpus, ncpu * (uint32_t)sizeof(struct rq_truth_cpu));
+	for (int i = 0; i < ncpu; i++) {
+		const struct rq_truth_cpu *c = &r->cpus[i];
+		uint8_t e[4] = {
+			(uint8_t)((c->known == RQ_TRUTH_RQ_KNOWN ? RQ_TRUTH_FILE_KNOWN : 0) |
+				  (c->ttwu_pending ? RQ_TRUTH_FILE_PENDING : 0)),
+			c->curr_policy, c->nr_running, c->h_nr_idle,
+		};
+
+		put(b, &at, &c->curr_pid, 4);
+		put(b, &at, e, 4);
+	}
 	return at;
 }

@@ -6,10 +6,14 @@
  * into a buffer of its own in the file (RQ_TRUTH_BUFFER); decode.c reads them back into
  * a struct rq_truth_rec (truth.h).
  *
- * Record layout after the common fields (at offset H, 8 on every kernel so far):
- *   u32 pid, policy, nr_cpus_allowed, task_cpu; u16 cpu; u8 point, flags; u16 nr_cpus,
- *   pad; __data_loc u64[] mask (the words the machine's CPUs need, at most 4);
- *   __data_loc u8[] cpus (nr_cpus entries of struct rq_truth_cpu, 12 bytes each).
+ * Record layout after the common fields (at offset H, 8 on every kernel so far), packed
+ * tighter than struct rq_truth_rec (a recording holds two records per wakeup):
+ *   u32 pid; u16 nr_cpus_allowed, task_cpu, cpu, nr_cpus; u8 policy, point, flags, pad;
+ *   __data_loc u64[] mask (the words the machine's CPUs need, at most 4);
+ *   __data_loc u8[] cpus (nr_cpus entries of RQ_TRUTH_FILE_CPU bytes: u32 curr_pid,
+ *   u8 state (RQ_TRUTH_RQ_KNOWN in bit 0, ttwu_pending in bit 1), u8 curr_policy,
+ *   u8 nr_running, u8 h_nr_idle).
+ * 56 bytes on a 2-CPU machine, against 64 + 12 x 64 for the struct.
  * The record's timestamp is the record's own (bpf_ktime_get_ns(), CLOCK_MONOTONIC: the
  * trace clock "mono" the recorder uses).
  */
@@ -26,9 +30,14 @@
 #define RQ_TRUTH_SYSTEM "rqpath"
 #define RQ_TRUTH_EVENT "truth"
 
+/* Bytes of one CPU's entry in the file, and its state bits. */
+#define RQ_TRUTH_FILE_CPU	8
+#define RQ_TRUTH_FILE_KNOWN	0x01
+#define RQ_TRUTH_FILE_PENDING	0x02
+
 /* Largest record: common fields (at most 64 bytes) and every field at its largest. */
-#define RQ_TRUTH_EVENT_MAX (64 + 32 + 8 * RQ_TRUTH_MASK_WORDS + \
-			    (int)sizeof(struct rq_truth_cpu) * RQ_TRUTH_MAX_CPUS)
+#define RQ_TRUTH_EVENT_MAX (64 + 24 + 8 * RQ_TRUTH_MASK_WORDS + \
+			    RQ_TRUTH_FILE_CPU * RQ_TRUTH_MAX_CPUS)
 
 /*
  * The format text with event id id.  The common fields are copied from kernel_format

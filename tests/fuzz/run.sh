@@ -68,6 +68,11 @@ echo "fuzz: building $out/$harness"
 	[ -f "$f" ] || continue
 	[ "$(wc -c <"$f")" -le 1048576 ] && cp "$f" "$corpus/seed-$(basename "$f")"
 done
+# kernel truth (issue 21): a file with an rqpath-truth buffer, v6 and v7 (make check builds
+# the helper that writes them)
+[ "$FUZZ_TARGET" = replay ] && [ -x "$RQPATH_BUILD/tests/truth_seed" ] && for v in 6 7; do
+	"$RQPATH_BUILD/tests/truth_seed" $v "$corpus/seed-truth-v$v.dat" || true
+done
 [ "$FUZZ_TARGET" = replay ] && for f in "$SHARED_TRACES"/*.dat; do
 	[ -f "$f" ] || continue
 	python3 "$top/tests/fuzz/mkseed.py" "$f" "$corpus/seed-cut2-$(basename "$f")" --pages 2 \

@@ -8,6 +8,8 @@ build=${RQPATH_BUILD:-$top/build}
 lib=$build/librqpath.a
 cc=${CC:-cc}
 pkgs="libtracefs libtraceevent libbsd libzstd zlib"
+# built with the BPF side (kernel truth, Makefile BPF=1), the library needs libbpf too
+nm -u "$lib" 2>/dev/null | grep -q ' bpf_object__\| ring_buffer__' && pkgs="$pkgs libbpf"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 cd "$top" || exit 1

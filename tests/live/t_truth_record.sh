@@ -7,7 +7,8 @@
 # no BPF miss or drop counted), and the median offset between the two stamps is <= 5 us
 # (bpf_ktime_get_ns() and the mono trace clock are one clock).  trace-cmd's count of
 # truth records is what record's sources line and audit's trace.truth.records say, with 0
-# drops; --no-bpf records none.  No BPF program or link of the recorder survives it, not
+# drops; the live pump hands the truth records out in time order with the CPUs' (record's
+# count of events older than one before is 0); --no-bpf records none.  No BPF program or link of the recorder survives it, not
 # even kill -9 (they are its file descriptors); no tracefs instance is left.  Skipped
 # with the reason where the programs cannot load (or rqpath was built without BPF).
 . "$(dirname "$0")/lib.sh"
@@ -75,6 +76,8 @@ for v in 6 7; do
 	[ "$tc" = "$mine" ] || no "v$v: record says $mine truth records, trace-cmd $tc"
 	[ "$audit" = "bpf $tc 0" ] || no "v$v: audit says '$audit', trace-cmd $tc"
 	[ "$drops" = 0 ] || no "v$v: $drops truth records dropped"
+	# the live pump's order, truth merged in (held back like the CPUs' records)
+	grep 'out of time order' "$dir/err$v" && no "v$v: the live source's order is broken"
 	left=$(alive "$dir/ids$v")
 	[ -z "$left" ] || no "v$v: BPF objects survive the recorder: $left"
 	[ -n "$(stale)" ] && no "v$v: instance left: $(stale)"

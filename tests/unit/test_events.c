@@ -37,7 +37,6 @@ static void rows_are_the_enum_in_order(void **state)
 	assert_false(rq_decode_wants("irq", NULL));
 }
 
-/* rqpath:truth is no tracepoint: the recorder's BPF side writes it (truth.h) */
 static void the_recorder_enables_every_tracepoint_but_print(void **state)
 {
 	int recorded = 0;
@@ -45,6 +44,7 @@ static void the_recorder_enables_every_tracepoint_but_print(void **state)
 	for (int i = 0; i < rq_event_table_len; i++) {
 		const struct rq_event_info *e = &rq_event_table[i];
 
+		/* rqpath:truth is no kernel tracepoint: the recorder's BPF side writes it */
 		assert_int_equal(e->recorded, e->type != RQ_EV_MARKER && e->type != RQ_EV_TRUTH);
 		recorded += e->recorded;
 	}

@@ -34,16 +34,16 @@
 static const char truth_fmt[] =
 	"name: truth\nID: 900\nformat:\n" COMMON
 	"\tfield:u32 pid;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 policy;\toffset:12;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 nr_cpus_allowed;\toffset:16;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 task_cpu;\toffset:20;\tsize:4;\tsigned:0;\n"
-	"\tfield:u16 cpu;\toffset:24;\tsize:2;\tsigned:0;\n"
-	"\tfield:u8 point;\toffset:26;\tsize:1;\tsigned:0;\n"
-	"\tfield:u8 flags;\toffset:27;\tsize:1;\tsigned:0;\n"
-	"\tfield:u16 nr_cpus;\toffset:28;\tsize:2;\tsigned:0;\n"
-	"\tfield:u16 pad;\toffset:30;\tsize:2;\tsigned:0;\n"
-	"\tfield:__data_loc u64[] mask;\toffset:32;\tsize:4;\tsigned:0;\n"
-	"\tfield:__data_loc u8[] cpus;\toffset:36;\tsize:4;\tsigned:0;\n\n"
+	"\tfield:u16 nr_cpus_allowed;\toffset:12;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 task_cpu;\toffset:14;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 cpu;\toffset:16;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 nr_cpus;\toffset:18;\tsize:2;\tsigned:0;\n"
+	"\tfield:u8 policy;\toffset:20;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 point;\toffset:21;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 flags;\toffset:22;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 pad;\toffset:23;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc u64[] mask;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc u8[] cpus;\toffset:28;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"pid=%u\", REC->pid\n";
 
 static bool host_big(void)
@@ -66,30 +66,30 @@ static void put(bool big, unsigned char *p, int n, unsigned long long v)
  */
 static size_t make_record(bool big, unsigned char *r, int id, int ncpu_field, int ncpu_data)
 {
-	size_t at = 40;
+	size_t at = 32;
 
 	memset(r, 0, 256);
 	put(big, r, 2, (unsigned int)id);
 	put(big, r + 4, 4, 777);	/* common_pid: not a runner */
 	put(big, r + 8, 4, 4242);
-	put(big, r + 12, 4, 5);
-	put(big, r + 16, 4, 3);
-	put(big, r + 20, 4, 1);
-	put(big, r + 24, 2, 2);
-	r[26] = RQ_TRUTH_WAKING;
-	r[27] = RQ_TRUTH_ON_RQ | RQ_TRUTH_DELAYED;
-	put(big, r + 28, 2, (unsigned int)ncpu_field);
-	put(big, r + 32, 4, (unsigned int)(at | 8u << 16));
-	put(big, r + 36, 4, (unsigned int)((at + 8) | (unsigned int)(12 * ncpu_data) << 16));
+	put(big, r + 12, 2, 3);		/* nr_cpus_allowed */
+	put(big, r + 14, 2, 1);		/* task_cpu */
+	put(big, r + 16, 2, 2);		/* cpu */
+	put(big, r + 18, 2, (unsigned int)ncpu_field);
+	r[20] = 5;			/* policy */
+	r[21] = RQ_TRUTH_WAKING;
+	r[22] = RQ_TRUTH_ON_RQ | RQ_TRUTH_DELAYED;
+	put(big, r + 24, 4, (unsigned int)(at | 8u << 16));
+	put(big, r + 28, 4, (unsigned int)((at + 8) | (unsigned int)(8 * ncpu_data) << 16));
 	put(big, r + at, 8, 0x0000000000000007ull);
 	at += 8;
-	for (int c = 0; c < ncpu_data; c++, at += 12) {
+	for (int c = 0; c < ncpu_data; c++, at += 8) {
 		put(big, r + at, 4, 100u + (unsigned int)c);	/* curr_pid */
-		r[at + 4] = c == 1 ? RQ_TRUTH_RQ_UNKNOWN : RQ_TRUTH_RQ_KNOWN;
+		/* bit 0: known, bit 1: a wakeup pending */
+		r[at + 4] = (unsigned char)((c == 1 ? 0 : 1) | (c == 0 ? 2 : 0));
 		r[at + 5] = (unsigned char)(c == 2 ? 5 : 0);	/* curr_policy */
 		r[at + 6] = (unsigned char)(c + 1);		/* nr_running */
 		r[at + 7] = (unsigned char)(c == 2 ? 3 : 0);	/* h_nr_idle */
-		r[at + 8] = (unsigned char)(c == 0);		/* ttwu_pending */
 	}
 	return at;
 }
@@ -169,14 +169,15 @@ static void decode_literal(bool big)
 	assert_int_equal(ev.truth->mask[0], 7);
 
 	/* a data_loc pointing far outside the record */
-	put(big, r + 32, 4, 0xfff0u | 0xffffu << 16);
+	put(big, r + 24, 4, 0xfff0u | 0xffffu << 16);
 	rq_decode_raw(d, r, (uint32_t)n, 123456789, 5, &ev);
 	assert_int_equal(ev.truth->mask[0], 0);
 
 	/* shorter than its fixed part: zeros, no read past it */
-	rq_decode_raw(d, r, 20, 1, 0, &ev);
+	rq_decode_raw(d, r, 14, 1, 0, &ev);
 	assert_int_equal(ev.type, RQ_EV_TRUTH);
 	assert_int_equal(ev.truth->pid, 4242);
+	assert_int_equal(ev.truth->nr_cpus_allowed, 3);
 	assert_int_equal(ev.truth->task_cpu, 0);
 	assert_int_equal(ev.truth->nr_cpus, 0);
 	rq_decoder_free(d);
@@ -352,7 +353,7 @@ static void file_round_trip(int version, bool worker)
 	for (size_t i = 0; i < sizeof(tts) / sizeof(tts[0]); i++) {
 		rec.pid = 500 + (uint32_t)i;
 		rec.point = RQ_TRUTH_WAKING;
-		/* 2 CPUs: 60 bytes (a 4-byte header); 40: 532 bytes (type_len 0) */
+		/* 2 CPUs: 56 bytes (a 4-byte header); 40: 360 bytes (type_len 0) */
 		rec.nr_cpus = i == 3 ? 40 : 2;
 		rec.cpus[1].nr_running = 7;
 		len = rq_truth_encode(&rec, 321, hdr, 2, buf);
