@@ -1213,6 +1213,8 @@ static void live_sink(void *data, const struct rq_event *ev)
 {
 	struct tui *t = data;
 
+	/* kernel truth (BPF) goes on while tracing is off: only the tracepoints' count */
+	t->kernel_events |= ev->type != RQ_EV_TRUTH;
 	if (!t->frozen)
 		rq_analysis_feed(t->an, ev);
 }
@@ -1221,7 +1223,9 @@ static void live_advance(void *data, uint64_t ts)
 {
 	struct tui *t = data;
 
-	t->events_at = wall_now();
+	if (t->kernel_events)
+		t->events_at = wall_now();
+	t->kernel_events = false;
 	if (!t->trace_first && t->an && rq_analysis_summary(t->an)->first_ts)
 		t->trace_first = rq_analysis_summary(t->an)->first_ts;
 	on_advance(data, ts);

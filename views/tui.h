@@ -221,6 +221,7 @@ struct tui {
 	const char *output;	/* live -o FILE, NULL: a temporary file, deleted at the end */
 	bool confirm_quit;	/* live without -o: q asks first */
 	double events_at;	/* wall clock of the last records read */
+	bool kernel_events;	/* a tracepoint record (not kernel truth) since the last advance */
 	struct rq_recorder *rec;	/* the recording (record.h) */
 	bool frozen;		/* Z: the analysis waits, the recording goes on */
 	double counting_since;	/* wall clock of the analysis' start (R, Z resets it) */

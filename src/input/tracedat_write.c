@@ -612,7 +612,15 @@ static void build_v6(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 		ob_u64(b, 0);
 	}
 	if (w->inst_name) {
-		/* as many entries as the file has CPUs; the instance's data is CPU 0's */
+		/*
+		 * After the table trace-cmd keeps the trace clock (a u64 size, the text),
+		 * which `trace-cmd dump` reads there: then the instance, as many entries as
+		 * the file has CPUs, its data CPU 0's.
+		 */
+		const char *clock = m->trace_clock ? m->trace_clock : "";
+
+		ob_u64(b, strlen(clock));
+		ob_put(b, clock, strlen(clock));
 		ob_set_u64(b, inst_opt, b->len);
 		ob_put(b, "flyrecord", 10);
 		lo->inst_entry_at = b->len;
@@ -620,6 +628,8 @@ static void build_v6(struct obuf *b, const struct rq_tdw_meta *m, struct rq_tdw 
 			ob_u64(b, 0);
 			ob_u64(b, 0);
 		}
+		ob_u64(b, strlen(clock));
+		ob_put(b, clock, strlen(clock));
 	}
 }
 

@@ -16,10 +16,10 @@ expect() {
 	want=$1 text=$2; shift 2
 	timeout -s INT "${RQ_TIMEOUT:-60}" "$@" >"$dir/o" 2>"$dir/e"
 	rc=$?
-	echo "\$ $* -> exit $rc: $(grep -v 'counts:\|recorded' "$dir/e")"
+	echo "\$ $* -> exit $rc: $(grep -v 'counts:\|recorded\|sources:' "$dir/e")"
 	[ $rc -eq "$want" ] || no "$*: exit $rc, want $want"
 	if [ -n "$text" ]; then
-		[ "$(grep -v 'counts:\|recorded' "$dir/e" | grep -c '^rqpath: ')" -eq 1 ] ||
+		[ "$(grep -v 'counts:\|recorded\|sources:' "$dir/e" | grep -c '^rqpath: ')" -eq 1 ] ||
 			no "$*: want one error line"
 		grep -q "^rqpath: .*$text" "$dir/e" || no "$*: message lacks '$text'"
 	fi
