@@ -749,6 +749,13 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			       RQ_CONF_EXACT);
 	}
 
+	/* truth.c tells this exec's record from a later exec's by it */
+	if (tr || an->truth.records || t->cold != &rqe_cold_none) {
+		struct rq_task_cold *c = rqe_cold(t);
+
+		if (c)
+			c->truth_exec_ts = ev->ts;
+	}
 	if (tr) {
 		rqe_truth_mark(an, &p, tr, t);
 		an->truth.placements++;

@@ -133,7 +133,7 @@ struct rq_task_cold {
 	long long inflight_policy;
 	/* execs judged "unknown" since the mask became unknown, awaiting the next marker */
 	uint64_t unknown_execs;
-	/* its last exec waits for the record that follows it (truth.c), taken at that ts */
+	/* its last exec (at truth_exec_ts) waits for the record that follows it (truth.c) */
 	bool truth_exec_wait;
 	uint64_t truth_exec_ts;
 	uint64_t numa_ts;	/* last sched_move_numa/sched_swap_numa naming it */

@@ -52,10 +52,16 @@ void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev)
 	if (r->point == RQ_TRUTH_EXEC) {
 		struct rq_task *t = rq_task_find(an, (int)r->pid);
 
-		if (t && t->cold->truth_exec_wait && r->ts >= t->cold->truth_exec_ts &&
+		if (t && t->cold->truth_exec_ts && r->ts >= t->cold->truth_exec_ts &&
 		    r->ts - t->cold->truth_exec_ts <= TRUTH_EXEC_AFTER) {
-			an->truth.used++;
-			rqe_settle_exec_truth(an, t, r);
+			/*
+			 * the record of the exec just seen: it settles the exec if that waits,
+			 * else (judged before records came) it is no later exec's
+			 */
+			if (t->cold->truth_exec_wait) {
+				an->truth.used++;
+				rqe_settle_exec_truth(an, t, r);
+			}
 			return;
 		}
 	}

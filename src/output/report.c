@@ -354,6 +354,8 @@ static void text_limits(FILE *f, const struct rq_summary *sum)
 			   "    markers only forks of known tasks carry them\n");
 }
 
+static void text_wrapped(FILE *f, const char *text, int indent, int width);
+
 /*
  * The kernel's own state (rqpath:truth records): what it decided, the placements it shows
  * made no selection, and the tracepoint model's error rate against it.
@@ -362,6 +364,7 @@ static void text_truth(FILE *f, const struct rq_summary *sum)
 {
 	const struct rq_truth_summary *t = &sum->truth;
 	const char *sep = "";
+	char line[256];
 
 	fprintf(f, "  kernel state (BPF): %llu truth record(s), %llu placement(s) judged from "
 		   "them:\n    their verdicts are exact, source bpf\n",
@@ -375,11 +378,16 @@ static void text_truth(FILE *f, const struct rq_summary *sum)
 		sep = "\n";
 	}
 	fputs(sep, f);
-	fputs("  model vs truth (where both had an answer, wrong of compared):\n    ", f);
-	for (int k = 0; k < RQ_MVT__COUNT; k++)
-		fprintf(f, "%s%s %llu of %llu", k ? ", " : "", rq_mvt_names[k],
-			(unsigned long long)t->disagree[k], (unsigned long long)t->compared[k]);
-	fputc('\n', f);
+	fputs("  model vs truth (where both had an answer, wrong of compared):\n", f);
+	line[0] = '\0';
+	for (int k = 0; k < RQ_MVT__COUNT; k++) {
+		size_t len = strlen(line);
+
+		snprintf(line + len, sizeof(line) - len, "%s%s %llu of %llu", k ? ", " : "",
+			 rq_mvt_names[k], (unsigned long long)t->disagree[k],
+			 (unsigned long long)t->compared[k]);
+	}
+	text_wrapped(f, line, 4, 80);
 }
 
 /* The lines under the findings table: what each number rests on. */

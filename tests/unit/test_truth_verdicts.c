@@ -350,6 +350,34 @@ static void exec_record_after_its_event(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * The first exec of a trace comes before any record (the model judges it); its record,
+ * a microsecond later, is that exec's and no later one's: the next exec, 2 ms on, waits
+ * for its own.
+ */
+static void an_exec_record_is_never_the_next_execs(void **state)
+{
+	struct rq_analysis *an = an_opts(2, "6.18", false);
+	struct rq_truth_rec r;
+
+	mark_task(an, 1 * MS, 700, 0, "0-1");
+	ev_switch(an, 2 * MS, 1, 0, 0, 700, "x");
+	ev_exec(an, 3 * MS, 1, 700, "/bin/x");		/* no record yet: the model's */
+	truth_init(&r, 3 * MS + 1 * US, RQ_TRUTH_EXEC, 700, 0, 0x2, 2);
+	ev_truth(an, &r);				/* pinned, says this exec's record */
+	assert_int_equal(an->truth.used, 0);
+	ev_exec(an, 5 * MS, 1, 700, "/bin/x");
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 1);	/* waits */
+	truth_init(&r, 5 * MS + 1 * US, RQ_TRUTH_EXEC, 700, 0, 0x3, 2);
+	ev_truth(an, &r);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 0);
+	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->judged, 2);
+	assert_int_equal(an->truth.used, 1);
+	rq_analysis_free(an);
+}
+
 /* A fork's record (sched_process_fork, the child) judges its sched_wakeup_new. */
 static void fork_record_judges_idle_stacking(void **state)
 {
@@ -424,6 +452,7 @@ int main(void)
 		cmocka_unit_test(model_vs_truth_counts),
 		cmocka_unit_test(exec_one_cpu_from_the_record),
 		cmocka_unit_test(exec_record_after_its_event),
+		cmocka_unit_test(an_exec_record_is_never_the_next_execs),
 		cmocka_unit_test(fork_record_judges_idle_stacking),
 		cmocka_unit_test(records_of_other_points_or_too_old_are_not_used),
 		cmocka_unit_test(a_record_changes_nothing_in_the_model),
