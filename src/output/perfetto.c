@@ -66,6 +66,7 @@ enum pf_table { T_CATEGORY, T_EVENT_NAME, T_ARG_NAME, T_STRING, T__COUNT };
 
 #define SEQ_ID		1
 #define ROOT_UUID	1
+#define VERDICT_UUID	0x7271766572ull	/* the findings' verdicts: one instant at the end */
 #define CPU_UUID(cpu)	(2 + (uint64_t)(cpu))
 
 static void pb_grow(struct rq_pb *b, size_t n)
@@ -524,11 +525,58 @@ static int pf_begin(struct rq_writer *w)
 	return 0;
 }
 
+/*
+ * The verdict of each finding, as the reports give it: an instant at the end of the
+ * trace on a track of its own, "<id>.verdict" its count or "not judged", and its count,
+ * possible, not_judged and judged.
+ */
+static void pf_verdicts(struct rq_perfetto *p, const struct rq_summary *sum)
+{
+	static const char track[] = "rqpath findings (verdicts)";
+	char name[64], count[24];
+	size_t d, te;
+
+	pkt_begin(p, 0, false);
+	d = pb_open(&p->pkt, F_PKT_TRACK_DESC);
+	pb_uint(&p->pkt, F_TD_UUID, VERDICT_UUID);
+	pb_bytes(&p->pkt, F_TD_NAME, track, strlen(track));
+	pb_close(&p->pkt, d);
+	pkt_end(p);
+	pkt_begin(p, sum->last_ts, true);
+	te = pb_open(&p->pkt, F_PKT_TRACK_EVENT);
+	pb_uint(&p->pkt, F_TE_TYPE, TYPE_INSTANT);
+	pb_uint(&p->pkt, F_TE_TRACK_UUID, VERDICT_UUID);
+	pb_uint(&p->pkt, F_TE_CATEGORY_IIDS, intern_str(p, T_CATEGORY, "verdict"));
+	pb_uint(&p->pkt, F_TE_NAME_IID, intern_str(p, T_EVENT_NAME, "verdicts"));
+	for (int f = 0; f < RQ_FIND__COUNT; f++) {
+		const struct rq_finding_store *st = &sum->findings[f];
+
+		if (rq_finding_not_judged(st))
+			snprintf(count, sizeof(count), "not judged");
+		else
+			snprintf(count, sizeof(count), "%llu", (unsigned long long)st->count);
+		snprintf(name, sizeof(name), "%s.verdict", rq_finding_ids[f]);
+		arg_iid(p, name, intern_str(p, T_STRING, count));
+		snprintf(name, sizeof(name), "%s.count", rq_finding_ids[f]);
+		arg_int(p, name, (int64_t)st->count);
+		snprintf(name, sizeof(name), "%s.possible", rq_finding_ids[f]);
+		arg_int(p, name, (int64_t)st->possible);
+		snprintf(name, sizeof(name), "%s.not_judged", rq_finding_ids[f]);
+		arg_int(p, name, (int64_t)st->not_judged);
+		snprintf(name, sizeof(name), "%s.judged", rq_finding_ids[f]);
+		arg_int(p, name, (int64_t)st->judged);
+	}
+	pb_close(&p->pkt, te);
+	pkt_end(p);
+}
+
 static int pf_end(struct rq_writer *w, const struct rq_summary *sum)
 {
 	struct rq_perfetto *p = w->priv;
 
 	pf_tracks(p);
+	if (p->runs.cpu)
+		pf_verdicts(p, sum);
 	flush_chunk(p);
 	return p->write_failed ? -1 : 0;
 }

@@ -6,7 +6,9 @@
 #   - every fixture's export is read by tests/tools/perfetto_check.py (a decoder of its
 #     own): one sequence, interned strings defined before use, a descriptor for every
 #     track, slices paired and not overlapping, one instant per placement with the same
-#     facts as the JSONL export (--placements jsonl), findings and possible as arrays;
+#     facts as the JSONL export (--placements jsonl), findings and possible as arrays,
+#     and one event with each finding's verdict ("not judged" or its count) as the
+#     audit's JSON has it;
 #   - the packets, inflated, decode with protoc against tests/tools/perfetto_subset.proto
 #     (Perfetto's field numbers and types) with no unknown field;
 #   - a generated 100 k-event trace (tests/helpers/gen_trace.c): one instant per
@@ -49,12 +51,15 @@ n=0
 for dat in "$top"/fixtures/*.dat; do
 	case "$dat" in *.v6.dat) continue ;; esac
 	name=$(basename "$dat" .dat)
-	rm -f "$tmp/p.pb" "$tmp/p.jsonl"
+	rm -f "$tmp/p.pb" "$tmp/p.jsonl" "$tmp/p.json"
 	"$rqpath" audit "$dat" --format perfetto -o "$tmp/p.pb" 2>"$tmp/err" ||
 		{ echo "FAIL: perfetto $name: exit $?: $(head -n 1 "$tmp/err")"; fail=1; continue; }
 	"$rqpath" audit "$dat" --placements jsonl -o "$tmp/p.jsonl" 2>"$tmp/err" ||
 		{ echo "FAIL: placements $name: exit $?: $(head -n 1 "$tmp/err")"; fail=1; continue; }
-	python3 "$check" "$tmp/p.pb" --inner "$tmp/inner.pb" --jsonl "$tmp/p.jsonl" || fail=1
+	"$rqpath" audit "$dat" --format json -o "$tmp/p.json" 2>"$tmp/err" ||
+		{ echo "FAIL: audit json $name: exit $?: $(head -n 1 "$tmp/err")"; fail=1; continue; }
+	python3 "$check" "$tmp/p.pb" --inner "$tmp/inner.pb" --jsonl "$tmp/p.jsonl" \
+		--audit "$tmp/p.json" || fail=1
 	decode "$tmp/inner.pb" "$name" || fail=1
 	n=$((n + 1))
 done

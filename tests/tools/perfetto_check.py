@@ -3,7 +3,7 @@
 """perfetto_check.py - read a Perfetto protobuf trace the way a reader would, and check it.
 
 usage: perfetto_check.py TRACE.pb [--inner OUT] [--jsonl PLACEMENTS.jsonl]
-                         [--expect GEN.expect.json] [--max-bytes N]
+                         [--audit AUDIT.json] [--expect GEN.expect.json] [--max-bytes N]
 
 A decoder of the protobuf wire format written here from Perfetto's field numbers
 (tests/tools/perfetto_subset.proto), independent of rqpath's encoder.  It reads the
@@ -18,6 +18,8 @@ uncompressed Trace to OUT (for protoc --decode), and checks:
     and possible (when present) arrays of finding ids;
   - with --jsonl: one instant per row, and for each seq the same ts, comm, path,
     confidence, from/to CPU, delay, findings, possible and why;
+  - one instant on the track "rqpath findings (verdicts)": with --audit (the audit's
+    JSON), each finding's verdict (its count, or "not judged") and counts as it says;
   - with --expect (tests/helpers/gen_trace.c's counts, made by its own model): instants
     = sched_wakeup + sched_wakeup_new + sched_process_exec, and per finding the
     instants whose findings / possible hold it = its count / possible;
@@ -123,6 +125,8 @@ def main():
     tables = {1: "category", 2: "event_name", 3: "arg_name", 29: "string"}
     interned = None
     tracks = set()
+    verdict_track = None
+    verdicts = None
     open_slice = {}
     last_end = {}
     slices = 0
@@ -160,6 +164,8 @@ def main():
         td = one(fs, 60)
         if td is not None:
             tracks.add(one(fields(td), 1))
+            if one(fields(td), 2) == b"rqpath findings (verdicts)":
+                verdict_track = one(fields(td), 1)
             continue
         te = one(fs, 11)
         if te is None:
@@ -200,6 +206,10 @@ def main():
                 last_end[track] = ts
                 slices += 1
             open_slice.pop(track, None)
+        elif typ == 3 and track == verdict_track:
+            if verdicts is not None:
+                bad.append("packet %d: a second verdicts event" % n)
+            verdicts = targs
         elif typ == 3:
             targs["_ts"], targs["_name"], targs["_cats"] = ts, name, cats
             instants.append(targs)
@@ -224,6 +234,20 @@ def main():
             bad.append("instant %r: category %r is not its kind" % (i["seq"], i["_cats"]))
     if open_slice:
         bad.append("%d slices never end" % len(open_slice))
+    if verdicts is None:
+        bad.append("no verdicts event")
+    if "--audit" in opt and verdicts is not None:
+        a = json.load(open(opt["--audit"]))
+        for fid, f in a["findings"].items():
+            nj = (f.get("not_judged", 0) and not f.get("judged", 1) and not f["count"]
+                  and not f.get("possible", 0))
+            want = "not judged" if nj else str(f["count"])
+            if verdicts.get(fid + ".verdict") != want:
+                bad.append("%s: verdict %r, the audit says %r" %
+                           (fid, verdicts.get(fid + ".verdict"), want))
+            for k in ("count", "possible", "not_judged", "judged"):
+                if k in f and verdicts.get(fid + "." + k) != f[k]:
+                    bad.append("%s: %s %r, the audit's %r" % (fid, k, verdicts.get(fid + "." + k), f[k]))
     if "--jsonl" in opt:
         rows = [json.loads(l) for l in open(opt["--jsonl"])]
         if len(rows) != len(instants):
