@@ -951,11 +951,9 @@ static void write_html(FILE *f, const struct rq_diff *d)
 		}
 		fprintf(f, "<tr><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td>"
 			   "<td class=\"%s\">%s</td><td style=\"text-align:left\">",
-			r->name, r->metric, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
-			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
-			rq_diff_fmt_change(r, c, sizeof(c)),
-			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
-			rq_diff_verdict_names[r->verdict]);
+			r->name, r->metric, rq_diff_fmt_side(r, 0, b, sizeof(b)),
+			rq_diff_fmt_side(r, 1, n, sizeof(n)), rq_diff_fmt_change(r, c, sizeof(c)),
+			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise", rq_diff_verdict_text(r));
 		fprintf(f, "<span class=\"b base\" style=\"width:%.0fpx\"></span>"
 			   "<span class=\"b new\" style=\"width:%.0fpx\"></span>",
 			top > 0 && !isnan(r->base.median) ? 200 * r->base.median / top : 0,

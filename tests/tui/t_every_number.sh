@@ -2,13 +2,14 @@
 # Every number, everywhere (issue 20, "Done when"): for every fixture (v7 and v6) and a
 # 4 M-event generated trace, each finding's count, exact, inferred, possible, not judged,
 # judged and denominator, and the trace's event count, as the dashboard, the findings
-# view, audit text, JSON and CSV, the HTML report, `rqpath diff T -- T` and the TUI's
-# compare view of T with T show them, are one set of numbers, and "not judged" stands
-# wherever nothing was judged (never a bare 0).  The JSON's numbers are anchored to counts made without rqpath: the trace
-# generator's (tests/helpers/gen_trace.c, by construction), tests/tools/verdicts.py for
-# idle-stacking and missed-idle, and the fixtures' .facts.json (trace-cmd report) for
-# offcpu-fork and the events.  Wide numbers: the generated trace's 6- and 7-digit
-# counts must not be cut by the dashboard's columns.
+# view, audit text, JSON and CSV, the HTML report, `rqpath diff T -- T` (text and HTML)
+# and the TUI's compare view of T with T show them, are one set of numbers, and "not
+# judged" stands wherever nothing was judged (never a bare 0).  The JSON's numbers are
+# anchored to counts made without rqpath: the trace generator's (tests/helpers/
+# gen_trace.c, by construction), tests/tools/verdicts.py for idle-stacking and
+# missed-idle, and the fixtures' .facts.json (trace-cmd report) for offcpu-fork and the
+# events.  Wide numbers: the generated trace's 6-digit counts must not be cut by the
+# dashboard's columns.
 . "$(dirname "$0")/golden/script.sh"
 
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
@@ -30,6 +31,7 @@ for dat in "$top"/fixtures/*.dat "$work/gen4m.dat"; do
 	"$RQPATH" audit --format csv "$dat" >"$o.csv" 2>/dev/null
 	"$RQPATH" audit --format html "$dat" >"$o.html" 2>/dev/null
 	"$RQPATH" diff "$dat" -- "$dat" >"$o.diff" 2>/dev/null
+	"$RQPATH" diff --format html "$dat" -- "$dat" >"$o.diffhtml" 2>/dev/null
 	# the independent counts
 	if [ -f "$dat.expect.json" ]; then
 		cp "$dat.expect.json" "$o.expect"
@@ -181,6 +183,15 @@ for line in open(sys.argv[1]):
             want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible") \
                 else str(v[k])
             eq(name, where, "%s %s" % (f, k), m.group(1), want)
+
+    # the diff's HTML table
+    dh = html.unescape(open(o + ".diffhtml").read())
+    for f, v in F.items():
+        for k in ("count", "inferred", "possible", "not_judged", "judged"):
+            m = re.search(r"<tr><td>%s %s</td><td>([^<]*)</td>" % (re.escape(f), k), dh)
+            want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible") \
+                else str(v[k])
+            eq(name, "diff HTML", "%s %s" % (f, k), m and m.group(1), want)
 
     # the dashboard: count, of N, exact, infer, poss, n/j (or "- of N not judged: N")
     dash = open(o + ".dash").read()
