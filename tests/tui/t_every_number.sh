@@ -16,7 +16,8 @@ command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; e
 gen=${RQPATH_BUILD:-$top/build}/tests/gen_trace
 [ -x "$gen" ] || { echo "FAIL: no $gen (make $gen)"; exit 1; }
 "$gen" -o "$work/gen4m.dat" --cpus 8 --llcs 2 --tasks 400 --events 4000000 --seed 7 \
-	--file-version 7 2>"$work/gen.err" || { echo "FAIL: gen_trace: $(cat "$work/gen.err")"; exit 1; }
+	--file-version 7 2>"$work/gen.err" ||
+	{ echo "FAIL: gen_trace: $(cat "$work/gen.err")"; exit 1; }
 
 : >"$work/list"
 i=0
@@ -136,7 +137,8 @@ for line in open(sys.argv[1]):
             fail(name, "no verdicts.py counts")
         if os.path.exists(o + ".facts"):
             fa = json.load(open(o + ".facts"))
-            eq(name, "facts.json", "offcpu-fork count", fa["offcpu_forks"], F["offcpu-fork"]["count"])
+            eq(name, "facts.json", "offcpu-fork count", fa["offcpu_forks"],
+               F["offcpu-fork"]["count"])
             eq(name, "facts.json", "offcpu-fork judged", fa["sched_wakeup_new"],
                F["offcpu-fork"]["judged"])
             eq(name, "facts.json", "events", fa["records"] - fa.get("unparsed", 0), events)
@@ -211,7 +213,8 @@ for line in open(sys.argv[1]):
         else:
             eq(name, "dashboard", f + " count", m.group(1), str(v["count"]))
             cols = m.group(4).split()
-            eq(name, "dashboard", f + " exact infer poss n/j", [int(c) for c in cols if c.isdigit()],
+            eq(name, "dashboard", f + " exact infer poss n/j",
+               [int(c) for c in cols if c.isdigit()],
                [v["exact"], v["inferred"], v["possible"], v["not_judged"]])
 
     # the findings view's headers

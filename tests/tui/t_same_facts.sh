@@ -184,7 +184,8 @@ def detail_facts(ls):
         m = re.match(r"^ task +(\d+) (.*?)  \(policy", l)
         if m:
             d["pid"], d["comm"] = int(m.group(1)), m.group(2)
-        m = re.match(r"^ decision +(\w+): CPU (\S+) . (\d+) +\(record written on CPU (\d+) by pid (\d+)\)", l)
+        m = re.match(r"^ decision +(\w+): CPU (\S+) . (\d+) +"
+                     r"\(record written on CPU (\d+) by pid (\d+)\)", l)
         if m:
             d["kind"], d["from"], d["to"] = m.group(1), m.group(2), int(m.group(3))
             d["cpu"], d["writer"] = int(m.group(4)), int(m.group(5))
@@ -320,7 +321,8 @@ for s in seqs:
         if not m:
             fail("seq %d: no HTML timeline mark" % s)
         elif m.group(1) != ref["why"]:
-            fail("seq %d: the HTML mark's title says %r, the detail %r" % (s, m.group(1), ref["why"]))
+            fail("seq %d: the HTML mark's title says %r, the detail %r" %
+                 (s, m.group(1), ref["why"]))
     pe = [e for e in perf if e.get("cat") == "placement" and e["args"]["pid"] == p["pid"] and
           abs(e["ts"] - p["ts"] * 1e6) < 0.01]
     if not pe:
@@ -338,7 +340,8 @@ for s in seqs:
     else:
         w = line[0].split()
         fl = " ".join(w[w.index(p["path"]) + 2:]) if p["path"] in w else None
-        if fl != " ".join(p["findings"]) or "%s%s%d" % (want["from"], "\u2192", p["to_cpu"]) not in w:
+        cpus = "%s%s%d" % (want["from"], "\u2192", p["to_cpu"])
+        if fl != " ".join(p["findings"]) or cpus not in w:
             fail("seq %d: the timeline says %r" % (s, line[0]))
     # explain: each step the detail marks taken went through placements there
     steps = {}
