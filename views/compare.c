@@ -316,14 +316,13 @@ static void draw_line(struct view *v, int y, const struct cline *l, bool sel, bo
 	r = &d->rows[l->row];
 	rq_diff_row_label(r, label, sizeof(label));
 	snprintf(line, sizeof(line), "  %-28.28s %11s %11s %9s  ", label,
-		 rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
-		 rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
+		 rq_diff_fmt_side(r, 0, b, sizeof(b)), rq_diff_fmt_side(r, 1, n, sizeof(n)),
 		 rq_diff_fmt_change(r, ch, sizeof(ch)));
 	tui_list_bar(y, sel);
 	tui_puts(y, 0, -1, line);
 	if (!sel)
 		attron(tui_attr(verdict_color(r)));
-	tui_puts(y, (int)strlen(line), -1, rq_diff_verdict_names[r->verdict]);
+	tui_puts(y, (int)strlen(line), -1, rq_diff_verdict_text(r));
 	if (!sel)
 		attroff(tui_attr(verdict_color(r)));
 	/* a wide screen has room for each side's range */

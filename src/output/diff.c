@@ -620,6 +620,18 @@ char *rq_diff_fmt_change(const struct rq_diff_row *r, char *buf, size_t size)
 	return buf;
 }
 
+const char *rq_diff_fmt_side(const struct rq_diff_row *r, int side, char *buf, size_t size)
+{
+	if (r->unjudged[side])
+		return "not judged";
+	return rq_diff_fmt_value(r, side ? r->new.median : r->base.median, buf, size);
+}
+
+const char *rq_diff_verdict_text(const struct rq_diff_row *r)
+{
+	return r->unjudged[0] && r->unjudged[1] ? "not judged" : rq_diff_verdict_names[r->verdict];
+}
+
 char *rq_diff_fmt_p(const struct rq_diff_row *r, char *buf, size_t size)
 {
 	if (isnan(r->p))
@@ -694,13 +706,8 @@ static void write_text(FILE *f, const struct rq_diff *d)
 		}
 		rq_diff_row_label(r, label, sizeof(label));
 		fprintf(f, "  %-28.28s %11s %11s %9s  %s\n", label,
-			r->unjudged[0] ? "not judged" : rq_diff_fmt_value(r, r->base.median, b,
-									   sizeof(b)),
-			r->unjudged[1] ? "not judged" : rq_diff_fmt_value(r, r->new.median, n,
-									   sizeof(n)),
-			rq_diff_fmt_change(r, c, sizeof(c)),
-			r->unjudged[0] && r->unjudged[1] ? "not judged" :
-			rq_diff_verdict_names[r->verdict]);
+			rq_diff_fmt_side(r, 0, b, sizeof(b)), rq_diff_fmt_side(r, 1, n, sizeof(n)),
+			rq_diff_fmt_change(r, c, sizeof(c)), rq_diff_verdict_text(r));
 		if (ranges && r->verdict != RQ_DIFF_UNCHANGED && r->verdict != RQ_DIFF_NA) {
 			char b2[32], n2[32], pv[32];
 
@@ -1016,11 +1023,9 @@ static void write_html(FILE *f, const struct rq_diff *d)
 		}
 		fprintf(f, "<tr><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td>"
 			   "<td class=\"%s\">%s</td><td style=\"text-align:left\">",
-			r->name, r->metric, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
-			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
-			rq_diff_fmt_change(r, c, sizeof(c)),
-			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise",
-			rq_diff_verdict_names[r->verdict]);
+			r->name, r->metric, rq_diff_fmt_side(r, 0, b, sizeof(b)),
+			rq_diff_fmt_side(r, 1, n, sizeof(n)), rq_diff_fmt_change(r, c, sizeof(c)),
+			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise", rq_diff_verdict_text(r));
 		whiskers(f, d, r);
 		fputs("</td></tr>\n", f);
 	}

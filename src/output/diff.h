@@ -133,6 +133,10 @@ void rq_diff_print_num(FILE *f, double v);
  */
 char *rq_diff_fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t size);
 char *rq_diff_fmt_change(const struct rq_diff_row *r, char *buf, size_t size);
+/* A side's median (0 base, 1 new), or "not judged" where that side judged nothing. */
+const char *rq_diff_fmt_side(const struct rq_diff_row *r, int side, char *buf, size_t size);
+/* The verdict's words: "not judged" where neither side judged the finding. */
+const char *rq_diff_verdict_text(const struct rq_diff_row *r);
 /* "; p 0.1" (with " (approx.)" from the normal approximation), or "" without a test. */
 char *rq_diff_fmt_p(const struct rq_diff_row *r, char *buf, size_t size);
 const char *rq_diff_section_title(const struct rq_diff_row *r);

@@ -137,9 +137,10 @@ shown = [l for l in lines[5:-2] if l.startswith("  ") and len(l) > 60]
 bad = []
 
 def disp(s):
-    """a shown value as (number, half of its last digit), None for '-'"""
+    """a shown value as (number, half of its last digit), None for '-' (and for 'not
+    judged': a finding that side judged nothing, no value in the CSV either)"""
     s = s.strip()
-    if s in ("-", ""):
+    if s in ("-", "", "not judged"):
         return None
     scale = 1.0
     for unit, f in (("ns", 1), ("us", 1e3), ("ms", 1e6), ("s", 1e9), ("%", 1), ("pt", 1)):
@@ -174,7 +175,10 @@ for l, r in zip(shown, rows):
         continue
     same(b, r["base_median"], what + " base")
     same(n, r["new_median"], what + " new")
-    if verdict != r["verdict"]:
+    # judged on neither side: "not judged" on the screen, n/a (no values) in the CSV
+    unjudged = verdict == "not judged" and r["verdict"] == "n/a" and \
+        b.strip() == n.strip() == "not judged"
+    if verdict != r["verdict"] and not unjudged:
         bad.append("%s: verdict %r, csv %r" % (what, verdict, r["verdict"]))
     if r["verdict"] == "n/a":
         if ch:

@@ -2,20 +2,22 @@
 # Every number, everywhere (issue 20, "Done when"): for every fixture (v7 and v6) and a
 # 4 M-event generated trace, each finding's count, exact, inferred, possible, not judged,
 # judged and denominator, and the trace's event count, as the dashboard, the findings
-# view, audit text, JSON and CSV, the HTML report and `rqpath diff T -- T` show them, are
-# one set of numbers, and "not judged" stands wherever nothing was judged (never a
-# bare 0).  The JSON's numbers are anchored to counts made without rqpath: the trace
-# generator's (tests/helpers/gen_trace.c, by construction), tests/tools/verdicts.py for
-# idle-stacking and missed-idle, and the fixtures' .facts.json (trace-cmd report) for
-# offcpu-fork and the events.  Wide numbers: the generated trace's 6- and 7-digit
-# counts must not be cut by the dashboard's columns.
+# view, audit text, JSON and CSV, the HTML report, `rqpath diff T -- T` (text and HTML)
+# and the TUI's compare view of T with T show them, are one set of numbers, and "not
+# judged" stands wherever nothing was judged (never a bare 0).  The JSON's numbers are
+# anchored to counts made without rqpath: the trace generator's (tests/helpers/
+# gen_trace.c, by construction), tests/tools/verdicts.py for idle-stacking and
+# missed-idle, and the fixtures' .facts.json (trace-cmd report) for offcpu-fork and the
+# events.  Wide numbers: the generated trace's 6-digit counts must not be cut by the
+# dashboard's columns.
 . "$(dirname "$0")/golden/script.sh"
 
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
 gen=${RQPATH_BUILD:-$top/build}/tests/gen_trace
 [ -x "$gen" ] || { echo "FAIL: no $gen (make $gen)"; exit 1; }
 "$gen" -o "$work/gen4m.dat" --cpus 8 --llcs 2 --tasks 400 --events 4000000 --seed 7 \
-	--file-version 7 2>"$work/gen.err" || { echo "FAIL: gen_trace: $(cat "$work/gen.err")"; exit 1; }
+	--file-version 7 2>"$work/gen.err" ||
+	{ echo "FAIL: gen_trace: $(cat "$work/gen.err")"; exit 1; }
 
 : >"$work/list"
 i=0
@@ -30,6 +32,7 @@ for dat in "$top"/fixtures/*.dat "$work/gen4m.dat"; do
 	"$RQPATH" audit --format csv "$dat" >"$o.csv" 2>/dev/null
 	"$RQPATH" audit --format html "$dat" >"$o.html" 2>/dev/null
 	"$RQPATH" diff "$dat" -- "$dat" >"$o.diff" 2>/dev/null
+	"$RQPATH" diff --format html "$dat" -- "$dat" >"$o.diffhtml" 2>/dev/null
 	# the independent counts
 	if [ -f "$dat.expect.json" ]; then
 		cp "$dat.expect.json" "$o.expect"
@@ -45,6 +48,10 @@ for dat in "$top"/fixtures/*.dat "$work/gen4m.dat"; do
 	run_script RQPATH_TUI_SIZE=160x60 -- replay "$dat"
 	screen dash >"$o.dash"
 	screen find >"$o.find"
+	script_reset
+	step cmp "<Down>"
+	run_script RQPATH_TUI_SIZE=100x120 -- replay "$dat" --compare "$dat"
+	screen cmp >"$o.cmp"
 	echo "$dat	$o" >>"$work/list"
 done
 
@@ -130,7 +137,8 @@ for line in open(sys.argv[1]):
             fail(name, "no verdicts.py counts")
         if os.path.exists(o + ".facts"):
             fa = json.load(open(o + ".facts"))
-            eq(name, "facts.json", "offcpu-fork count", fa["offcpu_forks"], F["offcpu-fork"]["count"])
+            eq(name, "facts.json", "offcpu-fork count", fa["offcpu_forks"],
+               F["offcpu-fork"]["count"])
             eq(name, "facts.json", "offcpu-fork judged", fa["sched_wakeup_new"],
                F["offcpu-fork"]["judged"])
             eq(name, "facts.json", "events", fa["records"] - fa.get("unparsed", 0), events)
@@ -162,20 +170,30 @@ for line in open(sys.argv[1]):
                        ("not_judged", "finding-not-judged"), ("judged", "finding-judged")):
             eq(name, "CSV", "%s %s" % (f, k), cv.get((rec, f)), v[k])
 
-    # rqpath diff T -- T: the base column
-    d = open(o + ".diff").read()
-    m = re.search(r"(\d+) events, (\d+) lost", d)
-    eq(name, "diff", "events", int(m.group(1)) if m else None, events)
-    for f, v in F.items():
+    # rqpath diff T -- T, and the TUI's compare view of T with T: the base column
+    for where, d in (("diff", open(o + ".diff").read()), ("compare view", open(o + ".cmp").read())):
+      m = re.search(r"(\d+) events, (\d+) lost", d) if where == "diff" else \
+          re.search(r" (\d+) events\n", d)
+      eq(name, where, "events", int(m.group(1)) if m else None, events)
+      for f, v in F.items():
         for k in ("count", "inferred", "possible", "not_judged", "judged"):
             m = re.search(r"^  %s %s +(not judged|\S+) +(not judged|\S+) " % (re.escape(f), k),
                           d, re.M)
             if not m:
-                fail(name, "diff: no row '%s %s'" % (f, k))
+                fail(name, "%s: no row '%s %s'" % (where, f, k))
                 continue
             want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible") \
                 else str(v[k])
-            eq(name, "diff", "%s %s" % (f, k), m.group(1), want)
+            eq(name, where, "%s %s" % (f, k), m.group(1), want)
+
+    # the diff's HTML table
+    dh = html.unescape(open(o + ".diffhtml").read())
+    for f, v in F.items():
+        for k in ("count", "inferred", "possible", "not_judged", "judged"):
+            m = re.search(r"<tr><td>%s %s</td><td>([^<]*)</td>" % (re.escape(f), k), dh)
+            want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible") \
+                else str(v[k])
+            eq(name, "diff HTML", "%s %s" % (f, k), m and m.group(1), want)
 
     # the dashboard: count, of N, exact, infer, poss, n/j (or "- of N not judged: N")
     dash = open(o + ".dash").read()
@@ -195,7 +213,8 @@ for line in open(sys.argv[1]):
         else:
             eq(name, "dashboard", f + " count", m.group(1), str(v["count"]))
             cols = m.group(4).split()
-            eq(name, "dashboard", f + " exact infer poss n/j", [int(c) for c in cols if c.isdigit()],
+            eq(name, "dashboard", f + " exact infer poss n/j",
+               [int(c) for c in cols if c.isdigit()],
                [v["exact"], v["inferred"], v["possible"], v["not_judged"]])
 
     # the findings view's headers

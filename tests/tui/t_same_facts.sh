@@ -13,6 +13,9 @@
 # and the child's lifetime; missed-idle's "CPU X was busy (pid P running) while CPU Y
 # was idle" (Y's last record before is the idle task's, X's shows P), with that switch of
 # Y among the detail's records; and the timeline's "at that instant" state of each CPU.
+# Then every idle-stacking and missed-idle example of idle-stack, idle-stack-plain and
+# execl-pinned, opened from the findings view: the audit's why, its busy and idle CPU
+# as trace-cmd report has them, the idle CPU's record among the records.
 . "$(dirname "$0")/golden/script.sh"
 
 command -v trace-cmd >/dev/null 2>&1 || { echo "skip: trace-cmd is not installed"; exit 77; }
@@ -100,6 +103,117 @@ cut -f1 "$work/keys" | grep -vx -- - | while IFS= read -r name; do
 	screen "$name" >"$work/scr-$name"
 done
 
+cat >"$work/facts_lib.py" <<'EOF'
+# the facts of trace-cmd report -t and of a detail screen (sourced by both checks)
+import re
+
+# trace-cmd report -t: (ts_ns, cpu, owner pid, event, rest)
+recs = []
+height = 0
+pat = re.compile(r"^\S+:\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):\s*(.*)$")
+
+
+def load(report, rows):
+    """read trace-cmd report -t's lines; rows: the screen's height"""
+    global height
+    height = rows
+    del recs[:]
+    for l in open(report):
+        m = pat.match(l.rstrip("\n"))
+        if not m:
+            continue
+        ts = int(m.group(4)) * 10**9 + int(m.group(5).ljust(9, "0")[:9])
+        recs.append((ts, int(m.group(3)), int(m.group(2)), m.group(6), m.group(7)))
+    recs.sort(key=lambda r: r[0])
+
+def ns(sec):
+    return int(round(sec * 1e9))
+
+def runner_before(cpu, t):
+    """who ran on cpu just before t, from the last record there (a switch's next, else
+    the record's owner) and that record"""
+    last = None
+    for r in recs:
+        if r[0] >= t:
+            break
+        if r[1] != cpu:
+            continue
+        if r[3] == "sched_switch":
+            nxt = int(re.search(r"==> .*:(\d+) \[", r[4]).group(1))
+            last = (nxt, r)
+        else:
+            last = (r[2], r)
+    return last
+
+SHOWN = ("sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+         "sched_migrate_task", "sched_process_fork", "sched_process_exec", "sched_process_exit")
+
+
+def idle_shown(cpu, t, shown):
+    """whether the records shown include one that shows cpu idle since its last busy
+    record before t (a switch to the idle task, or the idle task's own record); true
+    too when none of those is of a kind the detail shows"""
+    proofs = []
+    for r in recs:
+        if r[0] >= t:
+            break
+        if r[1] != cpu:
+            continue
+        nxt = None
+        if r[3] == "sched_switch":
+            nxt = int(re.search(r"==> .*:(\d+) \[", r[4]).group(1))
+        if nxt == 0 or (nxt is None and r[2] == 0):
+            proofs.append(r)
+        else:
+            proofs = []
+    stamp = lambda r: "[%03d] %d.%06d: %s:" % (r[1], r[0] // 10**9,
+                                                 (r[0] % 10**9 + 500) // 1000, r[3])
+    kept = [r for r in proofs if r[3] in SHOWN]
+    return not kept or any(stamp(r) in " ".join(l.split()) for r in kept for l in shown)
+
+
+def detail_facts(ls):
+    """the facts a detail screen shows: header, task, decision, path, confidence, why,
+    flagged findings, records"""
+    body = ls[1:height - 1]
+    d = {"body": body}
+    for l in body:
+        m = re.match(r"^placement #(\d+) at ([0-9.]+)s", l)
+        if m:
+            d["seq"], d["ts"] = int(m.group(1)), m.group(2)
+        m = re.match(r"^ task +(\d+) (.*?)  \(policy", l)
+        if m:
+            d["pid"], d["comm"] = int(m.group(1)), m.group(2)
+        m = re.match(r"^ decision +(\w+): CPU (\S+) . (\d+) +"
+                     r"\(record written on CPU (\d+) by pid (\d+)\)", l)
+        if m:
+            d["kind"], d["from"], d["to"] = m.group(1), m.group(2), int(m.group(3))
+            d["cpu"], d["writer"] = int(m.group(4)), int(m.group(5))
+        m = re.match(r"^ path +(\S+):", l)
+        if m:
+            d["path"] = m.group(1)
+        m = re.match(r"^ confidence (\S+)", l)
+        if m:
+            d["conf"] = m.group(1)
+    i = body.index("why") if "why" in body else -1
+    why = []
+    for l in body[i + 1:] if i >= 0 else []:
+        if not l.startswith("   "):
+            break
+        why.append(l.strip())
+    d["why"] = " ".join(why)
+    d["flagged"] = [re.match(r"^flagged: (\S+),", l).group(1) for l in body
+                    if l.startswith("flagged: ")]
+    if "the records (as trace-cmd report prints them; > the deciding one)" in body:
+        j = body.index("the records (as trace-cmd report prints them; > the deciding one)")
+        d["records"] = []
+        for l in body[j + 1:]:
+            if not l.strip():
+                break
+            d["records"].append(l)
+    return d
+EOF
+
 python3 - "$work" "$size" $seqs <<'EOF' || failures=$((failures + 1))
 import html, json, re, sys
 
@@ -132,75 +246,10 @@ perf = json.load(open(work + "/perfetto.json"))
 perf = perf["traceEvents"] if isinstance(perf, dict) else perf
 explain = open(work + "/explain.txt").read().split("\n")
 
-# trace-cmd report -t: (ts_ns, cpu, owner pid, event, rest)
-recs = []
-pat = re.compile(r"^\S+:\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):\s*(.*)$")
-for l in open(work + "/report"):
-    m = pat.match(l.rstrip("\n"))
-    if not m:
-        continue
-    ts = int(m.group(4)) * 10**9 + int(m.group(5).ljust(9, "0")[:9])
-    recs.append((ts, int(m.group(3)), int(m.group(2)), m.group(6), m.group(7)))
-recs.sort(key=lambda r: r[0])
-
-def ns(sec):
-    return int(round(sec * 1e9))
-
-def runner_before(cpu, t):
-    """who ran on cpu just before t, from the last record there (a switch's next, else
-    the record's owner) and that record"""
-    last = None
-    for r in recs:
-        if r[0] >= t:
-            break
-        if r[1] != cpu:
-            continue
-        if r[3] == "sched_switch":
-            nxt = int(re.search(r"==> .*:(\d+) \[", r[4]).group(1))
-            last = (nxt, r)
-        else:
-            last = (r[2], r)
-    return last
-
-def detail_facts(ls):
-    """the facts a detail screen shows: header, task, decision, path, confidence, why,
-    flagged findings, records"""
-    body = ls[1:height - 1]
-    d = {"body": body}
-    for l in body:
-        m = re.match(r"^placement #(\d+) at ([0-9.]+)s", l)
-        if m:
-            d["seq"], d["ts"] = int(m.group(1)), m.group(2)
-        m = re.match(r"^ task +(\d+) (.*?)  \(policy", l)
-        if m:
-            d["pid"], d["comm"] = int(m.group(1)), m.group(2)
-        m = re.match(r"^ decision +(\w+): CPU (\S+) . (\d+) +\(record written on CPU (\d+) by pid (\d+)\)", l)
-        if m:
-            d["kind"], d["from"], d["to"] = m.group(1), m.group(2), int(m.group(3))
-            d["cpu"], d["writer"] = int(m.group(4)), int(m.group(5))
-        m = re.match(r"^ path +(\S+):", l)
-        if m:
-            d["path"] = m.group(1)
-        m = re.match(r"^ confidence (\S+)", l)
-        if m:
-            d["conf"] = m.group(1)
-    i = body.index("why") if "why" in body else -1
-    why = []
-    for l in body[i + 1:] if i >= 0 else []:
-        if not l.startswith("   "):
-            break
-        why.append(l.strip())
-    d["why"] = " ".join(why)
-    d["flagged"] = [re.match(r"^flagged: (\S+),", l).group(1) for l in body
-                    if l.startswith("flagged: ")]
-    if "the records (as trace-cmd report prints them; > the deciding one)" in body:
-        j = body.index("the records (as trace-cmd report prints them; > the deciding one)")
-        d["records"] = []
-        for l in body[j + 1:]:
-            if not l.strip():
-                break
-            d["records"].append(l)
-    return d
+sys.path.insert(0, work)
+from facts_lib import *
+height = int(size.split("x")[1])
+load(work + "/report", height)
 
 for s in seqs:
     p = pl[s]
@@ -272,7 +321,8 @@ for s in seqs:
         if not m:
             fail("seq %d: no HTML timeline mark" % s)
         elif m.group(1) != ref["why"]:
-            fail("seq %d: the HTML mark's title says %r, the detail %r" % (s, m.group(1), ref["why"]))
+            fail("seq %d: the HTML mark's title says %r, the detail %r" %
+                 (s, m.group(1), ref["why"]))
     pe = [e for e in perf if e.get("cat") == "placement" and e["args"]["pid"] == p["pid"] and
           abs(e["ts"] - p["ts"] * 1e6) < 0.01]
     if not pe:
@@ -290,7 +340,8 @@ for s in seqs:
     else:
         w = line[0].split()
         fl = " ".join(w[w.index(p["path"]) + 2:]) if p["path"] in w else None
-        if fl != " ".join(p["findings"]) or "%s%s%d" % (want["from"], "\u2192", p["to_cpu"]) not in w:
+        cpus = "%s%s%d" % (want["from"], "\u2192", p["to_cpu"])
+        if fl != " ".join(p["findings"]) or cpus not in w:
             fail("seq %d: the timeline says %r" % (s, line[0]))
     # explain: each step the detail marks taken went through placements there
     steps = {}
@@ -346,12 +397,10 @@ for s in seqs:
         if not ry or ry[0] != 0:
             fail("seq %d: trace-cmd report has %s on CPU %d, the why says idle" %
                  (s, ry and ry[0], y))
-        # the record that shows y idle is in the detail's records
-        r = ry[1] if ry else None
-        if r and not any("[%03d]" % y in l and "%d.%06d:" % (r[0] // 10**9, (r[0] % 10**9 + 500) // 1000) in l
-                         for l in ref.get("records", [])):
-            fail("seq %d: the detail's records omit CPU %d's record at %.6f that 'CPU %d was "
-                 "idle' rests on" % (s, y, r[0] / 1e9, y))
+        # a record that shows y idle is in the detail's records
+        if not idle_shown(y, t, ref.get("records", [])):
+            fail("seq %d: the detail's records omit every record of CPU %d that 'CPU %d was "
+                 "idle' rests on" % (s, y, y))
     # the timeline's instant: each CPU as trace-cmd report has it just before
     inst = [l for l in tl if l.startswith(" at that instant:")]
     if inst:
@@ -368,4 +417,73 @@ for s in seqs:
 print("same facts: %d placements, %d failure(s)" % (len(seqs), len(fails)))
 sys.exit(1 if fails else 0)
 EOF
+
+# Beyond spawn.dat: every idle-stacking and missed-idle example the findings view lists
+# on the fixtures that have them, opened there: its why is the audit's, and what the why
+# says of the two CPUs holds in trace-cmd report, with the idle CPU's record among the
+# detail's records.
+for fx in idle-stack idle-stack-plain execl-pinned; do
+	dat=fixtures/$fx.dat
+	[ -f "$top/$dat" ] || { fail "no $dat"; continue; }
+	"$RQPATH" audit --format json "$top/$dat" >"$work/$fx.json"
+	trace-cmd report -t "$top/$dat" 2>/dev/null >"$work/$fx.report"
+	script_reset
+	python3 - "$work/$fx.json" >"$work/$fx.keys" <<'EOF2'
+import json, sys
+a = json.load(open(sys.argv[1]))
+y = 0
+for fid, f in a["findings"].items():
+    for j, e in enumerate(f.get("examples", [])):
+        if fid in ("idle-stacking", "missed-idle"):
+            print("%s-%d\t<Esc><Esc><Esc>4<Home>%s<Enter>" % (fid, j, "<Down>" * (y + 2 + j)))
+    y += 2 + len(f.get("examples", []))
+EOF2
+	while IFS='	' read -r name keys; do
+		step "$fx-$name" "$keys"
+	done <"$work/$fx.keys"
+	run_script RQPATH_TUI_SIZE=$size -- replay "$dat"
+	cut -f1 "$work/$fx.keys" | while IFS= read -r name; do
+		screen "$fx-$name" >"$work/scr-$fx-$name"
+	done
+	python3 - "$work" "$size" "$fx" <<'EOF2' || failures=$((failures + 1))
+import json, re, sys
+work, size, fx = sys.argv[1:4]
+sys.path.insert(0, work)
+from facts_lib import *
+load("%s/%s.report" % (work, fx), int(size.split("x")[1]))
+a = json.load(open("%s/%s.json" % (work, fx)))
+bad = n = 0
+for fid in ("idle-stacking", "missed-idle"):
+    for j, e in enumerate(a["findings"][fid].get("examples", [])):
+        n += 1
+        d = detail_facts(open("%s/scr-%s-%s-%d" % (work, fx, fid, j)).read().split("\n"))
+        msg = []
+        if d.get("pid") != e["pid"] or d.get("why") != e["why"]:
+            msg.append("the detail says pid %s, %r" % (d.get("pid"), d.get("why")))
+        t = ns(e["ts"])
+        m = re.search(r"CPU (\d+) (?:was busy \(pid (\d+) running\)|ran only SCHED_IDLE work "
+                      r"\(pid (\d+)\)) while (?:allowed )?CPU (\d+) of its LLC was idle", e["why"])
+        if not m:
+            msg.append("the why names no busy and idle CPU: %r" % e["why"])
+        else:
+            x, y = int(m.group(1)), int(m.group(4))
+            pid = int(m.group(2) or m.group(3))
+            ry = runner_before(y, t)
+            if not ry or ry[0] != 0:
+                msg.append("trace-cmd report has %s on CPU %d, the why: idle" % (ry and ry[0], y))
+            if m.group(2):
+                rx = runner_before(x, t)
+                if not rx or rx[0] != pid:
+                    msg.append("trace-cmd report has %s running on CPU %d, the why: %d" %
+                               (rx and rx[0], x, pid))
+            if not idle_shown(y, t, d.get("records", [])):
+                msg.append("the records omit every record of CPU %d that 'idle' rests on" % y)
+        for x in msg:
+            print("FAIL: %s %s example %d (%.6f pid %d): %s" % (fx, fid, j, e["ts"], e["pid"], x))
+        bad += bool(msg)
+print("%s: %d examples, %d wrong" % (fx, n, bad))
+sys.exit(1 if bad else 0)
+EOF2
+done
+
 finish
