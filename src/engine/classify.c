@@ -223,10 +223,11 @@ void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
  */
 void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t)
 {
-	if (t->cold->wake_move_slot < 0)
+	if (!t->wake_move_held)
 		return;
 	emit(an, held(an, t->cold->wake_move_slot));
 	rqe_release(an, &rqe_cold_if(t)->wake_move_slot);
+	t->wake_move_held = false;
 	t->wake_migrated = false;
 }
 
@@ -428,8 +429,10 @@ void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_note_comm(t, ev->comm);
 	t->prio = rqe_prio(ev->prio);
 	/* the move held as this wakeup's is part of its placement (wake_from) */
-	if (t->cold->wake_move_slot >= 0)
+	if (t->wake_move_held) {
 		rqe_release(an, &rqe_cold_if(t)->wake_move_slot);
+		t->wake_move_held = false;
+	}
 	wakeup_placement(an, ev, t, ev->cpu_a);
 }
 
@@ -618,7 +621,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 			p.why_n = ev->flags;
 			p.conf = RQ_CONF_UNKNOWN;
 			if ((c = rqe_cold(t)))
-				rqe_hold(an, &c->wake_move_slot, &p);
+				t->wake_move_held = !rqe_hold(an, &c->wake_move_slot, &p);
 			t->cpu = to;
 			return;	/* classified at sched_wakeup */
 		}

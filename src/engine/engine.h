@@ -50,6 +50,7 @@ struct rq_task {
 	bool seen_multi : 1;	/* it ran on two CPUs or more since: a proven multi-CPU set */
 	bool mask_changed : 1;	/* affinity or cgroup changed in the trace, value unseen */
 	bool tgid_self : 1;	/* its tgid is its pid (else the cold part's tgid; 0 unknown) */
+	bool wake_move_held : 1;	/* cold->wake_move_slot >= 0: read at every switch-in */
 	int16_t prio;		/* last prio seen in an event (rqe_prio()), -1000 unknown */
 	int16_t cpu;		/* last known CPU, -1 unknown */
 	int16_t rq_cpu;		/* CPU whose queue (or delayed set) holds it, -1 none */
@@ -76,6 +77,11 @@ struct rq_task {
 	 */
 	int snap;
 	uint32_t delay_head;	/* its pending placements in delay.c's pool: index + 1, 0 none */
+	/*
+	 * the rare fields, out of line: &rqe_cold_none (every field at its default, never
+	 * written) until one is first written through rqe_cold()
+	 */
+	const struct rq_task_cold *cold;
 	char comm[RQ_COMM_LEN];
 	/*
 	 * its allowed CPUs when mask_known: an interned set (rqe_mask_intern()), shared with
@@ -94,11 +100,6 @@ struct rq_task {
 	uint16_t nr_wakeups, nr_migrations, nr_forks, nr_execs;
 	uint16_t nr_findings[RQ_FIND__COUNT];
 	uint64_t first_ts;
-	/*
-	 * the rare fields, out of line: &rqe_cold_none (every field at its default, never
-	 * written) until one is first written through rqe_cold()
-	 */
-	const struct rq_task_cold *cold;
 };
 
 /*
