@@ -171,6 +171,10 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 	cli_catch_stop_signals();
 	ret = rq_record_analyse(&ro, &st, an, err, errlen);
 	cli_restore_signals();
+	/* quiet (stderr no terminal) kept the recorder's line: why there is no truth */
+	if (ret == 0 && ro.quiet && !st.truth_on && !lo->no_bpf)
+		fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers truth=none "
+			"(%s)\n", st.truth_why);
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
