@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """perfetto_check.py - read a Perfetto protobuf trace the way a reader would, and check it.
 
-usage: perfetto_check.py TRACE.pb [--inner OUT] [--jsonl PLACEMENTS.jsonl]
+usage: perfetto_check.py TRACE.pb [--inner OUT] [--jsonl PLACEMENTS.jsonl] [--instants OUT.json]
                          [--audit AUDIT.json] [--expect GEN.expect.json] [--max-bytes N]
 
 A decoder of the protobuf wire format written here from Perfetto's field numbers
@@ -217,6 +217,10 @@ def main():
             bad.append("packet %d: event type %r" % (n, typ))
         if len(bad) > 20:
             break
+    if "--instants" in opt:
+        # the decoded placement instants (their args, and _ts in ns), for other tests
+        with open(opt["--instants"], "w") as out:
+            json.dump(instants, out)
     need = ("seq", "cpu", "pid", "tgid", "comm", "kind", "path", "confidence", "from_cpu",
             "to_cpu", "waker", "why")
     for i in instants:

@@ -150,11 +150,14 @@ for line in open(sys.argv[1]):
     eq(name, "text", "events", int(m.group(1)) if m else None, events)
     H = html.unescape(open(o + ".html").read())
     text_table(name, "HTML", H, F)
+    # the HTML's findings table: count (or "not judged"), possible, not judged, judged
     for f, v in F.items():
-        want = "%s (not judged)" % f if unjudged(v) else "%s (%d)" % (f, v["count"])
-        eq(name, "HTML", f + " caption", want if "<div>%s<br>" % want in H else
-           re.search(r"<div>(%s \([^)]*\))<br>" % re.escape(f), H) and
-           re.search(r"<div>(%s \([^)]*\))<br>" % re.escape(f), H).group(1), want)
+        m = re.search(r"<tr><td><i class=\"sw\"[^>]*></i>%s</td><td>([^<]*)</td><td>(\d+)"
+                      r"</td><td>(\d+)</td><td>(\d+)</td></tr>" % re.escape(f), H)
+        want = "not judged" if unjudged(v) else str(v["count"])
+        eq(name, "HTML", f + " table count", m and m.group(1), want)
+        for i, key in ((2, "possible"), (3, "not_judged"), (4, "judged")):
+            eq(name, "HTML", f + " table " + key, m and int(m.group(i)), v.get(key, 0))
 
     # CSV
     rows = list(csv.reader(open(o + ".csv")))

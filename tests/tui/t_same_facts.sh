@@ -28,7 +28,9 @@ size=160x70
 "$RQPATH" audit --placements csv "$top/$f" >"$work/pl.csv" || fail "audit --placements csv"
 "$RQPATH" audit --format json "$top/$f" >"$work/audit.json" || fail "audit --format json"
 "$RQPATH" audit --format html "$top/$f" >"$work/audit.html" || fail "audit --format html"
-"$RQPATH" audit --format perfetto "$top/$f" >"$work/perfetto.json" || fail "audit --format perfetto"
+"$RQPATH" audit --format perfetto "$top/$f" >"$work/perfetto.pb" || fail "audit --format perfetto"
+python3 "$top/tests/tools/perfetto_check.py" "$work/perfetto.pb" --instants "$work/perfetto.json" \
+	>"$work/perfetto.check" || fail "perfetto_check.py: $(tail -n 3 "$work/perfetto.check")"
 LANG=C.UTF-8 "$RQPATH" explain "$top/$f" >"$work/explain.txt" || fail "explain"
 trace-cmd report -t "$top/$f" 2>/dev/null >"$work/report"
 [ -s "$work/report" ] || { echo "FAIL: trace-cmd report -t printed nothing"; exit 1; }
@@ -242,8 +244,9 @@ for r in csv.DictReader(open(work + "/pl.csv")):
 audit = json.load(open(work + "/audit.json"))
 first_ts = audit["trace"]["first_ts"]
 H = html.unescape(open(work + "/audit.html").read())
-perf = json.load(open(work + "/perfetto.json"))
-perf = perf["traceEvents"] if isinstance(perf, dict) else perf
+perf = json.load(open(work + "/perfetto.json"))	# the instants perfetto_check.py decoded
+rqdata = json.loads(re.search(r'<script type="application/json" id="rqdata">(.*?)</script>',
+                              open(work + "/audit.html").read(), re.S).group(1))
 explain = open(work + "/explain.txt").read().split("\n")
 
 sys.path.insert(0, work)
@@ -317,21 +320,23 @@ for s in seqs:
                 fail("seq %d: the HTML example says %r, the detail %r" %
                      (s, " ".join(x.strip() for x in m.group(1).split("\n")), ref["why"]))
     if p["findings"]:
-        m = re.search(r"<title>%.6f s, pid %d [^<]*?: ([^<]*)</title>" % (p["ts"], p["pid"]), H)
-        if not m:
+        # the HTML timeline's marks: [ns from t0, ..., pid, comm, why] (a sample on long traces)
+        mk = [m for m in rqdata["marks"] if m[6] == p["pid"] and
+              abs(m[0] - (p["ts"] - rqdata["t0"]) * 1e9) < 5]
+        if not mk:
             fail("seq %d: no HTML timeline mark" % s)
-        elif m.group(1) != ref["why"]:
-            fail("seq %d: the HTML mark's title says %r, the detail %r" %
-                 (s, m.group(1), ref["why"]))
-    pe = [e for e in perf if e.get("cat") == "placement" and e["args"]["pid"] == p["pid"] and
-          abs(e["ts"] - p["ts"] * 1e6) < 0.01]
+        elif mk[0][8] != ref["why"]:
+            fail("seq %d: the HTML mark says %r, the detail %r" % (s, mk[0][8], ref["why"]))
+    pe = [e for e in perf if e.get("seq") == p["seq"]]
     if not pe:
-        fail("seq %d: no Perfetto placement marker" % s)
+        fail("seq %d: no Perfetto placement instant" % s)
     for e in pe:
+        if abs(e["_ts"] - p["ts"] * 1e9) > 5:
+            fail("seq %d: Perfetto ts %d ns, the export's %.9f s" % (s, e["_ts"], p["ts"]))
         for k, v in (("why", ref["why"]), ("path", ref["path"]), ("confidence", ref["conf"]),
                      ("to_cpu", ref["to"])):
-            if e["args"][k] != v:
-                fail("seq %d: Perfetto %s %r, detail %r" % (s, k, e["args"][k], v))
+            if e[k] != v:
+                fail("seq %d: Perfetto %s %r, detail %r" % (s, k, e[k], v))
     # the timeline's line on it
     tl = lines("tl-%d" % s) or []
     line = [l for l in tl if re.match(r"^ %ss %s %d " % (re.escape(rel), p["kind"], p["pid"]), l)]
