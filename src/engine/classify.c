@@ -210,7 +210,8 @@ static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int 
 
 void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
 {
-	while (t->stopper_pending && now - held(an, t->cold->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
+	while (t->stopper_pending &&
+	       now - held(an, t->cold->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
 		expire_first_stopper(an, t);
 }
 

@@ -917,9 +917,11 @@ void rqe_curr_changed(struct rq_analysis *an, int cpu, int prev, int next, uint6
 		t->first_run_pending = false;
 		struct rq_task_cold *c = rqe_cold(t);
 
-		if (c)
-			c->fork_parent_idled = !valid_cpu(an, c->fork_parent_cpu) ? -1 :
-					       an->cpus[c->fork_parent_cpu].idle_since >= c->fork_ts;
+		if (c && !valid_cpu(an, c->fork_parent_cpu))
+			c->fork_parent_idled = -1;
+		else if (c)
+			c->fork_parent_idled =
+				an->cpus[c->fork_parent_cpu].idle_since >= c->fork_ts;
 	}
 	if (!t->delay.running)
 		ran(an->delay, t, ts);
@@ -954,7 +956,8 @@ static void forks_finish(struct rq_analysis *an)
 	for (unsigned int b = 0; order && tasks && b < an->task_hash_size; b++)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
 			if (t->cold->fork_held) {
-				order[n] = (struct seq_idx){ held(an, t->cold->fork_held - 1)->seq, n };
+				order[n] = (struct seq_idx){
+					held(an, t->cold->fork_held - 1)->seq, n };
 				tasks[n++] = t;
 			}
 	if (order && tasks) {

@@ -1018,8 +1018,10 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	t->policy = m->policy >= 0 ? m->policy : RQ_POLICY_UNKNOWN;
 	t->idle_cgroup = m->idle_cg > 0;
 	rqe_task_class_changed(an, t);
-	t->mask_known = strcmp(m->cpulist, "?") && !rq_cpumask_parse(&an->scratch, m->cpulist) &&
-			rq_cpumask_weight(&an->scratch) > 0 && !rqe_task_set_mask(an, t, &an->scratch);
+	t->mask_known = strcmp(m->cpulist, "?") &&
+			!rq_cpumask_parse(&an->scratch, m->cpulist) &&
+			rq_cpumask_weight(&an->scratch) > 0 &&
+			!rqe_task_set_mask(an, t, &an->scratch);
 	if (t->mask_known) {
 		t->mask_changed = false;
 		t->seen_cpu = -1;
