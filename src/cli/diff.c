@@ -21,7 +21,8 @@
 static char SEP[] = "\001--";
 
 /*
- * --fail-on RULE[=[+]N[%|UNIT]]: the row a rule gates, and the increase it allows.
+ * --fail-on RULE[=[+]N[%|UNIT]]: the row a rule gates, and the increase it allows; a
+ * finding's rule trips too when NEW judged it in no run, unless RULE ends in :judged-ok.
  * RULE as audit's (a finding id: its proven rate per second; ID:possible: the possible
  * count), or a path id, a kind or "all" (placements per second), or delay.p50:KEY or
  * delay.p99:KEY (the queue delay quantile of a finding, a kind, flagged or unflagged;
@@ -33,6 +34,7 @@ struct diff_rule {
 	const char *metric;
 	double max;			/* the increase allowed (ns for a delay) */
 	bool pct;			/* max is a percentage of the base median */
+	bool judged_ok;			/* ID:judged-ok: NEW judging nothing passes */
 };
 
 static bool is_finding(const char *id)
@@ -66,6 +68,16 @@ static int rule_row(const char *name, struct diff_rule *r)
 						 { "delay.p99:", "p99_ns" } };
 	size_t n = strlen(name);
 
+	/* a finding's rule trips when NEW judged nothing, as audit's, unless :judged-ok */
+	if (n > 10 && !strcmp(name + n - 10, ":judged-ok")) {
+		char base[64];
+
+		snprintf(base, sizeof(base), "%.*s", (int)(n - 10), name);
+		if (rule_row(base, r) || strcmp(r->section, "finding"))
+			return -1;
+		r->judged_ok = true;
+		return 0;
+	}
 	for (size_t i = 0; i < 2; i++) {
 		const char *key = name + strlen(delay[i][0]);
 
@@ -197,7 +209,8 @@ const struct cli_command cli_diff = {
 		"ID:possible (the possible count), a path id, a kind or all (placements per\n"
 		"second), delay.p50:KEY or delay.p99:KEY (KEY a finding, a kind, flagged or\n"
 		"unflagged; N in ns or with us, ms, s); exit 1 when that row is changed and grew\n"
-		"by more than N (default 0).  Example: --fail-on delay.p99:wakeup=+20%.",
+		"by more than N (default 0), or when NEW judged the finding in no run (not\n"
+		"judged; ID:judged-ok passes).  Example: --fail-on delay.p99:wakeup=+20%.",
 	.options = diff_options,
 };
 
@@ -358,6 +371,13 @@ static int cmd_diff(int argc, char **argv)
 
 		if (!r)
 			continue;	/* a path or delay seen in no trace: nothing on either side */
+		if (!strcmp(r->section, "finding") && r->unjudged[1] && !ru->judged_ok) {
+			fprintf(stderr, "rqpath: --fail-on %s tripped: %s not judged in NEW (it had "
+				"candidates, none could be judged; %s:judged-ok accepts that)\n",
+				ru->text, r->key, r->key);
+			ret = RQ_EXIT_TRIPPED;
+			continue;
+		}
 		allowed = ru->pct ? ru->max * r->base.median / 100.0 : ru->max;
 		if (r->verdict != RQ_DIFF_CHANGED || !(r->change > 0) || !(r->change > allowed))
 			continue;

@@ -2,7 +2,8 @@
 # t_fail_on.sh - --fail-on treats "not judged" as a verdict (issue 20 item 4): a rule on a
 # finding that had candidates and could judge none of them trips, with a line naming the
 # rule, unless RULE:judged-ok; in a multi-file run each tripped line names its file and
-# each JSONL object carries "tripped".  Which findings were judged comes from the
+# each JSONL object carries "tripped"; rqpath diff's rules on a finding NEW judged in no
+# run trip the same way.  Which findings were judged comes from the
 # fixtures' own facts: execl-nomarkers.dat has no rqpath markers, so no exec's allowed
 # CPUs are known (needless-callback cannot be judged); execl-pinned.dat has them.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,5 +49,19 @@ for r in rows:
         print("FAIL: jsonl: %s tripped %r, want %r" % (name, r.get("tripped"), want[name]))
         sys.exit(1)
 PY
+# rqpath diff: a finding NEW judged in no run trips as audit's does, unless :judged-ok
+"$rqpath" diff "$nm" -- "$nm" --fail-on needless-callback >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] || no "diff: needless-callback not judged in NEW did not trip"
+grep -q '^rqpath: --fail-on needless-callback tripped: needless-callback not judged in NEW' \
+	"$tmp/err" || no "diff: no line naming the rule: $(cat "$tmp/err")"
+"$rqpath" diff "$nm" -- "$nm" --fail-on needless-callback:judged-ok >/dev/null 2>"$tmp/err"
+[ $? -eq 0 ] || no "diff: needless-callback:judged-ok tripped: $(cat "$tmp/err")"
+"$rqpath" diff "$pinned" -- "$nm" --fail-on needless-callback:possible >/dev/null 2>&1
+[ $? -eq 1 ] || no "diff: needless-callback:possible, NEW not judged, did not trip"
+"$rqpath" diff "$nm" -- "$pinned" --fail-on needless-callback=1000 >/dev/null 2>&1
+[ $? -eq 0 ] || no "diff: NEW judged (pinned), within 1000: tripped"
+"$rqpath" diff "$nm" -- "$nm" --fail-on wake-prev:judged-ok >/dev/null 2>&1
+[ $? -eq 2 ] || no "diff: :judged-ok on a path is not refused"
+
 [ $fail -eq 0 ] && echo "ok: --fail-on trips on not judged, names its file, JSONL says tripped"
 exit $fail
