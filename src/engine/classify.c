@@ -753,8 +753,11 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 			       RQ_CONF_EXACT);
 	}
 
-	/* truth.c tells this exec's record from a later exec's by it */
-	if (tr || an->truth.records || t->cold != &rqe_cold_none) {
+	/*
+	 * truth.c tells this exec's record from a later exec's by it, also when it comes
+	 * before the trace's first record (the task's cold part: execs are rare)
+	 */
+	{
 		struct rq_task_cold *c = rqe_cold(t);
 
 		if (c)
