@@ -1014,7 +1014,13 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 	*bytes = 0;
 	if (rq_tdw_begin(w, m, err, errlen) < 0)
 		return -1;
-	if (flush_ipage(w) < 0 || rq_tdw_sync(w) < 0)
+	/*
+	 * the instance's last page, part full: on a full disk it is lost as a CPU's page
+	 * would be (the recorder says the file was cut), and the file is finished without
+	 */
+	if (flush_ipage(w) < 0 && errno != ENOSPC && errno != EDQUOT && errno != EFBIG)
+		goto ioerr;
+	if (rq_tdw_sync(w) < 0)
 		goto ioerr;
 	if (build_header(w, m, true, &b, &lo) < 0)
 		goto nomem;
