@@ -30,7 +30,7 @@
 /* Where the record was taken (the tp_btf program it came from). */
 enum rq_truth_point {
 	RQ_TRUTH_WAKING = 1,	 /* sched_waking: before try_to_wake_up() selects */
-	RQ_TRUTH_WAKEUP = 2,	 /* sched_wakeup: after the task was enqueued */
+	RQ_TRUTH_WAKEUP = 2,	 /* sched_wakeup: after the enqueue (no longer recorded) */
 	RQ_TRUTH_FORK = 3,	 /* sched_process_fork: the child, not yet placed */
 	RQ_TRUTH_WAKEUP_NEW = 4, /* sched_wakeup_new: the child, placed */
 	RQ_TRUTH_EXEC = 5,	 /* sched_process_exec (after sched_exec() ran) */

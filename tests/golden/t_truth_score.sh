@@ -43,7 +43,10 @@ M.append(row(9, "exec", "exec-affine", ["needless-callback"]))
 # no record: not scored
 T.append(row(10, "wakeup", "wake-prev"))
 M.append(row(10, "wakeup", "wake-prev", ["missed-idle"]))
-for name, rows in (("t", T), ("m", M), ("t5", T[:5] + T[6:8]), ("m5", M[:5] + M[6:8])):
+# the false count of row 6 inferred (resting on a named assumption): listed, not failed
+M6 = dict(M[5], confidence="inferred", why="wakeup stayed; rests on: affinity-last-read")
+for name, rows in (("t", T), ("m", M), ("t5", T[:5] + T[6:8]), ("m5", M[:5] + M[6:8]),
+                   ("t6", T[:8]), ("m6", M[:5] + [M6] + M[6:8])):
     with open(os.path.join(d, name + ".jsonl"), "w") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")
@@ -55,7 +58,7 @@ python3 "$score" --name bad --truth "$tmp/t.jsonl" --model "$tmp/m.jsonl" \
 rc=$?
 cat "$tmp/out"
 [ $rc -eq 1 ] || { echo "FAIL: a precision of 5/6 and a control that shows: exit $rc, not 1"; fail=1; }
-grep -q "FAIL: bad: missed-idle: counted precision 0.833" "$tmp/out" || { echo "FAIL: no precision line"; fail=1; }
+grep -q "FAIL: bad: missed-idle: exact precision 0.833" "$tmp/out" || { echo "FAIL: no precision line"; fail=1; }
 grep -q "control: bad shows needless-callback" "$tmp/out" || { echo "FAIL: no control line"; fail=1; }
 python3 - "$tmp/s.json" <<'PY' || fail=1
 import json, sys
@@ -83,5 +86,10 @@ PY
 python3 "$score" --name good --truth "$tmp/t5.jsonl" --model "$tmp/m5.jsonl" >"$tmp/out2"
 rc=$?
 [ $rc -eq 0 ] || { cat "$tmp/out2"; echo "FAIL: 5 of 5 counted true: exit $rc, not 0"; fail=1; }
+python3 "$score" --name inferred --truth "$tmp/t6.jsonl" --model "$tmp/m6.jsonl" >"$tmp/out3"
+rc=$?
+[ $rc -eq 0 ] || { cat "$tmp/out3"; echo "FAIL: 5 exact true, 1 inferred false: exit $rc, not 0"; fail=1; }
+grep -q "missed-idle: 1 counted inferred, not borne out by truth; rested on: affinity-last-read" \
+	"$tmp/out3" || { cat "$tmp/out3"; echo "FAIL: the inferred false count is not listed"; fail=1; }
 [ $fail -eq 0 ] && echo "ok: truth_score.py scores the known rows"
 exit $fail

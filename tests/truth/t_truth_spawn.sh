@@ -4,7 +4,7 @@
 # t_truth_spawn.sh - `rqpath workload spawn` recorded with the kernel's state on: every
 # missed-idle candidate is exact or "no selection", none possible (issue 21, done when),
 # and the tracepoint model's verdicts of the same file score against that truth
-# (counted precision >= 0.98 where it counts 5 or more).
+# (exact precision >= 0.98 where it counts 5 or more exact).
 . "$(dirname "$0")/lib.sh"
 truth_record spawn "$RQPATH" workload spawn --count 500 || exit 1
 truth_score spawn
