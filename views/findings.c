@@ -61,6 +61,10 @@ static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 		if (fs->possible)
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (+%llu possible)", (unsigned long long)fs->possible);
+		/* kernel truth: would count, but the task was on a runqueue (ttwu_runnable) */
+		if (fs->no_selection)
+			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+				 " (%llu no selection)", (unsigned long long)fs->no_selection);
 		if ((fs->not_judged || fs->unknown) && !rq_finding_not_judged(fs))
 			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 				 " (%llu not judged)", (unsigned long long)(fs->not_judged > fs->unknown ?

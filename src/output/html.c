@@ -575,21 +575,25 @@ static void write_paths(FILE *f, const struct rq_summary *sum)
 	fputs("</table>\n", f);
 }
 
-/* Each finding's verdict: its count, or "not judged", beside its possible ones. */
+/*
+ * Each finding's verdict: its count, or "not judged", beside its possible ones and the
+ * ones the kernel's state showed made no selection (0 without rqpath:truth records).
+ */
 static void write_findings(FILE *f, struct rq_html *h)
 {
 	const struct rq_summary *sum = rq_analysis_summary(h->an);
 
-	fputs("<table><tr><th>finding</th><th>count</th><th>possible</th><th>not judged</th>"
-	      "<th>judged</th></tr>\n", f);
+	fputs("<table><tr><th>finding</th><th>count</th><th>possible</th><th>no selection</th>"
+	      "<th>not judged</th><th>judged</th></tr>\n", f);
 	for (int fi = 0; fi < RQ_FIND__COUNT; fi++) {
 		const struct rq_finding_store *st = &sum->findings[fi];
 		char count[24];
 
 		fprintf(f, "<tr><td><i class=\"sw\" style=\"background:%s\"></i>%s</td><td>%s</td>"
-			   "<td>%llu</td><td>%llu</td><td>%llu</td></tr>\n", rq_findings[fi].colour,
-			rq_finding_ids[fi], verdict_text(st, count, sizeof(count)),
-			(unsigned long long)st->possible, (unsigned long long)st->not_judged,
+			   "<td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td></tr>\n",
+			rq_findings[fi].colour, rq_finding_ids[fi],
+			verdict_text(st, count, sizeof(count)), (unsigned long long)st->possible,
+			(unsigned long long)st->no_selection, (unsigned long long)st->not_judged,
 			(unsigned long long)st->judged);
 	}
 	fputs("</table>\n<p>Where they are in time: the strip under the CPUs of the "

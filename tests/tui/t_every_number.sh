@@ -21,7 +21,7 @@ gen=${RQPATH_BUILD:-$top/build}/tests/gen_trace
 
 : >"$work/list"
 i=0
-for dat in "$top"/fixtures/*.dat "$work/gen4m.dat"; do
+for dat in "$top"/fixtures/*.dat "$top/tests/fixtures/truth/spawn-truth.dat" "$work/gen4m.dat"; do
 	[ -f "$dat" ] || continue
 	i=$((i + 1))
 	o=$work/t$i
@@ -32,6 +32,8 @@ for dat in "$top"/fixtures/*.dat "$work/gen4m.dat"; do
 	"$RQPATH" audit --format csv "$dat" >"$o.csv" 2>/dev/null
 	"$RQPATH" audit --format html "$dat" >"$o.html" 2>/dev/null
 	"$RQPATH" diff "$dat" -- "$dat" >"$o.diff" 2>/dev/null
+	# the tracepoint model alone (what verdicts.py re-counts; the same without truth records)
+	"$RQPATH" audit --no-truth --format json "$dat" >"$o.model" 2>/dev/null
 	"$RQPATH" diff --format html "$dat" -- "$dat" >"$o.diffhtml" 2>/dev/null
 	# the independent counts
 	if [ -f "$dat.expect.json" ]; then
@@ -130,9 +132,10 @@ for line in open(sys.argv[1]):
     else:
         if os.path.exists(o + ".verdicts"):
             vd = json.load(open(o + ".verdicts"))
+            FM = json.load(open(o + ".model"))["findings"]
             for f in ("idle-stacking", "missed-idle"):
                 for k in KEYS:
-                    eq(name, "verdicts.py", "%s %s" % (f, k), vd[f][k], F[f][k])
+                    eq(name, "verdicts.py", "%s %s" % (f, k), vd[f][k], FM[f][k])
         else:
             fail(name, "no verdicts.py counts")
         if os.path.exists(o + ".facts"):
@@ -153,10 +156,10 @@ for line in open(sys.argv[1]):
     # the HTML's findings table: count (or "not judged"), possible, not judged, judged
     for f, v in F.items():
         m = re.search(r"<tr><td><i class=\"sw\"[^>]*></i>%s</td><td>([^<]*)</td><td>(\d+)"
-                      r"</td><td>(\d+)</td><td>(\d+)</td></tr>" % re.escape(f), H)
+                      r"</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>" % re.escape(f), H)
         want = "not judged" if unjudged(v) else str(v["count"])
         eq(name, "HTML", f + " table count", m and m.group(1), want)
-        for i, key in ((2, "possible"), (3, "not_judged"), (4, "judged")):
+        for i, key in ((2, "possible"), (3, "no_selection"), (4, "not_judged"), (5, "judged")):
             eq(name, "HTML", f + " table " + key, m and int(m.group(i)), v.get(key, 0))
 
     # CSV
@@ -236,6 +239,8 @@ for line in open(sys.argv[1]):
                 want += " of %d forks" % a["findings"][f]["of"]
             if v["possible"]:
                 want += " (+%d possible)" % v["possible"]
+            if v.get("no_selection"):
+                want += " (%d no selection)" % v["no_selection"]
             nj = max(v["not_judged"], a["findings"][f].get("unknown", 0))
             if nj:
                 want += " (%d not judged)" % nj
