@@ -303,6 +303,24 @@ static int truth_idle_cpu(struct rq_analysis *an, const struct rqe_select *sel,
 	return model;
 }
 
+/*
+ * The two truth judges' common step: the idle CPU the placement passed over, or -1; the
+ * candidate counted judged, or not judged when a CPU of unknown idleness could be one.
+ */
+static int truth_judged_idle_cpu(struct rq_analysis *an, struct rq_finding_store *s,
+				 const struct rqe_select *sel, const struct rq_task *t,
+				 bool *from_model)
+{
+	bool unknown;
+	int idle_cpu = truth_idle_cpu(an, sel, t, &unknown, from_model);
+
+	if (idle_cpu < 0 && unknown)
+		s->not_judged++;
+	else
+		s->judged++;
+	return idle_cpu;
+}
+
 /* What a verdict resting on the model's idle CPU (from_model) rests on. */
 static unsigned int truth_found_assume(const struct rq_analysis *an, int cpu, bool from_model)
 {
@@ -319,7 +337,7 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
 	const struct rq_truth_rec *r = sel->truth;
 	enum rq_truth_cpu_state xs;
-	bool unknown, from_model;
+	bool from_model;
 	int idle_cpu;
 
 	if (!an->profile.idle_stack_allowed || !rqe_truth_idle_class(r, t))
@@ -339,15 +357,9 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 		s->judged++;
 		return;		/* nothing stacked on, or not SCHED_IDLE-only */
 	}
-	idle_cpu = truth_idle_cpu(an, sel, t, &unknown, &from_model);
-	if (idle_cpu < 0) {
-		if (unknown)
-			s->not_judged++;
-		else
-			s->judged++;
+	idle_cpu = truth_judged_idle_cpu(an, s, sel, t, &from_model);
+	if (idle_cpu < 0)
 		return;
-	}
-	s->judged++;
 	p->why |= 1u << RQ_WHY_IDLE_STACKED;
 	p->why_pid = (int)r->cpus[sel->x].curr_pid;
 	p->why_cpu = idle_cpu;
@@ -362,7 +374,7 @@ void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 	const struct rq_truth_rec *r = sel->truth;
 	enum rq_truth_cpu_state xs;
 	const struct rq_truth_cpu *xc;
-	bool unknown, from_model, possible = false;
+	bool from_model, possible = false;
 	int idle_cpu;
 
 	if (rqe_truth_idle_class(r, t) || rqe_truth_rt_or_dl(r) || r->policy == RQ_SCHED_EXT)
@@ -381,15 +393,9 @@ void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 		s->judged++;
 		return;		/* idle, SCHED_IDLE work only, or only the wakee: not busy */
 	}
-	idle_cpu = truth_idle_cpu(an, sel, t, &unknown, &from_model);
-	if (idle_cpu < 0) {
-		if (unknown)
-			s->not_judged++;
-		else
-			s->judged++;
+	idle_cpu = truth_judged_idle_cpu(an, s, sel, t, &from_model);
+	if (idle_cpu < 0)
 		return;
-	}
-	s->judged++;
 	xc = &r->cpus[sel->x];
 	p->why |= 1u << (xc->curr_pid > 0 && (int)xc->curr_pid != t->pid ? RQ_WHY_BUSY_RUNNING :
 			 xc->nr_running ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
