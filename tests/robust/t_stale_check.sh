@@ -40,6 +40,11 @@ done
 for n in $live_names; do
 	echo "$got" | grep -qxF "$n" && no "rqpath_stale_names calls $n stale, its recording runs"
 done
+# rqpath_stale itself names only instances still there after the pid test: a recording
+# that removed its instance and exited between the listing and kill -0 is no leftover
+# (the live tests once failed on "instance left: " with an empty name)
+gone=$(rqpath_stale rqpath-$dead)
+[ -z "$gone" ] || no "rqpath_stale names rqpath-$dead, which is no instance: '$gone'"
 echo "stale: $(echo $got)"
 echo "live:  $live_names"
 
