@@ -3,10 +3,13 @@
  * pump.c - the one per-CPU merge: sources in, decoded events out to the sinks.
  *
  * Every CPU keeps one record at its head.  The next record is the earliest head (the
- * lower CPU on a tie): the CPUs with a head are in a binary min-heap by (timestamp,
- * CPU), so that taking the next record and advancing its CPU costs O(log CPUs), not
- * O(CPUs) (a 256-CPU trace changes CPU at nearly every record); while the CPU just
- * advanced stays before both children of the root, it stays next after two compares.
+ * lower CPU on a tie): the CPUs' heads are the leaves of a tree of losers by
+ * (timestamp, CPU), so that taking the next record and advancing its CPU costs
+ * O(log CPUs), not O(CPUs) (a 256-CPU trace changes CPU at nearly every record): the new
+ * head plays one match a level up to the root, a compare and two conditional moves on
+ * keys packed in a word, no branch to mispredict (a binary heap's sift took a branch a
+ * level that went either way at random, issue 23).  While the CPU just advanced stays
+ * before the runner-up, it stays next after one compare.
  * A CPU is advanced only after its record went through every sink, so the record
  * (which points into the source's buffer) is valid while the sinks look at it.
  *
@@ -65,11 +68,11 @@ struct worker {
 	struct batch *cur;	/* the caller's: being delivered */
 };
 
-/* A CPU with a head in the merge's heap; its key copied in, so compares stay in it. */
-struct heap_ent {
+/* A wide key of the merge (times that do not fit a packed one): (timestamp, stream). */
+typedef struct {
 	uint64_t ts;
-	int cpu;
-};
+	uint64_t s;		/* the stream, | LT_NONE: no head */
+} lt_key;
 
 struct rq_pump {
 	struct rq_source src;
@@ -78,11 +81,25 @@ struct rq_pump {
 	int nstreams;		/* the CPUs, then the source's extra streams (truth) */
 	/* the merge: the worker's while there is one */
 	const struct rq_raw **head;	/* per CPU: the record not yet delivered, NULL none */
-	int next;		/* CPU of the next record (heap[0]); -1 none; -2 to pick */
+	int next;		/* CPU of the next record (the tree's winner); -1 none; -2 to
+				 * pick */
 	int pending;		/* CPU whose record was delivered and is still to advance: the
-				 * heap's root, its key stale until then */
-	struct heap_ent *heap;	/* the CPUs with a head, a min-heap by (ts, cpu) */
-	int nheap;
+				 * tree's winner, its key stale until then */
+	/*
+	 * A tree of losers over the streams' heads (pick()): leaves (a power of two)
+	 * leaves, each match's loser at its node (1 .. leaves - 1; node n's children are
+	 * 2n and 2n + 1, leaf i is node leaves + i), the winner at 0.
+	 */
+	unsigned int leaves;
+	unsigned int sbits;	/* bits of the stream in a packed key */
+	bool wide, based;	/* wide: two-word keys, for good; based: base is set */
+	uint64_t base, range;	/* a packed key is (ts - base) << sbits | stream, when
+				 * ts - base < range */
+	uint64_t *tree;		/* packed keys */
+	uint64_t second;	/* the runner-up's (LT_DEAD: none) */
+	lt_key *wtree;		/* wide keys */
+	lt_key wsecond;
+	void *scratch;		/* pick()'s: 2 * leaves wide keys */
 	bool started, mfailed;
 	char merr[384];		/* the source's error, when mfailed */
 	/* lost events per CPU: the marks seen, and what was counted (marks or statistic) */
@@ -117,11 +134,21 @@ struct rq_pump *rq_pump_new(const struct rq_source *src)
 	p->ncpus = src->ncpus > 0 ? src->ncpus : 0;
 	p->nstreams = p->ncpus + extra;
 	p->head = calloc((size_t)n, sizeof(*p->head));
-	p->heap = calloc((size_t)n, sizeof(*p->heap));
+	p->leaves = 2;
+	p->sbits = 1;
+	while (p->leaves < (unsigned int)n) {
+		p->leaves *= 2;
+		p->sbits++;
+	}
+	p->range = (UINT64_C(1) << (64 - p->sbits)) - 1;
+	p->tree = calloc(p->leaves, sizeof(*p->tree));
+	p->wtree = calloc(p->leaves, sizeof(*p->wtree));
+	p->scratch = calloc(2 * p->leaves, sizeof(*p->wtree));
 	p->marks = calloc((size_t)n, sizeof(*p->marks));
 	p->counted = calloc((size_t)n, sizeof(*p->counted));
 	p->dec = src->tep ? rq_decoder_new(src->tep) : NULL;
-	if (!p->head || !p->heap || !p->marks || !p->counted || (src->tep && !p->dec)) {
+	if (!p->head || !p->tree || !p->wtree || !p->scratch || !p->marks || !p->counted ||
+	    (src->tep && !p->dec)) {
 		rq_pump_free(p);
 		return NULL;
 	}
@@ -140,7 +167,9 @@ void rq_pump_free(struct rq_pump *p)
 	if (p->dec)
 		rq_decoder_free(p->dec);
 	free(p->head);
-	free(p->heap);
+	free(p->tree);
+	free(p->wtree);
+	free(p->scratch);
 	free(p->marks);
 	free(p->counted);
 	free(p);
@@ -237,72 +266,215 @@ static inline bool fill(struct rq_pump *p, int cpu)
 	return true;
 }
 
-/* a comes before b: the earlier record, the lower CPU on a tie */
-static inline bool ent_before(const struct heap_ent *a, const struct heap_ent *b)
+/*
+ * The merge's tree of losers orders the streams' heads by (timestamp, stream): the
+ * earlier record first, the lower stream on a tie.  Its keys are packed in one word,
+ * (ts - base) << sbits | stream, which a trace's times fit in (p->range is 2^51 ns, 26
+ * days, even with 8192 streams; base is half of that before the first heads); a stream
+ * without a head is LT_DEAD, after every record.  A head out of that range (a clock
+ * that jumped, a damaged page) turns the tree wide for good: keys of two words, the
+ * same order, a few more instructions a match.
+ */
+#define LT_DEAD UINT64_MAX
+#define LT_NONE 0x80000000u	/* wide: no head (with the largest timestamp) */
+
+/* Stream s's packed key; false when its head lies out of the keys' range. */
+static inline bool narrow_key(const struct rq_pump *p, int s, uint64_t *key)
 {
-	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
-}
+	const struct rq_raw *r = p->head[s];
+	uint64_t d;
 
-/* Move heap entry i down to its place. */
-static inline void sift_down(struct heap_ent *h, int n, int i)
-{
-	struct heap_ent e = h[i];
-
-	for (;;) {
-		int c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && ent_before(&h[c + 1], &h[c]))
-			c++;
-		if (!ent_before(&h[c], &e))
-			break;
-		h[i] = h[c];
-		i = c;
+	if (!r) {
+		*key = LT_DEAD;
+		return true;
 	}
-	h[i] = e;
+	d = r->ts - p->base;
+	*key = d << p->sbits | (uint64_t)s;
+	return d < p->range;
 }
 
-/* The heap of every CPU with a head, built anew (the start, a live refill): O(CPUs). */
+static inline lt_key wide_key(const struct rq_pump *p, int s)
+{
+	if (!p->head[s])
+		return (lt_key){ UINT64_MAX, LT_NONE | (uint32_t)s };
+	return (lt_key){ p->head[s]->ts, (uint32_t)s };
+}
+
+/*
+ * All ones when a comes before b, else 0: the borrow of the 96-bit a - b, with no
+ * branch.
+ */
+static inline uint64_t wide_before(lt_key a, lt_key b)
+{
+	unsigned long long d;
+	uint64_t lo = (a.s - b.s) >> 63;	/* both below 2^32: the borrow */
+	bool c1 = __builtin_usubll_overflow(a.ts, b.ts, &d);
+	bool c2 = __builtin_usubll_overflow(d, lo, &d);
+
+	return -(uint64_t)(c1 | c2);
+}
+
+/*
+ * The runner-up: the earliest of the losers on the winner's way to the root (each lost
+ * to it once), so the earliest head after the winner's.  The key the winner's next head
+ * must beat to stay first, and the cursor to ask the cache for.
+ */
+static inline void narrow_settled(struct rq_pump *p)
+{
+	const uint64_t *t = p->tree;
+	uint64_t w = t[0], s = LT_DEAD;
+
+	if (w == LT_DEAD) {
+		p->next = -1;
+		return;
+	}
+	p->next = (int)(w & ((1u << p->sbits) - 1));
+	for (unsigned int n = (p->leaves + (unsigned int)p->next) >> 1; n; n >>= 1)
+		s = t[n] < s ? t[n] : s;
+	p->second = s;
+	/*
+	 * The record after this one is likely the runner-up's: with many CPUs its cursor
+	 * was read long ago and has left the cache; ask for it now
+	 */
+	if (s != LT_DEAD)
+		__builtin_prefetch(p->head[s & ((1u << p->sbits) - 1)]);
+}
+
+static inline void wide_settled(struct rq_pump *p)
+{
+	const lt_key *t = p->wtree;
+	lt_key w = t[0], s = { UINT64_MAX, UINT32_MAX };
+
+	if (w.s & LT_NONE) {
+		p->next = -1;
+		return;
+	}
+	p->next = (int)w.s;
+	for (unsigned int n = (p->leaves + (unsigned int)p->next) >> 1; n; n >>= 1) {
+		uint64_t m = wide_before(t[n], s);
+
+		s.ts ^= (t[n].ts ^ s.ts) & m;
+		s.s ^= (t[n].s ^ s.s) & m;
+	}
+	p->wsecond = s;
+	if (!(s.s & LT_NONE))
+		__builtin_prefetch(p->head[s.s]);
+}
+
+/* The wide tree of every stream's head, built anew: O(streams). */
+static void pick_wide(struct rq_pump *p)
+{
+	unsigned int leaves = p->leaves;
+	lt_key *win = p->scratch, *t = p->wtree;
+
+	p->wide = true;
+	for (unsigned int i = 0; i < leaves; i++)
+		win[leaves + i] = i < (unsigned int)p->nstreams ? wide_key(p, (int)i) :
+			(lt_key){ UINT64_MAX, LT_NONE | i };
+	for (unsigned int n = leaves - 1; n >= 1; n--) {
+		lt_key a = win[2 * n], b = win[2 * n + 1];
+		bool first = wide_before(a, b);
+
+		win[n] = first ? a : b;
+		t[n] = first ? b : a;
+	}
+	t[0] = win[1];
+	wide_settled(p);
+}
+
+/*
+ * The tree of every stream's head, built anew (the start, a live refill): O(streams).
+ * The first one sets the keys' base: half their range before the earliest head, so a
+ * clock that goes backwards a little stays in it.
+ */
 static void pick(struct rq_pump *p)
 {
-	p->nheap = 0;
-	for (int cpu = 0; cpu < p->nstreams; cpu++)
-		if (p->head[cpu])
-			p->heap[p->nheap++] = (struct heap_ent){ p->head[cpu]->ts, cpu };
-	for (int i = p->nheap / 2 - 1; i >= 0; i--)
-		sift_down(p->heap, p->nheap, i);
-	p->next = p->nheap ? p->heap[0].cpu : -1;
+	unsigned int leaves = p->leaves;
+	uint64_t *win = p->scratch, *t = p->tree;
+
+	if (p->wide) {
+		pick_wide(p);
+		return;
+	}
+	if (!p->based) {
+		uint64_t min = UINT64_MAX;
+
+		for (int i = 0; i < p->nstreams; i++)
+			if (p->head[i] && p->head[i]->ts < min)
+				min = p->head[i]->ts;
+		if (min == UINT64_MAX) {
+			p->next = -1;	/* nothing yet (live): no base either */
+			return;
+		}
+		p->based = true;
+		p->base = min > p->range / 2 ? min - p->range / 2 : 0;
+	}
+	for (unsigned int i = 0; i < leaves; i++) {
+		win[leaves + i] = LT_DEAD;
+		if (i < (unsigned int)p->nstreams && !narrow_key(p, (int)i, &win[leaves + i])) {
+			pick_wide(p);
+			return;
+		}
+	}
+	for (unsigned int n = leaves - 1; n >= 1; n--) {
+		uint64_t a = win[2 * n], b = win[2 * n + 1];
+
+		win[n] = a < b ? a : b;
+		t[n] = a < b ? b : a;
+	}
+	t[0] = win[1];
+	narrow_settled(p);
 }
 
-/* The root's CPU, just delivered, was advanced: its new head, or none, takes its place. */
+/*
+ * The winner's stream, just delivered, was advanced: its new head (or none) plays its
+ * way up from its leaf, one match a level, without a branch (the loser stays, the
+ * winner goes on: which one is as good as random with many CPUs, no branch predicts
+ * it).
+ */
 static inline void root_advanced(struct rq_pump *p, int cpu)
 {
-	struct heap_ent *h = p->heap;
-	int n = p->nheap;
+	if (__builtin_expect(!p->wide, 1)) {
+		uint64_t e, *t = p->tree;
 
-	if (__builtin_expect(p->head[cpu] != NULL, 1)) {
-		h[0].ts = p->head[cpu]->ts;
-		/* still before both children: next again (a trace is mostly runs of one CPU) */
-		if ((n < 2 || ent_before(&h[0], &h[1])) && (n < 3 || ent_before(&h[0], &h[2]))) {
+		if (__builtin_expect(!narrow_key(p, cpu, &e), 0)) {
+			pick_wide(p);
+			return;
+		}
+		/* still before every other head: next again (a trace is mostly runs of one CPU) */
+		if (e < p->second) {
+			t[0] = e;
 			p->next = cpu;
 			return;
 		}
+		for (unsigned int n = (p->leaves + (unsigned int)cpu) >> 1; n; n >>= 1) {
+			uint64_t l = t[n];
+
+			t[n] = l < e ? e : l;
+			e = l < e ? l : e;
+		}
+		t[0] = e;
+		narrow_settled(p);
 	} else {
-		h[0] = h[--n];
-		p->nheap = n;
+		lt_key e = wide_key(p, cpu), *t = p->wtree;
+
+		if (wide_before(e, p->wsecond)) {
+			t[0] = e;
+			p->next = e.s & LT_NONE ? -1 : cpu;
+			return;
+		}
+		for (unsigned int n = (p->leaves + (unsigned int)cpu) >> 1; n; n >>= 1) {
+			lt_key l = t[n];
+			uint64_t m = wide_before(l, e), dts = (l.ts ^ e.ts) & m, ds = (l.s ^ e.s) & m;
+
+			t[n].ts = l.ts ^ dts;
+			t[n].s = l.s ^ ds;
+			e.ts ^= dts;
+			e.s ^= ds;
+		}
+		t[0] = e;
+		wide_settled(p);
 	}
-	if (n > 1)
-		sift_down(h, n, 0);
-	p->next = n ? h[0].cpu : -1;
-	/*
-	 * The record after this one is the head of a child of the root, the earlier of the
-	 * two: with many CPUs it was read long ago and has left the cache; ask for it now
-	 */
-	if (n > 2)
-		__builtin_prefetch(p->head[h[ent_before(&h[2], &h[1]) ? 2 : 1].cpu]);
-	else if (n == 2)
-		__builtin_prefetch(p->head[h[1].cpu]);
 }
 
 /*

@@ -37,7 +37,8 @@
 #define TD_MAX_PAGE (16u << 20)		/* largest ring-buffer sub-buffer accepted */
 #define TD_MAX_CHUNK (256u << 20)	/* largest decompressed v7 chunk */
 #define TD_MAX_SECTION (512u << 20)	/* largest metadata section held in memory */
-#define TD_WINDOW (256u << 10)		/* uncompressed page data read at once */
+#define TD_WINDOW (256u << 10)		/* uncompressed page data read at once, at most */
+#define TD_WINDOWS (4u << 20)		/* ... by all CPUs together (td_window()) */
 #define TD_MAX_OPTION_SECTIONS 4096
 #define TD_MAX_BUFFERS 256
 
@@ -137,6 +138,7 @@ struct rq_td {
 	/* the buffer read */
 	const struct td_buffer *buf;
 	uint32_t bpage;
+	uint32_t window;	/* uncompressed: page data a CPU reads at once (td_window()) */
 	bool compressed;
 	int ncpus;
 	int nstreams;		/* ncpus, and one more when the file has truth records */
@@ -1201,8 +1203,8 @@ static bool load_block(struct rq_td *td, struct td_cpu *c)
 
 		if (c->next >= end)
 			return false;
-		/* whole pages: the window, or one page when pages are larger */
-		n = TD_WINDOW > td->bpage ? TD_WINDOW - TD_WINDOW % td->bpage : td->bpage;
+		/* whole pages: the window (td_window()) */
+		n = td->window;
 		if (end - c->next < n)
 			n = (size_t)(end - c->next);
 		if (!grow(td, &c->buf, &c->cap, n) ||
@@ -1592,6 +1594,27 @@ static bool cursor_init(struct rq_td *td, struct td_cpu *c, const struct td_cpu_
 	return true;
 }
 
+/*
+ * How much of its page data a CPU reads at once (uncompressed; a v7 chunk is as large as
+ * the file says): TD_WINDOWS split over the CPUs with data, in whole pages, at least
+ * one, at most TD_WINDOW.  The merge takes a record of nearly every CPU in turn, so
+ * every CPU's window is in use at once: 256 CPUs with 256 KiB each were 64 MiB, twice
+ * the L3 cache, and a window pread() had just copied in had left the cache before the
+ * merge read it (issue 23); 4 MiB in all stay in it, for a pread() every 16 KiB.
+ */
+static uint32_t td_window(const struct td_buffer *b, uint32_t page)
+{
+	size_t present = 0, w;
+
+	for (int i = 0; i < b->ncpu; i++)
+		present += b->cpus[i].size > 0;
+	w = TD_WINDOWS / (present ? present : 1);
+	if (w > TD_WINDOW)
+		w = TD_WINDOW;
+	w -= w % page;
+	return w > page ? (uint32_t)w : page;
+}
+
 /* Set up the cursors of buffer b and read each CPU's first record. */
 static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 {
@@ -1645,6 +1668,7 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 	td->ncpus = ncpus;
 	for (int i = 0; i < ncpus; i++)
 		td->cpu[i].cpu = i;
+	td->window = td_window(b, td->bpage);
 	if (td->unfinished) {
 		struct stat st;
 
@@ -1998,6 +2022,9 @@ static int file_next(void *ctx, int cpu, const struct rq_raw **rec)
 	if (c->in_page) {
 		__builtin_prefetch(c->data + c->pos, 0, 1);
 		__builtin_prefetch(c->data + c->pos + 64, 0, 1);
+		/* the last record of its page: the next page's header and first record */
+		if (c->commit - c->pos < 128 && c->page < c->len)
+			__builtin_prefetch(c->buf + c->page, 0, 1);
 	}
 	return 1;
 }

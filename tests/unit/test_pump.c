@@ -416,6 +416,186 @@ static void the_worker_gives_the_same_events(void **state)
 	assert_string_equal(err_b, "CPU 1 broke");
 }
 
+/*
+ * Many streams (the merge is a tree of losers with keys packed in a word, wide keys when
+ * a time does not fit): the pump's order is the one a scan of every head gives, the
+ * earliest (ts, stream) first, for 1 to 600 streams, with ties, clocks that go back,
+ * times at 0, 2^63 and UINT64_MAX, first heads far apart, and a live source's rounds.
+ */
+#define MANY_MAX 600
+#define MANY_REC 24
+
+struct many {
+	int nstreams, nextra;
+	int n[MANY_MAX], pos[MANY_MAX], avail[MANY_MAX];
+	uint64_t ts[MANY_MAX][MANY_REC];
+	bool live;
+	int rounds;
+	struct rq_raw out[MANY_MAX];
+	int data;
+};
+
+static uint64_t rnd_state;
+
+static uint64_t rnd(void)
+{
+	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return rnd_state >> 33;
+}
+
+static int many_next(void *ctx, int s, const struct rq_raw **out)
+{
+	struct many *m = ctx;
+	int lim = m->live ? m->avail[s] : m->n[s];
+
+	if (m->pos[s] >= lim)
+		return 0;
+	m->out[s] = (struct rq_raw){ .ts = m->ts[s][m->pos[s]], .data = &m->data, .cpu = s,
+				     .size = 4 };
+	m->pos[s]++;
+	*out = &m->out[s];
+	return 1;
+}
+
+/* live: each round makes 0 to 3 more records of each stream readable */
+static int many_refill(void *ctx)
+{
+	struct many *m = ctx;
+	int any = 0;
+
+	if (!m->rounds)
+		return 0;
+	m->rounds--;
+	for (int s = 0; s < m->nstreams; s++) {
+		int more = (int)(rnd() % 4), was = m->avail[s];
+
+		m->avail[s] = was + more < m->n[s] ? was + more : m->n[s];
+		any |= m->avail[s] > was;
+	}
+	return any ? 1 : 0;
+}
+
+static const struct rq_source_ops many_file = { .next = many_next };
+static const struct rq_source_ops many_live = { .next = many_next, .refill = many_refill };
+
+/*
+ * kind 0: times on a coarse grid (ties across streams), now and then a step back;
+ * 1: as 0, with times at 0, 2^63 and UINT64_MAX here and there; 2: first heads 2^60
+ * apart.
+ */
+static void many_make(struct many *m, int nstreams, int nextra, int kind, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	rnd_state = seed;
+	m->nstreams = nstreams;
+	m->nextra = nextra;
+	for (int s = 0; s < nstreams; s++) {
+		uint64_t t = kind == 2 ? (uint64_t)(s % 4) << 60 : 1000000 + rnd() % 50 * 10;
+
+		m->n[s] = (int)(rnd() % (MANY_REC + 1));
+		for (int i = 0; i < m->n[s]; i++) {
+			uint64_t r = rnd() % 100;
+
+			t += rnd() % 3 * 10;
+			if (r < 5)
+				t -= t > 40 ? 40 : t;
+			m->ts[s][i] = t;
+			if (kind == 1 && r == 7)
+				m->ts[s][i] = 0;
+			else if (kind == 1 && r == 8)
+				m->ts[s][i] = 1ULL << 63;
+			else if (kind == 1 && r == 9)
+				m->ts[s][i] = UINT64_MAX;
+		}
+	}
+}
+
+/* The pump's order by a scan of every head: the earliest time, the lower stream on a tie. */
+static int many_expect(struct many *m, uint64_t *ts, int *st)
+{
+	const struct rq_raw *head[MANY_MAX] = { 0 };
+	int n = 0;
+
+	for (;;) {
+		bool any = false;
+
+		for (int s = 0; s < m->nstreams; s++) {
+			if (!head[s] && many_next(m, s, &head[s]) <= 0)
+				head[s] = NULL;
+			any |= head[s] != NULL;
+		}
+		if (!any) {
+			if (!m->live || !m->rounds)
+				return n;
+			many_refill(m);
+			continue;
+		}
+		/* a live stream without a record waits for the next round (the pump's way) */
+		for (;;) {
+			int best = -1;
+
+			for (int s = 0; s < m->nstreams; s++)
+				if (head[s] && (best < 0 || head[s]->ts < head[best]->ts))
+					best = s;
+			if (best < 0)
+				break;
+			ts[n] = head[best]->ts;
+			st[n++] = best;
+			if (many_next(m, best, &head[best]) <= 0)
+				head[best] = NULL;
+		}
+	}
+}
+
+static void many_check(int nstreams, int nextra, int kind, bool live, uint64_t seed)
+{
+	static struct many m, scan;
+	static uint64_t want_ts[MANY_MAX * MANY_REC];
+	static int want_st[MANY_MAX * MANY_REC];
+	struct rq_source src = { .ops = live ? &many_live : &many_file, .ctx = &m,
+				 .ncpus = nstreams - nextra, .nextra = nextra };
+	struct rq_pump *p;
+	struct rq_raw rec;
+	uint64_t after_make;
+	int want, got = 0, r;
+
+	many_make(&m, nstreams, nextra, kind, seed);
+	m.live = live;
+	m.rounds = live ? 40 : 0;
+	after_make = rnd_state;
+	scan = m;
+	want = many_expect(&scan, want_ts, want_st);
+	/* the same records and the same rounds for the pump */
+	rnd_state = after_make;
+	p = rq_pump_new(&src);
+	assert_non_null(p);
+	do {
+		while ((r = rq_pump_next_raw(p, &rec)) > 0) {
+			assert_true(got < want);
+			assert_true(rec.ts == want_ts[got]);
+			assert_int_equal(rec.cpu, want_st[got]);
+			got++;
+		}
+		assert_int_equal(r, 0);
+	} while (live && m.rounds);
+	assert_int_equal(got, want);
+	assert_int_equal(rq_pump_records(p), want);
+	rq_pump_free(p);
+}
+
+static void many_streams_merge_like_a_scan(void **state)
+{
+	static const int counts[] = { 1, 2, 3, 5, 8, 9, 37, 64, 257, 600 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		for (int kind = 0; kind < 3; kind++) {
+			many_check(counts[i], 0, kind, false, 7 * i + (uint64_t)kind);
+			many_check(counts[i], counts[i] > 1, kind, false, 100 + i);
+			many_check(counts[i], 0, kind, true, 200 + 7 * i + (uint64_t)kind);
+		}
+}
+
 static int worker_on(void **state)
 {
 	(void)state;
@@ -433,6 +613,7 @@ int main(void)
 		cmocka_unit_test(two_pumps_are_independent),
 		cmocka_unit_test(the_rate_decays),
 		cmocka_unit_test(the_worker_gives_the_same_events),
+		cmocka_unit_test(many_streams_merge_like_a_scan),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
