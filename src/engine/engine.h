@@ -250,7 +250,6 @@ struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
 /* rqe_task_get() of a pid not known yet (pid > 0) */
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
 /* rq_enqueue() of a full list: double it */
-int rqe_list_grow(struct rq_task ***list, int *cap);
 
 /*
  * One CPU of the model (struct rq_cpu_summary is what the outputs see of it).  What most
@@ -259,30 +258,39 @@ int rqe_list_grow(struct rq_task ***list, int *cap);
  * or two, issue 23); the counters and the rarer fields follow.
  */
 struct rq_cpu {
-	/* ---- the first cache line */
-	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
-	bool dirty;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
-	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
+	/*
+	 * ---- the first cache line: what most events read or write on their CPU, and a
+	 * wakeup on its target (at 256 CPUs only these lines stay in L1; a field here
+	 * that an event touches costs nothing, one a line further costs a miss an event)
+	 */
 	struct rq_task *curr_task;	/* rq_task_find(curr), kept in step (cpubits.c) */
-	int nqueued, ndelayed;
 	struct rq_task **queued;	/* runnable, not running */
 	struct rq_task **delayed;	/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
-	int pending_wakeups;
-	int llc;		/* first CPU of its LLC group */
-	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
 	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
+	int nqueued, ndelayed;
+	int pending_wakeups;
+	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
+	/* the placements from and to it: the low 32 bits, the rest in *_hi (rqe_count32()) */
+	uint32_t placements_in, placements_out;
+	int16_t llc;		/* first CPU of its LLC group (< RQ_MAX_CPUS) */
+	bool known : 1;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
+	bool dirty : 1;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
+	bool watched : 1;	/* watched_since is not 0 (read with last_idle_ts) */
+	/* the lists' capacities, rqe_list_cap(): 1 << n, 0 none yet */
+	unsigned int queued_cap : 5, delayed_cap : 5;
+	/* ---- the second: a placement's, and the switch's of a CPU not yet known */
 	uint64_t watched_since;	/* first switch seen while not known */
-	/* ---- the rest */
 	uint64_t idle_since;	/* when the model last saw it go idle (rqe_curr_changed()) */
 	uint64_t last_prune;
-	int queued_cap, delayed_cap;
+	uint32_t placements_in_hi, placements_out_hi;
+	/* data quality: the model corrected from the records' common_pid */
+	uint64_t idle_repairs;	/* of those (repairs), the model had the idle task running */
+	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
+	/* ---- the rest */
 	int core, node;
 	int capacity;		/* 0 unknown; from --topology */
-	uint64_t placements_in, placements_out;
 	uint64_t lost_events;
-	/* data quality: the model corrected from the records' common_pid */
-	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
-	uint64_t idle_repairs;	/* of those, the model had the idle task running */
 	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
 	uint64_t clock_backwards;	/* records older than the CPU's previous one */
 } __attribute__((aligned(64)));
@@ -475,6 +483,22 @@ static inline void rqe_cpu_dirty(struct rq_analysis *an, int cpu)
 	}
 }
 
+/* A list's capacity from its bits in struct rq_cpu: 1 << cap, 0 when there is none. */
+static inline int rqe_list_cap(unsigned int cap)
+{
+	return cap ? 1 << cap : 0;
+}
+
+/* Double cpu's queue or maybe-delayed set (8 to start with); -1 out of memory. */
+int rqe_list_grow(struct rq_cpu *c, bool delayed);
+
+/* The low 32 bits of a count in lo, the rest in hi: the count (hi << 32 | lo). */
+static inline void rqe_count32(uint32_t *lo, uint32_t *hi)
+{
+	if (!++*lo)
+		++*hi;
+}
+
 /* Take t off whatever runqueue list the model has it on. */
 static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 {
@@ -495,22 +519,22 @@ static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 /* Put t at the end of cpu's queue, or of its maybe-delayed set. */
 static inline void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
 {
-	struct rq_task ***list;
+	struct rq_task **list;
 	struct rq_cpu *c;
-	int *n, *cap;
+	int *n;
 
 	rq_remove(an, t);
 	if (!valid_cpu(an, cpu))
 		return;
 	c = &an->cpus[cpu];
-	list = delayed ? &c->delayed : &c->queued;
 	n = delayed ? &c->ndelayed : &c->nqueued;
-	cap = delayed ? &c->delayed_cap : &c->queued_cap;
-	if (*n == *cap && rqe_list_grow(list, cap))
+	if (*n == rqe_list_cap(delayed ? c->delayed_cap : c->queued_cap) &&
+	    rqe_list_grow(c, delayed))
 		return;
+	list = delayed ? c->delayed : c->queued;
 	rqe_cpu_dirty(an, cpu);
 	t->rq_index = *n;
-	(*list)[(*n)++] = t;
+	list[(*n)++] = t;
 	t->rq_cpu = cpu;
 	t->on_delayed = delayed;
 }
@@ -725,7 +749,7 @@ static inline bool rqe_busy_by_curr(const struct rq_analysis *an, int cpu,
 
 	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
 		return false;
-	q = rq_task_find(an, c->curr);
+	q = c->curr_task;	/* rq_task_find(curr) without the index's line */
 	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
 }
 
@@ -745,7 +769,7 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 		/* what the scan finds at its first task, and where it stops */
 		*l = (struct cpu_look){
 			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
-			.assume = c->watched_since && !c->last_idle_ts ?
+			.assume = c->watched && !c->last_idle_ts ?
 				  1u << RQ_ASSUME_CPU_WATCHED : 0,
 		};
 		return;

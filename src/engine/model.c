@@ -318,15 +318,24 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 /* ---- per-CPU runqueue model (docs/kernel.md §4) ----------------------- */
 
 /* The per-CPU lists only ever grow, and rarely: out of the inline rq_enqueue(). */
-int rqe_list_grow(struct rq_task ***list, int *cap)
+int rqe_list_grow(struct rq_cpu *c, bool delayed)
 {
-	int ncap = *cap ? *cap * 2 : 8;
-	struct rq_task **nl = reallocarray(*list, (size_t)ncap, sizeof(**list));
+	struct rq_task ***list = delayed ? &c->delayed : &c->queued;
+	unsigned int cap = delayed ? c->delayed_cap : c->queued_cap;
+	/* 8 to start with, then twice as many; 1 << 30 tasks is past any memory */
+	unsigned int ncap = cap ? cap + 1 : 3;
+	struct rq_task **nl;
 
+	if (ncap > 30)
+		return -1;
+	nl = reallocarray(*list, (size_t)1 << ncap, sizeof(**list));
 	if (!nl)
 		return -1;
 	*list = nl;
-	*cap = ncap;
+	if (delayed)
+		c->delayed_cap = ncap;
+	else
+		c->queued_cap = ncap;
 	return 0;
 }
 
@@ -472,11 +481,11 @@ void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_ta
 	l->known = c->known && c->curr >= 0;
 	if (!l->known)
 		return;
-	if (c->watched_since && !c->last_idle_ts)
+	if (c->watched && !c->last_idle_ts)
 		l->assume |= 1u << RQ_ASSUME_CPU_WATCHED;
 	l->pending = c->pending_wakeups > 0;
 	if (c->curr > 0 && (!skip || c->curr != skip->pid) &&
-	    look_task(rq_task_find(an, c->curr), l) && busy_enough)
+	    look_task(c->curr_task, l) && busy_enough)
 		return;
 	for (int i = 0; i < c->nqueued; i++)
 		if (c->queued[i] != skip && look_task(c->queued[i], l) && busy_enough)
@@ -527,7 +536,7 @@ bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task
 
 	if (c->curr <= 0 || (skip && c->curr == skip->pid))
 		return false;
-	q = rq_task_find(an, c->curr);
+	q = c->curr_task;	/* rq_task_find(curr) without the index's line */
 	memset(l, 0, sizeof(*l));
 	if (!q || task_is_idle_class(q))
 		return false;
@@ -670,8 +679,13 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_cpu *c = &an->cpus[ev->cpu];
-	struct rq_task *prev = rqe_task_get(an, ev->pid, ev->ts);
-	struct rq_task *next;
+	struct rq_task *prev, *next;
+
+	/* prev is nearly always the CPU's curr: its task without the pid index's line */
+	if (ev->pid > 0 && ev->pid == c->curr && c->curr_task)
+		prev = c->curr_task;
+	else
+		prev = rqe_task_get(an, ev->pid, ev->ts);
 
 	/*
 	 * The switch names who ran: the model should have said the same.  The idle task
@@ -718,10 +732,12 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	prune_delayed(an, ev->cpu, ev->ts);
 	if (!c->known) {
-		if (!c->watched_since)
+		if (!c->watched_since) {
 			c->watched_since = ev->ts;
-		else if (ev->ts - c->watched_since >= CPU_KNOWN_AFTER)
+			c->watched = c->watched_since != 0;
+		} else if (ev->ts - c->watched_since >= CPU_KNOWN_AFTER) {
 			c->known = true;
+		}
 		rqe_cpu_dirty(an, ev->cpu);
 	}
 	if (ev->pid2 == 0) {
@@ -1105,6 +1121,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	cpu_clear_lists(an, ev->cpu);
 	c->known = false;
 	c->watched_since = 0;
+	c->watched = false;
 	rqe_set_curr(an, ev->cpu, -1, NULL);
 	c->trailing_prev = -1;
 	c->pending_wakeups = 0;	/* the tasks' own marks are dropped as they are seen */

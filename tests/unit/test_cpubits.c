@@ -198,10 +198,33 @@ static void random_stream(void **state)
 	(void)state;
 }
 
+/*
+ * struct rq_cpu keeps its placement counts in 32 bits, the rest beside them (to fit its
+ * first cache line): the count goes on past 2^32, and the summary says it whole.
+ */
+static void placements_past_32_bits(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.0");
+	const struct rq_summary *s;
+
+	assert_non_null(an);
+	an->cpus[1].placements_in = UINT32_MAX;
+	an->cpus[1].placements_in_hi = 2;
+	an->cpus[1].placements_out = UINT32_MAX - 1;
+	rqe_count32(&an->cpus[1].placements_in, &an->cpus[1].placements_in_hi);
+	rqe_count32(&an->cpus[1].placements_out, &an->cpus[1].placements_out_hi);
+	s = rq_analysis_summary(an);
+	assert_true(s->cpus[1].placements_in == 3ULL << 32);
+	assert_true(s->cpus[1].placements_out == UINT32_MAX);
+	rq_analysis_free(an);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_stream),
+		cmocka_unit_test(placements_past_32_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
