@@ -279,6 +279,14 @@ struct rq_cpu {
 	bool known : 1;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
 	bool dirty : 1;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
 	bool watched : 1;	/* watched_since is not 0 (read with last_idle_ts) */
+	bool idle_repaired : 1;	/* idle_repairs is not 0 */
+	/*
+	 * curr_task's class, kept in step by cpubits.c (rqe_task_class_changed()): a judge
+	 * or the bits' flush asking whether the CPU's runner makes it busy reads no other
+	 * line (at 256 CPUs the runner's was a miss a wakeup)
+	 */
+	bool curr_idle_class : 1;	/* task_is_idle_class(curr_task) */
+	bool curr_policy_known : 1;	/* curr_task->policy != RQ_POLICY_UNKNOWN */
 	/* the lists' capacities, rqe_list_cap(): 1 << n, 0 none yet */
 	unsigned int queued_cap : 5, delayed_cap : 5;
 	/* ---- the second: a placement's, and the switch's of a CPU not yet known */
@@ -747,12 +755,11 @@ static inline bool rqe_busy_by_curr(const struct rq_analysis *an, int cpu,
 				    const struct rq_task *skip)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
-	const struct rq_task *q;
 
 	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
 		return false;
-	q = c->curr_task;	/* rq_task_find(curr) without the index's line */
-	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
+	/* q, rq_task_find(curr), is curr_task: its class is in c (cpubits.c) */
+	return c->curr_task && c->curr_policy_known && !c->curr_idle_class;
 }
 
 /*

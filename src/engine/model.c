@@ -651,8 +651,10 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 	c->trailing_prev = -1;
 	if (c->curr >= 0) {
 		c->repairs++;
-		if (!c->curr)
+		if (!c->curr) {
 			c->idle_repairs++;
+			c->idle_repaired = true;
+		}
 		t = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
 		/* it switched out unseen: blocked or preempted, nobody knows */
 		if (t && t->state == RQ_TS_RUNNING)
@@ -695,6 +697,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	if (c->curr == 0 && ev->pid > 0) {
 		c->repairs++;
 		c->idle_repairs++;
+		c->idle_repaired = true;
 	} else if (c->curr >= 0 && c->curr != ev->pid) {
 		struct rq_task *gone = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
 

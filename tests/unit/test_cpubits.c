@@ -4,8 +4,9 @@
  * visit of every CPU they replace: random event streams (switches that contradict the
  * model, repairs from common_pid, lost events, markers changing policies, forks reusing
  * pids, exits and frees until tasks are evicted), and after every event the bits, each
- * CPU's curr_task and each task's count of CPUs naming it, and the snapshot a waking of
- * a random task would take, all equal to what the rules compute from scratch.
+ * CPU's curr_task (and its copy of that task's class) and each task's count of CPUs naming
+ * it, and the snapshot a waking of a random task would take, all equal to what the rules
+ * compute from scratch.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,6 +105,12 @@ static void check(struct rq_analysis *an, bool every_task)
 		unresolved += c->curr > 0 && !c->curr_task;
 		if (c->curr_task)
 			check_task(c->curr_task, an);
+		/* the copies of the runner's class and of idle_repairs != 0 */
+		assert_int_equal(c->curr_idle_class,
+				 c->curr_task && task_is_idle_class(c->curr_task));
+		assert_int_equal(c->curr_policy_known,
+				 c->curr_task && c->curr_task->policy != RQ_POLICY_UNKNOWN);
+		assert_int_equal(c->idle_repaired, c->idle_repairs != 0);
 	}
 	assert_int_equal(an->nunresolved, unresolved);
 	/* the tasks no CPU names: now and then (thousands of them) */
