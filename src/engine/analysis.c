@@ -400,9 +400,9 @@ void rq_analysis_free(struct rq_analysis *an)
 			next = t->hnext;
 			if (t->cold != &rqe_cold_none)
 				free((struct rq_task_cold *)t->cold);
-			free(t);
 		}
 	}
+	rqe_tasks_free(an);
 	for (int cpu = 0; an->cpus && cpu < an->nr_cpus; cpu++) {
 		free(an->cpus[cpu].queued);
 		free(an->cpus[cpu].delayed);

@@ -251,6 +251,8 @@ extern struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
 struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
 /* rqe_task_get() of a pid not known yet (pid > 0) */
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
+/* free the memory of every task (rq_analysis_free()) */
+void rqe_tasks_free(struct rq_analysis *an);
 /* rq_enqueue() of a full list: double it */
 
 /*
@@ -374,6 +376,13 @@ struct rq_analysis {
 	struct rq_task **task_hash;
 	unsigned int task_hash_size;
 	struct rq_task **pid_pages[RQ_PID_LIMIT / RQ_PID_PAGE];
+	/*
+	 * the tasks' memory (model.c, task_alloc()): chunks of RQE_TASK_CHUNK slots of
+	 * 160 bytes on 64-byte boundaries, a free list of the slots of evicted tasks
+	 */
+	struct rqe_task_chunk *task_chunks;
+	unsigned int task_chunk_used;	/* slots handed out of the newest chunk */
+	struct rqe_task_slot *task_free;
 	unsigned int nr_tasks;
 	unsigned int nr_exited_kept;
 	unsigned int exited_head;

