@@ -53,7 +53,8 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 		rqe_count32(&an->cpus[p->from_cpu].placements_out,
 			    &an->cpus[p->from_cpu].placements_out_hi);
 	if (valid_cpu(an, p->to_cpu))
-		rqe_count32(&an->cpus[p->to_cpu].placements_in, &an->cpus[p->to_cpu].placements_in_hi);
+		rqe_count32(&an->cpus[p->to_cpu].placements_in,
+			    &an->cpus[p->to_cpu].placements_in_hi);
 	if (an->recent_cap) {
 		an->recent[an->recent_head] = *p;
 		if (++an->recent_head == an->recent_cap)
