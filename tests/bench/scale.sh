@@ -13,7 +13,7 @@
 #            generated into SCALE_DIR and deleted after: `rqpath audit` (default threads)
 #            end to end, its exit status, and its events per CPU second against the 1x
 #            of the same shape (SCALE_EVENTS events, 64 CPUs, SCALE_BIG_TASKS tasks, the
-#            same command, median of BENCH_RUNS): nothing may grow with the length; the
+#            same command, SCALE_BIG_RUNS rounds of both): nothing may grow with the length; the
 #            rate against make bench's 1x hackbench recording (SCALE_REF_EPS, set by
 #            run.sh) is shown beside it.  SCALE_DIR is in /dev/shm when it has room: the
 #            1x trace is read from the page cache too, and this machine's disk reads ~30 MB/s
@@ -24,7 +24,7 @@
 # 0 when every target passes or is skipped, 1 when one fails, 2 when it cannot run.
 # Environment: RQPATH, RQPATH_BUILD, BENCH_RUNS (5), BENCH_SKIP (cpus tasks 100m),
 # SCALE_EVENTS (2000000), SCALE_CG_EVENTS (300000), SCALE_BIG_EVENTS (100000000),
-# SCALE_BIG_TASKS (1000), SCALE_DIR (/dev/shm/rqpath-scale.PID if it has room for the
+# SCALE_BIG_TASKS (1000), SCALE_BIG_RUNS (3), SCALE_DIR (/dev/shm/rqpath-scale.PID if it has room for the
 # 100m file, else build/bench/scale), BENCH_KEEP=1 keeps the files.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,6 +38,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${SCALE_BIG_EVENTS:=100000000}"
 : "${SCALE_REF_EPS:=}"
 : "${SCALE_BIG_TASKS:=1000}"
+: "${SCALE_BIG_RUNS:=3}"
 OUT=$RQPATH_BUILD/bench
 need=$((SCALE_BIG_EVENTS / 1000000 * 130))	# MiB, ~65 bytes per event, twice while written
 if [ -z "${SCALE_DIR:-}" ]; then
@@ -217,38 +218,41 @@ if ! skipped 100m; then
 			">= 1x rate" SKIP
 	else
 		# the 1x of the same shape: SCALE_EVENTS events, the same CPUs, LLCs and tasks,
-		# audited the same way (median of BENCH_RUNS); the big file must go at least as
-		# fast per event, i.e. nothing in the audit grows with the trace's length
-		say "100m: the 1x reference, $SCALE_EVENTS events of the same shape, $BENCH_RUNS rounds"
+		# audited the same way; the big file must go at least as fast per event, i.e.
+		# nothing in the audit grows with the trace's length.  Both in the same rounds
+		# (SCALE_BIG_RUNS of them, each the 1x twice and the big file once), medians.
+		say "100m: generating $SCALE_BIG_EVENTS events (64 CPUs, $SCALE_BIG_TASKS tasks) in $SCALE_DIR, and the 1x of the same shape"
 		gen ref 64 4 "$SCALE_BIG_TASKS" "$SCALE_EVENTS"
 		verify ref 2 || target "100m: the 1x reference audited right" "no" "yes" FAIL
-		i=0
-		while [ $i -lt "$BENCH_RUNS" ]; do
-			i=$((i + 1))
-			timed "$SCALE_DIR/ref.t" "$SCALE_DIR/ref.cpu.t" "$RQPATH" audit --format json \
-				"$SCALE_DIR/ref.dat"
-		done
-		evref=$(events_of ref)
-		ref_eps=$(calc "$evref / $(med "$SCALE_DIR/ref.t")")
-		ref_ceps=$(calc "$evref / $(med "$SCALE_DIR/ref.cpu.t")")
-		rm -f "$SCALE_DIR/ref.dat"
-		say "100m: generating $SCALE_BIG_EVENTS events (64 CPUs, $SCALE_BIG_TASKS tasks) in $SCALE_DIR"
 		s=$(now)
 		gen big 64 4 "$SCALE_BIG_TASKS" "$SCALE_BIG_EVENTS"
 		tgen=$(secs "$s" "$(now)")
 		size=$(stat -c %s "$SCALE_DIR/big.dat")
-		/usr/bin/time -f '%e %U %S %M' -o "$SCALE_DIR/rss.tmp" "$RQPATH" audit --format json \
+		# the first audit of the big file: its exit, its counts and its peak RSS
+		/usr/bin/time -f '%M' -o "$SCALE_DIR/rss.tmp" "$RQPATH" audit --format json \
 			"$SCALE_DIR/big.dat" >"$SCALE_DIR/big.json" 2>"$SCALE_DIR/big.err"
 		rc=$?
-		tbig=$(tail -n 1 "$SCALE_DIR/rss.tmp" | awk '{ print $1 }')
-		cbig=$(tail -n 1 "$SCALE_DIR/rss.tmp" | awk '{ print $2 + $3 }')
-		rssbig=$(tail -n 1 "$SCALE_DIR/rss.tmp" | awk '{ print $4 }')
+		rssbig=$(tail -n 1 "$SCALE_DIR/rss.tmp")
+		i=0
+		while [ $i -lt "$SCALE_BIG_RUNS" ]; do
+			i=$((i + 1))
+			say "100m: round $i of $SCALE_BIG_RUNS"
+			for f in ref big ref; do
+				timed "$SCALE_DIR/$f.t" "$SCALE_DIR/$f.cpu.t" "$RQPATH" audit --format json \
+					"$SCALE_DIR/$f.dat"
+			done
+		done
+		evref=$(events_of ref)
+		ref_eps=$(calc "$evref / $(med "$SCALE_DIR/ref.t")")
+		ref_ceps=$(calc "$evref / $(med "$SCALE_DIR/ref.cpu.t")")
+		tbig=$(med "$SCALE_DIR/big.t")
+		cbig=$(med "$SCALE_DIR/big.cpu.t")
 		evbig=$(events_of big)
 		eps=$(calc "$evbig / $tbig")
 		ceps=$(calc "$evbig / $cbig")
-		row "$evbig events, 64 CPUs, $SCALE_BIG_TASKS tasks ($((size / 1048576)) MiB v7 in $SCALE_DIR, generated in $(fmt "$tgen" %.0f) s): audit wall s / CPU s / events/s (wall, CPU) / peak RSS KiB" \
+		row "$evbig events, 64 CPUs, $SCALE_BIG_TASKS tasks ($((size / 1048576)) MiB v7 in $SCALE_DIR, generated in $(fmt "$tgen" %.0f) s): audit wall s / CPU s / events/s (wall, CPU), medians of $SCALE_BIG_RUNS / peak RSS KiB" \
 			"$(fmt "$tbig" %.1f) / $(fmt "$cbig" %.1f) / $(fmt "$eps" %.0f), $(fmt "$ceps" %.0f) / $rssbig"
-		row "the 1x of the same shape, $evref events: events/s (wall, CPU; median of $BENCH_RUNS)" \
+		row "the 1x of the same shape, $evref events: events/s (wall, CPU; median of $((2 * SCALE_BIG_RUNS)), the same rounds)" \
 			"$(fmt "$ref_eps" %.0f), $(fmt "$ref_ceps" %.0f)"
 		if [ -n "$SCALE_REF_EPS" ]; then
 			row "$evbig events against the 1x hackbench recording of make bench (2 CPUs, another mix): events/s" \
@@ -268,7 +272,7 @@ if ! skipped 100m; then
 				"$(fmt "$r" %.2f)x ($(fmt "$ceps" %.0f) vs $(fmt "$ref_ceps" %.0f)); wall $(fmt "$(calc "$eps / $ref_eps")" %.2f)x" \
 				">= 1.00x" "$(ok "$r >= 1")"
 		fi
-		rm -f "$SCALE_DIR/big.dat" "$SCALE_DIR/big.json"
+		rm -f "$SCALE_DIR/big.dat" "$SCALE_DIR/big.json" "$SCALE_DIR/ref.dat"
 	fi
 fi
 
