@@ -266,7 +266,8 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 			.ndelayed = c->ndelayed, .pending_wakeups = c->pending_wakeups,
 			.llc = c->llc, .core = c->core, .node = c->node, .capacity = c->capacity,
 			.last_idle_ts = c->last_idle_ts,
-			.placements_in = c->placements_in, .placements_out = c->placements_out,
+			.placements_in = (uint64_t)c->placements_in_hi << 32 | c->placements_in,
+			.placements_out = (uint64_t)c->placements_out_hi << 32 | c->placements_out,
 			.lost_events = c->lost_events, .repairs = c->repairs,
 			.idle_repairs = c->idle_repairs, .switch_mismatches = c->switch_mismatches,
 			.clock_backwards = c->clock_backwards,
@@ -399,9 +400,9 @@ void rq_analysis_free(struct rq_analysis *an)
 			next = t->hnext;
 			if (t->cold != &rqe_cold_none)
 				free((struct rq_task_cold *)t->cold);
-			free(t);
 		}
 	}
+	rqe_tasks_free(an);
 	for (int cpu = 0; an->cpus && cpu < an->nr_cpus; cpu++) {
 		free(an->cpus[cpu].queued);
 		free(an->cpus[cpu].delayed);

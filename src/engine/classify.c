@@ -50,9 +50,11 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 	an->path_conf[p->path][p->conf]++;
 	an->conf_counts[p->conf]++;
 	if (valid_cpu(an, p->from_cpu) && p->from_cpu != p->to_cpu)
-		an->cpus[p->from_cpu].placements_out++;
+		rqe_count32(&an->cpus[p->from_cpu].placements_out,
+			    &an->cpus[p->from_cpu].placements_out_hi);
 	if (valid_cpu(an, p->to_cpu))
-		an->cpus[p->to_cpu].placements_in++;
+		rqe_count32(&an->cpus[p->to_cpu].placements_in,
+			    &an->cpus[p->to_cpu].placements_in_hi);
 	if (an->recent_cap) {
 		an->recent[an->recent_head] = *p;
 		if (++an->recent_head == an->recent_cap)

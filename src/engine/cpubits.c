@@ -116,6 +116,15 @@ static void curr_attach(struct rq_task *t, int cpu)
 		t->curr_cpu = cpu;
 }
 
+/* c's copy of its runner's class (struct rq_cpu), after curr_task or the class changed */
+static void curr_class(struct rq_cpu *c)
+{
+	const struct rq_task *t = c->curr_task;
+
+	c->curr_idle_class = t && task_is_idle_class(t);
+	c->curr_policy_known = t && t->policy != RQ_POLICY_UNKNOWN;
+}
+
 static bool unresolved(const struct rq_cpu *c)
 {
 	return c->curr > 0 && !c->curr_task;
@@ -133,6 +142,7 @@ void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t)
 		if (t)
 			curr_attach(t, cpu);
 		c->curr_task = t;
+		curr_class(c);
 	}
 	c->curr = pid;
 	an->nunresolved += unresolved(c);
@@ -155,6 +165,13 @@ static void task_cpus_dirty(struct rq_analysis *an, const struct rq_task *t)
 void rqe_task_class_changed(struct rq_analysis *an, const struct rq_task *t)
 {
 	task_cpus_dirty(an, t);
+	if (t->ncurr == 1 && valid_cpu(an, t->curr_cpu)) {
+		curr_class(&an->cpus[t->curr_cpu]);
+	} else if (t->ncurr) {
+		for (int i = 0; i < an->nr_cpus; i++)
+			if (an->cpus[i].curr_task == t)
+				curr_class(&an->cpus[i]);
+	}
 }
 
 /* A new task: a CPU whose curr is its pid (none found until now) names it from here on. */
@@ -167,6 +184,7 @@ void rqe_task_created(struct rq_analysis *an, struct rq_task *t)
 
 		if (c->curr == t->pid && !c->curr_task) {
 			c->curr_task = t;
+			curr_class(c);
 			curr_attach(t, i);
 			an->nunresolved--;
 			rqe_cpu_dirty(an, i);
@@ -183,6 +201,7 @@ void rqe_task_evicted(struct rq_analysis *an, struct rq_task *t)
 
 		if (c->curr_task == t) {
 			c->curr_task = NULL;
+			curr_class(c);
 			t->ncurr--;
 			an->nunresolved += unresolved(c);
 		}
@@ -240,7 +259,7 @@ static void cpu_state(const struct rq_analysis *an, int cpu, const struct rq_tas
 		 * a running task not known to be SCHED_IDLE work (of unknown policy too)
 		 * makes the CPU busy for rqe_look_busy(), whatever is queued
 		 */
-		if (!c->curr_task || !task_is_idle_class(c->curr_task)) {
+		if (!c->curr_task || !c->curr_idle_class) {
 			*busy = true;
 			return;
 		}

@@ -90,15 +90,17 @@ struct rq_task {
 	const struct rq_cpumask *mask;
 	/* ---- the second cache line and on: the queue delay (every switch and placement) */
 	struct rq_delay_task delay;	/* its last switch-ins: delay.c */
-	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
-
-	/* ---- less often: the counters' low bits, the rare fields */
 	/*
 	 * counters, 16 bits here: what passes 65535 is carried into the cold part's
-	 * (rqe_task_count()); the count is the sum (task_info.c)
+	 * (rqe_task_count()); the count is the sum (task_info.c).  A wakeup's two within
+	 * the first 128 bytes, with what the wakeup reads of the task: a line not read
+	 * otherwise cost a miss a wakeup at 256 CPUs (callgrind)
 	 */
 	uint16_t nr_wakeups, nr_migrations, nr_forks, nr_execs;
+
+	/* ---- less often: the findings' counters, the hash chain, the rare fields */
 	uint16_t nr_findings[RQ_FIND__COUNT];
+	struct rq_task *hnext;	/* the hash chain: pids beyond the direct index, foreach */
 	uint64_t first_ts;
 };
 
@@ -249,8 +251,9 @@ extern struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
 struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
 /* rqe_task_get() of a pid not known yet (pid > 0) */
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
+/* free the memory of every task (rq_analysis_free()) */
+void rqe_tasks_free(struct rq_analysis *an);
 /* rq_enqueue() of a full list: double it */
-int rqe_list_grow(struct rq_task ***list, int *cap);
 
 /*
  * One CPU of the model (struct rq_cpu_summary is what the outputs see of it).  What most
@@ -259,30 +262,47 @@ int rqe_list_grow(struct rq_task ***list, int *cap);
  * or two, issue 23); the counters and the rarer fields follow.
  */
 struct rq_cpu {
-	/* ---- the first cache line */
-	bool known;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
-	bool dirty;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
-	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
+	/*
+	 * ---- the first cache line: what most events read or write on their CPU, and a
+	 * wakeup on its target (at 256 CPUs only these lines stay in L1; a field here
+	 * that an event touches costs nothing, one a line further costs a miss an event)
+	 */
 	struct rq_task *curr_task;	/* rq_task_find(curr), kept in step (cpubits.c) */
-	int nqueued, ndelayed;
 	struct rq_task **queued;	/* runnable, not running */
 	struct rq_task **delayed;	/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
-	int pending_wakeups;
-	int llc;		/* first CPU of its LLC group */
-	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
 	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
+	int curr;		/* pid running, 0 idle, -1 unknown: set by rqe_set_curr() */
+	int nqueued, ndelayed;
+	int pending_wakeups;
+	int trailing_prev;	/* prev of its last switch until the next task writes, -1 */
+	/* the placements from and to it: the low 32 bits, the rest in *_hi (rqe_count32()) */
+	uint32_t placements_in, placements_out;
+	int16_t llc;		/* first CPU of its LLC group (< RQ_MAX_CPUS) */
+	bool known : 1;		/* runqueue known: seen idle, or watched CPU_KNOWN_AFTER ns */
+	bool dirty : 1;		/* its bits in idle_bits/busy_bits are stale (cpubits.c) */
+	bool watched : 1;	/* watched_since is not 0 (read with last_idle_ts) */
+	bool idle_repaired : 1;	/* idle_repairs is not 0 */
+	/*
+	 * curr_task's class, kept in step by cpubits.c (rqe_task_class_changed()): a judge
+	 * or the bits' flush asking whether the CPU's runner makes it busy reads no other
+	 * line (at 256 CPUs the runner's was a miss a wakeup)
+	 */
+	bool curr_idle_class : 1;	/* task_is_idle_class(curr_task) */
+	bool curr_policy_known : 1;	/* curr_task->policy != RQ_POLICY_UNKNOWN */
+	/* the lists' capacities, rqe_list_cap(): 1 << n, 0 none yet */
+	unsigned int queued_cap : 5, delayed_cap : 5;
+	/* ---- the second: a placement's, and the switch's of a CPU not yet known */
 	uint64_t watched_since;	/* first switch seen while not known */
-	/* ---- the rest */
 	uint64_t idle_since;	/* when the model last saw it go idle (rqe_curr_changed()) */
 	uint64_t last_prune;
-	int queued_cap, delayed_cap;
+	uint32_t placements_in_hi, placements_out_hi;
+	/* data quality: the model corrected from the records' common_pid */
+	uint64_t idle_repairs;	/* of those (repairs), the model had the idle task running */
+	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
+	/* ---- the rest */
 	int core, node;
 	int capacity;		/* 0 unknown; from --topology */
-	uint64_t placements_in, placements_out;
 	uint64_t lost_events;
-	/* data quality: the model corrected from the records' common_pid */
-	uint64_t repairs;	/* curr was wrong (e.g. a switch out of idle missing) */
-	uint64_t idle_repairs;	/* of those, the model had the idle task running */
 	uint64_t switch_mismatches;	/* a sched_switch whose prev was not the model's curr */
 	uint64_t clock_backwards;	/* records older than the CPU's previous one */
 } __attribute__((aligned(64)));
@@ -356,6 +376,13 @@ struct rq_analysis {
 	struct rq_task **task_hash;
 	unsigned int task_hash_size;
 	struct rq_task **pid_pages[RQ_PID_LIMIT / RQ_PID_PAGE];
+	/*
+	 * the tasks' memory (model.c, task_alloc()): chunks of RQE_TASK_CHUNK slots of
+	 * 160 bytes on 64-byte boundaries, a free list of the slots of evicted tasks
+	 */
+	struct rqe_task_chunk *task_chunks;
+	unsigned int task_chunk_used;	/* slots handed out of the newest chunk */
+	struct rqe_task_slot *task_free;
 	unsigned int nr_tasks;
 	unsigned int nr_exited_kept;
 	unsigned int exited_head;
@@ -475,6 +502,22 @@ static inline void rqe_cpu_dirty(struct rq_analysis *an, int cpu)
 	}
 }
 
+/* A list's capacity from its bits in struct rq_cpu: 1 << cap, 0 when there is none. */
+static inline int rqe_list_cap(unsigned int cap)
+{
+	return cap ? 1 << cap : 0;
+}
+
+/* Double cpu's queue or maybe-delayed set (8 to start with); -1 out of memory. */
+int rqe_list_grow(struct rq_cpu *c, bool delayed);
+
+/* The low 32 bits of a count in lo, the rest in hi: the count (hi << 32 | lo). */
+static inline void rqe_count32(uint32_t *lo, uint32_t *hi)
+{
+	if (!++*lo)
+		++*hi;
+}
+
 /* Take t off whatever runqueue list the model has it on. */
 static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 {
@@ -495,22 +538,22 @@ static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 /* Put t at the end of cpu's queue, or of its maybe-delayed set. */
 static inline void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
 {
-	struct rq_task ***list;
+	struct rq_task **list;
 	struct rq_cpu *c;
-	int *n, *cap;
+	int *n;
 
 	rq_remove(an, t);
 	if (!valid_cpu(an, cpu))
 		return;
 	c = &an->cpus[cpu];
-	list = delayed ? &c->delayed : &c->queued;
 	n = delayed ? &c->ndelayed : &c->nqueued;
-	cap = delayed ? &c->delayed_cap : &c->queued_cap;
-	if (*n == *cap && rqe_list_grow(list, cap))
+	if (*n == rqe_list_cap(delayed ? c->delayed_cap : c->queued_cap) &&
+	    rqe_list_grow(c, delayed))
 		return;
+	list = delayed ? c->delayed : c->queued;
 	rqe_cpu_dirty(an, cpu);
 	t->rq_index = *n;
-	(*list)[(*n)++] = t;
+	list[(*n)++] = t;
 	t->rq_cpu = cpu;
 	t->on_delayed = delayed;
 }
@@ -721,12 +764,11 @@ static inline bool rqe_busy_by_curr(const struct rq_analysis *an, int cpu,
 				    const struct rq_task *skip)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
-	const struct rq_task *q;
 
 	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
 		return false;
-	q = rq_task_find(an, c->curr);
-	return q && q->policy != RQ_POLICY_UNKNOWN && !task_is_idle_class(q);
+	/* q, rq_task_find(curr), is curr_task: its class is in c (cpubits.c) */
+	return c->curr_task && c->curr_policy_known && !c->curr_idle_class;
 }
 
 /*
@@ -745,7 +787,7 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 		/* what the scan finds at its first task, and where it stops */
 		*l = (struct cpu_look){
 			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
-			.assume = c->watched_since && !c->last_idle_ts ?
+			.assume = c->watched && !c->last_idle_ts ?
 				  1u << RQ_ASSUME_CPU_WATCHED : 0,
 		};
 		return;

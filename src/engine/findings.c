@@ -112,7 +112,7 @@ static int idle_allowed_cpu(struct rq_analysis *an, const struct rq_cpumask *mas
 	if (!an->has_topology)
 		*assume |= 1u << RQ_ASSUME_LLC;
 	/* its switches out of idle are missing here: was it really idle? */
-	if (an->cpus[cpu].idle_repairs)
+	if (an->cpus[cpu].idle_repaired)
 		*assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
 	return cpu;
 }
@@ -326,7 +326,7 @@ static unsigned int truth_found_assume(const struct rq_analysis *an, int cpu, bo
 {
 	unsigned int assume = an->has_topology ? 0 : 1u << RQ_ASSUME_LLC;
 
-	if (from_model && an->cpus[cpu].idle_repairs)
+	if (from_model && an->cpus[cpu].idle_repaired)
 		assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
 	return assume;
 }

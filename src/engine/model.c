@@ -274,6 +274,81 @@ static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 	return &(*page)[pid % RQ_PID_PAGE];
 }
 
+/*
+ * Tasks live in chunks, not one malloc each: malloc put a 152-byte task anywhere on 16
+ * bytes, so that what a switch or wakeup reads of it (its first 128 bytes) took three
+ * or four cache lines, and malloc's header sat between tasks.  A slot of 160 bytes (a
+ * multiple of 32) starts on 0 or 32 of a line: 2 or 3 lines, and the same memory as
+ * malloc's chunk.  cachegrind, 300 k events: D1 read misses per event 2.30 -> 2.19 at
+ * 2 CPUs, 7.20 -> 7.11 at 256.  Under AddressSanitizer a free slot is poisoned, so a use
+ * of an evicted task is still caught.
+ */
+#define RQE_TASK_CHUNK 256
+struct rqe_task_slot {
+	union {
+		struct rq_task t;
+		struct rqe_task_slot *next_free;
+	};
+} __attribute__((aligned(32)));
+struct rqe_task_chunk {
+	struct rqe_task_slot slot[RQE_TASK_CHUNK];
+	struct rqe_task_chunk *next;
+} __attribute__((aligned(64)));
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define slot_poison(s) ASAN_POISON_MEMORY_REGION(&(s)->t, sizeof(struct rq_task))
+#define slot_unpoison(s) ASAN_UNPOISON_MEMORY_REGION(&(s)->t, sizeof(struct rq_task))
+#else
+#define slot_poison(s) ((void)(s))
+#define slot_unpoison(s) ((void)(s))
+#endif
+
+/* A zeroed task; NULL out of memory. */
+static struct rq_task *task_alloc(struct rq_analysis *an)
+{
+	struct rqe_task_slot *s = an->task_free;
+
+	if (s) {
+		slot_unpoison(s);
+		an->task_free = s->next_free;
+	} else {
+		if (!an->task_chunks || an->task_chunk_used == RQE_TASK_CHUNK) {
+			struct rqe_task_chunk *c = aligned_alloc(64, sizeof(*c));
+
+			if (!c)
+				return NULL;
+			c->next = an->task_chunks;
+			an->task_chunks = c;
+			an->task_chunk_used = 0;
+		}
+		s = &an->task_chunks->slot[an->task_chunk_used++];
+	}
+	memset(&s->t, 0, sizeof(s->t));
+	return &s->t;
+}
+
+static void task_release(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rqe_task_slot *s = (struct rqe_task_slot *)t;
+
+	s->next_free = an->task_free;
+	an->task_free = s;
+	slot_poison(s);
+}
+
+void rqe_tasks_free(struct rq_analysis *an)
+{
+	while (an->task_chunks) {
+		struct rqe_task_chunk *c = an->task_chunks;
+
+		an->task_chunks = c->next;
+		/* the free slots are poisoned: free() does not mind */
+		free(c);
+	}
+	an->task_free = NULL;
+}
+
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 {
 	struct rq_task *t, **slot;
@@ -284,7 +359,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	slot = pid_slot(an, pid, true);
 	if (!slot && pid < RQ_PID_LIMIT)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = task_alloc(an);
 	if (!t)
 		return NULL;
 	t->mask = &an->no_mask.m;
@@ -318,15 +393,24 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 /* ---- per-CPU runqueue model (docs/kernel.md §4) ----------------------- */
 
 /* The per-CPU lists only ever grow, and rarely: out of the inline rq_enqueue(). */
-int rqe_list_grow(struct rq_task ***list, int *cap)
+int rqe_list_grow(struct rq_cpu *c, bool delayed)
 {
-	int ncap = *cap ? *cap * 2 : 8;
-	struct rq_task **nl = reallocarray(*list, (size_t)ncap, sizeof(**list));
+	struct rq_task ***list = delayed ? &c->delayed : &c->queued;
+	unsigned int cap = delayed ? c->delayed_cap : c->queued_cap;
+	/* 8 to start with, then twice as many; 1 << 30 tasks is past any memory */
+	unsigned int ncap = cap ? cap + 1 : 3;
+	struct rq_task **nl;
 
+	if (ncap > 30)
+		return -1;
+	nl = reallocarray(*list, (size_t)1 << ncap, sizeof(**list));
 	if (!nl)
 		return -1;
 	*list = nl;
-	*cap = ncap;
+	if (delayed)
+		c->delayed_cap = ncap;
+	else
+		c->queued_cap = ncap;
 	return 0;
 }
 
@@ -472,11 +556,11 @@ void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_ta
 	l->known = c->known && c->curr >= 0;
 	if (!l->known)
 		return;
-	if (c->watched_since && !c->last_idle_ts)
+	if (c->watched && !c->last_idle_ts)
 		l->assume |= 1u << RQ_ASSUME_CPU_WATCHED;
 	l->pending = c->pending_wakeups > 0;
 	if (c->curr > 0 && (!skip || c->curr != skip->pid) &&
-	    look_task(rq_task_find(an, c->curr), l) && busy_enough)
+	    look_task(c->curr_task, l) && busy_enough)
 		return;
 	for (int i = 0; i < c->nqueued; i++)
 		if (c->queued[i] != skip && look_task(c->queued[i], l) && busy_enough)
@@ -527,7 +611,7 @@ bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task
 
 	if (c->curr <= 0 || (skip && c->curr == skip->pid))
 		return false;
-	q = rq_task_find(an, c->curr);
+	q = c->curr_task;	/* rq_task_find(curr) without the index's line */
 	memset(l, 0, sizeof(*l));
 	if (!q || task_is_idle_class(q))
 		return false;
@@ -642,8 +726,10 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 	c->trailing_prev = -1;
 	if (c->curr >= 0) {
 		c->repairs++;
-		if (!c->curr)
+		if (!c->curr) {
 			c->idle_repairs++;
+			c->idle_repaired = true;
+		}
 		t = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
 		/* it switched out unseen: blocked or preempted, nobody knows */
 		if (t && t->state == RQ_TS_RUNNING)
@@ -670,8 +756,13 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_cpu *c = &an->cpus[ev->cpu];
-	struct rq_task *prev = rqe_task_get(an, ev->pid, ev->ts);
-	struct rq_task *next;
+	struct rq_task *prev, *next;
+
+	/* prev is nearly always the CPU's curr: its task without the pid index's line */
+	if (ev->pid > 0 && ev->pid == c->curr && c->curr_task)
+		prev = c->curr_task;
+	else
+		prev = rqe_task_get(an, ev->pid, ev->ts);
 
 	/*
 	 * The switch names who ran: the model should have said the same.  The idle task
@@ -681,6 +772,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	if (c->curr == 0 && ev->pid > 0) {
 		c->repairs++;
 		c->idle_repairs++;
+		c->idle_repaired = true;
 	} else if (c->curr >= 0 && c->curr != ev->pid) {
 		struct rq_task *gone = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
 
@@ -718,10 +810,12 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	prune_delayed(an, ev->cpu, ev->ts);
 	if (!c->known) {
-		if (!c->watched_since)
+		if (!c->watched_since) {
 			c->watched_since = ev->ts;
-		else if (ev->ts - c->watched_since >= CPU_KNOWN_AFTER)
+			c->watched = c->watched_since != 0;
+		} else if (ev->ts - c->watched_since >= CPU_KNOWN_AFTER) {
 			c->known = true;
+		}
 		rqe_cpu_dirty(an, ev->cpu);
 	}
 	if (ev->pid2 == 0) {
@@ -833,7 +927,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	rqe_task_drop_mask(an, t);
 	rqe_snap_put(an, t);
 	cold_free(t);
-	free(t);
+	task_release(an, t);
 	an->nr_tasks--;
 	an->nr_tasks_evicted++;
 }
@@ -1105,6 +1199,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	cpu_clear_lists(an, ev->cpu);
 	c->known = false;
 	c->watched_since = 0;
+	c->watched = false;
 	rqe_set_curr(an, ev->cpu, -1, NULL);
 	c->trailing_prev = -1;
 	c->pending_wakeups = 0;	/* the tasks' own marks are dropped as they are seen */

@@ -4,8 +4,9 @@
  * visit of every CPU they replace: random event streams (switches that contradict the
  * model, repairs from common_pid, lost events, markers changing policies, forks reusing
  * pids, exits and frees until tasks are evicted), and after every event the bits, each
- * CPU's curr_task and each task's count of CPUs naming it, and the snapshot a waking of
- * a random task would take, all equal to what the rules compute from scratch.
+ * CPU's curr_task (and its copy of that task's class) and each task's count of CPUs naming
+ * it, and the snapshot a waking of a random task would take, all equal to what the rules
+ * compute from scratch.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,6 +105,12 @@ static void check(struct rq_analysis *an, bool every_task)
 		unresolved += c->curr > 0 && !c->curr_task;
 		if (c->curr_task)
 			check_task(c->curr_task, an);
+		/* the copies of the runner's class and of idle_repairs != 0 */
+		assert_int_equal(c->curr_idle_class,
+				 c->curr_task && task_is_idle_class(c->curr_task));
+		assert_int_equal(c->curr_policy_known,
+				 c->curr_task && c->curr_task->policy != RQ_POLICY_UNKNOWN);
+		assert_int_equal(c->idle_repaired, c->idle_repairs != 0);
 	}
 	assert_int_equal(an->nunresolved, unresolved);
 	/* the tasks no CPU names: now and then (thousands of them) */
@@ -198,10 +205,33 @@ static void random_stream(void **state)
 	(void)state;
 }
 
+/*
+ * struct rq_cpu keeps its placement counts in 32 bits, the rest beside them (to fit its
+ * first cache line): the count goes on past 2^32, and the summary says it whole.
+ */
+static void placements_past_32_bits(void **state)
+{
+	struct rq_analysis *an = synth_new(2, "6.18.0");
+	const struct rq_summary *s;
+
+	assert_non_null(an);
+	an->cpus[1].placements_in = UINT32_MAX;
+	an->cpus[1].placements_in_hi = 2;
+	an->cpus[1].placements_out = UINT32_MAX - 1;
+	rqe_count32(&an->cpus[1].placements_in, &an->cpus[1].placements_in_hi);
+	rqe_count32(&an->cpus[1].placements_out, &an->cpus[1].placements_out_hi);
+	s = rq_analysis_summary(an);
+	assert_true(s->cpus[1].placements_in == 3ULL << 32);
+	assert_true(s->cpus[1].placements_out == UINT32_MAX);
+	rq_analysis_free(an);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_stream),
+		cmocka_unit_test(placements_past_32_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
