@@ -275,13 +275,13 @@ static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 }
 
 /*
- * Tasks live in chunks, not one malloc each: malloc put a 152-byte task anywhere on 16
- * bytes, so that what a switch or wakeup reads of it (its first 128 bytes) took three
- * or four cache lines, and malloc's header sat between tasks.  A slot of 160 bytes (a
- * multiple of 32) starts on 0 or 32 of a line: 2 or 3 lines, and the same memory as
- * malloc's chunk.  cachegrind, 300 k events: D1 read misses per event 2.30 -> 2.19 at
- * 2 CPUs, 7.20 -> 7.11 at 256.  Under AddressSanitizer a free slot is poisoned, so a use
- * of an evicted task is still caught.
+ * Tasks live in chunks, not one malloc each: malloc put a task anywhere on 16 bytes with
+ * its 8-byte header between tasks.  The slots are the task's own 152 bytes: slots of 160
+ * on 32-byte boundaries (2 or 3 lines for the first 128 bytes) saved 0.1 D1 miss an event
+ * at 256 CPUs (cachegrind, 300 k events: 7.99 -> 7.86) but cost 8 bytes a task, and the
+ * target is 200 bytes a live task (issue 23: 204 -> 194 with this and the hash's load of
+ * two).  Under AddressSanitizer a free slot is poisoned, so a use of an evicted task is
+ * still caught.
  */
 #define RQE_TASK_CHUNK 256
 struct rqe_task_slot {
@@ -289,7 +289,7 @@ struct rqe_task_slot {
 		struct rq_task t;
 		struct rqe_task_slot *next_free;
 	};
-} __attribute__((aligned(32)));
+};
 struct rqe_task_chunk {
 	struct rqe_task_slot slot[RQE_TASK_CHUNK];
 	struct rqe_task_chunk *next;
@@ -354,7 +354,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	struct rq_task *t, **slot;
 	unsigned int b;
 
-	if (an->nr_tasks >= an->task_hash_size && rqe_grow_hash(an))
+	if (an->nr_tasks >= 2 * an->task_hash_size && rqe_grow_hash(an))
 		return NULL;
 	slot = pid_slot(an, pid, true);
 	if (!slot && pid < RQ_PID_LIMIT)
