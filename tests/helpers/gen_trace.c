@@ -47,9 +47,10 @@
 
 #include "markers.h"
 #include "outfile.h"
+#include "tdhdr.h"
 #include "tracedat_write.h"
 
-#define PAGE_SIZE 4096
+#define PAGE_SIZE TDHDR_PAGE
 #define PAGE_DATA (PAGE_SIZE - 16)
 #define NSEC_PER_MSEC 1000000ULL
 /* the engine's DELAYED_WINDOW: a blocked fair task may stay enqueued this long */
@@ -63,26 +64,6 @@ enum { TS_SLEEPING, TS_QUEUED, TS_RUNNING, TS_DEAD };
 
 /* ---- the formats (as a 6.18 kernel's tracefs shows them) --------------------------- */
 
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
-
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 #define WAKE_FIELDS \
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n" \
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
@@ -96,7 +77,7 @@ enum { ID_PRINT = 5, ID_EXEC = 365, ID_FORK = 366, ID_EXIT = 369, ID_MIGRATE = 3
        ID_SETAFF_EXIT = 391, ID_SETAFF_ENTER = 392, ID_CGROUP_ATTACH = 538 };
 
 static char fmt_switch[] =
-	"name: sched_switch\nID: 372\nformat:\n" COMMON
+	"name: sched_switch\nID: 372\nformat:\n" TDHDR_COMMON
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -116,11 +97,12 @@ static char fmt_switch[] =
 	"(((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
 	"0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, "
 	"REC->next_prio\n";
-static char fmt_waking[] = "name: sched_waking\nID: 375\nformat:\n" COMMON WAKE_FIELDS;
-static char fmt_wakeup[] = "name: sched_wakeup\nID: 374\nformat:\n" COMMON WAKE_FIELDS;
-static char fmt_wakeup_new[] = "name: sched_wakeup_new\nID: 373\nformat:\n" COMMON WAKE_FIELDS;
+static char fmt_waking[] = "name: sched_waking\nID: 375\nformat:\n" TDHDR_COMMON WAKE_FIELDS;
+static char fmt_wakeup[] = "name: sched_wakeup\nID: 374\nformat:\n" TDHDR_COMMON WAKE_FIELDS;
+static char fmt_wakeup_new[] =
+	"name: sched_wakeup_new\nID: 373\nformat:\n" TDHDR_COMMON WAKE_FIELDS;
 static char fmt_migrate[] =
-	"name: sched_migrate_task\nID: 371\nformat:\n" COMMON
+	"name: sched_migrate_task\nID: 371\nformat:\n" TDHDR_COMMON
 	"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:16;\tsize:4;\tsigned:1;\n"
@@ -129,7 +111,7 @@ static char fmt_migrate[] =
 	"print fmt: \"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", __get_str(comm), "
 	"REC->pid, REC->prio, REC->orig_cpu, REC->dest_cpu\n";
 static char fmt_fork[] =
-	"name: sched_process_fork\nID: 366\nformat:\n" COMMON
+	"name: sched_process_fork\nID: 366\nformat:\n" TDHDR_COMMON
 	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -137,7 +119,7 @@ static char fmt_fork[] =
 	"print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
 	"REC->parent_pid, __get_str(child_comm), REC->child_pid\n";
 static char fmt_exit[] =
-	"name: sched_process_exit\nID: 369\nformat:\n" COMMON
+	"name: sched_process_exit\nID: 369\nformat:\n" TDHDR_COMMON
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -145,14 +127,14 @@ static char fmt_exit[] =
 	"print fmt: \"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, "
 	"REC->group_dead ? \"true\" : \"false\"\n";
 static char fmt_exec[] =
-	"name: sched_process_exec\nID: 365\nformat:\n" COMMON
+	"name: sched_process_exec\nID: 365\nformat:\n" TDHDR_COMMON
 	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, "
 	"REC->old_pid\n";
 static char fmt_setaff_enter[] =
-	"name: sys_enter_sched_setaffinity\nID: 392\nformat:\n" COMMON
+	"name: sys_enter_sched_setaffinity\nID: 392\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:unsigned int len;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -161,12 +143,12 @@ static char fmt_setaff_enter[] =
 	"((unsigned long)(REC->pid)), ((unsigned long)(REC->len)), "
 	"((unsigned long)(REC->user_mask_ptr))\n";
 static char fmt_setaff_exit[] =
-	"name: sys_exit_sched_setaffinity\nID: 391\nformat:\n" COMMON
+	"name: sys_exit_sched_setaffinity\nID: 391\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"0x%lx\", REC->ret\n";
 static char fmt_cgroup_attach[] =
-	"name: cgroup_attach_task\nID: 538\nformat:\n" COMMON
+	"name: cgroup_attach_task\nID: 538\nformat:\n" TDHDR_COMMON
 	"\tfield:int dst_root;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int dst_level;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:u64 dst_id;\toffset:16;\tsize:8;\tsigned:0;\n"
@@ -177,7 +159,7 @@ static char fmt_cgroup_attach[] =
 	"REC->dst_root, REC->dst_id, REC->dst_level, __get_str(dst_path), REC->pid, "
 	"__get_str(comm)\n";
 static char fmt_print[] =
-	"name: print\nID: 5\nformat:\n" COMMON
+	"name: print\nID: 5\nformat:\n" TDHDR_COMMON
 	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
 	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
@@ -1054,8 +1036,7 @@ static void finish_file(void)
 	};
 	char **stats = xcalloc((size_t)g.ncpus, sizeof(char *));
 	struct rq_tdw_meta m = {
-		.header_page = header_page, .header_page_len = sizeof(header_page) - 1,
-		.header_event = header_event, .header_event_len = sizeof(header_event) - 1,
+		TDHDR_META_HEADERS,
 		.ftrace = ftrace, .nr_ftrace = 1,
 		.events = events, .nr_events = (int)(sizeof(events) / sizeof(events[0])),
 		.uname = "Linux gen 6.18.0-gen #1 SMP x86_64",
