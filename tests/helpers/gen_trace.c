@@ -6,7 +6,7 @@
  * (src/input/tracedat_write.c); `trace-cmd report` reads it like a recording.
  *
  * usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] [--events M] [--seed S]
- *                  [--file-version 6|7] [--expect FILE] [--spacing NS]
+ *                  [--file-version 6|7] [--expect FILE] [--spacing NS] [--truth-on-rq PM]
  *
  * What the trace holds, as `rqpath record` would write it on a 6.18 kernel:
  *   - the recorder's rqpath/1 lines (src/input/markers.h): the kernel, every CPU with
@@ -32,6 +32,15 @@
  * event counts, as JSON to FILE.expect.json (or --expect): tests/golden/t_generated.sh
  * compares them with rqpath audit's.
  *
+ * --truth-on-rq PM: kernel truth too (an rqpath-truth buffer, as the recorder's BPF side
+ * writes it): per mille PM of the wakeups that stay on their CPU, of a task whose policy
+ * and mask the markers give, get an rqpath:truth record at their sched_waking saying the
+ * task was still on a runqueue (p->on_rq: ttwu_runnable(), no selection), with its
+ * policy and mask and no CPU's state.  Such a wakeup would-be finding is "no selection"
+ * (the no_selection of FILE.expect.json), neither counted nor possible; an exec, whose
+ * record is not written, is not judged.  Without the option no random number is drawn
+ * for it: the trace is the same as before.
+ *
  * The cases kept out on purpose (their rules are being refined, issue 19): repaired
  * switches (every switch is in the trace), CPUs never seen idle, traces without
  * sched_waking, lost events, RT tasks, load balancing.
@@ -49,6 +58,7 @@
 #include "outfile.h"
 #include "tdhdr.h"
 #include "tracedat_write.h"
+#include "truth_fmt.h"
 
 #define PAGE_SIZE TDHDR_PAGE
 #define PAGE_DATA (PAGE_SIZE - 16)
@@ -192,6 +202,7 @@ struct cpu {
 
 struct verdicts {
 	uint64_t count, exact, inferred, possible, not_judged, judged, unknown, of;
+	uint64_t no_selection;	/* would count, but the truth record shows no selection */
 };
 
 enum { F_NEEDLESS, F_OFFCPU, F_STACKING, F_MISSED, F__COUNT };
@@ -221,6 +232,12 @@ static struct {
 	uint64_t last_ts;	/* the timestamp of the record written last */
 	uint64_t emitted, counts[C__COUNT];
 	struct verdicts v[F__COUNT];
+	unsigned int truth_on_rq;	/* --truth-on-rq: per mille */
+	bool on_rq;		/* the wakeup judged now has an on_rq truth record */
+	int truth_id, truth_hdr;
+	char *truth_fmt;	/* its format text, truth_fmt_len bytes */
+	size_t truth_fmt_len;
+	uint64_t truth_records;
 	struct rq_tdw *w;
 	unsigned char (*page)[PAGE_SIZE];
 	uint32_t *page_pos;
@@ -408,6 +425,31 @@ static void rec_wake(uint16_t id, int counter, int cpu, int writer, const struct
 	put_i32(r, 28, 120);
 	put_i32(r, 32, target);
 	emit(cpu, r, 36, counter);
+}
+
+/* The rqpath:truth record of t's sched_waking just written on cpu: on a runqueue. */
+static void rec_truth_on_rq(int cpu, const struct task *t)
+{
+	struct rq_truth_rec r = { 0 };
+	unsigned char buf[RQ_TRUTH_EVENT_MAX];
+	uint32_t len;
+
+	r.ts = g.last_ts;
+	r.pid = (uint32_t)t->pid;
+	r.policy = (uint32_t)t->policy;
+	r.nr_cpus_allowed = t->pin >= 0 ? 1 : (uint32_t)g.ncpus;
+	r.task_cpu = (uint32_t)t->cpu;
+	r.cpu = (uint16_t)cpu;
+	r.point = RQ_TRUTH_WAKING;
+	r.flags = RQ_TRUTH_ON_RQ;
+	r.nr_cpus = 0;		/* no CPU's state: the model's, as in a record cut short */
+	for (int c = 0; c < g.ncpus && c < 64 * RQ_TRUTH_MASK_WORDS; c++)
+		if (t->pin < 0 || t->pin == c)
+			r.mask[c / 64] |= 1ULL << (c % 64);
+	len = rq_truth_encode(&r, g.truth_id, g.truth_hdr, g.ncpus, buf);
+	if (rq_tdw_add_record(g.w, r.ts, buf, len) < 0)
+		die("cannot write a truth record: %s", strerror(errno));
+	g.truth_records++;
 }
 
 static void rec_migrate(int cpu, int writer, const struct task *t, int from, int to)
@@ -688,6 +730,10 @@ static bool idle_sibling(const struct task *t, int x)
 
 static void count(int f, bool possible, bool inferred)
 {
+	if (g.on_rq) {
+		g.v[f].no_selection++;
+		return;
+	}
 	if (possible) {
 		g.v[f].possible++;
 		return;
@@ -833,10 +879,16 @@ static void step_wake(int cpu)
 	proven = x != prev || (g.cpus[prev].last_idle_ts &&
 			       g.cpus[prev].last_idle_ts >= t->blocked_ts);
 	rec_wake(ID_WAKING, C_WAKING, cpu, writer, t, prev);
+	/* a task that moves was selected for, whatever on_rq said: only one that stays */
+	g.on_rq = g.truth_on_rq && x == prev && t->mask_known && t->policy != POL_UNKNOWN &&
+		  chance(g.truth_on_rq);
+	if (g.on_rq)
+		rec_truth_on_rq(cpu, t);
 	if (x != prev)
 		rec_migrate(cpu, writer, t, prev, x);
 	rec_wake(ID_WAKEUP, C_WAKEUP, cpu, writer, t, x);
 	judge_placement(t, x, false, proven, x == prev && !t->blocked_ts);
+	g.on_rq = false;
 	sleeping_del(t);
 	delayed_del(t);
 	enqueue_and_run(t, x);
@@ -903,6 +955,15 @@ static void step_exec(int cpu)
 	snprintf(file, sizeof(file), "/usr/bin/e%d", t->pid);
 	rec_exec(cpu, t, file);
 	snprintf(t->comm, sizeof(t->comm), "e%d", t->pid);
+	if (g.truth_on_rq) {
+		/*
+		 * with truth records in the trace an exec is judged from its own record
+		 * (sched_process_exec's), and none is written: not judged, its mask unknown
+		 */
+		g.v[F_NEEDLESS].unknown++;
+		g.v[F_NEEDLESS].not_judged++;
+		return;
+	}
 	if (!t->mask_known) {
 		/* a task seen on two CPUs since has a proven multi-CPU mask */
 		if (t->seen_multi) {
@@ -1030,7 +1091,10 @@ static void finish_file(void)
 		{ "syscalls", "sys_exit_sched_setaffinity", fmt_setaff_exit,
 		  sizeof(fmt_setaff_exit) - 1 },
 		{ "cgroup", "cgroup_attach_task", fmt_cgroup_attach, sizeof(fmt_cgroup_attach) - 1 },
+		{ RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT, g.truth_fmt, g.truth_fmt_len },
 	};
+	/* the last, rqpath:truth, only with its buffer (--truth-on-rq) */
+	int nr_events = (int)(sizeof(events) / sizeof(events[0])) - !g.truth_fmt;
 	struct rq_tdw_format ftrace[] = {
 		{ "ftrace", "print", fmt_print, sizeof(fmt_print) - 1 },
 	};
@@ -1038,7 +1102,7 @@ static void finish_file(void)
 	struct rq_tdw_meta m = {
 		TDHDR_META_HEADERS,
 		.ftrace = ftrace, .nr_ftrace = 1,
-		.events = events, .nr_events = (int)(sizeof(events) / sizeof(events[0])),
+		.events = events, .nr_events = nr_events,
 		.uname = "Linux gen 6.18.0-gen #1 SMP x86_64",
 		.trace_clock = "[local] global counter mono", .clock_name = "local",
 		.cpustats = stats, .version = "rqpath gen_trace",
@@ -1071,7 +1135,9 @@ static void write_expect(void)
 	fprintf(f, "{\n  \"generator\": {\"cpus\": %d, \"llcs\": %d, \"tasks\": %d, "
 		"\"seed\": %llu, \"file_version\": %d},\n", g.ncpus, g.nllc, g.ntasks,
 		(unsigned long long)g.seed, g.version);
-	fprintf(f, "  \"events\": %llu,\n  \"counts\": {", (unsigned long long)g.emitted);
+	/* every record of the file, the truth buffer's too */
+	fprintf(f, "  \"events\": %llu,\n  \"counts\": {",
+		(unsigned long long)(g.emitted + g.truth_records));
 	for (int i = 0; i < C__COUNT; i++)
 		if (count_name[i])
 			fprintf(f, "%s\"%s\": %llu", i ? ", " : "", count_name[i],
@@ -1090,6 +1156,8 @@ static void write_expect(void)
 			fprintf(f, ", \"unknown\": %llu", (unsigned long long)v->unknown);
 		if (i == F_OFFCPU)
 			fprintf(f, ", \"of\": %llu", (unsigned long long)v->of);
+		if (g.truth_on_rq)
+			fprintf(f, ", \"no_selection\": %llu", (unsigned long long)v->no_selection);
 		fprintf(f, "}%s\n", i + 1 < F__COUNT ? "," : "");
 	}
 	fprintf(f, "  }\n}\n");
@@ -1127,6 +1195,7 @@ int main(int argc, char **argv)
 		{ "file-version", required_argument, NULL, 'v' },
 		{ "expect", required_argument, NULL, 'x' },
 		{ "spacing", required_argument, NULL, 'p' },
+		{ "truth-on-rq", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char err[512];
@@ -1149,10 +1218,11 @@ int main(int argc, char **argv)
 		case 'v': g.version = (int)parse_num(optarg, "--file-version"); break;
 		case 'x': g.expect = optarg; break;
 		case 'p': g.spacing = parse_num(optarg, "--spacing"); break;
+		case 'r': g.truth_on_rq = (unsigned int)parse_num(optarg, "--truth-on-rq"); break;
 		default:
 			fprintf(stderr, "usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] "
 				"[--events M] [--seed S] [--file-version 6|7] [--expect FILE] "
-				"[--spacing NS]\n");
+				"[--spacing NS] [--truth-on-rq PER_MILLE]\n");
 			return 2;
 		}
 	}
@@ -1164,6 +1234,8 @@ int main(int argc, char **argv)
 		die("--tasks from cpus + 1 to 2000000");
 	if (g.version != 6 && g.version != 7)
 		die("--file-version 6 or 7");
+	if (g.truth_on_rq > 1000)
+		die("--truth-on-rq 0..1000 (per mille)");
 	/* about one event per 20 us on each CPU */
 	if (!g.spacing)
 		g.spacing = 20000 / (uint64_t)g.ncpus > 20 ? 20000 / (uint64_t)g.ncpus : 20;
@@ -1186,6 +1258,14 @@ int main(int argc, char **argv)
 			  sizeof(err));
 	if (!g.w)
 		die("%s", err);
+	if (g.truth_on_rq) {
+		/* an event id after every other; the common fields as the kernel's formats have */
+		g.truth_id = ID_CGROUP_ATTACH + 1;
+		g.truth_fmt = rq_truth_format(g.truth_id, fmt_switch, &g.truth_fmt_len,
+					      &g.truth_hdr);
+		if (!g.truth_fmt || rq_tdw_add_instance(g.w, RQ_TRUTH_BUFFER) < 0)
+			die("out of memory");
+	}
 	snapshot();
 	while (g.emitted < g.nevents)
 		step();

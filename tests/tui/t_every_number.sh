@@ -12,8 +12,9 @@
 # events.  Wide numbers: the generated trace's 6-digit counts must not be cut by the
 # dashboard's columns.  No selection (kernel truth) is checked where each output shows it:
 # a number wherever the trace has truth records, no row or "(N no selection)" where the
-# output leaves it out (no truth records; 0).  No fixture has one that is not 0 yet: a
-# quiet 2-CPU machine's recordings give none, so these checks see 0 and its absence.
+# output leaves it out (no truth records; 0).  The recorded fixtures have none that is not
+# 0 (a quiet 2-CPU machine's recordings give none): a generated trace with truth records
+# (gen_trace --truth-on-rq) has hundreds, counted by the generator.
 . "$(dirname "$0")/golden/script.sh"
 
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
@@ -22,10 +23,15 @@ gen=${RQPATH_BUILD:-$top/build}/tests/gen_trace
 "$gen" -o "$work/gen4m.dat" --cpus 8 --llcs 2 --tasks 400 --events 4000000 --seed 7 \
 	--file-version 7 2>"$work/gen.err" ||
 	{ echo "FAIL: gen_trace: $(cat "$work/gen.err")"; exit 1; }
+# kernel truth with "no selection" verdicts (on_rq at sched_waking), counted by the generator
+"$gen" -o "$work/gentruth.dat" --cpus 4 --llcs 2 --tasks 100 --events 200000 --seed 5 \
+	--truth-on-rq 200 2>"$work/gen.err" ||
+	{ echo "FAIL: gen_trace --truth-on-rq: $(cat "$work/gen.err")"; exit 1; }
 
 : >"$work/list"
 i=0
-for dat in "$top"/fixtures/*.dat "$top/tests/fixtures/truth/spawn-truth.dat" "$work/gen4m.dat"; do
+for dat in "$top"/fixtures/*.dat "$top/tests/fixtures/truth/spawn-truth.dat" "$work/gen4m.dat" \
+	"$work/gentruth.dat"; do
 	[ -f "$dat" ] || continue
 	i=$((i + 1))
 	o=$work/t$i
