@@ -354,6 +354,11 @@ static bool row_filter(const struct rq_diff_row *r, struct pl_filter *f, char *w
 		snprintf(what, size, "%s, possible", r->key);
 		return f->possible >= 0;
 	}
+	if (!strcmp(r->metric, "no_selection")) {
+		snprintf(what, size, "the no selection ones are not listed: the kernel's state shows "
+			 "no CPU was selected for them (audit --placements lists them)");
+		return false;
+	}
 	if (!strcmp(r->metric, "not_judged")) {
 		snprintf(what, size, "the not judged ones are not listed: an unknown fact kept "
 			 "them from a verdict");

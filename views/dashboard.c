@@ -2,7 +2,8 @@
 /*
  * dashboard.c - the default view: the source, what the trace cannot show, a per-CPU
  * strip, placements by kind and path as bars with their denominators, the four findings
- * with their exact / inferred / possible / not-judged split and a rate sparkline, and
+ * with their exact / inferred / possible / not-judged split (and, with kernel truth, how
+ * many made no selection) and a rate sparkline, and
  * (when the screen has room) the tasks with the most findings.  A cursor moves over the
  * paths and the findings; Enter lists their placements.
  */
@@ -311,7 +312,7 @@ static uint64_t finding_of(const struct rq_summary *sum, int f, const char **wha
 
 /* One finding's row, each column a string: the widths come from the widest of them. */
 struct find_row {
-	char cnt[24], ofs[48], e[24], i[24], p[24], nj[24];
+	char cnt[24], ofs[80], e[24], i[24], p[24], nj[24];
 	bool none;		/* its verdict: not judged (rq_finding_not_judged()) */
 };
 
@@ -327,6 +328,10 @@ static void find_row(const struct rq_summary *sum, int f, struct find_row *r)
 	else
 		snprintf(r->cnt, sizeof(r->cnt), "%llu", (unsigned long long)fs->count);
 	snprintf(r->ofs, sizeof(r->ofs), "of %llu %s", (unsigned long long)of, what);
+	/* kernel truth: would count, but no selection ran; beside the count, as in findings */
+	if (fs->no_selection)
+		snprintf(r->ofs + strlen(r->ofs), sizeof(r->ofs) - strlen(r->ofs),
+			 " (%llu no selection)", (unsigned long long)fs->no_selection);
 	/* the split is the verdicts' work: until it adds up, say it is not known */
 	if (fs->exact + fs->inferred == fs->count) {
 		snprintf(r->e, sizeof(r->e), "%llu", (unsigned long long)fs->exact);

@@ -42,10 +42,12 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 	r->events = sum->nr_events;
 	r->lost_events = sum->lost_events;
 	r->placements = sum->nr_placements;
+	r->truth_records = sum->truth.records;
 	memcpy(r->path_counts, sum->path_counts, sizeof(r->path_counts));
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
 		r->f_count[f] = sum->findings[f].count;
 		r->f_possible[f] = sum->findings[f].possible;
+		r->f_no_selection[f] = sum->findings[f].no_selection;
 		r->f_inferred[f] = sum->findings[f].inferred;
 		r->f_not_judged[f] = sum->findings[f].not_judged;
 		r->f_judged[f] = sum->findings[f].judged;
@@ -182,6 +184,15 @@ static double m_f_rate(const struct rq_diff_run *r, int f)
 static double m_f_possible(const struct rq_diff_run *r, int f)
 {
 	return r->f_unjudged[f] ? NAN : (double)r->f_possible[f];
+}
+
+/*
+ * A verdict like possible ("not judged" too where the finding judged nothing), known only
+ * from truth records: without them, no value (n/a), never a 0 the trace cannot show.
+ */
+static double m_f_no_selection(const struct rq_diff_run *r, int f)
+{
+	return r->f_unjudged[f] || !r->truth_records ? NAN : (double)r->f_no_selection[f];
 }
 
 static double m_f_inferred(const struct rq_diff_run *r, int f)
@@ -445,13 +456,18 @@ static void drop_empty_pair(struct rq_diff *d)
 int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
 		    const struct rq_diff_run *new, int nnew, const struct rq_diff_opts *o)
 {
-	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 6 * RQ_FIND__COUNT +
+	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 7 * RQ_FIND__COUNT +
 		  2 * RQ_FIND__COUNT + 2 * RQ_KIND__COUNT + 4;
 	char name[48];
+	bool truth = false;	/* a run has truth records: its no_selection counts are known */
 
 	memset(d, 0, sizeof(*d));
 	if (nbase < 1 || nnew < 1)
 		return -1;
+	for (int i = 0; i < nbase; i++)
+		truth |= base[i].truth_records > 0;
+	for (int i = 0; i < nnew; i++)
+		truth |= new[i].truth_records > 0;
 	d->alpha = o ? o->alpha : RQ_DIFF_ALPHA;
 	d->min_count = o ? o->min_count : RQ_DIFF_MIN_COUNT;
 	d->base = base;
@@ -495,12 +511,22 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 	}
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {
 		const char *id = rq_finding_ids[f];
+		int first = d->nrows;
 
 		if (add_row(d, "finding", id, id, "per_s", "1/s", m_f_rate, m_f_count, f) ||
 		    add_row(d, "finding", id, id, "count", "", m_f_count, m_f_count, f) ||
 		    add_row(d, "finding", id, id, "inferred", "", m_f_inferred, m_f_inferred, f) ||
-		    add_row(d, "finding", id, id, "possible", "", m_f_possible, m_f_possible, f) ||
-		    add_row(d, "finding", id, id, "not_judged", "", m_f_not_judged,
+		    add_row(d, "finding", id, id, "possible", "", m_f_possible, m_f_possible, f))
+			return -1;
+		/*
+		 * only the kernel's state (truth records) shows a waking whose task was still
+		 * queued (ttwu_runnable(): no selection), and only a waking can show it
+		 */
+		if (truth && (rq_finding_kinds[f] & (1u << RQ_KIND_WAKEUP)) &&
+		    add_row(d, "finding", id, id, "no_selection", "", m_f_no_selection,
+			    m_f_no_selection, f))
+			return -1;
+		if (add_row(d, "finding", id, id, "not_judged", "", m_f_not_judged,
 			    m_f_not_judged, f) ||
 		    add_row(d, "finding", id, id, "judged", "", m_f_judged, m_f_judged, f))
 			return -1;
@@ -512,10 +538,10 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 
 			for (int i = 0; i < nrun; i++)
 				none &= run[i].f_unjudged[f];
-			for (int k = 1; k <= 6; k++)
-				d->rows[d->nrows - k].unjudged[s] = none &&
-					strcmp(d->rows[d->nrows - k].metric, "not_judged") &&
-					strcmp(d->rows[d->nrows - k].metric, "judged");
+			for (int k = first; k < d->nrows; k++)
+				d->rows[k].unjudged[s] = none &&
+					strcmp(d->rows[k].metric, "not_judged") &&
+					strcmp(d->rows[k].metric, "judged");
 		}
 	}
 	for (int f = 0; f < RQ_FIND__COUNT; f++) {

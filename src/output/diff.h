@@ -21,10 +21,12 @@ struct rq_diff_run {
 	int cpus;
 	double duration_s;	/* last - first timestamp */
 	uint64_t events, lost_events, placements;
+	uint64_t truth_records;	/* rqpath:truth records read: no_selection is known */
 	uint64_t path_counts[RQ_PATH__COUNT];
 	uint64_t f_count[RQ_FIND__COUNT], f_possible[RQ_FIND__COUNT];
 	uint64_t f_inferred[RQ_FIND__COUNT], f_not_judged[RQ_FIND__COUNT];
 	uint64_t f_judged[RQ_FIND__COUNT];
+	uint64_t f_no_selection[RQ_FIND__COUNT];	/* kernel truth: no selection ran */
 	bool f_unjudged[RQ_FIND__COUNT];	/* rq_finding_not_judged(): no count, no 0 */
 	/* queue delay: n, p50 and p99 (ns) of each finding's placements and of all */
 	uint64_t f_delay_n[RQ_FIND__COUNT], f_delay_p50[RQ_FIND__COUNT],

@@ -360,7 +360,7 @@ static void arg_iid(struct rq_perfetto *p, const char *name, uint64_t iid)
 	pb_close(&p->pkt, a);
 }
 
-/* findings, possible: an array of finding ids, as in the JSONL export; none if empty */
+/* findings, possible, no_selection: arrays of finding ids as in the JSONL export; none if empty */
 static void arg_findings(struct rq_perfetto *p, const char *name, unsigned int bits)
 {
 	size_t a;
@@ -505,6 +505,7 @@ static void pf_placement(struct rq_writer *w, const struct rq_placement *pl)
 		arg_int(p, "delay_ns", pl->delay_ns);
 	arg_findings(p, "findings", pl->findings);
 	arg_findings(p, "possible", pl->possible);
+	arg_findings(p, "no_selection", pl->no_selection);
 	arg_iid(p, "why", intern_untrusted(p, T_STRING, why, strlen(why)));
 	pb_close(&p->pkt, te);
 	pkt_end(p);
@@ -528,7 +529,7 @@ static int pf_begin(struct rq_writer *w)
 /*
  * The verdict of each finding, as the reports give it: an instant at the end of the
  * trace on a track of its own, "<id>.verdict" its count or "not judged", and its count,
- * possible, not_judged and judged.
+ * possible, no_selection, not_judged and judged.
  */
 static void pf_verdicts(struct rq_perfetto *p, const struct rq_summary *sum)
 {
@@ -561,6 +562,8 @@ static void pf_verdicts(struct rq_perfetto *p, const struct rq_summary *sum)
 		arg_int(p, name, (int64_t)st->count);
 		snprintf(name, sizeof(name), "%s.possible", rq_finding_ids[f]);
 		arg_int(p, name, (int64_t)st->possible);
+		snprintf(name, sizeof(name), "%s.no_selection", rq_finding_ids[f]);
+		arg_int(p, name, (int64_t)st->no_selection);
 		snprintf(name, sizeof(name), "%s.not_judged", rq_finding_ids[f]);
 		arg_int(p, name, (int64_t)st->not_judged);
 		snprintf(name, sizeof(name), "%s.judged", rq_finding_ids[f]);

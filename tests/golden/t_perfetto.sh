@@ -13,7 +13,8 @@
 #     (Perfetto's field numbers and types) with no unknown field;
 #   - a generated 100 k-event trace (tests/helpers/gen_trace.c): one instant per
 #     placement the generator made, and per finding as many instants holding it in
-#     findings / possible as the generator's own count / possible;
+#     findings / possible as the generator's own count / possible; one with truth
+#     records (--truth-on-rq) as many in no_selection as its no_selection;
 #   - a generated 1.2 M-event trace exports to at most 30 MB (the JSON trace event
 #     format of before took 138 MB for it).
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -72,6 +73,15 @@ done
 	{ echo "FAIL: perfetto of the generated trace: exit $?: $(head -n 1 "$tmp/err")"; fail=1; }
 python3 "$check" "$tmp/g.pb" --inner "$tmp/ginner.pb" --expect "$tmp/g.dat.expect.json" || fail=1
 decode "$tmp/ginner.pb" generated || fail=1
+rm -f "$tmp"/g.*
+# with truth records of wakings on a runqueue: the no_selection arrays, the generator's too
+"$gen" -o "$tmp/g.dat" --cpus 4 --llcs 2 --tasks 60 --events 50000 --seed 5 \
+	--truth-on-rq 300 2>"$tmp/gen.err" || { echo "FAIL: gen_trace: $(cat "$tmp/gen.err")"; exit 1; }
+"$rqpath" audit "$tmp/g.dat" --format perfetto -o "$tmp/g.pb" 2>"$tmp/err" ||
+	{ echo "FAIL: perfetto of the truth trace: exit $?: $(head -n 1 "$tmp/err")"; fail=1; }
+"$rqpath" audit "$tmp/g.dat" --placements jsonl -o "$tmp/g.jsonl" 2>"$tmp/err" ||
+	{ echo "FAIL: placements of the truth trace: exit $?: $(head -n 1 "$tmp/err")"; fail=1; }
+python3 "$check" "$tmp/g.pb" --expect "$tmp/g.dat.expect.json" --jsonl "$tmp/g.jsonl" || fail=1
 rm -f "$tmp"/g.*
 
 # the size of a 1.2 M-event trace's export (the release binary: only bytes are counted)

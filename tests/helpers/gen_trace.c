@@ -6,7 +6,7 @@
  * (src/input/tracedat_write.c); `trace-cmd report` reads it like a recording.
  *
  * usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] [--events M] [--seed S]
- *                  [--file-version 6|7] [--expect FILE] [--spacing NS]
+ *                  [--file-version 6|7] [--expect FILE] [--spacing NS] [--truth-on-rq PM]
  *
  * What the trace holds, as `rqpath record` would write it on a 6.18 kernel:
  *   - the recorder's rqpath/1 lines (src/input/markers.h): the kernel, every CPU with
@@ -32,6 +32,15 @@
  * event counts, as JSON to FILE.expect.json (or --expect): tests/golden/t_generated.sh
  * compares them with rqpath audit's.
  *
+ * --truth-on-rq PM: kernel truth too (an rqpath-truth buffer, as the recorder's BPF side
+ * writes it): per mille PM of the wakeups that stay on their CPU, of a task whose policy
+ * and mask the markers give, get an rqpath:truth record at their sched_waking saying the
+ * task was still on a runqueue (p->on_rq: ttwu_runnable(), no selection), with its
+ * policy and mask and no CPU's state.  Such a wakeup would-be finding is "no selection"
+ * (the no_selection of FILE.expect.json), neither counted nor possible; an exec, whose
+ * record is not written, is not judged.  Without the option no random number is drawn
+ * for it: the trace is the same as before.
+ *
  * The cases kept out on purpose (their rules are being refined, issue 19): repaired
  * switches (every switch is in the trace), CPUs never seen idle, traces without
  * sched_waking, lost events, RT tasks, load balancing.
@@ -47,9 +56,11 @@
 
 #include "markers.h"
 #include "outfile.h"
+#include "tdhdr.h"
 #include "tracedat_write.h"
+#include "truth_fmt.h"
 
-#define PAGE_SIZE 4096
+#define PAGE_SIZE TDHDR_PAGE
 #define PAGE_DATA (PAGE_SIZE - 16)
 #define NSEC_PER_MSEC 1000000ULL
 /* the engine's DELAYED_WINDOW: a blocked fair task may stay enqueued this long */
@@ -63,26 +74,6 @@ enum { TS_SLEEPING, TS_QUEUED, TS_RUNNING, TS_DEAD };
 
 /* ---- the formats (as a 6.18 kernel's tracefs shows them) --------------------------- */
 
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
-
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 #define WAKE_FIELDS \
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n" \
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
@@ -96,7 +87,7 @@ enum { ID_PRINT = 5, ID_EXEC = 365, ID_FORK = 366, ID_EXIT = 369, ID_MIGRATE = 3
        ID_SETAFF_EXIT = 391, ID_SETAFF_ENTER = 392, ID_CGROUP_ATTACH = 538 };
 
 static char fmt_switch[] =
-	"name: sched_switch\nID: 372\nformat:\n" COMMON
+	"name: sched_switch\nID: 372\nformat:\n" TDHDR_COMMON
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -116,11 +107,12 @@ static char fmt_switch[] =
 	"(((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
 	"0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, "
 	"REC->next_prio\n";
-static char fmt_waking[] = "name: sched_waking\nID: 375\nformat:\n" COMMON WAKE_FIELDS;
-static char fmt_wakeup[] = "name: sched_wakeup\nID: 374\nformat:\n" COMMON WAKE_FIELDS;
-static char fmt_wakeup_new[] = "name: sched_wakeup_new\nID: 373\nformat:\n" COMMON WAKE_FIELDS;
+static char fmt_waking[] = "name: sched_waking\nID: 375\nformat:\n" TDHDR_COMMON WAKE_FIELDS;
+static char fmt_wakeup[] = "name: sched_wakeup\nID: 374\nformat:\n" TDHDR_COMMON WAKE_FIELDS;
+static char fmt_wakeup_new[] =
+	"name: sched_wakeup_new\nID: 373\nformat:\n" TDHDR_COMMON WAKE_FIELDS;
 static char fmt_migrate[] =
-	"name: sched_migrate_task\nID: 371\nformat:\n" COMMON
+	"name: sched_migrate_task\nID: 371\nformat:\n" TDHDR_COMMON
 	"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:16;\tsize:4;\tsigned:1;\n"
@@ -129,7 +121,7 @@ static char fmt_migrate[] =
 	"print fmt: \"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", __get_str(comm), "
 	"REC->pid, REC->prio, REC->orig_cpu, REC->dest_cpu\n";
 static char fmt_fork[] =
-	"name: sched_process_fork\nID: 366\nformat:\n" COMMON
+	"name: sched_process_fork\nID: 366\nformat:\n" TDHDR_COMMON
 	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -137,7 +129,7 @@ static char fmt_fork[] =
 	"print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
 	"REC->parent_pid, __get_str(child_comm), REC->child_pid\n";
 static char fmt_exit[] =
-	"name: sched_process_exit\nID: 369\nformat:\n" COMMON
+	"name: sched_process_exit\nID: 369\nformat:\n" TDHDR_COMMON
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -145,14 +137,14 @@ static char fmt_exit[] =
 	"print fmt: \"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, "
 	"REC->group_dead ? \"true\" : \"false\"\n";
 static char fmt_exec[] =
-	"name: sched_process_exec\nID: 365\nformat:\n" COMMON
+	"name: sched_process_exec\nID: 365\nformat:\n" TDHDR_COMMON
 	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, "
 	"REC->old_pid\n";
 static char fmt_setaff_enter[] =
-	"name: sys_enter_sched_setaffinity\nID: 392\nformat:\n" COMMON
+	"name: sys_enter_sched_setaffinity\nID: 392\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:unsigned int len;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -161,12 +153,12 @@ static char fmt_setaff_enter[] =
 	"((unsigned long)(REC->pid)), ((unsigned long)(REC->len)), "
 	"((unsigned long)(REC->user_mask_ptr))\n";
 static char fmt_setaff_exit[] =
-	"name: sys_exit_sched_setaffinity\nID: 391\nformat:\n" COMMON
+	"name: sys_exit_sched_setaffinity\nID: 391\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"0x%lx\", REC->ret\n";
 static char fmt_cgroup_attach[] =
-	"name: cgroup_attach_task\nID: 538\nformat:\n" COMMON
+	"name: cgroup_attach_task\nID: 538\nformat:\n" TDHDR_COMMON
 	"\tfield:int dst_root;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int dst_level;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:u64 dst_id;\toffset:16;\tsize:8;\tsigned:0;\n"
@@ -177,7 +169,7 @@ static char fmt_cgroup_attach[] =
 	"REC->dst_root, REC->dst_id, REC->dst_level, __get_str(dst_path), REC->pid, "
 	"__get_str(comm)\n";
 static char fmt_print[] =
-	"name: print\nID: 5\nformat:\n" COMMON
+	"name: print\nID: 5\nformat:\n" TDHDR_COMMON
 	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
 	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
@@ -210,6 +202,7 @@ struct cpu {
 
 struct verdicts {
 	uint64_t count, exact, inferred, possible, not_judged, judged, unknown, of;
+	uint64_t no_selection;	/* would count, but the truth record shows no selection */
 };
 
 enum { F_NEEDLESS, F_OFFCPU, F_STACKING, F_MISSED, F__COUNT };
@@ -239,6 +232,12 @@ static struct {
 	uint64_t last_ts;	/* the timestamp of the record written last */
 	uint64_t emitted, counts[C__COUNT];
 	struct verdicts v[F__COUNT];
+	unsigned int truth_on_rq;	/* --truth-on-rq: per mille */
+	bool on_rq;		/* the wakeup judged now has an on_rq truth record */
+	int truth_id, truth_hdr;
+	char *truth_fmt;	/* its format text, truth_fmt_len bytes */
+	size_t truth_fmt_len;
+	uint64_t truth_records;
 	struct rq_tdw *w;
 	unsigned char (*page)[PAGE_SIZE];
 	uint32_t *page_pos;
@@ -426,6 +425,31 @@ static void rec_wake(uint16_t id, int counter, int cpu, int writer, const struct
 	put_i32(r, 28, 120);
 	put_i32(r, 32, target);
 	emit(cpu, r, 36, counter);
+}
+
+/* The rqpath:truth record of t's sched_waking just written on cpu: on a runqueue. */
+static void rec_truth_on_rq(int cpu, const struct task *t)
+{
+	struct rq_truth_rec r = { 0 };
+	unsigned char buf[RQ_TRUTH_EVENT_MAX];
+	uint32_t len;
+
+	r.ts = g.last_ts;
+	r.pid = (uint32_t)t->pid;
+	r.policy = (uint32_t)t->policy;
+	r.nr_cpus_allowed = t->pin >= 0 ? 1 : (uint32_t)g.ncpus;
+	r.task_cpu = (uint32_t)t->cpu;
+	r.cpu = (uint16_t)cpu;
+	r.point = RQ_TRUTH_WAKING;
+	r.flags = RQ_TRUTH_ON_RQ;
+	r.nr_cpus = 0;		/* no CPU's state: the model's, as in a record cut short */
+	for (int c = 0; c < g.ncpus && c < 64 * RQ_TRUTH_MASK_WORDS; c++)
+		if (t->pin < 0 || t->pin == c)
+			r.mask[c / 64] |= 1ULL << (c % 64);
+	len = rq_truth_encode(&r, g.truth_id, g.truth_hdr, g.ncpus, buf);
+	if (rq_tdw_add_record(g.w, r.ts, buf, len) < 0)
+		die("cannot write a truth record: %s", strerror(errno));
+	g.truth_records++;
 }
 
 static void rec_migrate(int cpu, int writer, const struct task *t, int from, int to)
@@ -706,6 +730,10 @@ static bool idle_sibling(const struct task *t, int x)
 
 static void count(int f, bool possible, bool inferred)
 {
+	if (g.on_rq) {
+		g.v[f].no_selection++;
+		return;
+	}
 	if (possible) {
 		g.v[f].possible++;
 		return;
@@ -851,10 +879,16 @@ static void step_wake(int cpu)
 	proven = x != prev || (g.cpus[prev].last_idle_ts &&
 			       g.cpus[prev].last_idle_ts >= t->blocked_ts);
 	rec_wake(ID_WAKING, C_WAKING, cpu, writer, t, prev);
+	/* a task that moves was selected for, whatever on_rq said: only one that stays */
+	g.on_rq = g.truth_on_rq && x == prev && t->mask_known && t->policy != POL_UNKNOWN &&
+		  chance(g.truth_on_rq);
+	if (g.on_rq)
+		rec_truth_on_rq(cpu, t);
 	if (x != prev)
 		rec_migrate(cpu, writer, t, prev, x);
 	rec_wake(ID_WAKEUP, C_WAKEUP, cpu, writer, t, x);
 	judge_placement(t, x, false, proven, x == prev && !t->blocked_ts);
+	g.on_rq = false;
 	sleeping_del(t);
 	delayed_del(t);
 	enqueue_and_run(t, x);
@@ -921,6 +955,15 @@ static void step_exec(int cpu)
 	snprintf(file, sizeof(file), "/usr/bin/e%d", t->pid);
 	rec_exec(cpu, t, file);
 	snprintf(t->comm, sizeof(t->comm), "e%d", t->pid);
+	if (g.truth_on_rq) {
+		/*
+		 * with truth records in the trace an exec is judged from its own record
+		 * (sched_process_exec's), and none is written: not judged, its mask unknown
+		 */
+		g.v[F_NEEDLESS].unknown++;
+		g.v[F_NEEDLESS].not_judged++;
+		return;
+	}
 	if (!t->mask_known) {
 		/* a task seen on two CPUs since has a proven multi-CPU mask */
 		if (t->seen_multi) {
@@ -1048,16 +1091,18 @@ static void finish_file(void)
 		{ "syscalls", "sys_exit_sched_setaffinity", fmt_setaff_exit,
 		  sizeof(fmt_setaff_exit) - 1 },
 		{ "cgroup", "cgroup_attach_task", fmt_cgroup_attach, sizeof(fmt_cgroup_attach) - 1 },
+		{ RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT, g.truth_fmt, g.truth_fmt_len },
 	};
+	/* the last, rqpath:truth, only with its buffer (--truth-on-rq) */
+	int nr_events = (int)(sizeof(events) / sizeof(events[0])) - !g.truth_fmt;
 	struct rq_tdw_format ftrace[] = {
 		{ "ftrace", "print", fmt_print, sizeof(fmt_print) - 1 },
 	};
 	char **stats = xcalloc((size_t)g.ncpus, sizeof(char *));
 	struct rq_tdw_meta m = {
-		.header_page = header_page, .header_page_len = sizeof(header_page) - 1,
-		.header_event = header_event, .header_event_len = sizeof(header_event) - 1,
+		TDHDR_META_HEADERS,
 		.ftrace = ftrace, .nr_ftrace = 1,
-		.events = events, .nr_events = (int)(sizeof(events) / sizeof(events[0])),
+		.events = events, .nr_events = nr_events,
 		.uname = "Linux gen 6.18.0-gen #1 SMP x86_64",
 		.trace_clock = "[local] global counter mono", .clock_name = "local",
 		.cpustats = stats, .version = "rqpath gen_trace",
@@ -1090,7 +1135,9 @@ static void write_expect(void)
 	fprintf(f, "{\n  \"generator\": {\"cpus\": %d, \"llcs\": %d, \"tasks\": %d, "
 		"\"seed\": %llu, \"file_version\": %d},\n", g.ncpus, g.nllc, g.ntasks,
 		(unsigned long long)g.seed, g.version);
-	fprintf(f, "  \"events\": %llu,\n  \"counts\": {", (unsigned long long)g.emitted);
+	/* every record of the file, the truth buffer's too */
+	fprintf(f, "  \"events\": %llu,\n  \"counts\": {",
+		(unsigned long long)(g.emitted + g.truth_records));
 	for (int i = 0; i < C__COUNT; i++)
 		if (count_name[i])
 			fprintf(f, "%s\"%s\": %llu", i ? ", " : "", count_name[i],
@@ -1109,6 +1156,8 @@ static void write_expect(void)
 			fprintf(f, ", \"unknown\": %llu", (unsigned long long)v->unknown);
 		if (i == F_OFFCPU)
 			fprintf(f, ", \"of\": %llu", (unsigned long long)v->of);
+		if (g.truth_on_rq)
+			fprintf(f, ", \"no_selection\": %llu", (unsigned long long)v->no_selection);
 		fprintf(f, "}%s\n", i + 1 < F__COUNT ? "," : "");
 	}
 	fprintf(f, "  }\n}\n");
@@ -1146,6 +1195,7 @@ int main(int argc, char **argv)
 		{ "file-version", required_argument, NULL, 'v' },
 		{ "expect", required_argument, NULL, 'x' },
 		{ "spacing", required_argument, NULL, 'p' },
+		{ "truth-on-rq", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char err[512];
@@ -1168,10 +1218,11 @@ int main(int argc, char **argv)
 		case 'v': g.version = (int)parse_num(optarg, "--file-version"); break;
 		case 'x': g.expect = optarg; break;
 		case 'p': g.spacing = parse_num(optarg, "--spacing"); break;
+		case 'r': g.truth_on_rq = (unsigned int)parse_num(optarg, "--truth-on-rq"); break;
 		default:
 			fprintf(stderr, "usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] "
 				"[--events M] [--seed S] [--file-version 6|7] [--expect FILE] "
-				"[--spacing NS]\n");
+				"[--spacing NS] [--truth-on-rq PER_MILLE]\n");
 			return 2;
 		}
 	}
@@ -1183,6 +1234,8 @@ int main(int argc, char **argv)
 		die("--tasks from cpus + 1 to 2000000");
 	if (g.version != 6 && g.version != 7)
 		die("--file-version 6 or 7");
+	if (g.truth_on_rq > 1000)
+		die("--truth-on-rq 0..1000 (per mille)");
 	/* about one event per 20 us on each CPU */
 	if (!g.spacing)
 		g.spacing = 20000 / (uint64_t)g.ncpus > 20 ? 20000 / (uint64_t)g.ncpus : 20;
@@ -1205,6 +1258,14 @@ int main(int argc, char **argv)
 			  sizeof(err));
 	if (!g.w)
 		die("%s", err);
+	if (g.truth_on_rq) {
+		/* an event id after every other; the common fields as the kernel's formats have */
+		g.truth_id = ID_CGROUP_ATTACH + 1;
+		g.truth_fmt = rq_truth_format(g.truth_id, fmt_switch, &g.truth_fmt_len,
+					      &g.truth_hdr);
+		if (!g.truth_fmt || rq_tdw_add_instance(g.w, RQ_TRUTH_BUFFER) < 0)
+			die("out of memory");
+	}
 	snapshot();
 	while (g.emitted < g.nevents)
 		step();

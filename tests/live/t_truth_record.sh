@@ -3,8 +3,8 @@
 # default), file versions 6 and 7.  From trace-cmd report alone (tests/tools/truth_check.py):
 # within the span of the instance's sched events each sched_waking has an rqpath:truth
 # "waking" record of the same pid and each sched_wakeup_new a "wakeup_new" one, at most
-# 1% unpaired (tracepoint hits whose two probes disagree: seen 0-3 in 2600 here, with
-# no BPF miss or drop counted), and the median offset between the two stamps is <= 5 us
+# 0.2 % unpaired beside the hits in the context of a task hidden from the tracepoints
+# (no probe runs there: rqpath(1) BUGS), and the median offset between the two stamps is <= 5 us
 # (bpf_ktime_get_ns() and the mono trace clock are one clock).  trace-cmd's count of
 # truth records is what record's sources line and audit's trace.truth.records say, with 0
 # drops; the live pump hands the truth records out in time order with the CPUs' (record's
@@ -64,10 +64,13 @@ for v in 6 7; do
 	rc=$?
 	cat "$dir/err$v"
 	[ $rc -eq 0 ] || no "v$v: record exited $rc"
-	# 1 % unpaired allowed: a few tracepoint hits in a thousand have no record with no
-	# drop or miss counted (cause not found: rqpath(1) BUGS); 3 of 461 wakings in one CI
-	# run, 1 of ~3700 in 8 runs here, always a waking by another task than the recorder's
-	python3 "$tools/truth_check.py" "$out" 1000 0.01 >"$dir/check$v"
+	# 0.2 % unpaired allowed (1 % before the cause was seen): a few tracepoint hits in a
+	# thousand have no record with no drop or miss counted (rqpath(1) BUGS), each one (19
+	# of 19 in 9 recordings) in irq context on a CPU where a task hidden from the
+	# tracepoints was current (switched in, never out: the machine's agent); those are
+	# reported apart and not held against the recorder, the others may be 1 in 500 (the
+	# greedy pairing leaves the odd record at the span's edges unmatched)
+	python3 "$tools/truth_check.py" "$out" 1000 0.002 >"$dir/check$v"
 	crc=$?
 	cat "$dir/check$v"
 	[ $crc -eq 0 ] || no "v$v: truth records and tracepoints do not pair up (truth_check.py)"

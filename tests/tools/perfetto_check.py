@@ -3,7 +3,8 @@
 """perfetto_check.py - read a Perfetto protobuf trace the way a reader would, and check it.
 
 usage: perfetto_check.py TRACE.pb [--inner OUT] [--jsonl PLACEMENTS.jsonl] [--instants OUT.json]
-                         [--audit AUDIT.json] [--expect GEN.expect.json] [--max-bytes N]
+                         [--verdicts OUT.json] [--audit AUDIT.json] [--expect GEN.expect.json]
+                         [--max-bytes N]
 
 A decoder of the protobuf wire format written here from Perfetto's field numbers
 (tests/tools/perfetto_subset.proto), independent of rqpath's encoder.  It reads the
@@ -14,15 +15,16 @@ uncompressed Trace to OUT (for protoc --decode), and checks:
     was interned on the sequence since the last clearing, at most once each;
   - every track an event names has a TrackDescriptor; on each track the slices begin
     and end in pairs (TYPE_SLICE_BEGIN/END) and never overlap;
-  - every instant event (a placement) has the arguments of the JSONL export, findings
-    and possible (when present) arrays of finding ids;
+  - every instant event (a placement) has the arguments of the JSONL export, findings,
+    possible and no_selection (when present) arrays of finding ids;
   - with --jsonl: one instant per row, and for each seq the same ts, comm, path,
-    confidence, from/to CPU, delay, findings, possible and why;
+    confidence, from/to CPU, delay, findings, possible, no_selection and why;
   - one instant on the track "rqpath findings (verdicts)": with --audit (the audit's
     JSON), each finding's verdict (its count, or "not judged") and counts as it says;
   - with --expect (tests/helpers/gen_trace.c's counts, made by its own model): instants
     = sched_wakeup + sched_wakeup_new + sched_process_exec, and per finding the
-    instants whose findings / possible hold it = its count / possible;
+    instants whose findings / possible (/ no_selection) hold it = its count / possible
+    (/ no_selection: gen_trace --truth-on-rq);
   - with --max-bytes: the file is at most N bytes.
 Prints one line of figures; exits 1 with a FAIL line per problem.
 """
@@ -221,6 +223,10 @@ def main():
         # the decoded placement instants (their args, and _ts in ns), for other tests
         with open(opt["--instants"], "w") as out:
             json.dump(instants, out)
+    if "--verdicts" in opt:
+        # the verdicts instant's args ("<id>.count", ...), for other tests
+        with open(opt["--verdicts"], "w") as out:
+            json.dump(verdicts, out)
     need = ("seq", "cpu", "pid", "tgid", "comm", "kind", "path", "confidence", "from_cpu",
             "to_cpu", "waker", "why")
     for i in instants:
@@ -228,7 +234,7 @@ def main():
         if miss:
             bad.append("instant %r without %s" % (i.get("seq"), ", ".join(miss)))
             break
-        for k in ("findings", "possible"):
+        for k in ("findings", "possible", "no_selection"):
             if k in i and (not isinstance(i[k], list) or not set(i[k]) <= FINDINGS):
                 bad.append("instant %r: %s %r is not an array of finding ids" %
                            (i["seq"], k, i[k]))
@@ -249,7 +255,7 @@ def main():
             if verdicts.get(fid + ".verdict") != want:
                 bad.append("%s: verdict %r, the audit says %r" %
                            (fid, verdicts.get(fid + ".verdict"), want))
-            for k in ("count", "possible", "not_judged", "judged"):
+            for k in ("count", "possible", "no_selection", "not_judged", "judged"):
                 if k in f and verdicts.get(fid + "." + k) != f[k]:
                     bad.append("%s: %s %r, the audit's %r" % (fid, k, verdicts.get(fid + "." + k), f[k]))
     if "--jsonl" in opt:
@@ -267,7 +273,8 @@ def main():
                    "tgid": i["tgid"], "cpu": i["cpu"], "waker": i["waker"],
                    "from_cpu": i["from_cpu"], "to_cpu": i["to_cpu"],
                    "delay_ns": i.get("delay_ns"), "findings": i.get("findings", []),
-                   "possible": i.get("possible", []), "why": i["why"]}
+                   "possible": i.get("possible", []),
+                   "no_selection": i.get("no_selection", []), "why": i["why"]}
             want = {k: r[k] for k in got}
             want["ts"] = round(want["ts"], 9)
             if got != want:
@@ -281,7 +288,10 @@ def main():
         if len(instants) != want:
             bad.append("%d instants, the generator made %d placements" % (len(instants), want))
         for fid, s in e["findings"].items():
-            for key, arg in (("count", "findings"), ("possible", "possible")):
+            for key, arg in (("count", "findings"), ("possible", "possible"),
+                             ("no_selection", "no_selection")):
+                if key not in s:
+                    continue	# a generator's count of a trace without truth records
                 got = sum(1 for i in instants if fid in i.get(arg, []))
                 if got != s[key]:
                     bad.append("%s: %d instants with it in %s, the generator's %s is %d" %

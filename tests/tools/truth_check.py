@@ -8,11 +8,14 @@ sched_waking must have one rqpath:truth "waking" record of the same pid, and eac
 sched_wakeup_new one "wakeup_new" record, the closest pairs first within MAX_US
 microseconds (default 1000), and the median offset must be at most 5 us: the BPF clock
 (bpf_ktime_get_ns) and the trace clock (mono) are the same clock.  Truth
-records of those points with no tracepoint record are counted too.  Prints one line per
-point (tracepoints, truth records, matched, unmatched on each side, the median and
-largest offset in ns) and "truth_total=N"; exit 0 when every record is matched (or at
-most the fraction SLACK of the tracepoints, default 0, is unpaired on either side), 1 if
-not.
+records of those points with no tracepoint record are counted too.  A tracepoint hit on a
+CPU whose current task the trace switches in but never out (hidden from the tracepoints:
+no probe runs in its context, rqpath(1) BUGS) is counted apart, and the tasks current at
+the unpaired hits are named.  Prints one line per point (tracepoints, truth records,
+matched, unmatched on each side, the median and largest offset in ns) and
+"truth_total=N"; exit 0 when every record is matched (or at most the fraction SLACK of
+the tracepoints, default 0, is unpaired on either side, a hidden task's hits left out),
+1 if not.
 """
 import re
 import subprocess
@@ -21,7 +24,8 @@ import sys
 # the two stamps of one tracepoint hit: a few microseconds apart (a virtual CPU that is
 # descheduled between the two probes makes the odd one tens of microseconds late)
 MEDIAN_NS = 5000
-LINE = re.compile(r"^(\S+:)?\s+.*?\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):\s+(.*)$")
+SWITCH = re.compile(r":(\d+) \[-?\d+\] \S+ ==> .*:(\d+) \[-?\d+\]")
+LINE = re.compile(r"^(\S+:)?\s+(.*?)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):\s+(.*)$")
 
 
 def main():
@@ -34,12 +38,15 @@ def main():
     truth = {"waking": {}, "wakeup_new": {}}
     first = last = None
     total = 0
+    ins, outs = {}, {}	# sched_switch into and out of each pid
     for line in out.splitlines():
         m = LINE.match(line)
         if not m:
             continue
-        buf, ts = m.group(1), int(m.group(3)) * 10**9 + int(m.group(4).ljust(9, "0")[:9])
-        event, rest = m.group(5), m.group(6)
+        buf, ts = m.group(1), int(m.group(4)) * 10**9 + int(m.group(5).ljust(9, "0")[:9])
+        event, rest = m.group(6), m.group(7)
+        # the task that was current on the CPU at the hit (the waker, or the one interrupted)
+        curr = m.group(2).strip()
         if buf == "rqpath-truth:":
             total += 1
             point = rest.split()[0]
@@ -53,19 +60,27 @@ def main():
             continue	# the recorder's markers: written before and after the events
         first = ts if first is None else min(first, ts)
         last = ts if last is None else max(last, ts)
+        sw = SWITCH.search(rest) if event == "sched_switch" else None
+        if sw:
+            outs[int(sw.group(1))] = outs.get(int(sw.group(1)), 0) + 1
+            ins[int(sw.group(2))] = ins.get(int(sw.group(2)), 0) + 1
         if event in top:
             pid = re.search(r"\bpid=(\d+)", rest) if event == "sched_waking" else \
                 re.search(r":(\d+) \[", rest)
             if pid:
-                top[event].setdefault(int(pid.group(1)), []).append(ts)
+                top[event].setdefault(int(pid.group(1)), []).append((ts, curr))
+    # A task switched in but never out: the tracepoints do not see its own context (no
+    # event of it, no switch out of it), and no probe runs for a hit while it is current.
+    hidden = {p for p in ins if p and not outs.get(p)}
     ok = True
     for tp, point in (("sched_waking", "waking"), ("sched_wakeup_new", "wakeup_new")):
         n_tp = sum(len(v) for v in top[tp].values())
         inside = {p: [t for t in v if first is not None and first - max_ns <= t <= last + max_ns]
                   for p, v in truth[point].items()}
         n_truth = sum(len(v) for v in inside.values())
-        offsets, miss_tp = [], 0
-        for pid, stamps in top[tp].items():
+        offsets, miss_tp, miss_by, miss_hidden = [], 0, {}, 0
+        for pid, hits in top[tp].items():
+            stamps = [t for t, _ in hits]
             # the closest pairs first: each record of either side in one pair at most
             cand = sorted(inside.get(pid, []))
             pairs = sorted((abs(c - t), i, j) for i, t in enumerate(stamps)
@@ -78,6 +93,12 @@ def main():
                 used_c.add(j)
                 offsets.append(d)
             miss_tp += len(stamps) - len(used_t)
+            for i, (_, curr) in enumerate(hits):
+                if i not in used_t:
+                    name = re.sub(r"-\d+$", "", curr)
+                    miss_by[name] = miss_by.get(name, 0) + 1
+                    cpid = re.search(r"-(\d+)$", curr)
+                    miss_hidden += bool(cpid and int(cpid.group(1)) in hidden)
         matched = len(offsets)
         miss_truth = n_truth - matched
         offsets.sort()
@@ -85,10 +106,16 @@ def main():
         p99 = offsets[len(offsets) * 99 // 100] if offsets else 0
         mx = offsets[-1] if offsets else 0
         print("%s: tracepoints=%d truth=%d matched=%d unmatched_tracepoints=%d "
-              "unmatched_truth=%d median_ns=%d p99_ns=%d max_ns=%d" %
-              (point, n_tp, n_truth, matched, miss_tp, miss_truth, med, p99, mx))
+              "(in a hidden task's context %d) unmatched_truth=%d median_ns=%d p99_ns=%d "
+              "max_ns=%d" % (point, n_tp, n_truth, matched, miss_tp, miss_hidden, miss_truth,
+                             med, p99, mx))
+        if miss_by:
+            # where the programs did not run: so far always while one task was current
+            print("  %s unmatched by the task current at the hit: %s" % (point, ", ".join(
+                "%s %d" % kv for kv in sorted(miss_by.items(), key=lambda kv: -kv[1]))))
         allowed = int(slack * n_tp)
-        ok &= miss_tp <= allowed and miss_truth <= allowed and n_tp > 0 and med <= MEDIAN_NS
+        # a hidden task's hits are the kernel's to explain (rqpath(1) BUGS), not the slack's
+        ok &= miss_tp - miss_hidden <= allowed and miss_truth <= allowed and n_tp > 0 and med <= MEDIAN_NS
     print("truth_total=%d" % total)
     # a tracepoint hit the programs did not run for (the recorder's misses) has no record
     misses = re.search(r"rqpath/1 truth source=bpf drops=(\d+) misses=(\d+)", out)

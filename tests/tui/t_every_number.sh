@@ -1,15 +1,20 @@
 #!/bin/sh
 # Every number, everywhere (issue 20, "Done when"): for every fixture (v7 and v6) and a
-# 4 M-event generated trace, each finding's count, exact, inferred, possible, not judged,
-# judged and denominator, and the trace's event count, as the dashboard, the findings
-# view, audit text, JSON and CSV, the HTML report, `rqpath diff T -- T` (text and HTML)
-# and the TUI's compare view of T with T show them, are one set of numbers, and "not
-# judged" stands wherever nothing was judged (never a bare 0).  The JSON's numbers are
+# 4 M-event generated trace, each finding's count, exact, inferred, possible, no selection
+# (kernel truth), not judged, judged and denominator, and the trace's event count, as the
+# dashboard, the findings view, audit text, JSON and CSV, the HTML report, the Perfetto
+# export, `rqpath diff T -- T` (text, JSON and HTML) and the TUI's compare view of T with
+# T show them, are one set of numbers, and "not judged" stands wherever nothing was
+# judged (never a bare 0).  The JSON's numbers are
 # anchored to counts made without rqpath: the trace generator's (tests/helpers/
 # gen_trace.c, by construction), tests/tools/verdicts.py for idle-stacking and
 # missed-idle, and the fixtures' .facts.json (trace-cmd report) for offcpu-fork and the
 # events.  Wide numbers: the generated trace's 6-digit counts must not be cut by the
-# dashboard's columns.
+# dashboard's columns.  No selection (kernel truth) is checked where each output shows it:
+# a number wherever the trace has truth records, no row or "(N no selection)" where the
+# output leaves it out (no truth records; 0).  The recorded fixtures have none that is not
+# 0 (a quiet 2-CPU machine's recordings give none): a generated trace with truth records
+# (gen_trace --truth-on-rq) has hundreds, counted by the generator.
 . "$(dirname "$0")/golden/script.sh"
 
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
@@ -18,10 +23,15 @@ gen=${RQPATH_BUILD:-$top/build}/tests/gen_trace
 "$gen" -o "$work/gen4m.dat" --cpus 8 --llcs 2 --tasks 400 --events 4000000 --seed 7 \
 	--file-version 7 2>"$work/gen.err" ||
 	{ echo "FAIL: gen_trace: $(cat "$work/gen.err")"; exit 1; }
+# kernel truth with "no selection" verdicts (on_rq at sched_waking), counted by the generator
+"$gen" -o "$work/gentruth.dat" --cpus 4 --llcs 2 --tasks 100 --events 200000 --seed 5 \
+	--truth-on-rq 200 2>"$work/gen.err" ||
+	{ echo "FAIL: gen_trace --truth-on-rq: $(cat "$work/gen.err")"; exit 1; }
 
 : >"$work/list"
 i=0
-for dat in "$top"/fixtures/*.dat "$top/tests/fixtures/truth/spawn-truth.dat" "$work/gen4m.dat"; do
+for dat in "$top"/fixtures/*.dat "$top/tests/fixtures/truth/spawn-truth.dat" "$work/gen4m.dat" \
+	"$work/gentruth.dat"; do
 	[ -f "$dat" ] || continue
 	i=$((i + 1))
 	o=$work/t$i
@@ -35,6 +45,11 @@ for dat in "$top"/fixtures/*.dat "$top/tests/fixtures/truth/spawn-truth.dat" "$w
 	# the tracepoint model alone (what verdicts.py re-counts; the same without truth records)
 	"$RQPATH" audit --no-truth --format json "$dat" >"$o.model" 2>/dev/null
 	"$RQPATH" diff --format html "$dat" -- "$dat" >"$o.diffhtml" 2>/dev/null
+	"$RQPATH" diff --format json "$dat" -- "$dat" >"$o.diffjson" 2>/dev/null
+	# the Perfetto export's verdicts instant, read by a decoder of its own
+	"$RQPATH" audit --format perfetto "$dat" -o "$o.pb" 2>/dev/null
+	python3 "$top/tests/tools/perfetto_check.py" "$o.pb" --verdicts "$o.pfv" >/dev/null 2>&1 ||
+		rm -f "$o.pfv"
 	# the independent counts
 	if [ -f "$dat.expect.json" ]; then
 		cp "$dat.expect.json" "$o.expect"
@@ -62,7 +77,13 @@ import csv, html, json, os, re, sys
 
 fails = []
 checked = 0
-KEYS = ("count", "exact", "inferred", "possible", "not_judged", "judged")
+KEYS = ("count", "exact", "inferred", "possible", "no_selection", "not_judged", "judged")
+# the text report's columns; no_selection is a line of its own there (with truth, when not 0)
+TEXT_KEYS = ("count", "exact", "inferred", "possible", "not_judged", "judged")
+# what the tracepoint model alone counts (verdicts.py, --no-truth): no truth, no no_selection
+MODEL_KEYS = TEXT_KEYS
+# the findings that judge wakeups: only a waking can find its task still on a runqueue
+WAKE = ("idle-stacking", "missed-idle")
 KIND = {"execs": "exec", "forks": "fork", "wakeups": "wakeup"}
 
 
@@ -103,7 +124,7 @@ def text_table(name, where, txt, want):
             fail(name, "%s: no row for %s" % (where, f))
             continue
         eq(name, where, f + " count", r[0], "not judged" if unjudged(v) else str(v["count"]))
-        for k, x in zip(KEYS[1:], r[1:]):
+        for k, x in zip(TEXT_KEYS[1:], r[1:]):
             eq(name, where, "%s %s" % (f, k), int(x), v[k])
 
 
@@ -120,6 +141,8 @@ for line in open(sys.argv[1]):
     for p in a["placements"]:
         kinds[p["kind"]] = kinds.get(p["kind"], 0) + p["count"]
     events = a["trace"]["events"]
+    # truth records in the trace: no_selection is known (else no output claims a number)
+    truth = a["trace"]["data_quality"]["model_vs_truth"]["records"] > 0
 
     # the JSON against the counts made without rqpath
     if os.path.exists(o + ".expect"):
@@ -134,7 +157,7 @@ for line in open(sys.argv[1]):
             vd = json.load(open(o + ".verdicts"))
             FM = json.load(open(o + ".model"))["findings"]
             for f in ("idle-stacking", "missed-idle"):
-                for k in KEYS:
+                for k in MODEL_KEYS:
                     eq(name, "verdicts.py", "%s %s" % (f, k), vd[f][k], FM[f][k])
         else:
             fail(name, "no verdicts.py counts")
@@ -149,6 +172,11 @@ for line in open(sys.argv[1]):
     # audit text and the copy inside the HTML report
     txt = open(o + ".text").read()
     text_table(name, "text", txt, F)
+    m = re.search(r"no selection \(on a runqueue at sched_waking: ttwu_runnable\(\)\):\n"
+                  r"    (.*)\n", txt)
+    got = dict((x.split()[0], int(x.split()[1])) for x in m.group(1).split(", ")) if m else {}
+    eq(name, "text", "no selection", got,
+       {f: v["no_selection"] for f, v in F.items() if v["no_selection"]})
     m = re.search(r"(\d+) events, (\d+) lost", txt)
     eq(name, "text", "events", int(m.group(1)) if m else None, events)
     H = html.unescape(open(o + ".html").read())
@@ -175,6 +203,8 @@ for line in open(sys.argv[1]):
                        ("inferred", "finding-inferred"), ("possible", "finding-possible"),
                        ("not_judged", "finding-not-judged"), ("judged", "finding-judged")):
             eq(name, "CSV", "%s %s" % (f, k), cv.get((rec, f)), v[k])
+        eq(name, "CSV", f + " no_selection", cv.get(("finding-no-selection", f)),
+           v["no_selection"] if truth else None)
 
     # rqpath diff T -- T, and the TUI's compare view of T with T: the base column
     for where, d in (("diff", open(o + ".diff").read()), ("compare view", open(o + ".cmp").read())):
@@ -182,15 +212,47 @@ for line in open(sys.argv[1]):
           re.search(r" (\d+) events\n", d)
       eq(name, where, "events", int(m.group(1)) if m else None, events)
       for f, v in F.items():
-        for k in ("count", "inferred", "possible", "not_judged", "judged"):
+        for k in ("count", "inferred", "possible", "no_selection", "not_judged", "judged"):
             m = re.search(r"^  %s %s +(not judged|\S+) +(not judged|\S+) " % (re.escape(f), k),
                           d, re.M)
+            if k == "no_selection" and not (truth and f in WAKE):
+                eq(name, where, "%s %s row" % (f, k), m and m.group(0), None)
+                continue
             if not m:
                 fail(name, "%s: no row '%s %s'" % (where, f, k))
                 continue
-            want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible") \
-                else str(v[k])
+            want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible",
+                                                         "no_selection") else str(v[k])
             eq(name, where, "%s %s" % (f, k), m.group(1), want)
+
+    # the diff's JSON: each finding row's base run (null where nothing was judged)
+    try:
+        dj = json.load(open(o + ".diffjson"))
+    except (OSError, ValueError) as e:
+        fail(name, "no diff JSON: %s" % e)
+        dj = {"rows": []}
+    rows = {(r["key"], r["metric"]): r for r in dj["rows"] if r["section"] == "finding"}
+    for f, v in F.items():
+        for k in ("count", "inferred", "possible", "no_selection", "not_judged", "judged"):
+            r = rows.get((f, k))
+            if k == "no_selection" and not (truth and f in WAKE):
+                eq(name, "diff JSON", "%s %s row" % (f, k), r, None)
+                continue
+            want = None if unjudged(v) and k in ("count", "inferred", "possible",
+                                                 "no_selection") else v[k]
+            eq(name, "diff JSON", "%s %s" % (f, k), r and r["base"]["runs"], [want])
+
+    # the Perfetto export's verdicts instant: "<id>.verdict" and each number
+    try:
+        pv = json.load(open(o + ".pfv"))
+    except (OSError, ValueError) as e:
+        fail(name, "no Perfetto verdicts: %s" % e)
+        pv = {}
+    for f, v in F.items():
+        eq(name, "Perfetto", f + " verdict", pv.get(f + ".verdict"),
+           "not judged" if unjudged(v) else str(v["count"]))
+        for k in ("count", "possible", "no_selection", "not_judged", "judged"):
+            eq(name, "Perfetto", "%s %s" % (f, k), pv.get("%s.%s" % (f, k)), v[k])
 
     # the diff's HTML table
     dh = html.unescape(open(o + ".diffhtml").read())
@@ -200,25 +262,35 @@ for line in open(sys.argv[1]):
             want = "not judged" if unjudged(v) and k in ("count", "inferred", "possible") \
                 else str(v[k])
             eq(name, "diff HTML", "%s %s" % (f, k), m and m.group(1), want)
+        m = re.search(r"<tr><td>%s no_selection</td><td>([^<]*)</td>" % re.escape(f), dh)
+        if not (truth and f in WAKE):
+            eq(name, "diff HTML", f + " no_selection row", m and m.group(0), None)
+        else:
+            eq(name, "diff HTML", f + " no_selection", m and m.group(1),
+               "not judged" if unjudged(v) else str(v["no_selection"]))
 
-    # the dashboard: count, of N, exact, infer, poss, n/j (or "- of N not judged: N")
+    # the dashboard: count, of N (and "(N no selection)" when N > 0), exact, infer, poss,
+    # n/j (or "- of N not judged: N")
     dash = open(o + ".dash").read()
     m = re.search(r" (\d+) events ", dash)
     eq(name, "dashboard", "events", int(m.group(1)) if m else None, events)
     for f, v in F.items():
-        m = re.search(r"^ %s +(\d+|-) +of (\d+) (\w+) +(.*?)\s*\u2502" % re.escape(f), dash, re.M)
+        m = re.search(r"^ %s +(\d+|-) +of (\d+) (\w+)(?: \((\d+) no selection\))? +(.*?)\s*"
+                      r"\u2502" % re.escape(f), dash, re.M)
         if not m:
             fail(name, "dashboard: no row for %s" % f)
             continue
         eq(name, "dashboard", f + " of", int(m.group(2)), kinds.get(KIND.get(m.group(3)), 0))
         if f == "offcpu-fork":
             eq(name, "dashboard", f + " of (JSON of)", int(m.group(2)), a["findings"][f]["of"])
+        eq(name, "dashboard", f + " no selection", m.group(4),
+           str(v["no_selection"]) if v["no_selection"] else None)
         if unjudged(v):
             eq(name, "dashboard", f + " count", m.group(1), "-")
-            eq(name, "dashboard", f + " verdict", m.group(4), "not judged: %d" % v["not_judged"])
+            eq(name, "dashboard", f + " verdict", m.group(5), "not judged: %d" % v["not_judged"])
         else:
             eq(name, "dashboard", f + " count", m.group(1), str(v["count"]))
-            cols = m.group(4).split()
+            cols = m.group(5).split()
             eq(name, "dashboard", f + " exact infer poss n/j",
                [int(c) for c in cols if c.isdigit()],
                [v["exact"], v["inferred"], v["possible"], v["not_judged"]])

@@ -17,35 +17,12 @@
 #include <event-parse.h>
 
 #include "decode.h"
+#include "tdhdr.h"
 #include "tracedat.h"
 #include "tracedat_write.h"
 
-#define PAGE 4096
-
-/* As this kernel's tracefs shows them (the kernel's own layout description). */
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
-
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
 static char wakeup_new_fmt[] =
-	"name: sched_wakeup_new\nID: 317\nformat:\n" COMMON
+	"name: sched_wakeup_new\nID: 317\nformat:\n" TDHDR_COMMON
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -53,14 +30,14 @@ static char wakeup_new_fmt[] =
 	"print fmt: \"comm=%s pid=%d\", REC->comm, REC->pid\n";
 
 static char exit_fmt[] =
-	"name: sched_process_exit\nID: 320\nformat:\n" COMMON
+	"name: sched_process_exit\nID: 320\nformat:\n" TDHDR_COMMON
 	"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:16;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"pid=%d\", REC->pid\n";
 
 struct page {
-	unsigned char b[PAGE];
+	unsigned char b[TDHDR_PAGE];
 	uint32_t pos;		/* from the start of the data */
 };
 
@@ -152,8 +129,7 @@ static void round_trip(int version)
 	};
 	char *stats[2] = { "entries: 3\noverrun: 4\n", "entries: 4\noverrun: 0\n" };
 	struct rq_tdw_meta m = {
-		.header_page = header_page, .header_page_len = sizeof(header_page) - 1,
-		.header_event = header_event, .header_event_len = sizeof(header_event) - 1,
+		TDHDR_META_HEADERS,
 		.events = events, .nr_events = 2,
 		.uname = "Linux test 6.18.0-test #1 SMP x86_64",
 		.trace_clock = "local global [mono] x86-tsc", .clock_name = "mono",
@@ -173,7 +149,7 @@ static void round_trip(int version)
 	size_t n = 0;
 	int fd, ret;
 
-	w = rq_tdw_open_anon(version, 2, PAGE, err, sizeof(err));
+	w = rq_tdw_open_anon(version, 2, TDHDR_PAGE, err, sizeof(err));
 	if (!w)
 		fail_msg("rq_tdw_open_anon: %s", err);
 	/* CPU 0: one page, deltas and a time extend */
@@ -182,18 +158,18 @@ static void round_trip(int version)
 	page_event(&p, 700, r, proc_exit(r, 11));
 	page_event(&p, (3u << 27) + 5, r, wakeup_new(r, 1, 12, 0));
 	page_end(&p, 0);
-	assert_int_equal(rq_tdw_add_page(w, 0, p.b, PAGE), 0);
+	assert_int_equal(rq_tdw_add_page(w, 0, p.b, TDHDR_PAGE), 0);
 	/* CPU 1: two pages, the second after lost events (number unknown) */
 	page_start(&p, 1500);
 	page_event(&p, 0, r, proc_exit(r, 20));
 	page_event(&p, 200, r, wakeup_new(r, 2, 21, 0));
 	page_end(&p, 0);
-	assert_int_equal(rq_tdw_add_page(w, 1, p.b, PAGE), 0);
+	assert_int_equal(rq_tdw_add_page(w, 1, p.b, TDHDR_PAGE), 0);
 	page_start(&p, 900000000);
 	page_event(&p, 0, r, proc_exit(r, 22));
 	page_event(&p, 50, r, wakeup_new(r, 2, 23, 1));
 	page_end(&p, 1ull << 31);
-	assert_int_equal(rq_tdw_add_page(w, 1, p.b, PAGE), 0);
+	assert_int_equal(rq_tdw_add_page(w, 1, p.b, TDHDR_PAGE), 0);
 	assert_int_equal(rq_tdw_pages(w), 3);
 	ret = rq_tdw_finish(w, &m, &bytes, err, sizeof(err));
 	if (ret)
@@ -201,7 +177,7 @@ static void round_trip(int version)
 	fd = rq_tdw_take_fd(w);
 	rq_tdw_close(w);
 	assert_true(fd >= 0);
-	assert_true(bytes > 3 * PAGE);
+	assert_true(bytes > 3 * TDHDR_PAGE);
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	td = rq_td_open(path, rq_decode_wants, err, sizeof(err));

@@ -20,19 +20,14 @@
 
 #include "decode.h"
 #include "pump.h"
+#include "tdhdr.h"
 #include "tracedat.h"
 #include "tracedat_write.h"
 #include "truth_fmt.h"
 
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
 /* The layout truth_fmt.h describes, written out by hand. */
 static const char truth_fmt[] =
-	"name: truth\nID: 900\nformat:\n" COMMON
+	"name: truth\nID: 900\nformat:\n" TDHDR_COMMON
 	"\tfield:u32 pid;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:u16 nr_cpus_allowed;\toffset:12;\tsize:2;\tsigned:0;\n"
 	"\tfield:u16 task_cpu;\toffset:14;\tsize:2;\tsigned:0;\n"
@@ -197,7 +192,7 @@ static void swapped_order(void **state)
 /* What the recorder writes: the same fields at the same offsets, the same decoding. */
 static void format_and_encode(void **state)
 {
-	static const char kernel[] = "name: sched_waking\nID: 375\nformat:\n" COMMON
+	static const char kernel[] = "name: sched_waking\nID: 375\nformat:\n" TDHDR_COMMON
 		"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n";
 	struct tep_handle *tep, *lit;
 	struct tep_event *e, *l;
@@ -246,53 +241,6 @@ static void format_and_encode(void **state)
 	free(fmt);
 }
 
-#define PAGE 4096
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
-
-static char exit_fmt[] =
-	"name: sched_process_exit\nID: 320\nformat:\n" COMMON
-	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"pid=%d\", REC->pid\n";
-
-/* A CPU page of exit records at ts0, ts0 + 1000, ...: pids 10, 11, ... */
-static void cpu_page(unsigned char *p, uint64_t ts0, int n)
-{
-	size_t at = 16;
-	uint64_t commit = 0;
-
-	memset(p, 0, PAGE);
-	memcpy(p, &ts0, 8);
-	for (int i = 0; i < n; i++, at += 36) {
-		uint32_t h = 8 | (i ? 1000u : 0u) << 5;	/* 32 bytes of data */
-		uint16_t type = 320;
-		int32_t pid = 10 + i, prio = 120;
-
-		memcpy(p + at, &h, 4);
-		memcpy(p + at + 4, &type, 2);
-		memcpy(p + at + 12, "exiting", 8);
-		memcpy(p + at + 28, &pid, 4);
-		memcpy(p + at + 32, &prio, 4);
-		commit += 36;
-	}
-	memcpy(p + 8, &commit, 8);
-}
-
 struct seen {
 	int n, truth;
 	uint64_t ts[64];
@@ -317,20 +265,16 @@ static void sink(void *data, const struct rq_event *ev)
 
 static void file_round_trip(int version, bool worker)
 {
-	struct rq_tdw_format events[2] = {
-		{ "sched", "sched_process_exit", exit_fmt, sizeof(exit_fmt) - 1 },
-		{ RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT, NULL, 0 },
-	};
+	struct rq_tdw_format events[2];
 	struct rq_tdw_meta m = {
-		.header_page = header_page, .header_page_len = sizeof(header_page) - 1,
-		.header_event = header_event, .header_event_len = sizeof(header_event) - 1,
+		TDHDR_META_HEADERS,
 		.events = events, .nr_events = 2, .uname = "Linux test 6.18.0 #1 x86_64",
 		.trace_clock = "[mono]", .clock_name = "mono", .version = "test",
 	};
 	/* truth at 500, 1500 (between the CPU's), then 2^27 ns and more later */
 	const uint64_t tts[] = { 500, 1500, 1500 + (5ull << 27) + 3, 1500 + (5ull << 27) + 9 };
 	struct rq_truth_rec rec = { 0 };
-	unsigned char page[PAGE], buf[RQ_TRUTH_EVENT_MAX];
+	unsigned char page[TDHDR_PAGE], buf[RQ_TRUTH_EVENT_MAX];
 	struct seen s = { 0 };
 	struct rq_source src;
 	struct rq_pump *pump;
@@ -341,15 +285,13 @@ static void file_round_trip(int version, bool worker)
 	size_t len;
 	int fd, hdr;
 
-	events[1].buf = rq_truth_format(321, exit_fmt, &len, &hdr);
-	events[1].len = len;
-	assert_non_null(events[1].buf);
-	w = rq_tdw_open_anon(version, 1, PAGE, err, sizeof(err));
+	assert_int_equal(tdhdr_truth_events(events, &hdr), 0);
+	w = rq_tdw_open_anon(version, 1, TDHDR_PAGE, err, sizeof(err));
 	assert_non_null(w);
 	assert_int_equal(rq_tdw_add_instance(w, RQ_TRUTH_BUFFER), 0);
 	assert_int_equal(rq_tdw_begin(w, &m, err, sizeof(err)), 0);
-	cpu_page(page, 1000, 3);	/* 1000, 2000, 3000 */
-	assert_int_equal(rq_tdw_add_page(w, 0, page, PAGE), 0);
+	tdhdr_exit_page(page, 1000, 3);	/* 1000, 2000, 3000 */
+	assert_int_equal(rq_tdw_add_page(w, 0, page, TDHDR_PAGE), 0);
 	for (size_t i = 0; i < sizeof(tts) / sizeof(tts[0]); i++) {
 		rec.pid = 500 + (uint32_t)i;
 		rec.point = RQ_TRUTH_WAKING;
