@@ -5,7 +5,9 @@
 # the same JSON, text and placements CSV; trace-cmd report must read each file and see
 # the events the generator wrote.  2 CPUs in one LLC, 3 CPUs in two uneven LLCs, 8 CPUs
 # in 2 LLCs (v6), 64 CPUs in 4 LLCs and 64 CPUs each its own LLC; with SCHED_IDLE
-# stacking, missed idle CPUs, pinned execs, unknown masks and policies.
+# stacking, missed idle CPUs, pinned execs, unknown masks and policies.  One more
+# without the policy syscalls' formats (--no-policy-syscalls): every verdict that used
+# a marker's policy rests on policy-last-read, by the generator's count too.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${RQPATH_BUILD:-$top/build}
 gen=$build/tests/gen_trace
@@ -13,11 +15,12 @@ gen=$build/tests/gen_trace
 command -v python3 >/dev/null || { echo "python3 is needed"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
-# name cpus llcs tasks events seed file-version
-while read -r name cpus llcs tasks events seed ver; do
+# name cpus llcs tasks events seed file-version [gen_trace options]
+while read -r name cpus llcs tasks events seed ver opts; do
 	dat=$tmp/$name.dat
+	# $opts unquoted: its words are options
 	if ! "$gen" -o "$dat" --cpus "$cpus" --llcs "$llcs" --tasks "$tasks" --events "$events" \
-		--seed "$seed" --file-version "$ver" 2>"$tmp/gen.err"; then
+		--seed "$seed" --file-version "$ver" $opts 2>"$tmp/gen.err"; then
 		echo "FAIL: gen_trace $name: $(cat "$tmp/gen.err")"; fail=1; continue
 	fi
 	n=$((n + 1))
@@ -70,7 +73,8 @@ cpu3 3 2 40 30000 2 7
 cpu8 8 2 300 40000 3 6
 cpu64 64 4 1500 60000 4 7
 cpu64own 64 64 600 30000 5 7
+cpu8nopol 8 2 300 40000 3 6 --no-policy-syscalls
 EOF
-[ $n -eq 5 ] || fail=1
+[ $n -eq 6 ] || fail=1
 [ $fail -eq 0 ] && echo "generated traces: $n files, rqpath's counts are the generator's, --threads 1..4 identical"
 exit $fail
