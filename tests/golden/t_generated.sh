@@ -7,7 +7,8 @@
 # in 2 LLCs (v6), 64 CPUs in 4 LLCs and 64 CPUs each its own LLC; with SCHED_IDLE
 # stacking, missed idle CPUs, pinned execs, unknown masks and policies.  One more
 # without the policy syscalls' formats (--no-policy-syscalls): every verdict that used
-# a marker's policy rests on policy-last-read, by the generator's count too.
+# a marker's policy rests on policy-last-read, by the generator's count too, and by
+# tests/tools/verdicts.py's.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${RQPATH_BUILD:-$top/build}
 gen=$build/tests/gen_trace
@@ -41,6 +42,26 @@ while read -r name cpus llcs tasks events seed ver opts; do
 			echo "FAIL: $name: --threads $th JSON differs from --threads 1"; fail=1
 		fi
 	done
+	case "$opts" in
+	*--no-policy-syscalls*)
+		# verdicts.py (over trace-cmd report) applies policy-last-read as well
+		if command -v trace-cmd >/dev/null &&
+		   ! python3 "$top/tests/tools/verdicts.py" "$dat" >"$tmp/verdicts.json" 2>"$tmp/v.err"; then
+			echo "FAIL: $name: verdicts.py: $(tail -n 1 "$tmp/v.err")"; fail=1
+		elif command -v trace-cmd >/dev/null; then
+			python3 - "$dat.expect.json" "$tmp/verdicts.json" "$name" <<'PY' || fail=1
+import json, sys
+want, got = json.load(open(sys.argv[1]))["findings"], json.load(open(sys.argv[2]))
+bad = ["%s.%s: verdicts.py %s, generated %s" % (f, k, got[f][k], want[f][k])
+       for f in ("idle-stacking", "missed-idle")
+       for k in ("count", "exact", "inferred", "possible", "not_judged", "judged")
+       if got[f][k] != want[f][k]]
+for b in bad:
+    print("FAIL: %s: %s" % (sys.argv[3], b))
+sys.exit(1 if bad else 0)
+PY
+		fi ;;
+	esac
 	for th in 1 4; do
 		"$RQPATH" audit --threads $th "$dat" >"$tmp/$th.txt" 2>/dev/null
 		"$RQPATH" audit --threads $th --placements csv "$dat" >"$tmp/$th.csv" 2>/dev/null
