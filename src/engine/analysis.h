@@ -256,6 +256,7 @@ enum rq_assumption {
 	RQ_ASSUME_MASK_LAST_READ,	/* no setaffinity events: the mask last read still held */
 	RQ_ASSUME_CPUSET_UNSEEN,	/* no cgroup_attach_task events: no cpuset move since */
 	RQ_ASSUME_BLOCKED_BEFORE,	/* a task first seen at its wakeup blocked before the trace */
+	RQ_ASSUME_POLICY_LAST_READ,	/* no set* policy syscall events: the policy known held */
 	RQ_ASSUME__COUNT
 };
 

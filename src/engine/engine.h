@@ -624,19 +624,41 @@ static inline const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an
 }
 
 /*
+ * What a known policy rests on, 1 << RQ_ASSUME_*: a policy changes through
+ * sched_setscheduler() or sched_setattr(), and the model sees a change only with both
+ * syscalls' enter and exit events; without any one of them a change since the policy was
+ * learnt is unseen.  That holds for a sched_setscheduler value the trace shows as much as
+ * for a /proc read (a marker's) or an inherited one: a later sched_setattr() the trace
+ * lacks changes it just as unseen, as a marker's mask rests on cpuset-unseen whatever
+ * sched_setaffinity events the trace has.  The truth records' policy is the kernel's:
+ * its verdicts never ask here.
+ */
+static inline unsigned int rqe_policy_unseen(const struct rq_analysis *an)
+{
+	return an->has_event[RQ_EV_SETSCHED_ENTER] && an->has_event[RQ_EV_SETSCHED_EXIT] &&
+	       an->has_event[RQ_EV_SETATTR_ENTER] && an->has_event[RQ_EV_SETATTR_EXIT] ?
+	       0 : 1u << RQ_ASSUME_POLICY_LAST_READ;
+}
+
+/*
  * Is t SCHED_IDLE work (policy SCHED_IDLE or under a cpu.idle cgroup)?  1 yes, 0 no, -1
  * unknown.  SCHED_IDLE is never assumed: the priority fields cannot show it (a SCHED_IDLE
  * task has prio 120 like a nice-0 SCHED_NORMAL one).  They do show RT and DL, which is
- * an answer "no" resting on RQ_ASSUME_POLICY_PRIO when no policy is known.
+ * an answer "no" resting on RQ_ASSUME_POLICY_PRIO when no policy is known.  An answer
+ * from a known policy rests on rqe_policy_unseen(); a cpu.idle cgroup answers "yes"
+ * whatever the policy.
  */
-static inline int idle_class(const struct rq_task *t, unsigned int *assume)
+static inline int idle_class(const struct rq_analysis *an, const struct rq_task *t,
+			     unsigned int *assume)
 {
 	if (!t)
 		return -1;
-	if (task_is_idle_class(t))
+	if (t->idle_cgroup)
 		return 1;
-	if (t->policy != RQ_POLICY_UNKNOWN)
-		return 0;
+	if (t->policy != RQ_POLICY_UNKNOWN) {
+		*assume |= rqe_policy_unseen(an);
+		return t->policy == RQ_SCHED_IDLE;
+	}
 	if (t->prio != PRIO_UNKNOWN && t->prio < 100) {
 		*assume |= 1u << RQ_ASSUME_POLICY_PRIO;
 		return 0;
@@ -787,8 +809,9 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 		/* what the scan finds at its first task, and where it stops */
 		*l = (struct cpu_look){
 			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
-			.assume = c->watched && !c->last_idle_ts ?
-				  1u << RQ_ASSUME_CPU_WATCHED : 0,
+			/* busy by the running task's known policy: idle_class() */
+			.assume = (c->watched && !c->last_idle_ts ?
+				   1u << RQ_ASSUME_CPU_WATCHED : 0) | rqe_policy_unseen(an),
 		};
 		return;
 	}
@@ -900,7 +923,7 @@ static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_pla
 {
 	unsigned int ignored = 0;
 
-	if (an->profile.idle_stack_allowed && idle_class(t, &ignored) != 0)
+	if (an->profile.idle_stack_allowed && idle_class(an, t, &ignored) != 0)
 		rqe_judge_idle_stacking_full(an, p, t, sel);
 }
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,

@@ -152,7 +152,8 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 
 	if (!an->profile.idle_stack_allowed)
 		return;		/* v7.1 skips SCHED_IDLE rqs for SCHED_IDLE tasks */
-	cls = idle_class(t, &assume);
+	/* called by the truth judge (x unknown to the record): the wakee's is the kernel's */
+	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : idle_class(an, t, &assume);
 	if (cls == 0)
 		return;
 	assume |= sel->mask_assume;
@@ -205,8 +206,10 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	int cls, idle_cpu;
 	bool unknown;
 
-	cls = idle_class(t, &assume);
-	if (cls == 1 || sel->rt_or_dl || t->policy == RQ_SCHED_EXT)
+	/* called by the truth judge (x unknown to the record): the wakee's is the kernel's */
+	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : idle_class(an, t, &assume);
+	if (cls == 1 || sel->rt_or_dl ||
+	    (sel->truth ? (int)sel->truth->policy : t->policy) == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
 	if (cls < 0)
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;

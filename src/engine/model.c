@@ -533,9 +533,9 @@ const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 /* ---- what the kernel would see on a CPU ------------------------------------- */
 
 /* Count q into l; true when q is not SCHED_IDLE work by its known policy. */
-static bool look_task(const struct rq_task *q, struct cpu_look *l)
+static bool look_task(const struct rq_analysis *an, const struct rq_task *q, struct cpu_look *l)
 {
-	int cls = idle_class(q, &l->assume);
+	int cls = idle_class(an, q, &l->assume);
 
 	l->ntasks++;
 	if (cls == 0)
@@ -560,17 +560,17 @@ void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_ta
 		l->assume |= 1u << RQ_ASSUME_CPU_WATCHED;
 	l->pending = c->pending_wakeups > 0;
 	if (c->curr > 0 && (!skip || c->curr != skip->pid) &&
-	    look_task(c->curr_task, l) && busy_enough)
+	    look_task(an, c->curr_task, l) && busy_enough)
 		return;
 	for (int i = 0; i < c->nqueued; i++)
-		if (c->queued[i] != skip && look_task(c->queued[i], l) && busy_enough)
+		if (c->queued[i] != skip && look_task(an, c->queued[i], l) && busy_enough)
 			return;
 	/* a blocked task counts as maybe delayed for DELAYED_WINDOW (pruning is lazy) */
 	for (int i = 0; i < c->ndelayed; i++) {
 		const struct rq_task *d = c->delayed[i];
 
 		if (d != skip && an->last_ts - d->blocked_ts <= DELAYED_WINDOW &&
-		    idle_class(d, &ignored) != 1)
+		    idle_class(an, d, &ignored) != 1)
 			l->delayed_nonidle++;
 	}
 	l->idle = !l->ntasks && !l->pending && c->curr == 0;
@@ -617,7 +617,7 @@ bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task
 		return false;
 	l->known = true;
 	l->pending = c->pending_wakeups > 0;
-	look_task(q, l);
+	look_task(an, q, l);
 	return true;
 }
 

@@ -128,6 +128,7 @@ const char *const rq_assumption_names[RQ_ASSUME__COUNT] = {
 	[RQ_ASSUME_MASK_LAST_READ] = "affinity-last-read",
 	[RQ_ASSUME_CPUSET_UNSEEN] = "cpuset-unseen",
 	[RQ_ASSUME_BLOCKED_BEFORE] = "blocked-before-trace",
+	[RQ_ASSUME_POLICY_LAST_READ] = "policy-last-read",
 };
 _Static_assert(RQ_ASSUME__COUNT <= 8 * sizeof(((struct rq_placement *)0)->assume),
 	       "struct rq_placement's assume holds one bit per assumption");

@@ -5,7 +5,10 @@
 # the same JSON, text and placements CSV; trace-cmd report must read each file and see
 # the events the generator wrote.  2 CPUs in one LLC, 3 CPUs in two uneven LLCs, 8 CPUs
 # in 2 LLCs (v6), 64 CPUs in 4 LLCs and 64 CPUs each its own LLC; with SCHED_IDLE
-# stacking, missed idle CPUs, pinned execs, unknown masks and policies.
+# stacking, missed idle CPUs, pinned execs, unknown masks and policies.  One more
+# without the policy syscalls' formats (--no-policy-syscalls): every verdict that used
+# a marker's policy rests on policy-last-read, by the generator's count too, and by
+# tests/tools/verdicts.py's.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${RQPATH_BUILD:-$top/build}
 gen=$build/tests/gen_trace
@@ -13,11 +16,12 @@ gen=$build/tests/gen_trace
 command -v python3 >/dev/null || { echo "python3 is needed"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
-# name cpus llcs tasks events seed file-version
-while read -r name cpus llcs tasks events seed ver; do
+# name cpus llcs tasks events seed file-version [gen_trace options]
+while read -r name cpus llcs tasks events seed ver opts; do
 	dat=$tmp/$name.dat
+	# $opts unquoted: its words are options
 	if ! "$gen" -o "$dat" --cpus "$cpus" --llcs "$llcs" --tasks "$tasks" --events "$events" \
-		--seed "$seed" --file-version "$ver" 2>"$tmp/gen.err"; then
+		--seed "$seed" --file-version "$ver" $opts 2>"$tmp/gen.err"; then
 		echo "FAIL: gen_trace $name: $(cat "$tmp/gen.err")"; fail=1; continue
 	fi
 	n=$((n + 1))
@@ -38,6 +42,26 @@ while read -r name cpus llcs tasks events seed ver; do
 			echo "FAIL: $name: --threads $th JSON differs from --threads 1"; fail=1
 		fi
 	done
+	case "$opts" in
+	*--no-policy-syscalls*)
+		# verdicts.py (over trace-cmd report) applies policy-last-read as well
+		if command -v trace-cmd >/dev/null &&
+		   ! python3 "$top/tests/tools/verdicts.py" "$dat" >"$tmp/verdicts.json" 2>"$tmp/v.err"; then
+			echo "FAIL: $name: verdicts.py: $(tail -n 1 "$tmp/v.err")"; fail=1
+		elif command -v trace-cmd >/dev/null; then
+			python3 - "$dat.expect.json" "$tmp/verdicts.json" "$name" <<'PY' || fail=1
+import json, sys
+want, got = json.load(open(sys.argv[1]))["findings"], json.load(open(sys.argv[2]))
+bad = ["%s.%s: verdicts.py %s, generated %s" % (f, k, got[f][k], want[f][k])
+       for f in ("idle-stacking", "missed-idle")
+       for k in ("count", "exact", "inferred", "possible", "not_judged", "judged")
+       if got[f][k] != want[f][k]]
+for b in bad:
+    print("FAIL: %s: %s" % (sys.argv[3], b))
+sys.exit(1 if bad else 0)
+PY
+		fi ;;
+	esac
 	for th in 1 4; do
 		"$RQPATH" audit --threads $th "$dat" >"$tmp/$th.txt" 2>/dev/null
 		"$RQPATH" audit --threads $th --placements csv "$dat" >"$tmp/$th.csv" 2>/dev/null
@@ -70,7 +94,8 @@ cpu3 3 2 40 30000 2 7
 cpu8 8 2 300 40000 3 6
 cpu64 64 4 1500 60000 4 7
 cpu64own 64 64 600 30000 5 7
+cpu8nopol 8 2 300 40000 3 6 --no-policy-syscalls
 EOF
-[ $n -eq 5 ] || fail=1
+[ $n -eq 6 ] || fail=1
 [ $fail -eq 0 ] && echo "generated traces: $n files, rqpath's counts are the generator's, --threads 1..4 identical"
 exit $fail

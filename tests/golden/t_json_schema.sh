@@ -19,7 +19,7 @@ VERDICT = {"count", "exact", "inferred", "possible", "no_selection", "not_judged
            "examples", "possible_examples", "delay", "delay_others"}
 ASSUME = {"affinity-all-cpus", "percpu-kthread-pinned", "policy-from-prio", "cpu-state-watched",
           "llc-assumed", "idle-exits-repaired", "affinity-last-read", "cpuset-unseen",
-          "blocked-before-trace"}
+          "blocked-before-trace", "policy-last-read"}
 FIND = {"needless-callback": VERDICT | {"unknown"},
         "offcpu-fork": VERDICT | {"of"},
         "idle-stacking": VERDICT,

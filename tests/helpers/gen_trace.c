@@ -7,6 +7,7 @@
  *
  * usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] [--events M] [--seed S]
  *                  [--file-version 6|7] [--expect FILE] [--spacing NS] [--truth-on-rq PM]
+ *                  [--no-policy-syscalls]
  *
  * What the trace holds, as `rqpath record` would write it on a 6.18 kernel:
  *   - the recorder's rqpath/1 lines (src/input/markers.h): the kernel, every CPU with
@@ -22,7 +23,12 @@
  *     (missed-idle), a CPU running only SCHED_IDLE work for a SCHED_IDLE task while
  *     another is idle (idle-stacking).
  *   - the formats of sys_enter/exit_sched_setaffinity and cgroup_attach_task (no records):
- *     a mask from a marker then rests on no assumption.
+ *     a mask from a marker then rests on no assumption; those of
+ *     sys_enter/exit_sched_setscheduler and sys_enter/exit_sched_setattr (no records):
+ *     nor does a policy from a marker.  --no-policy-syscalls leaves the last four out, as
+ *     `rqpath record` without --syscalls does: a change of policy since the recorder's
+ *     read would not be in the trace, so every verdict that used a known policy rests
+ *     on that read ("policy-last-read") and is inferred.
  *
  * The generator keeps its own model of every runqueue and judges each placement by the
  * rules of docs/design.md §3 and rqpath-paths(7) (VERDICTS), written here from those
@@ -157,6 +163,34 @@ static char fmt_setaff_exit[] =
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"0x%lx\", REC->ret\n";
+static char fmt_setsched_enter[] =
+	"name: sys_enter_sched_setscheduler\nID: 404\nformat:\n" COMMON
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int policy;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:struct sched_param * param;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"pid: 0x%08lx, policy: 0x%08lx, param: 0x%08lx\", "
+	"((unsigned long)(REC->pid)), ((unsigned long)(REC->policy)), "
+	"((unsigned long)(REC->param))\n";
+static char fmt_setsched_exit[] =
+	"name: sys_exit_sched_setscheduler\nID: 403\nformat:\n" COMMON
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"0x%lx\", REC->ret\n";
+static char fmt_setattr_enter[] =
+	"name: sys_enter_sched_setattr\nID: 400\nformat:\n" COMMON
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:struct sched_attr * uattr;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int flags;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"pid: 0x%08lx, uattr: 0x%08lx, flags: 0x%08lx\", "
+	"((unsigned long)(REC->pid)), ((unsigned long)(REC->uattr)), "
+	"((unsigned long)(REC->flags))\n";
+static char fmt_setattr_exit[] =
+	"name: sys_exit_sched_setattr\nID: 399\nformat:\n" COMMON
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"0x%lx\", REC->ret\n";
 static char fmt_cgroup_attach[] =
 	"name: cgroup_attach_task\nID: 538\nformat:\n" TDHDR_COMMON
 	"\tfield:int dst_root;\toffset:8;\tsize:4;\tsigned:1;\n"
@@ -222,6 +256,7 @@ static struct {
 	int ncpus, nllc, llc_size, ntasks, version;
 	uint64_t nevents, spacing, seed;
 	const char *out, *expect;
+	bool no_policy_syscalls;	/* the trace lacks the policy syscalls' formats */
 	struct cpu *cpus;
 	int *llc_idle;		/* idle CPUs per LLC, by the LLC's first CPU */
 	struct task *tasks;	/* by pid - FIRST_PID */
@@ -766,9 +801,15 @@ static void judge_placement(const struct task *t, int x, bool is_fork, bool prov
 			bool busy = l.known_nonidle || l.unknown;
 
 			g.v[F_MISSED].judged++;
+			/*
+			 * a known policy used (the wakee's, or one that makes x busy) may have
+			 * changed unseen without the policy syscalls' events
+			 */
 			if (busy && idle_sibling(t, x))
 				count(F_MISSED, !proven, t->policy == POL_UNKNOWN ||
-				      (!l.known_nonidle && l.unknown) || proof_assumed);
+				      (!l.known_nonidle && l.unknown) || proof_assumed ||
+				      (g.no_policy_syscalls &&
+				       (t->policy != POL_UNKNOWN || l.known_nonidle)));
 		}
 	}
 	/* idle-stacking: SCHED_IDLE tasks; one of unknown policy cannot be judged */
@@ -777,9 +818,10 @@ static void judge_placement(const struct task *t, int x, bool is_fork, bool prov
 			g.v[F_STACKING].not_judged++;
 		} else {
 			g.v[F_STACKING].judged++;
+			/* the wakee's SCHED_IDLE and x's: known policies, maybe stale */
 			if (l.ntasks && !l.known_nonidle && idle_sibling(t, x))
 				count(F_STACKING, !proven || delayed_nonidle(x, t, g.last_ts),
-				      proof_assumed);
+				      proof_assumed || g.no_policy_syscalls);
 		}
 	}
 }
@@ -1086,15 +1128,33 @@ static void finish_file(void)
 		{ "sched", "sched_process_fork", fmt_fork, sizeof(fmt_fork) - 1 },
 		{ "sched", "sched_process_exit", fmt_exit, sizeof(fmt_exit) - 1 },
 		{ "sched", "sched_process_exec", fmt_exec, sizeof(fmt_exec) - 1 },
+		{ "cgroup", "cgroup_attach_task", fmt_cgroup_attach, sizeof(fmt_cgroup_attach) - 1 },
+		/* one run of the system: the writer takes a run of equal names as one */
 		{ "syscalls", "sys_enter_sched_setaffinity", fmt_setaff_enter,
 		  sizeof(fmt_setaff_enter) - 1 },
 		{ "syscalls", "sys_exit_sched_setaffinity", fmt_setaff_exit,
 		  sizeof(fmt_setaff_exit) - 1 },
-		{ "cgroup", "cgroup_attach_task", fmt_cgroup_attach, sizeof(fmt_cgroup_attach) - 1 },
+		/* the four policy syscalls: --no-policy-syscalls leaves them out */
+		{ "syscalls", "sys_enter_sched_setscheduler", fmt_setsched_enter,
+		  sizeof(fmt_setsched_enter) - 1 },
+		{ "syscalls", "sys_exit_sched_setscheduler", fmt_setsched_exit,
+		  sizeof(fmt_setsched_exit) - 1 },
+		{ "syscalls", "sys_enter_sched_setattr", fmt_setattr_enter,
+		  sizeof(fmt_setattr_enter) - 1 },
+		{ "syscalls", "sys_exit_sched_setattr", fmt_setattr_exit,
+		  sizeof(fmt_setattr_exit) - 1 },
+		/* last: rqpath:truth, only with its buffer (--truth-on-rq) */
 		{ RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT, g.truth_fmt, g.truth_fmt_len },
 	};
-	/* the last, rqpath:truth, only with its buffer (--truth-on-rq) */
-	int nr_events = (int)(sizeof(events) / sizeof(events[0])) - !g.truth_fmt;
+	int nr_events = (int)(sizeof(events) / sizeof(events[0]));
+	struct rq_tdw_format truth = events[nr_events - 1];
+
+	/* without truth the last goes; without the policy syscalls the four before it */
+	nr_events -= 1;
+	if (g.no_policy_syscalls)
+		nr_events -= 4;
+	if (g.truth_fmt)
+		events[nr_events++] = truth;
 	struct rq_tdw_format ftrace[] = {
 		{ "ftrace", "print", fmt_print, sizeof(fmt_print) - 1 },
 	};
@@ -1133,8 +1193,9 @@ static void write_expect(void)
 	if (!f)
 		die("cannot write %s: %s", path, strerror(errno));
 	fprintf(f, "{\n  \"generator\": {\"cpus\": %d, \"llcs\": %d, \"tasks\": %d, "
-		"\"seed\": %llu, \"file_version\": %d},\n", g.ncpus, g.nllc, g.ntasks,
-		(unsigned long long)g.seed, g.version);
+		"\"seed\": %llu, \"file_version\": %d, \"policy_syscalls\": %s},\n", g.ncpus,
+		g.nllc, g.ntasks, (unsigned long long)g.seed, g.version,
+		g.no_policy_syscalls ? "false" : "true");
 	/* every record of the file, the truth buffer's too */
 	fprintf(f, "  \"events\": %llu,\n  \"counts\": {",
 		(unsigned long long)(g.emitted + g.truth_records));
@@ -1196,6 +1257,7 @@ int main(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'x' },
 		{ "spacing", required_argument, NULL, 'p' },
 		{ "truth-on-rq", required_argument, NULL, 'r' },
+		{ "no-policy-syscalls", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char err[512];
@@ -1219,10 +1281,11 @@ int main(int argc, char **argv)
 		case 'x': g.expect = optarg; break;
 		case 'p': g.spacing = parse_num(optarg, "--spacing"); break;
 		case 'r': g.truth_on_rq = (unsigned int)parse_num(optarg, "--truth-on-rq"); break;
+		case 'P': g.no_policy_syscalls = true; break;
 		default:
 			fprintf(stderr, "usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] "
 				"[--events M] [--seed S] [--file-version 6|7] [--expect FILE] "
-				"[--spacing NS] [--truth-on-rq PER_MILLE]\n");
+				"[--spacing NS] [--truth-on-rq PER_MILLE] [--no-policy-syscalls]\n");
 			return 2;
 		}
 	}

@@ -3,11 +3,14 @@
 # work, sched_idle_cpu(), over a truly idle one): `workload idle-stack` recorded live
 # gives idle-stacking > 0 (proven, or possible: the sleepers mostly block beside the hog
 # on a CPU that never goes idle, so their wakeups cannot prove a selection); the same
-# workload with --control (SCHED_OTHER) gives 0.  The proven and possible counts must
-# equal those of tests/tools/verdicts.py, an independent model over trace-cmd report.
+# workload with --control (SCHED_OTHER) gives 0.  The proven (exact, inferred) and possible
+# counts must equal those of tests/tools/verdicts.py, an independent model over trace-cmd
+# report.
 # The placements rqpath flags are cross-checked against an independent reading of
 # trace-cmd report (tests/tools/tracefacts.py: sleeper wakeups onto the hog's CPU while
-# every other CPU ran the idle task).
+# every other CPU ran the idle task).  The recording has no policy syscall events (no
+# --syscalls): every counted stacking used the markers' policies, so none is exact and
+# each rests on policy-last-read.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -20,13 +23,14 @@ esac
 
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-# idle-stacking count and possible from an audit JSON report (written first, its exit checked)
+# idle-stacking count, possible, exact and inferred from an audit JSON report (written
+# first, its exit checked)
 stacking() {
 	python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 f = d["findings"]["idle-stacking"]
-print(f["count"], f["possible"])' <"$1"
+print(f["count"], f["possible"], f["exact"], f["inferred"])' <"$1"
 }
 
 for attempt in 1 2 3 4 5; do
@@ -44,8 +48,9 @@ for attempt in 1 2 3 4 5; do
 	want=$(python3 "$top/tests/tools/verdicts.py" "$dir/stack.dat" | python3 -c '
 import json, sys
 f = json.load(sys.stdin)["idle-stacking"]
-print(f["count"], f["possible"])')
-	[ "$want" = "$1 $2" ] || no "idle-stacking (count possible) $1 $2, verdicts.py says $want"
+print(f["count"], f["possible"], f["exact"], f["inferred"])')
+	[ "$want" = "$1 $2 $3 $4" ] ||
+		no "idle-stacking (count possible exact inferred) $1 $2 $3 $4, verdicts.py says $want"
 	# a busy machine leaves no CPU idle: then there is nothing to stack against
 	[ $(($1 + $2)) -gt 0 ] && break
 done
@@ -53,6 +58,14 @@ done
 if [ "$indep" -ge 0 ] 2>/dev/null && [ "$1" -gt "$indep" ]; then
 	no "rqpath flags $1 but only $indep such wakeups exist in trace-cmd report"
 fi
+rests=$(python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]["idle-stacking"]
+print(f["exact"], "policy-last-read" in f["assumptions"])' "$dir/stack.json")
+case "$1 $rests" in
+0\ *|*" 0 True") ;;
+*) no "idle-stacking count $1, (exact, names policy-last-read) $rests: want 0 exact, named" ;;
+esac
 
 "$RQPATH" record -o "$dir/control.dat" -- "$RQPATH" workload idle-stack --duration 1 \
 	--control >/dev/null 2>"$dir/control.err" || no "control record exited $?"

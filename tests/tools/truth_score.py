@@ -28,8 +28,8 @@ finding is counted (or possible) in either run; 2 on bad input.  An inferred cou
 on a stated assumption (its why says which): its precision is reported, and the counted
 ones truth does not bear out are listed with what they rested on, but they do not fail
 the run (on idle-stack the sleepers turn SCHED_IDLE through a syscall the default
-recording does not trace: the model keeps their old policy, which no assumption names
-yet -- a known gap, rqpath(1) BUGS).  --json
+recording does not trace: the model keeps their old policy, and its verdicts that used
+it rest on policy-last-read, rqpath(1) BUGS).  --json
 FILE writes the numbers for the README table (tests/truth/table.sh).
 """
 import argparse

@@ -48,7 +48,11 @@ The rules, in short (rqpath-paths(7), VERDICTS):
   * a counted verdict is inferred when it rests on an assumption, else exact.  A mask
     the recorder read rests on "affinity-last-read" when the trace does not define
     sys_enter_sched_setaffinity, on "cpuset-unseen" when it does not define
-    cgroup_attach_task (a cpuset move changes the allowed CPUs unseen).
+    cgroup_attach_task (a cpuset move changes the allowed CPUs unseen).  A known policy
+    (the recorder's, inherited, or a sched_setscheduler value) used by a verdict, the
+    task's own or that of a task on the CPU it was placed on, rests on
+    "policy-last-read" unless the trace defines the entry and exit events of both
+    sched_setscheduler and sched_setattr (a change through either is unseen).
   * paths (rqpath-paths(7), CONFIDENCE), only those whose confidence rests on the mask:
     wake-affine (a one-CPU mask) exact when proven and the mask is a marker's resting on
     nothing; wake-prev (back to the CPU it left) exact when sched_waking was seen, the
@@ -70,6 +74,9 @@ DELAYED_WINDOW = 10 * MS
 KNOWN_AFTER = 20 * MS
 WINDOW = 10 * MS          # affinity / NUMA windows
 HARDIRQ, SOFTIRQ, NMI = 0x08, 0x10, 0x40
+# a policy changes through either syscall: both, entry and exit, or a change is unseen
+POLICY_SYSCALLS = {"sys_enter_sched_setscheduler", "sys_exit_sched_setscheduler",
+                   "sys_enter_sched_setattr", "sys_exit_sched_setattr"}
 
 HDR = re.compile(r"-(\d+)\s+\[?(\d+)\]?-0x([0-9a-f]+)\s+(\d+)\.(\d+):\s+([A-Za-z0-9_]+):\s*(.*)$")
 OURS = {
@@ -313,14 +320,16 @@ class Model:
     def rt(t):
         return t.policy in (1, 2, 6) or (t.prio is not None and t.prio < 100)
 
-    @staticmethod
-    def idle_cls(t, assume):
+    def idle_cls(self, t, assume):
         if t is None:
             return -1
-        if t.policy == 5 or t.idle_cg:
+        if t.idle_cg:
             return 1
         if t.policy != -1:
-            return 0
+            # a set* policy syscall the trace cannot show may have changed it since
+            if not POLICY_SYSCALLS <= self.defined:
+                assume.add("policy-last-read")
+            return 1 if t.policy == 5 else 0
         if t.prio is not None and t.prio < 100:
             assume.add("policy-from-prio")
             return 0
@@ -414,11 +423,13 @@ class Model:
         c = self.cpus[cpu]
         if c.curr <= 0 or c.curr == skip:
             return False
-        k = self.idle_cls(self.tasks.get(c.curr), set())
+        used = set()
+        k = self.idle_cls(self.tasks.get(c.curr), used)
         if k == 1:
             return False
         if k < 0:
             assume.add("policy-from-prio")
+        assume |= used
         return True
 
     def proven(self, t, assume):

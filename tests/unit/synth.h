@@ -23,6 +23,7 @@ static inline struct rq_analysis *synth_new(int nr_cpus, const char *release)
 		[RQ_EV_EXIT] = true, [RQ_EV_EXEC] = true,
 		[RQ_EV_SETAFFINITY_ENTER] = true, [RQ_EV_SETAFFINITY_EXIT] = true,
 		[RQ_EV_SETSCHED_ENTER] = true, [RQ_EV_SETSCHED_EXIT] = true,
+		[RQ_EV_SETATTR_ENTER] = true, [RQ_EV_SETATTR_EXIT] = true,
 		[RQ_EV_CGROUP_ATTACH] = true,
 	};
 	struct rq_analysis *an = rq_analysis_new(NULL);

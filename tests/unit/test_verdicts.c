@@ -651,6 +651,9 @@ static void cpuset_move_unseen_without_cgroup_events(void **state)
 			[RQ_EV_EXIT] = true, [RQ_EV_EXEC] = true,
 			[RQ_EV_SETAFFINITY_ENTER] = true, [RQ_EV_SETAFFINITY_EXIT] = true,
 			[RQ_EV_CGROUP_ATTACH] = cgroup,
+			/* the policies' changes seen: the verdicts rest on the mask alone */
+			[RQ_EV_SETSCHED_ENTER] = true, [RQ_EV_SETSCHED_EXIT] = true,
+			[RQ_EV_SETATTR_ENTER] = true, [RQ_EV_SETATTR_EXIT] = true,
 		};
 		struct rq_analysis *an = marked_with(2, "6.6.30", ev);
 		const struct rq_finding_store *mi, *nc;
@@ -672,6 +675,154 @@ static void cpuset_move_unseen_without_cgroup_events(void **state)
 		assert_int_equal(nc->unknown, 0);
 		assert_int_equal(rq_recent(an, 0)->assume, unseen);
 		rq_analysis_free(an);
+	}
+}
+
+/* pid, running on CPU 0 (the records' writer), makes itself SCHED_NORMAL just after ts */
+static void self_normal(struct rq_analysis *an, uint64_t ts, int pid)
+{
+	ev_simple(an, ts + 1 * US, 0, RQ_EV_SETSCHED_ENTER, pid, 0, RQ_SCHED_NORMAL);
+	ev_simple(an, ts + 2 * US, 0, RQ_EV_SETSCHED_EXIT, pid, 0, 0);
+	assert_int_equal(rq_task_find(an, pid)->policy, RQ_SCHED_NORMAL);
+}
+
+/*
+ * 900 and 910 (allowed 0-1) as in blocked_then_woken_on_busy_cpu0(), SCHED_NORMAL from
+ * their markers (900: policy900), or (by_syscall) from a sched_setscheduler() each makes
+ * after markers that knew no policy; rec: a truth record for the waking, 900 NORMAL and
+ * not on a runqueue, CPU 1 truly idle and CPU 0 busy, or (x_unknown) CPU 0 unknown to it.
+ */
+static void woken_on_busy_policy(struct rq_analysis *an, bool by_syscall, int policy900,
+				 struct rq_truth_rec *rec, bool x_unknown)
+{
+	mark_task(an, 1 * MS, 900, by_syscall ? -1 : policy900, "0-1");
+	mark_task(an, 1 * MS, 910, by_syscall ? -1 : 0, "0-1");
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	if (by_syscall)
+		self_normal(an, 2 * MS, 910);
+	ev_switch(an, 3 * MS, 0, 910, 0, 900, "t");
+	if (by_syscall)
+		self_normal(an, 3 * MS, 900);
+	ev_switch(an, 4 * MS, 0, 900, 1, 910, "busy");
+	ev_waking(an, 5 * MS, 0, 910, 900, 0);
+	if (rec) {
+		truth_init(rec, 5 * MS + 1 * US, RQ_TRUTH_WAKING, 900, 0, 0x3, 2);
+		rec->task_cpu = 0;
+		truth_cpu(rec, 0, 910, 1, 0);
+		truth_cpu(rec, 1, 0, 0, 0);
+		if (x_unknown)
+			rec->cpus[0].known = 0;
+		ev_truth(an, rec);
+	}
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 900, 0);
+}
+
+static void assert_counted(const struct rq_analysis *an, enum rq_finding f, bool exact,
+			   unsigned int assume, const char *what)
+{
+	if (fs(an, f)->count != 1 || fs(an, f)->exact != exact)
+		print_message("%s: count %llu exact %llu, want 1 and %d\n", what,
+			      (unsigned long long)fs(an, f)->count,
+			      (unsigned long long)fs(an, f)->exact, exact);
+	assert_int_equal(fs(an, f)->count, 1);
+	assert_int_equal(fs(an, f)->exact, exact);
+	assert_int_equal(fs(an, f)->inferred, !exact);
+	assert_int_equal(fs(an, f)->assumptions, assume);
+	assert_int_equal(fs(an, f)->examples[0].assume, assume);
+}
+
+/*
+ * A known policy may be stale: it changes through sched_setscheduler() or
+ * sched_setattr() (chrt -p, a thread's own call), which the trace shows only with both
+ * syscalls' events.  Without either, a miss or a stacking that used a policy known from
+ * a marker, or from a traced sched_setscheduler() (a later sched_setattr() is unseen
+ * all the same), is inferred and names policy-last-read; with both it is exact.  The
+ * masks rest on nothing here (setaffinity and cgroup events, a 6.6 kernel proves every
+ * selection).  A truth record's policy is the kernel's: its verdict is exact without
+ * the events; with the record's CPU x unknown, x is the model's (910's policy) but the
+ * wakee's policy stays the record's, even against a stale model's SCHED_IDLE.
+ */
+static void policy_rests_on_the_policy_syscalls(void **state)
+{
+	const unsigned int last_read = 1u << RQ_ASSUME_POLICY_LAST_READ;
+
+	for (int setsched = 0; setsched <= 1; setsched++) {
+		for (int setattr = 0; setattr <= 1; setattr++) {
+			const bool ev[RQ_EV__COUNT] = {
+				[RQ_EV_SWITCH] = true, [RQ_EV_WAKING] = true,
+				[RQ_EV_WAKEUP] = true, [RQ_EV_WAKEUP_NEW] = true,
+				[RQ_EV_MIGRATE] = true, [RQ_EV_FORK] = true, [RQ_EV_EXIT] = true,
+				[RQ_EV_EXEC] = true, [RQ_EV_SETAFFINITY_ENTER] = true,
+				[RQ_EV_SETAFFINITY_EXIT] = true, [RQ_EV_CGROUP_ATTACH] = true,
+				[RQ_EV_TRUTH] = true,
+				[RQ_EV_SETSCHED_ENTER] = setsched, [RQ_EV_SETSCHED_EXIT] = setsched,
+				[RQ_EV_SETATTR_ENTER] = setattr, [RQ_EV_SETATTR_EXIT] = setattr,
+			};
+			bool exact = setsched && setattr;
+			unsigned int unseen = exact ? 0 : last_read;
+			struct rq_analysis *an = marked_with(2, "6.6.30", ev);
+			struct rq_truth_rec rec;
+
+			/* missed-idle: the wakee's and the runner's policies, from markers */
+			woken_on_busy_policy(an, false, 0, NULL, false);
+			assert_counted(an, RQ_FIND_MISSED_IDLE, exact, unseen, "markers");
+			assert_int_equal(rq_recent(an, 0)->assume, unseen);
+			/* its path rests on neither */
+			assert_int_equal(rq_recent(an, 0)->conf, RQ_CONF_EXACT);
+			rq_analysis_free(an);
+
+			/*
+			 * the wakee's policy unknown (policy-from-prio): CPU 0 is busy by the
+			 * runner's known one all the same
+			 */
+			an = marked_with(2, "6.6.30", ev);
+			woken_on_busy_policy(an, false, -1, NULL, false);
+			assert_counted(an, RQ_FIND_MISSED_IDLE, false,
+				       (1u << RQ_ASSUME_POLICY_PRIO) | unseen, "runner");
+			rq_analysis_free(an);
+
+			/* from the traced sched_setscheduler(): as unseen without sched_setattr */
+			if (setsched) {
+				an = marked_with(2, "6.6.30", ev);
+				woken_on_busy_policy(an, true, 0, NULL, false);
+				assert_counted(an, RQ_FIND_MISSED_IDLE, exact, unseen, "syscall");
+				rq_analysis_free(an);
+			}
+
+			/*
+			 * idle-stacking: 801 (SCHED_IDLE) blocked on CPU 1 is woken onto CPU 0,
+			 * where 800 (SCHED_IDLE) runs, while CPU 1 idles
+			 */
+			an = marked_with(2, "6.6.30", ev);
+			mark_task(an, 1 * MS, 800, 5, "0");
+			mark_task(an, 1 * MS, 801, 5, "0-1");
+			ev_switch(an, 2 * MS, 0, 0, 0, 800, "hog");
+			ev_switch(an, 2 * MS, 1, 0, 0, 801, "t801");
+			ev_switch(an, 3 * MS, 1, 801, 1, 0, NULL);
+			ev_waking(an, 4 * MS, 0, 800, 801, 1);
+			ev_migrate(an, 4 * MS + 1 * US, 0, 800, 0, 801, 120, 1, 0);
+			ev_wakeup(an, 4 * MS + 2 * US, 0, 800, 801, 0);
+			assert_counted(an, RQ_FIND_IDLE_STACKING, exact, unseen, "stacking");
+			rq_analysis_free(an);
+
+			/* the kernel's policy and CPUs (truth record): exact all the same */
+			an = marked_with(2, "6.6.30", ev);
+			woken_on_busy_policy(an, false, 0, &rec, false);
+			assert_counted(an, RQ_FIND_MISSED_IDLE, true, 0, "truth");
+			rq_analysis_free(an);
+
+			/*
+			 * CPU 0 unknown to the record: busy by the model's 910 (its policy rests
+			 * on the events), 900 fair by the record although the model, stale,
+			 * has it SCHED_IDLE
+			 */
+			an = marked_with(2, "6.6.30", ev);
+			woken_on_busy_policy(an, false, 5, &rec, true);
+			assert_int_equal(rq_task_find(an, 900)->policy, RQ_SCHED_IDLE);
+			assert_counted(an, RQ_FIND_MISSED_IDLE, exact, unseen, "truth, x unknown");
+			assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, 0);
+			rq_analysis_free(an);
+		}
 	}
 }
 
@@ -1053,6 +1204,7 @@ int main(void)
 		cmocka_unit_test(asymmetric_capacity_makes_missed_idle_possible),
 		cmocka_unit_test(exec_mask_settled_by_the_next_marker),
 		cmocka_unit_test(cpuset_move_unseen_without_cgroup_events),
+		cmocka_unit_test(policy_rests_on_the_policy_syscalls),
 		cmocka_unit_test(path_confidence_rests_on_the_mask),
 		cmocka_unit_test(repaired_switch_proves_no_selection),
 		cmocka_unit_test(unknown_cpu_in_the_llc_is_not_judged),
