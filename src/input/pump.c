@@ -315,6 +315,17 @@ static inline uint64_t wide_before(lt_key a, lt_key b)
 }
 
 /*
+ * The record after this one is likely the runner-up's: with many CPUs its cursor was
+ * read long ago, and its record (which the source asked the L2 cache for when it read
+ * it, tracedat.c) has left L1; ask for both now, a record ahead of the decoder.
+ */
+static inline void prefetch_head(const struct rq_raw *r)
+{
+	__builtin_prefetch(r->data);
+	__builtin_prefetch((const char *)r->data + r->size - 1);
+}
+
+/*
  * The runner-up: the earliest of the losers on the winner's way to the root (each lost
  * to it once), so the earliest head after the winner's.  The key the winner's next head
  * must beat to stay first, and the cursor to ask the cache for.
@@ -332,12 +343,8 @@ static inline void narrow_settled(struct rq_pump *p)
 	for (unsigned int n = (p->leaves + (unsigned int)p->next) >> 1; n; n >>= 1)
 		s = t[n] < s ? t[n] : s;
 	p->second = s;
-	/*
-	 * The record after this one is likely the runner-up's: with many CPUs its cursor
-	 * was read long ago and has left the cache; ask for it now
-	 */
 	if (s != LT_DEAD)
-		__builtin_prefetch(p->head[s & ((1u << p->sbits) - 1)]);
+		prefetch_head(p->head[s & ((1u << p->sbits) - 1)]);
 }
 
 static inline void wide_settled(struct rq_pump *p)
@@ -358,7 +365,7 @@ static inline void wide_settled(struct rq_pump *p)
 	}
 	p->wsecond = s;
 	if (!(s.s & LT_NONE))
-		__builtin_prefetch(p->head[s.s]);
+		prefetch_head(p->head[s.s]);
 }
 
 /* The wide tree of every stream's head, built anew: O(streams). */

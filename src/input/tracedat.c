@@ -37,8 +37,9 @@
 #define TD_MAX_PAGE (16u << 20)		/* largest ring-buffer sub-buffer accepted */
 #define TD_MAX_CHUNK (256u << 20)	/* largest decompressed v7 chunk */
 #define TD_MAX_SECTION (512u << 20)	/* largest metadata section held in memory */
-#define TD_WINDOW (256u << 10)		/* uncompressed page data read at once, at most */
-#define TD_WINDOWS (4u << 20)		/* ... by all CPUs together (td_window()) */
+#define TD_WINDOW (256u << 10)		/* page data a CPU reads at once: at most */
+#define TD_WINDOW_MIN (16u << 10)	/* at least (a pread() every 4 pages) */
+#define TD_WINDOWS (2u << 20)		/* shared by the CPUs in between (td_window()) */
 #define TD_MAX_OPTION_SECTIONS 4096
 #define TD_MAX_BUFFERS 256
 
@@ -1596,11 +1597,12 @@ static bool cursor_init(struct rq_td *td, struct td_cpu *c, const struct td_cpu_
 
 /*
  * How much of its page data a CPU reads at once (uncompressed; a v7 chunk is as large as
- * the file says): TD_WINDOWS split over the CPUs with data, in whole pages, at least
- * one, at most TD_WINDOW.  The merge takes a record of nearly every CPU in turn, so
- * every CPU's window is in use at once: 256 CPUs with 256 KiB each were 64 MiB, twice
- * the L3 cache, and a window pread() had just copied in had left the cache before the
- * merge read it (issue 23); 4 MiB in all stay in it, for a pread() every 16 KiB.
+ * the file says): TD_WINDOWS split over the CPUs with data, within TD_WINDOW_MIN ..
+ * TD_WINDOW, in whole pages, at least one.  The merge takes a record of nearly every
+ * CPU in turn, so every CPU's window is in use at once: 256 CPUs with 256 KiB each were
+ * 64 MiB, twice the L3 cache, and what pread() had just copied in had left the cache
+ * before the merge read it (issue 23).  Now 2 MiB in all (32 KiB a CPU at 64 CPUs), 4
+ * MiB at 256 CPUs, where 8 KiB windows cost more in pread() calls than they saved.
  */
 static uint32_t td_window(const struct td_buffer *b, uint32_t page)
 {
@@ -1609,6 +1611,8 @@ static uint32_t td_window(const struct td_buffer *b, uint32_t page)
 	for (int i = 0; i < b->ncpu; i++)
 		present += b->cpus[i].size > 0;
 	w = TD_WINDOWS / (present ? present : 1);
+	if (w < TD_WINDOW_MIN)
+		w = TD_WINDOW_MIN;
 	if (w > TD_WINDOW)
 		w = TD_WINDOW;
 	w -= w % page;
