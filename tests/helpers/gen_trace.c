@@ -164,7 +164,7 @@ static char fmt_setaff_exit[] =
 	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"0x%lx\", REC->ret\n";
 static char fmt_setsched_enter[] =
-	"name: sys_enter_sched_setscheduler\nID: 404\nformat:\n" COMMON
+	"name: sys_enter_sched_setscheduler\nID: 404\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:int policy;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -173,12 +173,12 @@ static char fmt_setsched_enter[] =
 	"((unsigned long)(REC->pid)), ((unsigned long)(REC->policy)), "
 	"((unsigned long)(REC->param))\n";
 static char fmt_setsched_exit[] =
-	"name: sys_exit_sched_setscheduler\nID: 403\nformat:\n" COMMON
+	"name: sys_exit_sched_setscheduler\nID: 403\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"0x%lx\", REC->ret\n";
 static char fmt_setattr_enter[] =
-	"name: sys_enter_sched_setattr\nID: 400\nformat:\n" COMMON
+	"name: sys_enter_sched_setattr\nID: 400\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:struct sched_attr * uattr;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -187,7 +187,7 @@ static char fmt_setattr_enter[] =
 	"((unsigned long)(REC->pid)), ((unsigned long)(REC->uattr)), "
 	"((unsigned long)(REC->flags))\n";
 static char fmt_setattr_exit[] =
-	"name: sys_exit_sched_setattr\nID: 399\nformat:\n" COMMON
+	"name: sys_exit_sched_setattr\nID: 399\nformat:\n" TDHDR_COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"0x%lx\", REC->ret\n";
