@@ -377,8 +377,8 @@ struct rq_analysis {
 	unsigned int task_hash_size;
 	struct rq_task **pid_pages[RQ_PID_LIMIT / RQ_PID_PAGE];
 	/*
-	 * the tasks' memory (model.c, task_alloc()): chunks of RQE_TASK_CHUNK slots of
-	 * 160 bytes on 64-byte boundaries, a free list of the slots of evicted tasks
+	 * the tasks' memory (model.c, task_alloc()): chunks of RQE_TASK_CHUNK slots, each
+	 * the task's own size, a free list of the slots of evicted tasks
 	 */
 	struct rqe_task_chunk *task_chunks;
 	unsigned int task_chunk_used;	/* slots handed out of the newest chunk */

@@ -23,7 +23,8 @@
 #            5 M placements of a generated trace, scripted (views/script.c)
 #   scale    tests/bench/scale.sh on generated traces (tests/helpers/gen_trace.c): the
 #            per-event cost at 2, 64 and 256 CPUs, peak RSS at 10 k and 100 k live
-#            tasks, a 100 M-event file end to end against the 1x trace's events/s
+#            tasks, a 100 M-event file end to end against the 1x of the same shape (the
+#            1x hackbench audit's events/s, SCALE_REF_EPS, shown beside it)
 #
 # Prints PASS/FAIL per target and a markdown table, also written to
 # $RQPATH_BUILD/bench/results.md.  Exit 0 when every target passes or is skipped, 1 when
