@@ -69,8 +69,11 @@ for v in 6 7; do
 	# of 19 in 9 recordings) in irq context on a CPU where a task hidden from the
 	# tracepoints was current (switched in, never out: the machine's agent); those are
 	# reported apart and not held against the recorder, the others may be 1 in 500 (the
-	# greedy pairing leaves the odd record at the span's edges unmatched)
-	python3 "$tools/truth_check.py" "$out" 1000 0.002 >"$dir/check$v"
+	# greedy pairing leaves the odd record at the span's edges unmatched).  The other
+	# side, a truth record with no tracepoint record inside the span, is not explained by
+	# the hidden task (2 of 459 wakings in one make check, 0 lost events): 1 % of those,
+	# as before (rqpath(1) BUGS)
+	python3 "$tools/truth_check.py" "$out" 1000 0.002 0.01 >"$dir/check$v"
 	crc=$?
 	cat "$dir/check$v"
 	[ $crc -eq 0 ] || no "v$v: truth records and tracepoints do not pair up (truth_check.py)"

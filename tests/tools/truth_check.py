@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""truth_check.py FILE.dat [MAX_US [SLACK]]: rqpath's truth records against the tracepoints, from
+"""truth_check.py FILE.dat [MAX_US [SLACK [TRUTH_SLACK]]]: rqpath's truth records against the tracepoints, from
 `trace-cmd report -t` alone (an independent count: no rqpath code reads the file).
 
 The top buffer's sched_* records set the span (first to last timestamp).  Within it, each
@@ -14,7 +14,8 @@ no probe runs in its context, rqpath(1) BUGS) is counted apart, and the tasks cu
 the unpaired hits are named.  Prints one line per point (tracepoints, truth records,
 matched, unmatched on each side, the median and largest offset in ns) and
 "truth_total=N"; exit 0 when every record is matched (or at most the fraction SLACK of
-the tracepoints, default 0, is unpaired on either side, a hidden task's hits left out),
+the tracepoints, default 0, is unpaired on the tracepoints' side, a hidden task's hits
+left out, and at most TRUTH_SLACK, default SLACK, on the truth records' side),
 1 if not.
 """
 import re
@@ -32,6 +33,7 @@ def main():
     path = sys.argv[1]
     max_ns = int(float(sys.argv[2]) * 1000) if len(sys.argv) > 2 else 1000000
     slack = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+    truth_slack = float(sys.argv[4]) if len(sys.argv) > 4 else slack
     out = subprocess.run(["trace-cmd", "report", "-t", path], capture_output=True, text=True,
                          errors="surrogateescape", check=True).stdout
     top = {"sched_waking": {}, "sched_wakeup_new": {}}
@@ -114,8 +116,9 @@ def main():
             print("  %s unmatched by the task current at the hit: %s" % (point, ", ".join(
                 "%s %d" % kv for kv in sorted(miss_by.items(), key=lambda kv: -kv[1]))))
         allowed = int(slack * n_tp)
+        truth_allowed = int(truth_slack * n_tp)
         # a hidden task's hits are the kernel's to explain (rqpath(1) BUGS), not the slack's
-        ok &= miss_tp - miss_hidden <= allowed and miss_truth <= allowed and n_tp > 0 and med <= MEDIAN_NS
+        ok &= miss_tp - miss_hidden <= allowed and miss_truth <= truth_allowed and n_tp > 0 and med <= MEDIAN_NS
     print("truth_total=%d" % total)
     # a tracepoint hit the programs did not run for (the recorder's misses) has no record
     misses = re.search(r"rqpath/1 truth source=bpf drops=(\d+) misses=(\d+)", out)
