@@ -377,6 +377,12 @@ struct rq_analysis {
 	unsigned int task_hash_size;
 	struct rq_task **pid_pages[RQ_PID_LIMIT / RQ_PID_PAGE];
 	/*
+	 * the pids each page holds: a page whose last task is evicted is freed, or a kernel
+	 * handing out ever higher pids (until pid_max wraps) would cost 8 bytes for every pid
+	 * it ever used, i.e. memory growing with the trace's length (issue 23)
+	 */
+	uint16_t pid_page_used[RQ_PID_LIMIT / RQ_PID_PAGE];
+	/*
 	 * the tasks' memory (model.c, task_alloc()): chunks of RQE_TASK_CHUNK slots, each
 	 * the task's own size, a free list of the slots of evicted tasks
 	 */

@@ -364,8 +364,11 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 		return NULL;
 	t->mask = &an->no_mask.m;
 	t->cold = &rqe_cold_none;
-	if (slot)
+	if (slot) {
+		if (!*slot)
+			an->pid_page_used[pid / RQ_PID_PAGE]++;
 		*slot = t;
+	}
 	t->curr_cpu = -1;
 	t->snap = -1;
 	task_init(t, pid, ts);
@@ -920,8 +923,15 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	if (*pp)
 		*pp = t->hnext;
 	slot = pid_slot(an, t->pid, false);
-	if (slot && *slot == t)
+	if (slot && *slot == t) {
+		unsigned int pg = (unsigned int)t->pid / RQ_PID_PAGE;
+
 		*slot = NULL;
+		if (!--an->pid_page_used[pg]) {
+			free(an->pid_pages[pg]);
+			an->pid_pages[pg] = (struct rq_task **)rqe_no_pid_page;
+		}
+	}
 	rqe_task_evicted(an, t);
 	rq_delay_task_gone(an, t);
 	rqe_task_drop_mask(an, t);

@@ -3,7 +3,8 @@
  * test_limits.c - bounded memory on hostile volumes: a million short-lived tasks
  * (distinct pids), each fork -> sched_wakeup_new -> first run -> exit -> free, must
  * leave the task table at about the number of exited tasks the engine keeps
- * (EXITED_KEEP = 4096 in engine.h), and every counter exact.
+ * (EXITED_KEEP = 4096 in engine.h), the pid index at the pages those tasks' pids span,
+ * and every counter exact.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,20 +46,40 @@ static void one_child(struct rq_analysis *an, uint64_t ts, int pid, int target, 
 		ev_simple(an, ts + 5, target, RQ_EV_FREE, 0, pid, 0);
 }
 
+/*
+ * The pages of the pid index in use: one per RQ_PID_PAGE pids that hold a task.  Pids
+ * handed out ever higher (a busy kernel until pid_max wraps) must not leave a page behind
+ * each: the index stays the size of the task table, not of every pid ever seen.
+ */
+static unsigned int pid_pages_used(const struct rq_analysis *an)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
+		n += an->pid_pages[i] != rqe_no_pid_page;
+	return n;
+}
+/* the pages a table of KEEP_BOUND tasks in consecutive pids spans, and one more */
+#define PAGES_BOUND (KEEP_BOUND / RQ_PID_PAGE + 2)
+
 static void million_pids_bounded(void **state)
 {
 	struct rq_analysis *an = start();
-	unsigned int max_tasks = 0;
+	unsigned int max_tasks = 0, max_pages = 0;
 
 	for (int i = 0; i < NR_TASKS; i++) {
 		one_child(an, 10 + (uint64_t)i * 10, 1000 + i, i & 1, true);
 		if (an->nr_tasks > max_tasks)
 			max_tasks = an->nr_tasks;
+		if (i % 4096 == 0 && pid_pages_used(an) > max_pages)
+			max_pages = pid_pages_used(an);
 	}
 	rq_analysis_finish(an);
-	print_message("max tasks in the table: %u, evicted %llu\n", max_tasks,
-		      (unsigned long long)an->nr_tasks_evicted);
+	print_message("max tasks in the table: %u, evicted %llu, pid index pages %u\n",
+		      max_tasks, (unsigned long long)an->nr_tasks_evicted, max_pages);
 	assert_true(max_tasks <= KEEP_BOUND);
+	assert_true(max_pages <= PAGES_BOUND);
+	assert_true(pid_pages_used(an) <= PAGES_BOUND);
 	assert_true(an->nr_tasks <= KEEP_BOUND);
 	assert_int_equal(an->counts[RQ_EV_FORK], NR_TASKS);
 	assert_int_equal(an->counts[RQ_EV_WAKEUP_NEW], NR_TASKS);
@@ -99,6 +120,7 @@ static void million_pids_bounded_without_free(void **state)
 	assert_int_equal(an->counts[RQ_EV_EXIT], NR_TASKS);
 	assert_int_equal(an->counts[RQ_EV_FREE], 0);
 	assert_true(max_tasks <= KEEP_BOUND);
+	assert_true(pid_pages_used(an) <= PAGES_BOUND);
 	rq_analysis_free(an);
 }
 
