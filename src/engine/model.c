@@ -274,6 +274,31 @@ static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 	return &(*page)[pid % RQ_PID_PAGE];
 }
 
+/* Point pid's entry of the index at t, counting the entries its page holds. */
+static void pid_slot_set(struct rq_analysis *an, struct rq_task **slot, int pid,
+			 struct rq_task *t)
+{
+	if (!*slot)
+		an->pid_page_used[pid / RQ_PID_PAGE]++;
+	*slot = t;
+}
+
+/* Forget t in the index if its entry is t's, and free a page left with no task. */
+static void pid_slot_clear(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_task **slot = pid_slot(an, t->pid, false);
+	int pg;
+
+	if (!slot || *slot != t)
+		return;
+	*slot = NULL;
+	pg = t->pid / RQ_PID_PAGE;
+	if (!--an->pid_page_used[pg]) {
+		free(an->pid_pages[pg]);
+		an->pid_pages[pg] = (struct rq_task **)rqe_no_pid_page;
+	}
+}
+
 /*
  * Tasks live in chunks, not one malloc each: malloc put a task anywhere on 16 bytes with
  * its 8-byte header between tasks.  The slots are the task's own 152 bytes: slots of 160
@@ -364,11 +389,8 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 		return NULL;
 	t->mask = &an->no_mask.m;
 	t->cold = &rqe_cold_none;
-	if (slot) {
-		if (!*slot)
-			an->pid_page_used[pid / RQ_PID_PAGE]++;
-		*slot = t;
-	}
+	if (slot)
+		pid_slot_set(an, slot, pid, t);
 	t->curr_cpu = -1;
 	t->snap = -1;
 	task_init(t, pid, ts);
@@ -911,7 +933,7 @@ void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 static void evict_task(struct rq_analysis *an, struct rq_task *t)
 {
 	unsigned int b = pid_hash(t->pid, an->task_hash_size);
-	struct rq_task **pp = &an->task_hash[b], **slot;
+	struct rq_task **pp = &an->task_hash[b];
 
 	rqe_resolve_stopper(an, t, false);
 	rqe_resolve_wake_move(an, t);
@@ -922,16 +944,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 		pp = &(*pp)->hnext;
 	if (*pp)
 		*pp = t->hnext;
-	slot = pid_slot(an, t->pid, false);
-	if (slot && *slot == t) {
-		unsigned int pg = (unsigned int)t->pid / RQ_PID_PAGE;
-
-		*slot = NULL;
-		if (!--an->pid_page_used[pg]) {
-			free(an->pid_pages[pg]);
-			an->pid_pages[pg] = (struct rq_task **)rqe_no_pid_page;
-		}
-	}
+	pid_slot_clear(an, t);
 	rqe_task_evicted(an, t);
 	rq_delay_task_gone(an, t);
 	rqe_task_drop_mask(an, t);
