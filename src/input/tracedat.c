@@ -1183,6 +1183,25 @@ static bool read_v7(struct rq_td *td, uint64_t pos)
 
 /* ---- per-CPU cursors -------------------------------------------------------------- */
 
+/*
+ * n zeroed objects of size bytes on a cache line: struct td_cpu is aligned(64), which
+ * malloc() and realloc() do not promise (glibc gives 16), and the compiler may use
+ * aligned stores on it.  old (from here too, holding keep objects) is copied and freed.
+ */
+static void *lines_alloc(void *old, size_t keep, size_t n, size_t size)
+{
+	void *p;
+
+	if (!n || size > SIZE_MAX / n || posix_memalign(&p, 64, n * size))
+		return NULL;
+	memset(p, 0, n * size);
+	if (old) {
+		memcpy(p, old, keep * size);
+		free(old);
+	}
+	return p;
+}
+
 static void free_cpus(struct rq_td *td)
 {
 	for (int i = 0; td->cpu && i < td->nstreams; i++)
@@ -1370,7 +1389,7 @@ int rq_td_start_workers(struct rq_td *td, int n)
 		n = present;
 	if (n <= 0)
 		return 0;
-	td->pf = calloc((size_t)td->nstreams, sizeof(*td->pf));
+	td->pf = lines_alloc(NULL, 0, (size_t)td->nstreams, sizeof(*td->pf));
 	td->workers = calloc((size_t)n, sizeof(*td->workers));
 	if (!td->pf || !td->workers) {
 		free(td->pf);
@@ -1664,11 +1683,9 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 		ncpus = b->ncpu;
 	else if (td->cpucount > ncpus)
 		ncpus = td->cpucount;
-	if (posix_memalign((void **)&td->cpu, 64, (ncpus ? (size_t)ncpus : 1) * sizeof(*td->cpu)))
-		td->cpu = NULL;
+	td->cpu = lines_alloc(NULL, 0, ncpus ? (size_t)ncpus : 1, sizeof(*td->cpu));
 	if (!td->cpu)
 		return td_fail(td, "out of memory");
-	memset(td->cpu, 0, (ncpus ? (size_t)ncpus : 1) * sizeof(*td->cpu));
 	td->ncpus = ncpus;
 	for (int i = 0; i < ncpus; i++)
 		td->cpu[i].cpu = i;
@@ -1790,12 +1807,11 @@ static bool add_truth(struct rq_td *td)
 				       "CPUs' data is %s", b->name, td->compressed ? "not " : "",
 				       td->compressed ? "compressed" : "not");
 	}
-	nc = realloc(td->cpu, sizeof(*nc) * (size_t)(n + 1));
+	nc = lines_alloc(td->cpu, (size_t)n, (size_t)(n + 1), sizeof(*nc));
 	if (!nc)
 		return td_fail(td, "out of memory");
 	td->cpu = nc;
 	c = &nc[n];
-	memset(c, 0, sizeof(*c));
 	c->cpu = n;
 	td->nstreams = n + 1;
 	if (!cursor_init(td, c, d))
