@@ -26,13 +26,16 @@
 
 struct tep_handle;
 
-/* One raw record of one CPU's ring buffer. */
+/*
+ * One raw record of one CPU's ring buffer.  32 bytes: a source's cursor keeps it in its
+ * first cache line with what its next record needs (tracedat.c).
+ */
 struct rq_raw {
 	uint64_t ts;		/* nanoseconds, trace clock */
 	const void *data;	/* the event, common_type first */
 	long long missed;	/* lost just before it: 0 none, -1 an unknown number, else N */
-	int cpu;
 	uint32_t size;
+	int16_t cpu;		/* the stream: the CPUs (at most 4096), then a source's extra */
 	bool backwards;		/* earlier than the previous record of the same CPU */
 };
 

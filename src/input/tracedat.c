@@ -79,24 +79,22 @@ struct td_buffer {
 };
 
 /*
- * One CPU's cursor.  The merge comes to each CPU in turn (with 256 CPUs, to another CPU
- * at nearly every record): what each record reads of it is in its first two cache lines,
- * the record and the page walk first (issue 23); the cursors are allocated on a line.
+ * One CPU's cursor.  The merge comes to each CPU in turn (with 64 CPUs, to another CPU
+ * at nearly every record): all that a record within a page reads or writes of it is in
+ * its first cache line (issue 23); the cursors are allocated on a line (lines_alloc()).
  */
 struct td_cpu {
 	/* ---- the first cache line: the record handed out, where the page walk is */
-	struct rq_raw rec;
+	struct rq_raw rec;	/* before the first record, all 0 (its ts is "previous") */
 	const uint8_t *data;	/* the page being walked: its first event */
 	uint32_t commit, pos;
 	uint64_t ts;		/* raw time of the last event read */
-	/* ---- the second */
 	bool in_page;
-	bool seen;		/* a record was returned */
 	bool has;		/* rec is the next record */
+	/* ---- the second */
 	bool present;
 	int cpu;
-	long long missed;	/* to report with the next record */
-	uint64_t last_ts;	/* converted time of the previous record */
+	long long missed;	/* to report with the next record (from a page's header) */
 	uint64_t pageno;	/* pages loaded so far */
 	uint64_t off, size;	/* the CPU's data in the file */
 	uint64_t next;		/* file offset of the next window or chunk header */
@@ -1494,7 +1492,7 @@ static bool cpu_advance(struct rq_td *td, struct td_cpu *c)
 	c->has = false;
 	for (;;) {
 		uint32_t w, type, left, len, hdr;
-		uint64_t delta;
+		uint64_t delta, ts;
 
 		if (!c->in_page || c->pos >= c->commit) {
 			c->in_page = false;
@@ -1567,13 +1565,14 @@ static bool cpu_advance(struct rq_td *td, struct td_cpu *c)
 		}
 emit:
 		c->ts += delta;
-		c->rec.cpu = c->cpu;
+		c->rec.cpu = (int16_t)c->cpu;
 		c->rec.data = c->data + c->pos + hdr;
 		c->rec.size = len;
-		c->rec.ts = convert_ts(td, c->ts);
+		ts = convert_ts(td, c->ts);
 		c->rec.missed = c->missed;
 		c->missed = 0;
-		c->rec.backwards = c->seen && c->rec.ts < c->last_ts;
+		c->rec.backwards = ts < c->rec.ts;
+		c->rec.ts = ts;
 		c->pos += hdr + len;
 		c->has = true;
 		return true;
@@ -1992,6 +1991,7 @@ int rq_td_cpu_region(const struct rq_td *td, int cpu, uint64_t *off, uint64_t *s
 static inline bool fast_advance(struct rq_td *td, struct td_cpu *c)
 {
 	uint32_t w, type, len, left;
+	uint64_t ts;
 
 	if (!c->in_page || c->commit - c->pos < 4)
 		return false;
@@ -2002,12 +2002,14 @@ static inline bool fast_advance(struct rq_td *td, struct td_cpu *c)
 	if (type - 1 >= 28 || len > left - 4)
 		return false;
 	c->ts += w >> 5;
+	ts = convert_ts(td, c->ts);
 	c->rec.data = c->data + c->pos + 4;
 	c->rec.size = len;
-	c->rec.ts = convert_ts(td, c->ts);
-	c->rec.missed = c->missed;
-	c->missed = 0;
-	c->rec.backwards = c->seen && c->rec.ts < c->last_ts;
+	/* a page's losses go with its first record, which cpu_advance() read: none here */
+	c->rec.missed = 0;
+	/* rec is still the record handed out before (a first one came from cpu_advance()) */
+	c->rec.backwards = ts < c->rec.ts;
+	c->rec.ts = ts;
 	c->pos += 4 + len;
 	c->has = true;
 	return true;
@@ -2030,8 +2032,6 @@ static int file_next(void *ctx, int cpu, const struct rq_raw **rec)
 	if (!c->has && !fast_advance(td, c) && (!c->present || !cpu_advance(td, c)))
 		return td->failed ? -1 : 0;
 	*rec = &c->rec;
-	c->seen = true;
-	c->last_ts = c->rec.ts;
 	c->has = false;
 	/*
 	 * This CPU's next record is read when the merge comes back to it, after a record of

@@ -636,7 +636,7 @@ static int live_next(void *ctx, int cpu, const struct rq_raw **out)
 		return 0;
 	}
 	rec->ts = c->ts;
-	rec->cpu = cpu;
+	rec->cpu = (int16_t)cpu;
 	rec->data = c->data;
 	rec->size = kbuffer_event_size(kb);
 	rec->missed = c->missed;
@@ -676,7 +676,7 @@ static int truth_next(struct session *s, const struct rq_raw **out)
 		}
 	}
 	s->truth_rec.ts = q->ts;
-	s->truth_rec.cpu = s->ncpus;
+	s->truth_rec.cpu = (int16_t)s->ncpus;
 	s->truth_rec.data = s->ta + q->off;
 	s->truth_rec.size = q->len;
 	s->truth_rec.missed = 0;
