@@ -71,11 +71,15 @@ struct decoded_event {
 	/*
 	 * The hot events, when their fields have the kernel's usual types (pid_t and
 	 * int: signed 32-bit; prev_state: a signed long) and fixed comms: one straight
-	 * line of loads each, no loop.
+	 * line of loads each, no loop.  comm may also be a string after the fixed part
+	 * (__data_loc, or __rel_loc from comm_rel on): sched_migrate_task's since Linux
+	 * 6.10, the event that grows with the CPUs (issue 23).
 	 */
 	enum { K_GENERIC, K_SWITCH, K_WAKE, K_MIGRATE } kind;
 	uint16_t o_pid, o_pid2, o_prio, o_prio2, o_cpu_a, o_cpu_b, o_state, o_comm, o_comm2;
 	bool state8;
+	bool comm_loc;		/* comm is a 4-byte __data_loc / __rel_loc at o_comm */
+	uint16_t comm_rel;	/* what a __rel_loc's offset counts from, 0 for __data_loc */
 };
 
 static const struct {
@@ -167,6 +171,17 @@ static void verify_layout(struct decoded_event *de, bool swap)
 		if (de->comm_fixed[k] && fd->offset + RQ_COMM_LEN > de->min_size)
 			de->min_size = fd->offset + RQ_COMM_LEN;
 	}
+	{
+		const struct field_desc *fd = &de->field[S_COMM];
+
+		de->comm_loc = fd->f && (fd->f->flags & TEP_FIELD_IS_DYNAMIC) && fd->size == 4 &&
+			       fd->offset >= 0 && fd->offset + 4 <= UINT16_MAX;
+		de->comm_rel = 0;
+		if (de->comm_loc && (fd->f->flags & TEP_FIELD_IS_RELATIVE))
+			de->comm_rel = (uint16_t)(fd->offset + 4);
+		if (de->comm_loc && fd->offset + 4 > de->min_size)
+			de->min_size = fd->offset + 4;
+	}
 }
 
 static bool s32(const struct field_desc *fd)
@@ -180,7 +195,7 @@ static void pick_kind(struct decoded_event *de)
 	const struct field_desc *f = de->field;
 
 	de->kind = K_GENERIC;
-	if (!de->fast || !de->comm_fixed[0])
+	if (!de->fast || (!de->comm_fixed[0] && !de->comm_loc))
 		return;
 	de->o_pid = (uint16_t)f[S_PID].offset;
 	de->o_pid2 = (uint16_t)f[S_PID2].offset;
@@ -196,8 +211,8 @@ static void pick_kind(struct decoded_event *de)
 	case RQ_EV_SWITCH:
 		if (s32(&f[S_PID]) && s32(&f[S_PID2]) && s32(&f[S_PRIO]) && s32(&f[S_PRIO2]) &&
 		    f[S_STATE].f && f[S_STATE].is_signed &&
-		    (f[S_STATE].size == 8 || f[S_STATE].size == 4) && de->comm_fixed[1] &&
-		    de->nnum == 5)
+		    (f[S_STATE].size == 8 || f[S_STATE].size == 4) && de->comm_fixed[0] &&
+		    de->comm_fixed[1] && de->nnum == 5)
 			de->kind = K_SWITCH;
 		break;
 	case RQ_EV_WAKING:
@@ -542,6 +557,35 @@ static void decode_truth(struct rq_decoder *d, struct tep_record *rec, struct rq
 	ev->common_pid = -1;
 }
 
+/*
+ * A hot event's comm into out (RQ_COMM_LEN bytes): the fixed char[16], or the string its
+ * __data_loc points to, as copy_comm() would (cut to 15 bytes, zeros after it; none if it
+ * lies outside the record).  size is at least de->min_size.
+ */
+static inline void hot_comm(const struct decoded_event *de, const unsigned char *p,
+			    uint32_t size, char *out)
+{
+	uint32_t loc, off, n;
+
+	if (__builtin_expect(!de->comm_loc, 1)) {
+		memcpy(out, p + de->o_comm, RQ_COMM_LEN);
+		out[RQ_COMM_LEN - 1] = '\0';
+		return;
+	}
+	memset(out, 0, RQ_COMM_LEN);
+	memcpy(&loc, p + de->o_comm, 4);
+	off = (loc & 0xffff) + de->comm_rel;
+	n = loc >> 16;
+	if (off > size)
+		return;
+	if (n > size - off)
+		n = size - off;
+	if (n > RQ_COMM_LEN - 1)
+		n = RQ_COMM_LEN - 1;
+	for (uint32_t i = 0; i < n && p[off + i]; i++)
+		out[i] = (char)p[off + i];
+}
+
 /* Every case: any layout, any id, short records; every member of ev set. */
 static enum rq_event_type __attribute__((noinline))
 decode_slow(struct rq_decoder *d, struct tep_record *rec, int cpu, struct rq_event *ev)
@@ -602,8 +646,7 @@ decode_slow(struct rq_decoder *d, struct tep_record *rec, int cpu, struct rq_eve
 	if (de->kind != K_GENERIC && rec->size >= de->min_size) {
 		ev->pid = rd_s32(p + de->o_pid);
 		ev->prio = rd_s32(p + de->o_prio);
-		memcpy(ev->comm, p + de->o_comm, RQ_COMM_LEN);
-		ev->comm[RQ_COMM_LEN - 1] = '\0';
+		hot_comm(de, p, (uint32_t)rec->size, ev->comm);
 		switch (de->kind) {
 		case K_SWITCH:
 			ev->pid2 = rd_s32(p + de->o_pid2);
@@ -691,8 +734,7 @@ enum rq_event_type rq_decode_raw(struct rq_decoder *d, const void *data, uint32_
 				ev->common_pid = pid;
 				ev->pid = rd_s32(p + de->o_pid);
 				ev->prio = rd_s32(p + de->o_prio);
-				memcpy(ev->comm, p + de->o_comm, RQ_COMM_LEN);
-				ev->comm[RQ_COMM_LEN - 1] = '\0';
+				hot_comm(de, p, size, ev->comm);
 				ev->arg = 0;
 				ev->str = NULL;
 				ev->str_len = 0;

@@ -72,6 +72,15 @@ static const char setsched_exit_fmt[] =
 	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"ret=%ld\", REC->ret\n";
 
+/* comm as a __rel_loc string: its offset counts from the end of the field */
+static const char wakeup_rel_fmt[] =
+	"name: sched_wakeup\nID: 307\nformat:\n" COMMON
+	"\tfield:__rel_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:20;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"pid=%d\", REC->pid\n";
+
 static const char other_fmt[] =
 	"name: sched_stat_runtime\nID: 306\nformat:\n" COMMON
 	"\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n\n"
@@ -113,6 +122,7 @@ static void open_trace(struct trace *t, bool big)
 	parse(t->tep, setsched_fmt, "syscalls");
 	parse(t->tep, setsched_exit_fmt, "syscalls");
 	parse(t->tep, other_fmt, "sched");
+	parse(t->tep, wakeup_rel_fmt, "sched");
 	t->d = rq_decoder_new(t->tep);
 	assert_non_null(t->d);
 }
@@ -213,6 +223,39 @@ static void a_migrate_with_data_loc_comm(struct trace *t)
 	memcpy(r + 28, "abcdef", 6);
 	decode(t, r, 34, &ev);
 	assert_string_equal(ev.comm, "abcdef");
+	/* zeros after the name, whatever the event before left (the engine compares 16 bytes) */
+	memcpy(r + 28, "ab\0zzzzzzzzzzzzz", 16);
+	put(t, r + 8, 4, (16u << 16) | 28);
+	decode(t, r, 44, &ev);
+	assert_memory_equal(ev.comm, "ab\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	/* a record cut inside its numbers: what it has, the rest 0 */
+	put(t, r + 8, 4, (3u << 16) | 28);
+	assert_int_equal(decode(t, r, 20, &ev), RQ_EV_MIGRATE);
+	assert_int_equal(ev.pid, 99);
+	assert_int_equal(ev.prio, 139);
+	assert_int_equal(ev.cpu_b, 0);
+	assert_string_equal(ev.comm, "");
+}
+
+static void a_wakeup_with_rel_loc_comm(struct trace *t)
+{
+	unsigned char r[40] = { 0 };
+	struct rq_event ev;
+
+	common(t, r, 307, 0);
+	put(t, r + 8, 4, (5u << 16) | 12);	/* __rel_loc: 12 past the field's end, 24 */
+	put(t, r + 12, 4, 31);
+	put(t, r + 16, 4, 120);
+	put(t, r + 20, 4, 1);
+	memcpy(r + 24, "relx", 5);
+	assert_int_equal(decode(t, r, 29, &ev), RQ_EV_WAKEUP);
+	assert_int_equal(ev.pid, 31);
+	assert_int_equal(ev.prio, 120);
+	assert_int_equal(ev.cpu_a, 1);
+	assert_string_equal(ev.comm, "relx");
+	put(t, r + 8, 4, (5u << 16) | 20);	/* 32: past the record's 29 bytes */
+	decode(t, r, 29, &ev);
+	assert_string_equal(ev.comm, "");
 }
 
 static void an_exec_with_data_loc_filename(struct trace *t)
@@ -295,6 +338,7 @@ static void run_all(bool big)
 	open_trace(&t, big);
 	a_switch(&t);
 	a_migrate_with_data_loc_comm(&t);
+	a_wakeup_with_rel_loc_comm(&t);
 	an_exec_with_data_loc_filename(&t);
 	narrow_and_unsigned_fields(&t);
 	syscall_arguments(&t);
