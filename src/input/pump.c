@@ -340,7 +340,7 @@ static inline void narrow_settled(struct rq_pump *p)
 		return;
 	}
 	p->next = (int)(w & ((1u << p->sbits) - 1));
-	for (unsigned int n = (p->leaves + (unsigned int)p->next) >> 1; n; n >>= 1)
+	for (size_t n = ((size_t)p->leaves + (size_t)p->next) >> 1; n; n >>= 1)
 		s = t[n] < s ? t[n] : s;
 	p->second = s;
 	if (s != LT_DEAD)
@@ -454,7 +454,7 @@ static inline void root_advanced(struct rq_pump *p, int cpu)
 			p->next = cpu;
 			return;
 		}
-		for (unsigned int n = (p->leaves + (unsigned int)cpu) >> 1; n; n >>= 1) {
+		for (size_t n = ((size_t)p->leaves + (size_t)cpu) >> 1; n; n >>= 1) {
 			uint64_t l = t[n];
 
 			t[n] = l < e ? e : l;
