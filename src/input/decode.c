@@ -73,7 +73,7 @@ struct decoded_event {
 	 * int: signed 32-bit; prev_state: a signed long) and fixed comms: one straight
 	 * line of loads each, no loop.  comm may also be a string after the fixed part
 	 * (__data_loc, or __rel_loc from comm_rel on): sched_migrate_task's since Linux
-	 * 6.10, the event that grows with the CPUs (issue 23).
+	 * 6.16 (155fd6c3e2f0), the event that grows with the CPUs (issue 23).
 	 */
 	enum { K_GENERIC, K_SWITCH, K_WAKE, K_MIGRATE } kind;
 	uint16_t o_pid, o_pid2, o_prio, o_prio2, o_cpu_a, o_cpu_b, o_state, o_comm, o_comm2;
@@ -150,6 +150,22 @@ bool rq_decode_wants(const char *system, const char *name)
 	return false;
 }
 
+/* comm as a 4-byte __data_loc / __rel_loc the hot path can follow (hot_comm()). */
+static void verify_comm_loc(struct decoded_event *de)
+{
+	const struct field_desc *fd = &de->field[S_COMM];
+
+	de->comm_loc = fd->f && (fd->f->flags & TEP_FIELD_IS_DYNAMIC) && fd->size == 4 &&
+		       fd->offset >= 0 && fd->offset + 4 <= UINT16_MAX;
+	de->comm_rel = 0;
+	if (!de->comm_loc)
+		return;
+	if (fd->f->flags & TEP_FIELD_IS_RELATIVE)
+		de->comm_rel = (uint16_t)(fd->offset + 4);
+	if (fd->offset + 4 > de->min_size)
+		de->min_size = fd->offset + 4;
+}
+
 /* Check once what lets rq_decode() read an event's fields without a check each. */
 static void verify_layout(struct decoded_event *de, bool swap)
 {
@@ -171,17 +187,7 @@ static void verify_layout(struct decoded_event *de, bool swap)
 		if (de->comm_fixed[k] && fd->offset + RQ_COMM_LEN > de->min_size)
 			de->min_size = fd->offset + RQ_COMM_LEN;
 	}
-	{
-		const struct field_desc *fd = &de->field[S_COMM];
-
-		de->comm_loc = fd->f && (fd->f->flags & TEP_FIELD_IS_DYNAMIC) && fd->size == 4 &&
-			       fd->offset >= 0 && fd->offset + 4 <= UINT16_MAX;
-		de->comm_rel = 0;
-		if (de->comm_loc && (fd->f->flags & TEP_FIELD_IS_RELATIVE))
-			de->comm_rel = (uint16_t)(fd->offset + 4);
-		if (de->comm_loc && fd->offset + 4 > de->min_size)
-			de->min_size = fd->offset + 4;
-	}
+	verify_comm_loc(de);
 }
 
 static bool s32(const struct field_desc *fd)
