@@ -80,7 +80,7 @@ struct td_buffer {
 
 /*
  * One CPU's cursor.  The merge comes to each CPU in turn (with 64 CPUs, to another CPU
- * at nearly every record): all that a record within a page reads or writes of it is in
+ * at most records: 61 % in the generated trace of scale.sh): all that a record within a page reads or writes of it is in
  * its first cache line (issue 23); the cursors are allocated on a line (lines_alloc()).
  */
 struct td_cpu {

@@ -27,7 +27,7 @@
 #
 # Prints PASS/FAIL lines like run.sh and writes a markdown table to $OUT/scale.md; exit
 # 0 when every target passes or is skipped, 1 when one fails, 2 when it cannot run.
-# Environment: RQPATH, RQPATH_BUILD, BENCH_RUNS (5), SCALE_CPU_RUNS (15), BENCH_SKIP (cpus tasks 100m),
+# Environment: RQPATH, RQPATH_BUILD, SCALE_CPU_RUNS (15), BENCH_SKIP (cpus tasks 100m),
 # SCALE_EVENTS (2000000), SCALE_CG_EVENTS (300000), SCALE_BIG_EVENTS (100000000),
 # SCALE_BIG_TASKS (1000), SCALE_BIG_RUNS (3), SCALE_DIR (/dev/shm/rqpath-scale.PID if it has room for the
 # 100m file, else build/bench/scale), BENCH_KEEP=1 keeps the files.
@@ -35,7 +35,6 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RQPATH_BUILD:=$top/build}"
 : "${RQPATH:=$top/rqpath}"
-: "${BENCH_RUNS:=5}"
 : "${SCALE_CPU_RUNS:=15}"
 : "${BENCH_SKIP:=}"
 : "${BENCH_KEEP:=0}"
