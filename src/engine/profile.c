@@ -13,22 +13,32 @@
 
 #include "analysis.h"
 
+/* A stable release of the v6.4..v6.13 range that carries the revert of eff6c8ce8d4d. */
+static bool fork_util_backported(int v, int sub)
+{
+	return (v == 6012 && sub >= 21) || (v == 6013 && sub >= 9);
+}
+
 void rq_profile_from_release(struct rq_profile *p, const char *release)
 {
-	int v;
+	int v, sub = 0;
 
 	memset(p, 0, sizeof(*p));
 	if (release)
 		strlcpy(p->release, release, sizeof(p->release));
-	if (release && sscanf(release, "%d.%d", &p->major, &p->minor) != 2)
+	if (release && sscanf(release, "%d.%d.%d", &p->major, &p->minor, &sub) < 2)
 		p->major = p->minor = 0;
 	v = p->major * 1000 + p->minor;
 	/* No kernel is known to carry the sched_exec() fix yet (docs/kernel.md §7). */
 	p->exec_callback_unconditional = true;
 	/* Loehle's fd54d81c2c0e (v7.1) stops preferring SCHED_IDLE-only rqs for IDLE tasks. */
 	p->idle_stack_allowed = !v || v < 7001;
-	/* eff6c8ce8d4d (v6.4) until its revert 76f970ce51c8 (v6.14). */
-	p->fork_util_regression = v >= 6004 && v < 6014;
+	/*
+	 * eff6c8ce8d4d (v6.4) until its revert 76f970ce51c8 (v6.14), which the stable
+	 * series took too: 6.12.21 (Debian's changelog of its 6.12 kernels lists it there)
+	 * and 6.13.9 (the 6.13 series' last releases; not checked in a package).
+	 */
+	p->fork_util_regression = v >= 6004 && v < 6014 && !fork_util_backported(v, sub);
 	/* DELAY_DEQUEUE on by default since v6.12; an unknown kernel may have it */
 	p->delayed_dequeue = !v || v >= 6012;
 	snprintf(p->note, sizeof(p->note), "%s",

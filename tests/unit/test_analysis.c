@@ -534,6 +534,23 @@ static void profile_from_release(void **state)
 	rq_profile_from_release(&p, "6.10.3-arch1");
 	assert_true(p.fork_util_regression);
 	assert_true(p.idle_stack_allowed);
+	/* the stable series that took the revert of eff6c8ce8d4d, and those that did not */
+	rq_profile_from_release(&p, "6.12.20");
+	assert_true(p.fork_util_regression);
+	rq_profile_from_release(&p, "6.12.21");
+	assert_false(p.fork_util_regression);
+	rq_profile_from_release(&p, "6.12.117+deb13-amd64");
+	assert_false(p.fork_util_regression);
+	assert_true(p.delayed_dequeue);
+	rq_profile_from_release(&p, "6.13.8");
+	assert_true(p.fork_util_regression);
+	rq_profile_from_release(&p, "6.13.9");
+	assert_false(p.fork_util_regression);
+	rq_profile_from_release(&p, "6.1.0-40-amd64");
+	assert_false(p.fork_util_regression);
+	assert_false(p.delayed_dequeue);
+	rq_profile_from_release(&p, "6.6.100");
+	assert_true(p.fork_util_regression);
 	rq_profile_from_release(&p, "7.1.0");
 	assert_false(p.idle_stack_allowed);
 	assert_false(p.fork_util_regression);
