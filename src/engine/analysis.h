@@ -229,12 +229,42 @@ enum rq_mvt_kind {
 
 extern const char *const rq_mvt_names[RQ_MVT__COUNT];
 
+/*
+ * The truth records' self-check (truth.c): facts the tracepoints prove, or the kernel's
+ * own invariants, held against each group of a record's fields.  A record that reads
+ * the wrong bytes of a field (a size that changed between kernels, a forged file) breaks
+ * them; a sound one only where two reads race (a few in a thousand).
+ */
+enum rq_tchk_kind {
+	RQ_TCHK_ON_RQ,		/* a task the trace saw block, not woken since: off its rq */
+	RQ_TCHK_CPU,		/* the runqueues: own CPU's curr as the trace has it, counts */
+	RQ_TCHK_TASK,		/* policy valid, nr_cpus_allowed = the mask's weight, task_cpu */
+	RQ_TCHK__COUNT
+};
+
+extern const char *const rq_tchk_names[RQ_TCHK__COUNT];
+
+/* A field group is refused past this share of contradictions, once this many checked. */
+#define RQ_TRUTH_REJECT_PERMILLE 50
+#define RQ_TRUTH_REJECT_MIN 20
+
 struct rq_truth_summary {
 	uint64_t records;	/* rqpath:truth records read (0 with --no-truth) */
 	uint64_t used;		/* of those, matched to a wakeup, fork or exec */
 	uint64_t placements;	/* placements whose verdicts used one */
 	uint64_t compared[RQ_MVT__COUNT];
 	uint64_t disagree[RQ_MVT__COUNT];
+	/* the self-check, over the records read (or the pre-check's, when that refused) */
+	uint64_t checked[RQ_TCHK__COUNT];
+	uint64_t contradicted[RQ_TCHK__COUNT];
+	/*
+	 * bits of enum rq_tchk_kind whose fields were refused: from then on no record is
+	 * used and the verdicts are the model's.  rejected_at: the records read when that
+	 * happened, 0 when a pre-check over the file's start refused them before the replay
+	 * (rq_replay_begin()): then no record was ever used
+	 */
+	unsigned int rejected;
+	uint64_t rejected_at;
 };
 
 enum rq_level { RQ_LEVEL_NONE, RQ_LEVEL_UNKNOWN, RQ_LEVEL_SMT, RQ_LEVEL_LLC, RQ_LEVEL_PKG,

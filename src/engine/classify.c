@@ -769,7 +769,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_truth_mark(an, &p, tr, t);
 		an->truth.placements++;
 		rqe_judge_needless_truth(an, &p, t, tr);
-	} else if (an->truth.records) {
+	} else if (an->truth.records && !an->truth.rejected) {
 		/* the trace has the kernel's state: this exec's record comes next */
 		rqe_judge_needless_wait(an, &p, t, ev->ts);
 	} else {

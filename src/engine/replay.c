@@ -16,6 +16,7 @@
 #include <bsd/string.h>
 
 #include "decode.h"
+#include "engine.h"
 #include "msg.h"
 #include "pump.h"
 #include "replay.h"
@@ -132,6 +133,53 @@ fail:
 	return NULL;
 }
 
+/*
+ * The pre-check of a file's rqpath:truth records (truth.c's self-check): the start of
+ * the file, up to this many checks of each kind or this many events, replayed into an
+ * analysis of its own, so that records it refuses are refused from the first one on.
+ */
+#define TRUTH_PRECHECK_FACTS 500
+#define TRUTH_PRECHECK_EVENTS (4u << 20)
+
+static bool precheck_done(const struct rq_truth_summary *t)
+{
+	for (int k = 0; k < RQ_TCHK__COUNT; k++)
+		if (t->checked[k] < TRUTH_PRECHECK_FACTS)
+			return false;
+	return true;
+}
+
+/* Which fields of the file's truth records the pre-check refuses (rq_tchk_kind bits). */
+static unsigned int truth_precheck(struct rq_replay *r, const struct rq_analysis *an,
+				   const char *release)
+{
+	struct rq_analysis_opts o = an->opts;
+	struct rq_budget step = { .max_events = 65536 };
+	struct rq_analysis *pre;
+	struct rq_replay *again;
+	unsigned int rejected = 0;
+	char err[256];
+
+	if (o.no_truth || !rq_pump_available(r->pump)[RQ_EV_TRUTH])
+		return 0;
+	o.recent_capacity = RQ_RECENT_NONE;
+	pre = rq_analysis_new(&o);
+	again = pre ? rq_replay_open(r->path, err, sizeof(err)) : NULL;
+	if (again && !rq_analysis_begin(pre, r->path, r->nr_cpus, release,
+					rq_pump_available(again->pump)) &&
+	    !rq_pump_add_analysis(again->pump, pre)) {
+		while (rq_pump_run(again->pump, &step) == RQ_PUMP_BUDGET &&
+		       !precheck_done(&pre->truth) && pre->nr_events < TRUTH_PRECHECK_EVENTS)
+			;
+		rejected = pre->truth.rejected;
+	}
+	/* a pre-check that could not run refuses nothing: the replay's own check still runs */
+	rq_replay_close(again);
+	if (pre)
+		rq_analysis_free(pre);
+	return rejected;
+}
+
 int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 {
 	const char *uname = rq_td_uname(r->td);
@@ -142,6 +190,7 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 		release[0] = '\0';
 	if (rq_analysis_begin(an, r->path, r->nr_cpus, release, rq_pump_available(r->pump)))
 		return -1;
+	an->truth.rejected = truth_precheck(r, an, release);
 	/* what the file's statistics say was lost before any mark in the pages */
 	rq_analysis_note_lost(an, rq_td_stats_overrun(r->td));
 	if (rq_pump_add_analysis(r->pump, an))

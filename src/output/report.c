@@ -79,6 +79,36 @@ static void json_example(FILE *f, const struct rq_placement *p)
 	fputc('}', f);
 }
 
+/* What the self-check of the truth records found, and which fields it refused. */
+static const char *const tchk_why[RQ_TCHK__COUNT] = {
+	[RQ_TCHK_ON_RQ] = "tasks the trace saw block, not woken since, read as still on a "
+			  "runqueue without delayed dequeue",
+	[RQ_TCHK_CPU] = "runqueue counts the kernel keeps consistent, or the running task of "
+			"the record's own CPU, differ from the trace",
+	[RQ_TCHK_TASK] = "an invalid policy or CPU, or nr_cpus_allowed not the weight of the "
+			 "task's mask",
+};
+
+static void json_truth_check(FILE *f, const struct rq_truth_summary *t)
+{
+	bool first = true;
+
+	fputs("\"check\": {", f);
+	for (int k = 0; k < RQ_TCHK__COUNT; k++)
+		fprintf(f, "%s\"%s\": {\"checked\": %llu, \"contradicted\": %llu}", k ? ", " : "",
+			rq_tchk_names[k], (unsigned long long)t->checked[k],
+			(unsigned long long)t->contradicted[k]);
+	fputs("}, \"rejected\": [", f);
+	for (int k = 0; k < RQ_TCHK__COUNT; k++) {
+		if (!(t->rejected & 1u << k))
+			continue;
+		fprintf(f, "%s{\"field\": \"%s\", \"why\": \"%s\"}", first ? "" : ", ",
+			rq_tchk_names[k], tchk_why[k]);
+		first = false;
+	}
+	fprintf(f, "], \"rejected_at_record\": %llu", (unsigned long long)t->rejected_at);
+}
+
 static void json_trace_extra(FILE *f, const struct rq_summary *sum)
 {
 	const struct rq_profile *pr = &sum->profile;
@@ -96,9 +126,11 @@ static void json_trace_extra(FILE *f, const struct rq_summary *sum)
 		fprintf(f, "%s%d", c ? ", " : "", sum->cpus[c].llc);
 	fprintf(f, "], \"asym_capacity\": %s},\n", sum->asym_capacity ? "true" : "false");
 	fprintf(f, "    \"truth\": {\"source\": \"%s\", \"records\": %llu, \"drops\": %llu, "
-		   "\"misses\": %llu},\n", sum->truth_source ? sum->truth_source : "none",
+		   "\"misses\": %llu, ", sum->truth_source ? sum->truth_source : "none",
 		(unsigned long long)sum->truth_records, (unsigned long long)sum->truth_drops,
 		(unsigned long long)sum->truth_misses);
+	json_truth_check(f, &sum->truth);
+	fputs("},\n", f);
 	fprintf(f, "    \"data_quality\": {\"repairs\": %llu, \"idle_exits_repaired\": %llu, "
 		   "\"switch_mismatches\": %llu, \"markers_ignored\": %llu, "
 		   "\"mask_violations\": %llu, \"clock_backwards\": %llu, \"cpus\": [",
@@ -366,9 +398,38 @@ static void text_truth(FILE *f, const struct rq_summary *sum)
 	const char *sep = "";
 	char line[256];
 
-	fprintf(f, "  kernel state (BPF): %llu truth record(s), %llu placement(s) judged from "
-		   "them:\n    their verdicts are exact, source bpf\n",
-		(unsigned long long)t->records, (unsigned long long)t->placements);
+	if (t->rejected) {
+		fprintf(f, "  kernel state (BPF): %llu truth record(s) REFUSED by their self-check%s:\n",
+			(unsigned long long)t->records, t->rejected_at ? "" : " (from the first)");
+		for (int k = 0; k < RQ_TCHK__COUNT; k++) {
+			if (!(t->rejected & 1u << k))
+				continue;
+			snprintf(line, sizeof(line), "%s: %llu of %llu checked: %s", rq_tchk_names[k],
+				 (unsigned long long)t->contradicted[k],
+				 (unsigned long long)t->checked[k], tchk_why[k]);
+			text_wrapped(f, line, 4, 80);
+		}
+		if (t->rejected_at)
+			fprintf(f, "    refused from record %llu on; %llu placement(s) before that "
+				   "used them\n", (unsigned long long)t->rejected_at,
+				(unsigned long long)t->placements);
+		else
+			fputs("    no record was used: every verdict is the tracepoint model's\n", f);
+	} else {
+		fprintf(f, "  kernel state (BPF): %llu truth record(s), %llu placement(s) judged "
+			   "from them:\n    their verdicts are exact, source bpf\n",
+			(unsigned long long)t->records, (unsigned long long)t->placements);
+		line[0] = '\0';
+		for (int k = 0; k < RQ_TCHK__COUNT; k++) {
+			size_t len = strlen(line);
+
+			snprintf(line + len, sizeof(line) - len, "%s%s %llu of %llu",
+				 k ? ", " : "self-check against the trace, contradicted: ",
+				 rq_tchk_names[k], (unsigned long long)t->contradicted[k],
+				 (unsigned long long)t->checked[k]);
+		}
+		text_wrapped(f, line, 4, 80);
+	}
 	for (int i = 0; i < RQ_FIND__COUNT; i++) {
 		if (!sum->findings[i].no_selection)
 			continue;

@@ -44,9 +44,17 @@ for p in sys.argv[1:]:
     t = d["trace"]
     need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts",
                     "profile", "topology", "truth", "data_quality"}, "trace keys")
-    need(set(t["truth"]) == {"source", "records", "drops", "misses"} and
+    need(set(t["truth"]) == {"source", "records", "drops", "misses", "check", "rejected",
+                             "rejected_at_record"} and
          t["truth"]["source"] in ("bpf", "none") and
          (t["truth"]["records"] == 0 or t["truth"]["source"] == "bpf"), "trace.truth")
+    chk = t["truth"]["check"]
+    need(set(chk) == {"on_rq", "cpu_state", "task"} and
+         all(set(v) == {"checked", "contradicted"} and 0 <= v["contradicted"] <= v["checked"]
+             for v in chk.values()), "trace.truth.check")
+    need(all(set(r) == {"field", "why"} and r["field"] in chk and isinstance(r["why"], str)
+             for r in t["truth"]["rejected"]) and
+         isinstance(t["truth"]["rejected_at_record"], int), "trace.truth.rejected")
     need(set(t["profile"]) == {"exec_callback", "idle_stack", "fork_util", "delay_dequeue",
                                "source"}, "trace.profile keys")
     need(set(t["topology"]) == {"source", "llc", "asym_capacity"} and

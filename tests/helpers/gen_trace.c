@@ -7,7 +7,7 @@
  *
  * usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] [--events M] [--seed S]
  *                  [--file-version 6|7] [--expect FILE] [--spacing NS] [--truth-on-rq PM]
- *                  [--no-policy-syscalls]
+ *                  [--truth-not-delayed] [--no-policy-syscalls]
  *
  * What the trace holds, as `rqpath record` would write it on a 6.18 kernel:
  *   - the recorder's rqpath/1 lines (src/input/markers.h): the kernel, every CPU with
@@ -42,10 +42,13 @@
  * writes it): per mille PM of the wakeups that stay on their CPU, of a task whose policy
  * and mask the markers give, get an rqpath:truth record at their sched_waking saying the
  * task was still on a runqueue (p->on_rq: ttwu_runnable(), no selection), with its
- * policy and mask and no CPU's state.  Such a wakeup would-be finding is "no selection"
+ * policy and mask and no CPU's state, and delay-dequeued (se.sched_delayed: how a task
+ * the trace shows blocking stays on one).  Such a wakeup would-be finding is "no selection"
  * (the no_selection of FILE.expect.json), neither counted nor possible; an exec, whose
  * record is not written, is not judged.  Without the option no random number is drawn
- * for it: the trace is the same as before.
+ * for it: the trace is the same as before.  --truth-not-delayed: the same records without
+ * the delayed flag, as a 4-byte read of 7.2's u8 on_rq gave them (or a forged file): the
+ * audit's self-check must refuse them.
  *
  * The cases kept out on purpose (their rules are being refined, issue 19): repaired
  * switches (every switch is in the trace), CPUs never seen idle, traces without
@@ -269,6 +272,7 @@ static struct {
 	struct verdicts v[F__COUNT];
 	unsigned int truth_on_rq;	/* --truth-on-rq: per mille */
 	bool on_rq;		/* the wakeup judged now has an on_rq truth record */
+	bool truth_not_delayed;	/* --truth-not-delayed */
 	int truth_id, truth_hdr;
 	char *truth_fmt;	/* its format text, truth_fmt_len bytes */
 	size_t truth_fmt_len;
@@ -476,7 +480,7 @@ static void rec_truth_on_rq(int cpu, const struct task *t)
 	r.task_cpu = (uint32_t)t->cpu;
 	r.cpu = (uint16_t)cpu;
 	r.point = RQ_TRUTH_WAKING;
-	r.flags = RQ_TRUTH_ON_RQ;
+	r.flags = RQ_TRUTH_ON_RQ | (g.truth_not_delayed ? 0 : RQ_TRUTH_DELAYED);
 	r.nr_cpus = 0;		/* no CPU's state: the model's, as in a record cut short */
 	for (int c = 0; c < g.ncpus && c < 64 * RQ_TRUTH_MASK_WORDS; c++)
 		if (t->pin < 0 || t->pin == c)
@@ -1258,6 +1262,7 @@ int main(int argc, char **argv)
 		{ "spacing", required_argument, NULL, 'p' },
 		{ "truth-on-rq", required_argument, NULL, 'r' },
 		{ "no-policy-syscalls", no_argument, NULL, 'P' },
+		{ "truth-not-delayed", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char err[512];
@@ -1282,10 +1287,12 @@ int main(int argc, char **argv)
 		case 'p': g.spacing = parse_num(optarg, "--spacing"); break;
 		case 'r': g.truth_on_rq = (unsigned int)parse_num(optarg, "--truth-on-rq"); break;
 		case 'P': g.no_policy_syscalls = true; break;
+		case 'D': g.truth_not_delayed = true; break;
 		default:
 			fprintf(stderr, "usage: gen_trace -o FILE [--cpus N] [--llcs L] [--tasks T] "
 				"[--events M] [--seed S] [--file-version 6|7] [--expect FILE] "
-				"[--spacing NS] [--truth-on-rq PER_MILLE] [--no-policy-syscalls]\n");
+				"[--spacing NS] [--truth-on-rq PER_MILLE] [--truth-not-delayed] "
+				"[--no-policy-syscalls]\n");
 			return 2;
 		}
 	}
