@@ -10,7 +10,9 @@
 # trace-cmd report (tests/tools/tracefacts.py: sleeper wakeups onto the hog's CPU while
 # every other CPU ran the idle task).  The recording has no policy syscall events (no
 # --syscalls): every counted stacking used the markers' policies, so none is exact and
-# each rests on policy-last-read.
+# each rests on policy-last-read.  When other work keeps every CPU busy the scenario does
+# not occur (0 found, 0 in the independent count, five times): the test skips saying so,
+# as t_truth_build does, after the control and the agreement with verdicts.py.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -54,7 +56,16 @@ print(f["count"], f["possible"], f["exact"], f["inferred"])')
 	# a busy machine leaves no CPU idle: then there is nothing to stack against
 	[ $(($1 + $2)) -gt 0 ] && break
 done
-[ $(($1 + $2)) -gt 0 ] || no "idle-stack: idle-stacking is 0 (and 0 possible) in 5 attempts"
+# none found, and none to find: the scenario did not occur (other work kept every CPU
+# busy, so no sleeper woke while a CPU idled): not a failure of rqpath, but no evidence
+absent=""
+if [ $(($1 + $2)) -eq 0 ]; then
+	if [ "$indep" = 0 ]; then
+		absent="idle-stacking not measurable: 0 found and 0 in the independent count of trace-cmd report in 5 attempts (load average $(cut -d' ' -f1 /proc/loadavg) on $(getconf _NPROCESSORS_ONLN) CPUs: no CPU idled while a sleeper woke)"
+	else
+		no "idle-stack: idle-stacking is 0 (and 0 possible) in 5 attempts, the independent count $indep"
+	fi
+fi
 if [ "$indep" -ge 0 ] 2>/dev/null && [ "$1" -gt "$indep" ]; then
 	no "rqpath flags $1 but only $indep such wakeups exist in trace-cmd report"
 fi
@@ -74,5 +85,9 @@ esac
 set -- $(stacking "$dir/control.json")
 echo "control (SCHED_OTHER): idle-stacking=$1 possible=$2"
 [ "$1 $2" = "0 0" ] || no "control: idle-stacking $1 possible $2, want 0 0"
+if [ $fail -eq 0 ] && [ -n "$absent" ]; then
+	echo "skip: $absent; the control and the agreement with verdicts.py passed"
+	exit 77
+fi
 [ $fail -eq 0 ] && echo "PASS"
 exit $fail
