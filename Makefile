@@ -209,8 +209,9 @@ $(BUILD)/bpf/stub/stdint.h:
 	@mkdir -p $(dir $@)
 	$(Q)echo "/* the kernel's uint*_t come from vmlinux.h */" >$@
 
-$(BUILD)/bpf/truth.bpf.o: src/input/bpf/truth.bpf.c src/base/truth.h $(BUILD)/bpf/vmlinux.h \
-		$(BUILD)/bpf/stub/stdint.h
+BPF_HDR := src/base/truth.h src/input/bpf/core_read.h src/input/bpf/truth_read.h \
+	$(BUILD)/bpf/vmlinux.h $(BUILD)/bpf/stub/stdint.h
+$(BUILD)/bpf/truth.bpf.o: src/input/bpf/truth.bpf.c $(BPF_HDR)
 	@echo "  BPF     $@"
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/bpf/stub \
 		-I$(BUILD)/bpf -Isrc/base $(BPF_PKG_CFLAGS) -c -o $@.tmp.o $< && \
