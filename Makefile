@@ -209,8 +209,9 @@ $(BUILD)/bpf/stub/stdint.h:
 	@mkdir -p $(dir $@)
 	$(Q)echo "/* the kernel's uint*_t come from vmlinux.h */" >$@
 
-$(BUILD)/bpf/truth.bpf.o: src/input/bpf/truth.bpf.c src/base/truth.h $(BUILD)/bpf/vmlinux.h \
-		$(BUILD)/bpf/stub/stdint.h
+BPF_HDR := src/base/truth.h src/input/bpf/core_read.h src/input/bpf/truth_read.h \
+	$(BUILD)/bpf/vmlinux.h $(BUILD)/bpf/stub/stdint.h
+$(BUILD)/bpf/truth.bpf.o: src/input/bpf/truth.bpf.c $(BPF_HDR)
 	@echo "  BPF     $@"
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/bpf/stub \
 		-I$(BUILD)/bpf -Isrc/base $(BPF_PKG_CFLAGS) -c -o $@.tmp.o $< && \
@@ -222,6 +223,38 @@ $(BUILD)/bpf/truth.skel.h: $(BUILD)/bpf/truth.bpf.o
 
 $(foreach b,$(BUILD) $(BUILD)/asan $(BUILD)/tsan $(BUILD)/fifth,$(b)/src/input/truth_bpf.o): \
 	$(BUILD)/bpf/truth.skel.h
+
+# The reads of truth_read.h against other kernels' layouts (tests/live/t_truth_layout.sh):
+# tests/bpf/layout.bpf.c built as truth.bpf.c is, its skeleton in the helper bpf_layout,
+# and the target BTF of each tests/bpf/layout_*.c (clang's .BTF, which btf__parse reads).
+LAYOUT_BTF := $(patsubst tests/bpf/%.c,$(BUILD)/bpf/%.btf.o,$(wildcard tests/bpf/layout_*.c))
+$(BUILD)/bpf/layout.bpf.o: tests/bpf/layout.bpf.c tests/bpf/layout.h $(BPF_HDR)
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/bpf/stub \
+		-I$(BUILD)/bpf -Isrc/base -Isrc/input/bpf -Itests/bpf $(BPF_PKG_CFLAGS) \
+		-c -o $@.tmp.o $< && $(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+$(BUILD)/bpf/layout.skel.h: $(BUILD)/bpf/layout.bpf.o
+	@echo "  GEN     $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name layout_bpf >$@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/bpf/%.btf.o: tests/bpf/%.c
+	@mkdir -p $(dir $@)
+	@echo "  BTF     $@"
+	$(Q)$(CLANG) -g -target bpf -c -o $@ $<
+
+$(BUILD)/tests/bpf_layout: tests/helpers/bpf_layout.c $(BUILD)/bpf/layout.skel.h $(LAYOUT_BTF) \
+		| $(BUILD)/test-deps.stamp
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) -DRQ_HAVE_BPF -I$(BUILD)/bpf -Isrc/base -Itests/bpf \
+		$(BPF_PKG_CFLAGS) -o $@ $< $(BPF_PKG_LIBS)
+else
+# without BPF the helper is a stub that skips (exit 77)
+$(BUILD)/tests/bpf_layout: tests/helpers/bpf_layout.c | $(BUILD)/test-deps.stamp
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $<
 endif
 
 # Unit tests see the library alone: its headers, its archive, its packages.

@@ -10,9 +10,10 @@
  * each CPU's struct rq is learnt at its first sched_switch, from prev->se.cfs_rq->rq,
  * into rq_of[]; a CPU whose rq was not seen yet is RQ_TRUTH_RQ_UNKNOWN in the record.
  *
- * CO-RE: fields that moved between kernels are read through bpf_core_field_exists()
- * with the old names as ___flavours; one that this kernel lacks stays 0 and its flag
- * (RQ_TRUTH_NO_*) says so.
+ * CO-RE: the reads of the task and of a runqueue are truth_read.h's, shared with the
+ * test that runs them against other kernels' layouts: integers read at the running
+ * kernel's size (core_read.h), fields that moved between kernels through
+ * bpf_core_field_exists() and ___flavours.
  *
  * Size: a record is a prefix of struct rq_truth_rec, cut after the CPUs the machine has
  * (rounded up to 4, 16 or 64: the reserve size must be a constant); user space copies it
@@ -24,6 +25,8 @@
 #include <bpf/bpf_tracing.h>
 
 #include "truth.h"
+#include "core_read.h"
+#include "truth_read.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -53,16 +56,6 @@ struct {
 	__type(value, __u64);
 } counts SEC(".maps");
 
-/* cfs_rq before 6.14 (the SCHED_IDLE count's old name) */
-struct cfs_rq___old {
-	unsigned int idle_h_nr_running;
-} __attribute__((preserve_access_index));
-
-/* sched_entity before 6.12 had no delayed dequeue */
-struct sched_entity___new {
-	unsigned char sched_delayed;
-} __attribute__((preserve_access_index));
-
 static __always_inline void count(__u32 which)
 {
 	__u64 *n = bpf_map_lookup_elem(&counts, &which);
@@ -71,51 +64,20 @@ static __always_inline void count(__u32 which)
 		(*n)++;
 }
 
-static __always_inline __u8 sat(unsigned int v)
-{
-	return v > 255 ? 255 : (__u8)v;
-}
-
-/* The SCHED_IDLE entities of a cfs_rq, under either name; -1 when neither exists. */
-static __always_inline int idle_count(struct cfs_rq *cfs)
-{
-	if (bpf_core_field_exists(cfs->h_nr_idle))
-		return BPF_CORE_READ(cfs, h_nr_idle);
-	if (bpf_core_field_exists(((struct cfs_rq___old *)cfs)->idle_h_nr_running))
-		return BPF_CORE_READ((struct cfs_rq___old *)cfs, idle_h_nr_running);
-	return -1;
-}
-
 static __always_inline void fill_cpus(struct rq_truth_rec *r, __u32 n)
 {
 	for (__u32 i = 0; i < RQ_TRUTH_MAX_CPUS; i++) {
-		struct rq_truth_cpu *c;
-		struct task_struct *curr;
-		struct rq *rq;
 		__u64 *slot;
 		__u32 key = i;
-		int idle;
 
 		if (i >= n)
 			break;
-		c = &r->cpus[i];
 		slot = bpf_map_lookup_elem(&rq_of, &key);
 		if (!slot || !*slot) {
-			c->known = RQ_TRUTH_RQ_UNKNOWN;
+			r->cpus[i].known = RQ_TRUTH_RQ_UNKNOWN;
 			continue;
 		}
-		rq = (struct rq *)*slot;
-		c->known = RQ_TRUTH_RQ_KNOWN;
-		c->nr_running = sat(BPF_CORE_READ(rq, nr_running));
-		c->ttwu_pending = sat(BPF_CORE_READ(rq, ttwu_pending));
-		idle = idle_count(&rq->cfs);
-		if (idle < 0)
-			r->flags |= RQ_TRUTH_NO_IDLE_COUNT;
-		else
-			c->h_nr_idle = sat((unsigned int)idle);
-		curr = BPF_CORE_READ(rq, curr);
-		c->curr_pid = BPF_CORE_READ(curr, pid);
-		c->curr_policy = (__u8)BPF_CORE_READ(curr, policy);
+		truth_read_rq(r, &r->cpus[i], (struct rq *)*slot);
 	}
 }
 
@@ -123,21 +85,7 @@ static __always_inline void fill_task(struct rq_truth_rec *r, struct task_struct
 {
 	const struct cpumask *mask;
 
-	r->pid = BPF_CORE_READ(p, pid);
-	r->policy = BPF_CORE_READ(p, policy);
-	r->nr_cpus_allowed = BPF_CORE_READ(p, nr_cpus_allowed);
-	if (bpf_core_field_exists(p->thread_info.cpu))
-		r->task_cpu = BPF_CORE_READ(p, thread_info.cpu);
-	if (BPF_CORE_READ(p, on_rq))
-		r->flags |= RQ_TRUTH_ON_RQ;
-	if (bpf_core_field_exists(((struct sched_entity___new *)&p->se)->sched_delayed)) {
-		if (BPF_CORE_READ((struct sched_entity___new *)&p->se, sched_delayed))
-			r->flags |= RQ_TRUTH_DELAYED;
-	} else {
-		r->flags |= RQ_TRUTH_NO_DELAYED;
-	}
-	if (bpf_core_field_exists(p->migration_disabled) && BPF_CORE_READ(p, migration_disabled))
-		r->flags |= RQ_TRUTH_MIGRATE_OFF;
+	truth_read_task(r, p);
 	mask = BPF_CORE_READ(p, cpus_ptr);
 	/* as many words as the machine has CPUs, at most RQ_TRUTH_MASK_WORDS */
 	bpf_probe_read_kernel(&r->mask[0], sizeof(r->mask[0]), &mask->bits[0]);
