@@ -22,10 +22,16 @@
 
 #include <stdint.h>
 
-/* CPUs a record carries the runqueue state of (0 .. nr_cpus-1); beyond: RQ_TRUTH_CUT. */
+/*
+ * Entries a record carries the runqueue state of: the CPUs the decision could use (the
+ * LLCs of task_cpu(p) and of the CPU the program runs on, those the task may run on),
+ * each entry naming its CPU; more candidates than this: RQ_TRUTH_CUT.  Records of
+ * rqpath before the LLC-sized ones (no ids field in the file) hold CPUs 0..nr_cpus-1.
+ */
 #define RQ_TRUTH_MAX_CPUS 64
-/* Words of the task's cpus_ptr kept (256 CPUs). */
-#define RQ_TRUTH_MASK_WORDS 4
+/* Words of the task's cpus_ptr kept, and the machine size the BPF side covers (1024). */
+#define RQ_TRUTH_MASK_WORDS 16
+#define RQ_TRUTH_CPUS_LIMIT (RQ_TRUTH_MASK_WORDS * 64)
 
 /* Where the record was taken (the tp_btf program it came from). */
 enum rq_truth_point {
@@ -40,7 +46,7 @@ enum rq_truth_point {
 #define RQ_TRUTH_ON_RQ		0x01 /* p->on_rq != 0: ttwu_runnable(), no CPU selected */
 #define RQ_TRUTH_DELAYED	0x02 /* p->se.sched_delayed: a delayed-dequeue entity */
 #define RQ_TRUTH_MIGRATE_OFF	0x04 /* p->migration_disabled */
-#define RQ_TRUTH_CUT		0x08 /* the machine has more CPUs than the record holds */
+#define RQ_TRUTH_CUT		0x08 /* more candidate CPUs than entries (or than 1024) */
 #define RQ_TRUTH_NO_IDLE_COUNT	0x10 /* this kernel's cfs_rq has no SCHED_IDLE count: h_nr_idle 0 */
 #define RQ_TRUTH_NO_DELAYED	0x20 /* this kernel has no delayed dequeue (before 6.12) */
 
@@ -56,7 +62,8 @@ struct rq_truth_cpu {
 	uint8_t nr_running;	/* rq->nr_running */
 	uint8_t h_nr_idle;	/* rq->cfs.h_nr_idle: SCHED_IDLE-only when == nr_running > 0 */
 	uint8_t ttwu_pending;	/* rq->ttwu_pending: a wakeup queued onto it */
-	uint8_t pad[3];
+	uint8_t pad;
+	uint16_t cpu;		/* the CPU this entry is of */
 };
 
 struct rq_truth_rec {
@@ -68,14 +75,16 @@ struct rq_truth_rec {
 	uint16_t cpu;		/* the CPU the tracepoint fired on */
 	uint8_t point;		/* enum rq_truth_point */
 	uint8_t flags;		/* RQ_TRUTH_* */
-	uint16_t nr_cpus;	/* entries of cpus[] that are filled */
-	uint16_t pad;
+	uint16_t nr_cpus;	/* entries of cpus[] that are filled (sorted by cpu once read) */
+	uint8_t mask_words;	/* words of mask[] read (the machine's CPUs / 64, rounded up) */
+	uint8_t pad;
 	uint64_t mask[RQ_TRUTH_MASK_WORDS]; /* p->cpus_ptr, CPU n is bit n%64 of word n/64 */
 	struct rq_truth_cpu cpus[RQ_TRUTH_MAX_CPUS];
 };
 
 _Static_assert(sizeof(struct rq_truth_cpu) == 12, "rq_truth_cpu is part of a file format");
-_Static_assert(sizeof(struct rq_truth_rec) == 64 + RQ_TRUTH_MAX_CPUS * 12,
+_Static_assert(sizeof(struct rq_truth_rec) == 32 + 8 * RQ_TRUTH_MASK_WORDS +
+	       RQ_TRUTH_MAX_CPUS * 12,
 	       "rq_truth_rec is part of a file format");
 
 #endif

@@ -835,6 +835,8 @@ const struct rq_truth_rec *rqe_truth_take(struct rq_analysis *an, int pid, int p
 /* cpu's state in r, the wakee (pid, SCHED_IDLE work or not) left out */
 enum rq_truth_cpu_state rqe_truth_cpu(const struct rq_analysis *an, const struct rq_truth_rec *r,
 				      int cpu, int wakee, bool wakee_idle);
+/* r's entry of cpu, NULL when the record has none (r from rqe_truth_take(): sorted) */
+const struct rq_truth_cpu *rqe_truth_entry(const struct rq_truth_rec *r, int cpu);
 static inline bool rqe_truth_allows(const struct rq_truth_rec *r, int cpu)
 {
 	return (unsigned int)cpu < RQ_TRUTH_MASK_WORDS * 64 &&

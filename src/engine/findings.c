@@ -364,7 +364,7 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 	if (idle_cpu < 0)
 		return;
 	p->why |= 1u << RQ_WHY_IDLE_STACKED;
-	p->why_pid = (int)r->cpus[sel->x].curr_pid;
+	p->why_pid = (int)rqe_truth_entry(r, sel->x)->curr_pid;
 	p->why_cpu = idle_cpu;
 	verdict(an, p, t, RQ_FIND_IDLE_STACKING, sel, false,
 		truth_found_assume(an, idle_cpu, from_model));
@@ -399,7 +399,7 @@ void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 	idle_cpu = truth_judged_idle_cpu(an, s, sel, t, &from_model);
 	if (idle_cpu < 0)
 		return;
-	xc = &r->cpus[sel->x];
+	xc = rqe_truth_entry(r, sel->x);
 	p->why |= 1u << (xc->curr_pid > 0 && (int)xc->curr_pid != t->pid ? RQ_WHY_BUSY_RUNNING :
 			 xc->nr_running ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
 	p->why_pid = (int)xc->curr_pid;

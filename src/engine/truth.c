@@ -84,21 +84,19 @@ static void check_on_rq(struct rq_analysis *an, const struct rq_truth_rec *r)
  */
 static void check_cpus(struct rq_analysis *an, const struct rq_truth_rec *r)
 {
-	int own = r->cpu, n = r->nr_cpus < an->nr_cpus ? r->nr_cpus : an->nr_cpus;
+	int n = r->nr_cpus < RQ_TRUTH_MAX_CPUS ? r->nr_cpus : RQ_TRUTH_MAX_CPUS;
 	bool bad = false;
 
-	for (int c = 0; c < n && c < RQ_TRUTH_MAX_CPUS; c++) {
-		const struct rq_truth_cpu *k = &r->cpus[c];
+	for (int i = 0; i < n; i++) {
+		const struct rq_truth_cpu *k = &r->cpus[i];
 
 		if (k->known != RQ_TRUTH_RQ_KNOWN)
 			continue;
+		bad |= k->cpu >= an->nr_cpus;
 		bad |= k->ttwu_pending > 1;
 		bad |= !(r->flags & RQ_TRUTH_NO_IDLE_COUNT) && k->h_nr_idle > k->nr_running;
-	}
-	if (own < n && own < RQ_TRUTH_MAX_CPUS && r->cpus[own].known == RQ_TRUTH_RQ_KNOWN) {
-		const struct rq_truth_cpu *k = &r->cpus[own];
-
-		bad |= k->curr_pid && !k->nr_running;
+		/* the record's own CPU: the task running the program is on its runqueue */
+		bad |= k->cpu == r->cpu && k->curr_pid && !k->nr_running;
 	}
 	checked(an, RQ_TCHK_CPU, bad);
 }
@@ -110,7 +108,7 @@ static void check_cpus(struct rq_analysis *an, const struct rq_truth_rec *r)
  */
 static void check_task(struct rq_analysis *an, const struct rq_truth_rec *r)
 {
-	int words = r->flags & RQ_TRUTH_CUT ? RQ_TRUTH_MASK_WORDS : 1;
+	int words = r->mask_words;
 	bool bad = r->policy > 7 || r->task_cpu >= (uint32_t)an->nr_cpus;
 
 	if (!(r->flags & RQ_TRUTH_MIGRATE_OFF) && an->nr_cpus <= words * 64) {
@@ -181,6 +179,35 @@ void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev)
 	/* a cut or hostile count: never more entries than the record has */
 	if (s->nr_cpus > RQ_TRUTH_MAX_CPUS)
 		s->nr_cpus = RQ_TRUTH_MAX_CPUS;
+	/*
+	 * sorted by CPU for rqe_truth_entry(): the BPF side writes two LLCs' CPUs one after
+	 * the other, each in order, so this is a merge of two runs at most
+	 */
+	for (int i = 1; i < s->nr_cpus; i++) {
+		struct rq_truth_cpu e = s->cpus[i];
+		int j = i;
+
+		for (; j > 0 && s->cpus[j - 1].cpu > e.cpu; j--)
+			s->cpus[j] = s->cpus[j - 1];
+		s->cpus[j] = e;
+	}
+}
+
+const struct rq_truth_cpu *rqe_truth_entry(const struct rq_truth_rec *r, int cpu)
+{
+	int lo = 0, hi = (int)r->nr_cpus - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (r->cpus[mid].cpu == cpu)
+			return &r->cpus[mid];
+		if (r->cpus[mid].cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
 }
 
 const struct rq_truth_rec *rqe_truth_take(struct rq_analysis *an, int pid, int point,
@@ -210,10 +237,10 @@ enum rq_truth_cpu_state rqe_truth_cpu(const struct rq_analysis *an, const struct
 	const struct rq_truth_cpu *c;
 	int n, h;
 
-	if (!valid_cpu(an, cpu) || cpu >= r->nr_cpus)
+	if (!valid_cpu(an, cpu))
 		return RQ_TCPU_UNKNOWN;
-	c = &r->cpus[cpu];
-	if (c->known != RQ_TRUTH_RQ_KNOWN)
+	c = rqe_truth_entry(r, cpu);
+	if (!c || c->known != RQ_TRUTH_RQ_KNOWN)
 		return RQ_TCPU_UNKNOWN;
 	n = c->nr_running;
 	h = c->h_nr_idle;
@@ -295,10 +322,15 @@ void rqe_truth_compare(struct rq_analysis *an, const struct rq_truth_rec *r,
 	}
 	if (!snap)
 		return;
-	for (int c = 0; c < an->nr_cpus && c < r->nr_cpus; c++) {
+	for (int i = 0; i < r->nr_cpus; i++) {
+		int c = r->cpus[i].cpu;
 		enum rq_truth_cpu_state k = rqe_truth_cpu(an, r, c, t->pid,
 							  rqe_truth_idle_class(r, t));
-		enum rq_truth_cpu_state m = model_cpu(an, snap, c);
+		enum rq_truth_cpu_state m;
+
+		if (k == RQ_TCPU_UNKNOWN)
+			continue;
+		m = model_cpu(an, snap, c);
 
 		if (k == RQ_TCPU_UNKNOWN || m == RQ_TCPU_UNKNOWN)
 			continue;

@@ -99,12 +99,13 @@ static const struct {
 /* The fields of rqpath:truth (truth_fmt.h), found by name. */
 enum truth_field {
 	T_PID, T_POLICY, T_ALLOWED, T_TASK_CPU, T_CPU, T_POINT, T_FLAGS, T_NR_CPUS, T_MASK, T_CPUS,
+	T_IDS,	/* optional: older files' records hold CPUs 0..nr_cpus-1 */
 	T__COUNT
 };
 
 static const char *const truth_names[T__COUNT] = {
 	"pid", "policy", "nr_cpus_allowed", "task_cpu", "cpu", "point", "flags", "nr_cpus",
-	"mask", "cpus",
+	"mask", "cpus", "ids",
 };
 
 struct rq_decoder {
@@ -252,6 +253,8 @@ static bool truth_fields(struct rq_decoder *d, struct tep_event *ev)
 		struct field_desc *fd = &d->truth_f[i];
 
 		describe_field(fd, tep_find_field(ev, truth_names[i]));
+		if (!fd->f && i == T_IDS)
+			continue;
 		if (!fd->f)
 			return false;
 		if (i >= T_MASK ? !(fd->f->flags & TEP_FIELD_IS_DYNAMIC) || fd->size != 4 ||
@@ -522,8 +525,8 @@ static uint64_t rd_u(struct rq_decoder *d, const unsigned char *p, int size)
 static void decode_truth(struct rq_decoder *d, struct tep_record *rec, struct rq_event *ev)
 {
 	struct rq_truth_rec *t = &d->truth;
-	const unsigned char *a;
-	uint32_t len, n;
+	const unsigned char *a, *ids;
+	uint32_t len, n, nids = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->ts = rec->ts;
@@ -536,8 +539,12 @@ static void decode_truth(struct rq_decoder *d, struct tep_record *rec, struct rq
 	t->flags = (uint8_t)read_num(d, &d->truth_f[T_FLAGS], rec);
 	n = (uint32_t)read_num(d, &d->truth_f[T_NR_CPUS], rec);
 	a = dyn_array(d, &d->truth_f[T_MASK], rec, &len);
-	for (uint32_t i = 0; a && i < len / 8 && i < RQ_TRUTH_MASK_WORDS; i++)
+	for (uint32_t i = 0; a && i < len / 8 && i < RQ_TRUTH_MASK_WORDS; i++) {
 		t->mask[i] = rd_u(d, a + 8 * i, 8);
+		t->mask_words = (uint8_t)(i + 1);
+	}
+	ids = d->truth_f[T_IDS].f ? dyn_array(d, &d->truth_f[T_IDS], rec, &nids) : NULL;
+	nids = ids ? nids / 2 : 0;
 	a = dyn_array(d, &d->truth_f[T_CPUS], rec, &len);
 	len = a ? len / RQ_TRUTH_FILE_CPU : 0;
 	if (n > len)
@@ -554,6 +561,15 @@ static void decode_truth(struct rq_decoder *d, struct tep_record *rec, struct rq
 		t->cpus[i].curr_policy = c[5];
 		t->cpus[i].nr_running = c[6];
 		t->cpus[i].h_nr_idle = c[7];
+		/* an entry without its id is of no CPU: unknown, not another CPU's state */
+		if (!d->truth_f[T_IDS].f) {
+			t->cpus[i].cpu = (uint16_t)i;
+		} else if (i < nids) {
+			t->cpus[i].cpu = (uint16_t)rd_u(d, ids + 2 * i, 2);
+		} else {
+			t->cpus[i].cpu = UINT16_MAX;
+			t->cpus[i].known = RQ_TRUTH_RQ_UNKNOWN;
+		}
 	}
 	t->nr_cpus = (uint16_t)n;
 	ev->truth = t;

@@ -47,6 +47,7 @@ void rq_truth_bpf_close(struct rq_truth_bpf *t) { }
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "snapshot.h"
 #include "truth.skel.h"
 
 /*
@@ -113,6 +114,43 @@ static void why(int e, char *err, size_t errlen, const char *step)
 		snprintf(err, errlen, "BPF %s failed: %s", step, strerror(e));
 }
 
+/*
+ * The program's view of the machine (truth.bpf.c): each CPU's LLC as a run of
+ * llc_members (the CPUs of one LLC, in order, one LLC after the other) that llc_span
+ * gives as start | length << 16, from the same sysfs reading as the recorder's cpu
+ * markers (rq_snapshot_cpu()); the entries a record holds, the larger of the LLC pairs a
+ * waking can read, rounded up to the reserve sizes 4, 16 or 64; and the mask words.
+ */
+static void set_llcs(struct truth_bpf *skel, int nr_cpus)
+{
+	static int leader[RQ_TRUTH_CPUS_LIMIT];
+	int n = nr_cpus > RQ_TRUTH_CPUS_LIMIT ? RQ_TRUTH_CPUS_LIMIT : nr_cpus;
+	unsigned int at = 0, largest = 1, entries;
+	struct rq_marker m;
+
+	for (int c = 0; c < n; c++) {
+		rq_snapshot_cpu(c, &m);
+		leader[c] = m.llc >= 0 && m.llc < n ? m.llc : c;
+	}
+	for (int l = 0; l < n; l++) {
+		unsigned int start = at;
+
+		for (int c = 0; c < n; c++)
+			if (leader[c] == l)
+				skel->rodata->llc_members[at++] = (uint16_t)c;
+		if (at - start > largest)
+			largest = at - start;
+		for (unsigned int i = start; i < at; i++)
+			skel->rodata->llc_span[skel->rodata->llc_members[i]] =
+				start | (at - start) << 16;
+	}
+	entries = 2 * largest;
+	skel->rodata->rec_entries = entries <= 4 ? 4 : entries <= 16 ? 16 : RQ_TRUTH_MAX_CPUS;
+	skel->rodata->nr_cpus = (uint32_t)n;
+	skel->rodata->mask_words = (uint32_t)(n + 63) / 64;
+	skel->rodata->cut = nr_cpus > RQ_TRUTH_CPUS_LIMIT;
+}
+
 struct rq_truth_bpf *rq_truth_bpf_open(int nr_cpus, unsigned int ring_kb, rq_truth_fn fn,
 				       void *data, char *err, size_t errlen)
 {
@@ -141,8 +179,7 @@ struct rq_truth_bpf *rq_truth_bpf_open(int nr_cpus, unsigned int ring_kb, rq_tru
 	}
 	if (nr_cpus < 1)
 		nr_cpus = 1;
-	t->skel->rodata->nr_cpus = nr_cpus > RQ_TRUTH_MAX_CPUS ? RQ_TRUTH_MAX_CPUS : nr_cpus;
-	t->skel->rodata->cut = nr_cpus > RQ_TRUTH_MAX_CPUS;
+	set_llcs(t->skel, nr_cpus);
 	/* a power of two pages */
 	ring = 4096;
 	while (ring < (unsigned long long)(ring_kb ? ring_kb : DEFAULT_RING_KB) * 1024)

@@ -85,17 +85,19 @@ char *rq_truth_format(int id, const char *kernel_format, size_t *len, int *hdr)
 		"\tfield:u8 pad;\toffset:%d;\tsize:1;\tsigned:0;\n"
 		"\tfield:__data_loc u64[] mask;\toffset:%d;\tsize:4;\tsigned:0;\n"
 		"\tfield:__data_loc u8[] cpus;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		"\tfield:__data_loc u16[] ids;\toffset:%d;\tsize:4;\tsigned:0;\n"
 		"\n"
 		"print fmt: \"%%s pid=%%u policy=%%u nr_cpus_allowed=%%u task_cpu=%%u flags=0x%%x "
-		"cpu=%%u nr_cpus=%%u mask=%%s cpus=%%s\", "
+		"cpu=%%u nr_cpus=%%u mask=%%s cpus=%%s ids=%%s\", "
 		"__print_symbolic(REC->point, { 1, \"waking\" }, { 2, \"wakeup\" }, "
 		"{ 3, \"fork\" }, { 4, \"wakeup_new\" }, { 5, \"exec\" }), "
 		"REC->pid, REC->policy, REC->nr_cpus_allowed, REC->task_cpu, REC->flags, "
 		"REC->cpu, REC->nr_cpus, "
 		"__print_hex(__get_dynamic_array(mask), __get_dynamic_array_len(mask)), "
-		"__print_hex(__get_dynamic_array(cpus), __get_dynamic_array_len(cpus))\n",
+		"__print_hex(__get_dynamic_array(cpus), __get_dynamic_array_len(cpus)), "
+		"__print_hex(__get_dynamic_array(ids), __get_dynamic_array_len(ids))\n",
 		id, common, h, h + 4, h + 6, h + 8, h + 10, h + 12, h + 13, h + 14, h + 15,
-		h + 16, h + 20);
+		h + 16, h + 20, h + 24);
 	if (n < 0)
 		return NULL;
 	*len = (size_t)n;
@@ -135,11 +137,13 @@ uint32_t rq_truth_encode(const struct rq_truth_rec *r, int id, int hdr, int mach
 	put(b, &at, &r->point, 1);
 	put(b, &at, &r->flags, 1);
 	put(b, &at, &(uint8_t){ 0 }, 1);
-	fixed_end = at + 8;
+	fixed_end = at + 12;
 	/* __data_loc: offset in the low 16 bits, length in the high ones */
 	loc = fixed_end | (words * 8) << 16;
 	put(b, &at, &loc, 4);
 	loc = (fixed_end + words * 8) | ((uint32_t)ncpu * RQ_TRUTH_FILE_CPU) << 16;
+	put(b, &at, &loc, 4);
+	loc = (fixed_end + words * 8 + (uint32_t)ncpu * RQ_TRUTH_FILE_CPU) | ((uint32_t)ncpu * 2) << 16;
 	put(b, &at, &loc, 4);
 	put(b, &at, r->mask, words * 8);
 	for (int i = 0; i < ncpu; i++) {
@@ -153,5 +157,7 @@ uint32_t rq_truth_encode(const struct rq_truth_rec *r, int id, int hdr, int mach
 		put(b, &at, &c->curr_pid, 4);
 		put(b, &at, e, 4);
 	}
+	for (int i = 0; i < ncpu; i++)
+		put(b, &at, &r->cpus[i].cpu, 2);
 	return at;
 }

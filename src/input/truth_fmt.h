@@ -9,10 +9,12 @@
  * Record layout after the common fields (at offset H, 8 on every kernel so far), packed
  * tighter than struct rq_truth_rec (a recording holds two records per wakeup):
  *   u32 pid; u16 nr_cpus_allowed, task_cpu, cpu, nr_cpus; u8 policy, point, flags, pad;
- *   __data_loc u64[] mask (the words the machine's CPUs need, at most 4);
+ *   __data_loc u64[] mask (the words the machine's CPUs need, at most 16);
  *   __data_loc u8[] cpus (nr_cpus entries of RQ_TRUTH_FILE_CPU bytes: u32 curr_pid,
  *   u8 state (RQ_TRUTH_RQ_KNOWN in bit 0, ttwu_pending in bit 1), u8 curr_policy,
- *   u8 nr_running, u8 h_nr_idle).
+ *   u8 nr_running, u8 h_nr_idle);
+ *   __data_loc u16[] ids (the CPU of each entry; files of rqpath before the LLC-sized
+ *   records have no such field, and their entry i is CPU i).
  * 56 bytes on a 2-CPU machine, against 64 + 12 x 64 for the struct.
  * The record's timestamp is the record's own (bpf_ktime_get_ns(), CLOCK_MONOTONIC: the
  * trace clock "mono" the recorder uses).
@@ -36,8 +38,8 @@
 #define RQ_TRUTH_FILE_PENDING	0x02
 
 /* Largest record: common fields (at most 64 bytes) and every field at its largest. */
-#define RQ_TRUTH_EVENT_MAX (64 + 24 + 8 * RQ_TRUTH_MASK_WORDS + \
-			    RQ_TRUTH_FILE_CPU * RQ_TRUTH_MAX_CPUS)
+#define RQ_TRUTH_EVENT_MAX (64 + 28 + 8 * RQ_TRUTH_MASK_WORDS + \
+			    (RQ_TRUTH_FILE_CPU + 2) * RQ_TRUTH_MAX_CPUS)
 
 /*
  * The format text with event id id.  The common fields are copied from kernel_format

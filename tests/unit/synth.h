@@ -137,10 +137,13 @@ static inline void truth_init(struct rq_truth_rec *r, uint64_t ts, int point, in
 	r->pid = (uint32_t)pid;
 	r->policy = (uint32_t)policy;
 	r->mask[0] = mask;
+	r->mask_words = 1;
 	r->nr_cpus_allowed = (uint32_t)__builtin_popcountll(mask);
 	r->nr_cpus = (uint16_t)nr_cpus;
-	for (int c = 0; c < nr_cpus; c++)
+	for (int c = 0; c < nr_cpus; c++) {
 		r->cpus[c].known = RQ_TRUTH_RQ_KNOWN;
+		r->cpus[c].cpu = (uint16_t)c;
+	}
 }
 
 static inline void truth_cpu(struct rq_truth_rec *r, int cpu, int curr, int nr_running,

@@ -25,21 +25,29 @@
 #include "tracedat_write.h"
 #include "truth_fmt.h"
 
-/* The layout truth_fmt.h describes, written out by hand. */
-static const char truth_fmt[] =
-	"name: truth\nID: 900\nformat:\n" TDHDR_COMMON
-	"\tfield:u32 pid;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:u16 nr_cpus_allowed;\toffset:12;\tsize:2;\tsigned:0;\n"
-	"\tfield:u16 task_cpu;\toffset:14;\tsize:2;\tsigned:0;\n"
-	"\tfield:u16 cpu;\toffset:16;\tsize:2;\tsigned:0;\n"
-	"\tfield:u16 nr_cpus;\toffset:18;\tsize:2;\tsigned:0;\n"
-	"\tfield:u8 policy;\toffset:20;\tsize:1;\tsigned:0;\n"
-	"\tfield:u8 point;\toffset:21;\tsize:1;\tsigned:0;\n"
-	"\tfield:u8 flags;\toffset:22;\tsize:1;\tsigned:0;\n"
-	"\tfield:u8 pad;\toffset:23;\tsize:1;\tsigned:0;\n"
-	"\tfield:__data_loc u64[] mask;\toffset:24;\tsize:4;\tsigned:0;\n"
-	"\tfield:__data_loc u8[] cpus;\toffset:28;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"pid=%u\", REC->pid\n";
+/*
+ * The layout truth_fmt.h describes, written out by hand: as rqpath wrote it before the
+ * LLC-sized records (no ids: entry i is CPU i), and with the ids array after cpus.
+ */
+#define TRUTH_FMT_IDS "\tfield:__data_loc u16[] ids;\toffset:32;\tsize:4;\tsigned:0;\n"
+#define TRUTH_FMT_START \
+	"name: truth\nID: 900\nformat:\n" TDHDR_COMMON \
+	"\tfield:u32 pid;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\tfield:u16 nr_cpus_allowed;\toffset:12;\tsize:2;\tsigned:0;\n" \
+	"\tfield:u16 task_cpu;\toffset:14;\tsize:2;\tsigned:0;\n" \
+	"\tfield:u16 cpu;\toffset:16;\tsize:2;\tsigned:0;\n" \
+	"\tfield:u16 nr_cpus;\toffset:18;\tsize:2;\tsigned:0;\n" \
+	"\tfield:u8 policy;\toffset:20;\tsize:1;\tsigned:0;\n" \
+	"\tfield:u8 point;\toffset:21;\tsize:1;\tsigned:0;\n" \
+	"\tfield:u8 flags;\toffset:22;\tsize:1;\tsigned:0;\n" \
+	"\tfield:u8 pad;\toffset:23;\tsize:1;\tsigned:0;\n" \
+	"\tfield:__data_loc u64[] mask;\toffset:24;\tsize:4;\tsigned:0;\n" \
+	"\tfield:__data_loc u8[] cpus;\toffset:28;\tsize:4;\tsigned:0;\n"
+#define TRUTH_FMT_END "\nprint fmt: \"pid=%u\", REC->pid\n"
+static const char truth_fmt[] = TRUTH_FMT_START TRUTH_FMT_END;
+static const char truth_fmt_ids[] = TRUTH_FMT_START TRUTH_FMT_IDS TRUTH_FMT_END;
+/* the CPU of entry i in the records with ids (make_record()): not i */
+#define ID_OF(i) (40 - 3 * (i))
 
 static bool host_big(void)
 {
@@ -57,11 +65,13 @@ static void put(bool big, unsigned char *p, int n, unsigned long long v)
 /*
  * A waking of pid 4242 (SCHED_IDLE, 3 CPUs allowed, last on CPU 1, on a runqueue and
  * delayed) on CPU 2, with 3 CPUs' runqueues; the arrays where the data_locs say.
- * Returns the record's length; ncpu_field is what nr_cpus claims.
+ * Returns the record's length; ncpu_field is what nr_cpus claims; ids: the layout with
+ * the ids array (entry i of CPU ID_OF(i)).
  */
-static size_t make_record(bool big, unsigned char *r, int id, int ncpu_field, int ncpu_data)
+static size_t make_record(bool big, unsigned char *r, int id, int ncpu_field, int ncpu_data,
+			  bool ids)
 {
-	size_t at = 32;
+	size_t at = ids ? 36 : 32;
 
 	memset(r, 0, 256);
 	put(big, r, 2, (unsigned int)id);
@@ -86,6 +96,11 @@ static size_t make_record(bool big, unsigned char *r, int id, int ncpu_field, in
 		r[at + 6] = (unsigned char)(c + 1);		/* nr_running */
 		r[at + 7] = (unsigned char)(c == 2 ? 3 : 0);	/* h_nr_idle */
 	}
+	if (ids) {
+		put(big, r + 32, 4, (unsigned int)(at | (unsigned int)(2 * ncpu_data) << 16));
+		for (int c = 0; c < ncpu_data; c++, at += 2)
+			put(big, r + at, 2, (unsigned int)ID_OF(c));
+	}
 	return at;
 }
 
@@ -103,7 +118,7 @@ static struct tep_handle *tep_with(const char *fmt, size_t len, bool big)
 	return tep;
 }
 
-static void check_full(const struct rq_event *ev, int ncpu)
+static void check_full(const struct rq_event *ev, int ncpu, bool ids)
 {
 	const struct rq_truth_rec *t = ev->truth;
 
@@ -132,14 +147,17 @@ static void check_full(const struct rq_event *ev, int ncpu)
 		assert_int_equal(t->cpus[c].nr_running, c + 1);
 		assert_int_equal(t->cpus[c].h_nr_idle, c == 2 ? 3 : 0);
 		assert_int_equal(t->cpus[c].ttwu_pending, c == 0);
+		assert_int_equal(t->cpus[c].cpu, ids ? ID_OF(c) : c);
 	}
+	assert_int_equal(t->mask_words, 1);
 	for (int c = ncpu; c < RQ_TRUTH_MAX_CPUS; c++)
 		assert_int_equal(t->cpus[c].nr_running, 0);
 }
 
-static void decode_literal(bool big)
+static void decode_literal(bool big, bool ids)
 {
-	struct tep_handle *tep = tep_with(truth_fmt, sizeof(truth_fmt) - 1, big);
+	struct tep_handle *tep = ids ? tep_with(truth_fmt_ids, sizeof(truth_fmt_ids) - 1, big) :
+				 tep_with(truth_fmt, sizeof(truth_fmt) - 1, big);
 	struct rq_decoder *d = rq_decoder_new(tep);
 	unsigned char r[256];
 	struct rq_event ev;
@@ -147,17 +165,28 @@ static void decode_literal(bool big)
 
 	assert_non_null(d);
 	assert_true(rq_decoder_available(d)[RQ_EV_TRUTH]);
-	n = make_record(big, r, 900, 3, 3);
+	n = make_record(big, r, 900, 3, 3, ids);
 	rq_decode_raw(d, r, (uint32_t)n, 123456789, 5, &ev);
-	check_full(&ev, 3);
+	check_full(&ev, 3, ids);
 
 	/* nr_cpus says 9, the array holds 2: only those */
-	n = make_record(big, r, 900, 9, 2);
+	n = make_record(big, r, 900, 9, 2, ids);
 	rq_decode_raw(d, r, (uint32_t)n, 123456789, 5, &ev);
-	check_full(&ev, 2);
+	check_full(&ev, 2, ids);
+
+	if (ids) {
+		/* the ids array cut short: the entry without its id is of no CPU, unknown */
+		n = make_record(big, r, 900, 3, 3, ids);
+		put(big, r + 32, 4, (unsigned int)((n - 6) | 4u << 16));
+		rq_decode_raw(d, r, (uint32_t)n, 123456789, 5, &ev);
+		assert_int_equal(ev.truth->nr_cpus, 3);
+		assert_int_equal(ev.truth->cpus[1].cpu, ID_OF(1));
+		assert_int_equal(ev.truth->cpus[2].cpu, UINT16_MAX);
+		assert_int_equal(ev.truth->cpus[2].known, RQ_TRUTH_RQ_UNKNOWN);
+	}
 
 	/* the record is cut inside the cpus array: its data_loc runs past the end */
-	n = make_record(big, r, 900, 3, 3);
+	n = make_record(big, r, 900, 3, 3, false);
 	rq_decode_raw(d, r, (uint32_t)n - 1, 123456789, 5, &ev);
 	assert_int_equal(ev.type, RQ_EV_TRUTH);
 	assert_int_equal(ev.truth->nr_cpus, 0);
@@ -181,12 +210,14 @@ static void decode_literal(bool big)
 
 static void host_order(void **state)
 {
-	decode_literal(host_big());
+	decode_literal(host_big(), false);
+	decode_literal(host_big(), true);
 }
 
 static void swapped_order(void **state)
 {
-	decode_literal(!host_big());
+	decode_literal(!host_big(), false);
+	decode_literal(!host_big(), true);
 }
 
 /* What the recorder writes: the same fields at the same offsets, the same decoding. */
@@ -209,7 +240,7 @@ static void format_and_encode(void **state)
 	assert_non_null(fmt);
 	assert_int_equal(hdr, 8);
 	tep = tep_with(fmt, len, host_big());
-	lit = tep_with(truth_fmt, sizeof(truth_fmt) - 1, host_big());
+	lit = tep_with(truth_fmt_ids, sizeof(truth_fmt_ids) - 1, host_big());
 	e = tep_find_event_by_name(tep, RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT);
 	l = tep_find_event_by_name(lit, RQ_TRUTH_SYSTEM, RQ_TRUTH_EVENT);
 	assert_non_null(e);
@@ -228,13 +259,13 @@ static void format_and_encode(void **state)
 	}
 	/* the record the literal's decoder reads, encoded, reads the same */
 	d = rq_decoder_new(lit);
-	n = make_record(host_big(), r, 900, 3, 3);
+	n = make_record(host_big(), r, 900, 3, 3, true);
 	rq_decode_raw(d, r, (uint32_t)n, 123456789, 0, &ev);
 	rec = *ev.truth;
 	m = rq_truth_encode(&rec, 900, 8, 3, buf);
 	assert_int_equal(m, n);
 	rq_decode_raw(d, buf, m, 123456789, 0, &ev2);
-	check_full(&ev2, 3);
+	check_full(&ev2, 3, true);
 	rq_decoder_free(d);
 	tep_free(tep);
 	tep_free(lit);

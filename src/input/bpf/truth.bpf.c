@@ -15,9 +15,10 @@
  * kernel's size (core_read.h), fields that moved between kernels through
  * bpf_core_field_exists() and ___flavours.
  *
- * Size: a record is a prefix of struct rq_truth_rec, cut after the CPUs the machine has
- * (rounded up to 4, 16 or 64: the reserve size must be a constant); user space copies it
- * into a whole, zeroed struct.
+ * Size: a record is a prefix of struct rq_truth_rec, cut after the entries its LLCs can
+ * need (two LLCs, rounded up to 4, 16 or 64: the reserve size must be a constant); each
+ * entry names its CPU; user space copies it into a whole, zeroed struct.  The cost of a
+ * record grows with the LLC, not with the machine (up to RQ_TRUTH_CPUS_LIMIT CPUs).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -30,10 +31,15 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load: the CPUs a record carries (1 .. RQ_TRUTH_MAX_CPUS). */
+/* Set by the loader before load (truth_bpf.c set_llcs()): the machine's CPUs (at most
+ * RQ_TRUTH_CPUS_LIMIT; cut: it has more), the entries a record holds (4, 16 or 64), the
+ * mask words, and each CPU's LLC as a run of llc_members (start | length << 16). */
 const volatile __u32 nr_cpus = 1;
-/* The machine has more CPUs than a record holds. */
 const volatile __u32 cut = 0;
+const volatile __u32 rec_entries = 4;
+const volatile __u32 mask_words = 1;
+const volatile __u16 llc_members[RQ_TRUTH_CPUS_LIMIT];
+const volatile __u32 llc_span[RQ_TRUTH_CPUS_LIMIT];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -43,7 +49,7 @@ struct {
 /* Each CPU's struct rq, learnt at its sched_switch (0: not yet). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, RQ_TRUTH_MAX_CPUS);
+	__uint(max_entries, RQ_TRUTH_CPUS_LIMIT);
 	__type(key, __u32);
 	__type(value, __u64);
 } rq_of SEC(".maps");
@@ -64,36 +70,85 @@ static __always_inline void count(__u32 which)
 		(*n)++;
 }
 
-static __always_inline void fill_cpus(struct rq_truth_rec *r, __u32 n)
+/* CPU c's entry of r at slot i: its runqueue's state, or unknown before its first switch */
+static __always_inline void fill_one(struct rq_truth_rec *r, __u32 i, __u32 c)
 {
-	for (__u32 i = 0; i < RQ_TRUTH_MAX_CPUS; i++) {
-		__u64 *slot;
-		__u32 key = i;
+	__u64 *slot = bpf_map_lookup_elem(&rq_of, &c);
 
-		if (i >= n)
-			break;
-		slot = bpf_map_lookup_elem(&rq_of, &key);
-		if (!slot || !*slot) {
-			r->cpus[i].known = RQ_TRUTH_RQ_UNKNOWN;
-			continue;
-		}
-		truth_read_rq(r, &r->cpus[i], (struct rq *)*slot);
+	r->cpus[i].cpu = (__u16)c;
+	if (!slot || !*slot) {
+		r->cpus[i].known = RQ_TRUTH_RQ_UNKNOWN;
+		return;
 	}
+	truth_read_rq(r, &r->cpus[i], (struct rq *)*slot);
+}
+
+/*
+ * The CPUs of cpu's LLC that the task may run on, into r after its r->nr_cpus entries
+ * (at most cap in all, RQ_TRUTH_CUT past that).  The count lives in the record, not in
+ * a register: read back from ring buffer memory it is a number the verifier does not
+ * know, so the paths of different counts are one state and two loops of 64 verify
+ * (counted in a register, each count was a state of its own: over a million insns).
+ */
+static __always_inline void add_llc(struct rq_truth_rec *r, __u32 cpu, __u32 cap)
+{
+	__u32 span = llc_span[cpu & (RQ_TRUTH_CPUS_LIMIT - 1)];
+	__u32 start = span & 0xffff, len = span >> 16;
+
+	/* an LLC of more CPUs than a record holds is cut there (the rest: the model's) */
+	if (len > RQ_TRUTH_MAX_CPUS) {
+		len = RQ_TRUTH_MAX_CPUS;
+		r->flags |= RQ_TRUTH_CUT;
+	}
+	for (__u32 j = 0; j < RQ_TRUTH_MAX_CPUS; j++) {
+		__u32 c, n;
+
+		if (j >= len)
+			break;
+		c = llc_members[(start + j) & (RQ_TRUTH_CPUS_LIMIT - 1)];
+		if (!(r->mask[(c / 64) & (RQ_TRUTH_MASK_WORDS - 1)] >> (c % 64) & 1))
+			continue;
+		n = r->nr_cpus;
+		if (n >= cap || n >= RQ_TRUTH_MAX_CPUS) {
+			r->flags |= RQ_TRUTH_CUT;
+			break;
+		}
+		fill_one(r, n, c);
+		r->nr_cpus = (__u16)(n + 1);
+	}
+}
+
+/*
+ * The CPUs select_task_rq() can choose from at a waking or fork: wake_affine() picks
+ * between task_cpu(p) and this CPU, select_idle_sibling() then scans the chosen one's
+ * LLC, so the LLCs of the two (once when they are one), those the task may use.  What
+ * the fork's slow path may find beyond them is the model's (an entry the record lacks is
+ * unknown).  O(LLC), not O(CPUs).
+ */
+static __always_inline void fill_cpus(struct rq_truth_rec *r, __u32 cap)
+{
+	__u32 here = bpf_get_smp_processor_id(), prev = r->task_cpu;
+
+	if (prev >= nr_cpus)
+		prev = here;
+	add_llc(r, prev, cap);
+	if (llc_span[here & (RQ_TRUTH_CPUS_LIMIT - 1)] != llc_span[prev & (RQ_TRUTH_CPUS_LIMIT - 1)])
+		add_llc(r, here, cap);
 }
 
 static __always_inline void fill_task(struct rq_truth_rec *r, struct task_struct *p)
 {
 	const struct cpumask *mask;
+	__u32 bytes = mask_words * 8;
 
 	truth_read_task(r, p);
 	mask = BPF_CORE_READ(p, cpus_ptr);
 	/* as many words as the machine has CPUs, at most RQ_TRUTH_MASK_WORDS */
-	bpf_probe_read_kernel(&r->mask[0], sizeof(r->mask[0]), &mask->bits[0]);
-	if (nr_cpus > 64 || cut) {
-		bpf_probe_read_kernel(&r->mask[1], sizeof(r->mask[0]), &mask->bits[1]);
-		bpf_probe_read_kernel(&r->mask[2], sizeof(r->mask[0]), &mask->bits[2]);
-		bpf_probe_read_kernel(&r->mask[3], sizeof(r->mask[0]), &mask->bits[3]);
-	}
+	if (bytes > sizeof(r->mask))
+		bytes = sizeof(r->mask);
+	if (bytes)
+		bpf_probe_read_kernel(r->mask, bytes, &mask->bits[0]);
+	r->mask_words = (__u8)mask_words;
 }
 
 #define REC_SIZE(n) (sizeof(struct rq_truth_rec) - (RQ_TRUTH_MAX_CPUS - (n)) * \
@@ -103,21 +158,24 @@ static __always_inline void fill_task(struct rq_truth_rec *r, struct task_struct
 static __always_inline int emit(struct task_struct *p, __u8 point)
 {
 	struct rq_truth_rec *r;
-	__u32 n = nr_cpus;
+	__u32 cap = rec_entries;
 
-	/* the reserve size is a constant: the smallest of three that holds n CPUs */
-	if (n <= 4) {
+	/* the reserve size is a constant: the smallest of three that holds cap entries */
+	if (cap <= 4) {
+		cap = 4;
 		r = bpf_ringbuf_reserve(&truth_rb, REC_SIZE(4), 0);
 		if (r)
 			__builtin_memset(r, 0, REC_SIZE(4));
-	} else if (n <= 16) {
+	} else if (cap <= 16) {
+		cap = 16;
 		r = bpf_ringbuf_reserve(&truth_rb, REC_SIZE(16), 0);
 		if (r)
 			__builtin_memset(r, 0, REC_SIZE(16));
 	} else {
-		r = bpf_ringbuf_reserve(&truth_rb, REC_SIZE(64), 0);
+		cap = RQ_TRUTH_MAX_CPUS;
+		r = bpf_ringbuf_reserve(&truth_rb, REC_SIZE(RQ_TRUTH_MAX_CPUS), 0);
 		if (r)
-			__builtin_memset(r, 0, REC_SIZE(64));
+			__builtin_memset(r, 0, REC_SIZE(RQ_TRUTH_MAX_CPUS));
 	}
 	if (!r) {
 		count(0);
@@ -126,11 +184,12 @@ static __always_inline int emit(struct task_struct *p, __u8 point)
 	r->ts = bpf_ktime_get_ns();
 	r->cpu = (__u16)bpf_get_smp_processor_id();
 	r->point = point;
-	r->nr_cpus = (__u16)n;
 	if (cut)
 		r->flags |= RQ_TRUTH_CUT;
 	fill_task(r, p);
-	fill_cpus(r, n);
+	/* an exec's verdict needs the task alone (its mask and policy): no runqueue */
+	if (point != RQ_TRUTH_EXEC)
+		fill_cpus(r, cap);
 	bpf_ringbuf_submit(r, 0);
 	count(1);
 	return 0;
