@@ -13,7 +13,7 @@
 # Topologies (--topology, default 4):
 #   4               4 vCPUs, one socket, one LLC
 #   16-2s-smt-numa  2 sockets x 4 cores x 2 threads, an LLC and a NUMA node per socket
-#   16-4llc         4 dies x 4 cores in one socket: an L3 (LLC) per die, one NUMA node
+#   16-4llc         4 sockets x 4 cores: an L3 (LLC) per socket, one NUMA node
 #   64-2s-smt-numa  2 sockets x 16 cores x 2 threads, an LLC and a NUMA node per socket
 # The guest mounts / read-only over 9p, a tmpfs on /tmp, proc, sysfs, devtmpfs, tracefs
 # and debugfs, and the results directory rw at /tmp/results (RQPATH_RESULTS in CMD's
@@ -67,9 +67,10 @@ case $topo in
 	want="cpus=16 llc=0-7,8-15 smt=2 nodes=0-7,8-15"
 	;;
 16-4llc)
-	# QEMU 7.2 gives -cpu max (TCG) an L3 per die (CPUID 0x8000001d with topoext):
-	# four dies of four cores are four LLCs in one socket and one node
-	smp="-smp 16,sockets=1,dies=4,cores=4,threads=1" mem=4G numa=""
+	# four sockets of four cores, one NUMA node: QEMU 7.2's -cpu max under TCG is an
+	# AMD family 15 part whose L3 the guest sees per socket.  dies=4 in one socket is
+	# not a spelling of it: the guest (7.2.13) then shows one L3 of 0-15, MC:0-15.
+	smp="-smp 16,sockets=4,cores=4,threads=1" mem=4G numa=""
 	want="cpus=16 llc=0-3,4-7,8-11,12-15 smt=1 nodes=0-15"
 	;;
 64-2s-smt-numa)
@@ -137,6 +138,12 @@ q() { printf "'%s'" "$(printf %s "$1" | sed "s/'/'\\\\''/g")"; }
 	echo
 } >"$results/cmd.sh"
 
+# One guest at a time: a TCG guest keeps a host CPU busy, and two on a 2-CPU host would
+# each run at half speed and past their timeouts.  The wait is not the guest's time.
+if command -v flock >/dev/null 2>&1 && mkdir -p "$RQPATH_KCACHE"; then
+	exec 9>"$RQPATH_KCACHE/guest.lock"
+	flock -n 9 || { kerr "waiting for another guest to finish"; flock 9; }
+fi
 start=$(date +%s)
 # quiet: the console is kept (console.log) but only init's lines and errors matter;
 # sched_verbose: the sched domains' spans go to dmesg for topology.txt
