@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# boot.sh - run one command on another kernel and topology, in QEMU (TCG: KVM does not
-# work on these machines, tests/kernels/README), with this machine's root as the guest's:
+# boot.sh - run one command on another kernel and topology, in QEMU (TCG, single-threaded:
+# KVM hung at boot on the VMs this was made on, and multi-threaded TCG oopsed a guest in
+# try_to_wake_up while kernel text was patched), with this machine's root as the guest's:
 #   sh tests/kernels/boot.sh --kernel ALIAS [--topology NAME] [--timeout S]
 #       [--results DIR] [--keep] -- CMD [ARG...]
 #   sh tests/kernels/boot.sh --kernel-image BZIMAGE [--modules DIR] ... -- CMD [ARG...]
@@ -26,7 +27,7 @@
 # (--results) or --keep.
 . "$(dirname "$0")/lib.sh"
 usage() {
-	sed -n '4,12p' "$kdir/boot.sh" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,14p' "$kdir/boot.sh" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 alias= image= modules= topo=4 timeout=1800 results= keep=0 check=1
@@ -127,6 +128,11 @@ else
 	kname="$alias $(cat "$k/version")"
 fi
 
+# the guest's /tmp is its own tmpfs, over the host's
+case $(pwd)/ in
+/tmp/*) kerr "the current directory $(pwd) is under /tmp, which the guest does not see"
+	exit 125 ;;
+esac
 # the command, quoted for the guest's sh
 q() { printf "'%s'" "$(printf %s "$1" | sed "s/'/'\\\\''/g")"; }
 {
