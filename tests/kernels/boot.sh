@@ -30,10 +30,10 @@ usage() {
 	sed -n '4,14p' "$kdir/boot.sh" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
-alias= image= modules= topo=4 timeout=1800 results= keep=0 check=1
+kalias= image= modules= topo=4 timeout=1800 results= keep=0 check=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel) alias=$2; shift 2 ;;
+	--kernel) kalias=$2; shift 2 ;;
 	--kernel-image) image=$2; shift 2 ;;
 	--modules) modules=$2; shift 2 ;;
 	--topology) topo=$2; shift 2 ;;
@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || { kerr "no command after --"; usage; }
-[ -n "$alias$image" ] || { kerr "--kernel ALIAS or --kernel-image PATH"; usage; }
+[ -n "$kalias$image" ] || { kerr "--kernel ALIAS or --kernel-image PATH"; usage; }
 case $timeout in ''|*[!0-9]*) kerr "--timeout wants seconds"; usage ;; esac
 qemu=${QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null 2>&1 ||
@@ -123,9 +123,9 @@ if [ -n "$image" ]; then
 	fi
 	kname="custom $(basename "$image")"
 else
-	k=$(sh "$kdir/fetch.sh" "$alias" | tail -n 1) && [ -f "$k/ok" ] || exit 125
+	k=$(sh "$kdir/fetch.sh" "$kalias" | tail -n 1) && [ -f "$k/ok" ] || exit 125
 	image=$k/vmlinuz initrd=$k/initrd.gz
-	kname="$alias $(cat "$k/version")"
+	kname="$kalias $(cat "$k/version")"
 fi
 
 # the guest's /tmp is its own tmpfs, over the host's

@@ -70,6 +70,14 @@ def findings(r):
     return "; ".join(out) or "none counted"
 
 
+def selection(r):
+    """model_vs_truth's selection: wakeups where the model's proof of a selection and the
+    record's on_rq disagree, of those compared -- nearly all of them is what a wrong
+    on_rq read in the truth program looks like (fixtures/truth/README)."""
+    m = r.get("model_vs_truth", {}).get("selection")
+    return "%d/%d" % (m["disagree"], m["compared"]) if m else "-"
+
+
 def coverage(r):
     j, sc = r.get("joined", 0), r.get("scored", 0)
     return "%d/%d" % (sc, j) + (" (%d%%)" % round(100.0 * sc / j) if j else "")
@@ -121,22 +129,26 @@ def main(argv):
                             if te == "build" else "not run: not in this cell's tests"
                     else:
                         w = "not run: " + (why or "the guest stopped before it")
-                    rows.append("| %s | %s | %s | %s | - | - | - | - | - |" % (k, t, te, w))
+                    rows.append("| %s | %s | %s | %s | - | - | - | - | - | - |" % (
+                        k, t, te, w))
                     continue
                 _, rc, secs = res[te][:3]
                 last = res[te][3] if len(res[te]) > 3 else ""
                 result = {"0": "pass", "77": "skip"}.get(rc, "FAIL (exit %s)" % rc)
                 if rc != "0":
-                    result += ": " + last.replace("|", "/")[:120]
+                    # why it failed: its FAIL lines, else its last line
+                    log = read(os.path.join(d, te + ".log"), "") or ""
+                    fails = [x.strip() for x in log.splitlines() if x.startswith("FAIL")]
+                    result += ": " + ("; ".join(fails) or last).replace("|", "/")[:240]
                 scores = sorted(glob.glob(os.path.join(d, "truth", te, "*.json")))
                 if not scores:
-                    rows.append("| %s | %s | %s | %s | %s s | - | - | - | - |" % (
+                    rows.append("| %s | %s | %s | %s | %s s | - | - | - | - | - |" % (
                         k, t, te, result, secs))
                 for sp in scores:
                     r = json.load(open(sp))
                     tr = r.get("trace", {})
-                    rows.append("| %s | %s | %s | %s | %s s | %s | %s | %s | %s |" % (
-                        k, t, te, result, secs, r["name"], coverage(r),
+                    rows.append("| %s | %s | %s | %s | %s s | %s | %s | %s | %s | %s |" % (
+                        k, t, te, result, secs, r["name"], coverage(r), selection(r),
                         profile(tr.get("profile")), findings(r)))
     out = []
     w = out.append
@@ -166,13 +178,17 @@ def main(argv):
     w("")
     w("Result: the truth test's own verdict (pass, FAIL with its last line, skip).  "
       "Coverage: placements scored against a truth record / placements of the file "
-      "(truth_score.py scored/joined).  Profile: the audit's trace.profile labels.  "
+      "(truth_score.py scored/joined).  Selection: model_vs_truth's selection, wakeups "
+      "where the model and the record disagree on whether select_task_rq() ran, of those "
+      "compared (nearly all: the record's on_rq is suspect).  "
+      "Profile: the audit's trace.profile labels.  "
       "Findings: per finding with any number, truth = the truth run's count (truth+), "
       "model = the tracepoint model's count (`--no-truth`), P / R its precision and "
       "recall against truth+ (count_precision, count_recall of truth_score.py).")
     w("")
-    w("| kernel | topology | test | result | wall | workload | coverage | profile | findings |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    w("| kernel | topology | test | result | wall | workload | coverage | selection "
+      "| profile | findings |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
     out.extend(rows)
     w("")
     text = "\n".join(out)

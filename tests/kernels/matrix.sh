@@ -58,7 +58,7 @@ for k in $KERNELS; do
 			"$(date -u +%Y-%m-%dT%H:%MZ)" "$(echo $KTESTS | tr ' ' ,)" "$to" \
 			"$RQPATH" >"$cell/meta"
 		echo "== $k $t: $KTESTS (timeout ${to}s)"
-		RQPATH=$RQPATH sh tests/kernels/boot.sh --kernel "$k" --topology "$t" \
+		sh tests/kernels/boot.sh --kernel "$k" --topology "$t" \
 			--timeout "$to" --results "$cell" -- \
 			env RQPATH="$RQPATH" sh tests/kernels/guest-truth.sh $KTESTS 2>"$cell/boot.err"
 		r=$?
