@@ -30,7 +30,7 @@ usage() {
 	sed -n '4,14p' "$kdir/boot.sh" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
-kalias= image= modules= topo=4 timeout=1800 results= keep=0 check=1
+kalias= image= custom=0 modules= topo=4 timeout=1800 results= keep=0 check=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kalias=$2; shift 2 ;;
@@ -121,7 +121,7 @@ if [ -n "$image" ]; then
 	else
 		kinitramfs "$initrd" || exit 125
 	fi
-	kname="custom $(basename "$image")"
+	kname="custom $(basename "$image")" custom=1
 else
 	k=$(sh "$kdir/fetch.sh" "$kalias" | tail -n 1) && [ -f "$k/ok" ] || exit 125
 	image=$k/vmlinuz initrd=$k/initrd.gz
@@ -154,7 +154,7 @@ start=$(date +%s)
 # quiet: the console is kept (console.log) but only init's lines and errors matter;
 # sched_verbose: the sched domains' spans go to dmesg for topology.txt
 # shellcheck disable=SC2086
-"$qemu" -accel tcg,thread=single -cpu max,+topoext $smp -m $mem $numa \
+"$qemu" -accel tcg,thread=single -cpu "${RQPATH_GUEST_CPU:-max,+topoext}" $smp -m $mem $numa \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1 sched_verbose ${RQPATH_GUEST_APPEND:-}" \
 	-display none -monitor none -serial "file:$results/console.log" -no-reboot -net none \
@@ -176,7 +176,14 @@ qpid=
 wall=$(($(date +%s) - start))
 if [ ! -f "$results/rc" ]; then
 	kerr "$kname/$topo: the guest did not run the command (QEMU exit $qrc):"
-	tail -n 15 "$results/console.log" "$results/qemu.log" >&2
+	tail -n 15 "$results/console.log" >&2
+	# QEMU's warnings that TCG has no topoext are expected (the guest still sees SMT)
+	grep -v -e topoext -e hyperthreading -e 'configure -smp' "$results/qemu.log" >&2
+	if grep -q 'cannot mount the host root' "$results/console.log" && [ $custom = 1 ] &&
+		[ -z "$modules" ]; then
+		kerr "no 9p over virtio in the kernel: build in CONFIG_VIRTIO_PCI," \
+			"CONFIG_NET_9P_VIRTIO and CONFIG_9P_FS, or give --modules DIR"
+	fi
 	exit 125
 fi
 rc=$(cat "$results/rc")
