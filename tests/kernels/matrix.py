@@ -106,15 +106,16 @@ def main(argv):
             asked = meta.get("tests", "").split(",") if meta else []
             if summ:
                 ran.append(meta)
-                cells.append("| %s | %s | %s | %s s | %s s | cpus %s, LLC %s, SMT %s, nodes %s "
-                             "| %s | %s %s |" % (
+                cells.append("| %s | %s | %s | %s | %s s | %s s | cpus %s, LLC %s, SMT %s, "
+                             "nodes %s | %s | %s %s |" % (
                                  k, t, summ.get("kernel", "?").split(" ", 1)[-1],
+                                 summ.get("cpu", "max,+topoext"),
                                  summ.get("boot_s", "?"), summ.get("wall_s", "?"),
                                  summ.get("cpus"), summ.get("llc"), summ.get("smt"),
                                  summ.get("nodes"), why or "ok", meta.get("commit", "?"),
                                  meta.get("date", "")))
             else:
-                cells.append("| %s | %s | - | - | - | - | %s | - |" % (k, t, why))
+                cells.append("| %s | %s | - | - | - | - | - | %s | - |" % (k, t, why))
             res = {}
             for line in (read(os.path.join(d, "tests.tsv"), "") or "").splitlines():
                 p = line.split("\t")
@@ -170,8 +171,9 @@ def main(argv):
       "thread_siblings_list, node cpulists); boot.sh fails a guest whose topology is not "
       "the one asked for.")
     w("")
-    w("| kernel | topology | Debian version | boot | wall | guest saw | status | run by |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| kernel | topology | Debian version | -cpu | boot | wall | guest saw | status "
+      "| run by |")
+    w("|---|---|---|---|---|---|---|---|---|")
     out.extend(cells)
     w("")
     w("## Workloads")
