@@ -339,6 +339,16 @@ check: $(BUILD)/test-deps.stamp
 	$(Q)RQPATH=$(CURDIR)/$(BUILD)/asan/rqpath RQPATH_PLAIN=$(CURDIR)/rqpath \
 		RQPATH_BUILD=$(CURDIR)/$(BUILD) sh tests/run.sh
 
+# The kernel matrix (tests/kernels/): the truth tier in QEMU guests of Debian's 6.1, 6.12
+# and 7.2 kernels at 4 to 64 vCPUs, its table in docs/kernel-matrix.md.  Hours under TCG:
+# pick cells with KERNELS="6.1 7.2" TOPOLOGIES="4 16-2s-smt-numa" KTESTS="spawn execl";
+# KBUILD=1 adds t_truth_build.  Root; downloads the kernels once (~300 MB).
+check-kernels: all
+	$(Q)RQPATH=$(CURDIR)/rqpath RQPATH_BUILD=$(CURDIR)/$(BUILD) \
+		$(if $(KERNELS),KERNELS="$(KERNELS)") $(if $(TOPOLOGIES),TOPOLOGIES="$(TOPOLOGIES)") \
+		$(if $(KTESTS),KTESTS="$(KTESTS)") $(if $(KBUILD),KBUILD="$(KBUILD)") \
+		sh tests/kernels/matrix.sh
+
 $(BUILD)/completion/rqpath.bash: $(BUILD)/rqpath
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$< completion bash >$@.tmp && mv -f $@.tmp $@
@@ -379,7 +389,7 @@ fuzz: $(BUILD)/test-deps.stamp
 bpf-status:
 	@echo "BPF=$(BPF)"
 
-.PHONY: all run check install uninstall deps test-deps clean bench fuzz bpf-status
+.PHONY: all run check check-kernels install uninstall deps test-deps clean bench fuzz bpf-status
 .DELETE_ON_ERROR:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -13,9 +13,12 @@ build_pkgs="make gcc pkg-config libtraceevent-dev libtracefs-dev libncurses-dev 
 # linked by rqpath; the rest are the test tiers' tools (add new ones here).
 # clang, libbpf-dev and bpftool build the BPF side of the recorder (kernel truth: optional
 # for `make`, which builds a stub without them; the test tiers check both); rt-tests has
-# hackbench, a workload of the truth tier.
+# hackbench, a workload of the truth tier.  The kernel tier (tests/kernels/) boots Debian
+# kernels in QEMU: qemu-system-x86, busybox-static for the initramfs (no libc in it), kmod
+# (depmod), cpio and xz-utils (the .ko.xz modules).
 test_pkgs="libtracecmd-dev libcmocka-dev trace-cmd tmux python3 man-db groff-base chromium
-	zsh protobuf-compiler clang libbpf-dev bpftool rt-tests"
+	zsh protobuf-compiler clang libbpf-dev bpftool rt-tests qemu-system-x86 busybox-static
+	kmod cpio xz-utils"
 case "${1:-build}" in
 test) want="$build_pkgs $test_pkgs" ;;
 build) want=$build_pkgs ;;

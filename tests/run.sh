@@ -2,7 +2,8 @@
 # Test runner for `make check`: runs every tier and ends with the line
 # "N passed, N failed, N skipped" that CI reads.
 #   unit tests   $RQPATH_BUILD/asan/tests/test_*   (cmocka, no root, no kernel)
-#   scripts      tests/{golden,robust,live,tui,truth}/t_*.sh
+#   scripts      tests/{golden,robust,live,tui,truth,kernels}/t_*.sh
+#                (kernels: one QEMU guest of a Debian kernel, tests/kernels/t_guest_small.sh)
 # A script passes with exit 0, is skipped with exit 77 (its last line says why),
 # and fails otherwise.  TESTS="pattern" runs only the tests whose name matches.
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,7 +47,7 @@ for t in "$RQPATH_BUILD"/asan/tests/test_*; do
 	[ -x "$t" ] || continue
 	run_one "unit/$(basename "$t")" "$t"
 done
-for tier in golden robust live tui truth; do
+for tier in golden robust live tui truth kernels; do
 	for t in "$top"/tests/$tier/t_*.sh; do
 		[ -f "$t" ] || continue
 		run_one "$tier/$(basename "$t" .sh)" sh "$t"

@@ -65,7 +65,10 @@ s["audit_truth"] = {k: {x: v[x] for x in ("count", "exact", "inferred", "possibl
 s["audit_model"] = {k: {x: v[x] for x in ("count", "exact", "inferred", "possible",
                                            "not_judged")}
                     for k, v in json.load(open(sys.argv[3]))["findings"].items()}
-s["model_vs_truth"] = json.load(open(sys.argv[2]))["trace"]["data_quality"]["model_vs_truth"]
+t = json.load(open(sys.argv[2]))["trace"]
+s["model_vs_truth"] = t["data_quality"]["model_vs_truth"]
+# what the kernel tier's matrix (tests/kernels/matrix.py) shows beside the scores
+s["trace"] = {k: t[k] for k in ("kernel", "cpus", "profile", "truth")}
 json.dump(s, open(sys.argv[4], "w"), indent=1, sort_keys=True)
 PY
 	fi
