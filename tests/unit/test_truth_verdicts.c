@@ -279,11 +279,17 @@ static void model_vs_truth_counts(void **state)
 	rq_analysis_free(an);
 }
 
-/* The exec's one-CPU test: nr_cpus_allowed 1, or migration disabled; else not needless. */
+/*
+ * The exec's one-CPU test: nr_cpus_allowed 1; else not needless.  Not migration disabled
+ * in the exec's record: the task is current there and on 7.2 the tracepoint's programs
+ * run migrate-disabled themselves (all 101 unpinned execs of a 7.2.13 guest had the flag,
+ * counted needless before).
+ */
 static void exec_one_cpu_from_the_record(void **state)
 {
 	static const struct { unsigned allowed_mask; int flags; int needless; } cases[] = {
-		{ 0x2, 0, 1 }, { 0x3, RQ_TRUTH_MIGRATE_OFF, 1 }, { 0x3, 0, 0 },
+		{ 0x2, 0, 1 }, { 0x3, RQ_TRUTH_MIGRATE_OFF, 0 }, { 0x3, 0, 0 },
+		{ 0x2, RQ_TRUTH_MIGRATE_OFF, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

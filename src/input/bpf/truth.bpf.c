@@ -187,6 +187,12 @@ static __always_inline int emit(struct task_struct *p, __u8 point)
 	if (cut)
 		r->flags |= RQ_TRUTH_CUT;
 	fill_task(r, p);
+	/*
+	 * at an exec p is current, and on 7.2 the programs run under migrate_disable() of
+	 * the tracepoint's own: its count says nothing of the task (nor of sched_exec())
+	 */
+	if (point == RQ_TRUTH_EXEC)
+		r->flags &= ~RQ_TRUTH_MIGRATE_OFF;
 	/* an exec's verdict needs the task alone (its mask and policy): no runqueue */
 	if (point != RQ_TRUTH_EXEC)
 		fill_cpus(r, cap);
