@@ -736,7 +736,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		p.conf = RQ_CONF_INFERRED;
 		p.why = 1u << RQ_WHY_EXEC_AFTER_STOPPER;
 	} else if (tr) {
-		path = rqe_truth_one_cpu(tr) ? RQ_PATH_EXEC_AFFINE :
+		path = rqe_truth_exec_one_cpu(tr) ? RQ_PATH_EXEC_AFFINE :
 		       rqe_truth_rt_or_dl(tr) ? RQ_PATH_EXEC_RT : RQ_PATH_EXEC_LOCAL;
 		placement_init(&p, ev, t, cpu, cpu, path,
 			       path == RQ_PATH_EXEC_LOCAL ? RQ_CONF_INFERRED : RQ_CONF_EXACT);

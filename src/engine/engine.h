@@ -851,16 +851,20 @@ static inline bool rqe_truth_rt_or_dl(const struct rq_truth_rec *r)
 	return r->policy == RQ_SCHED_FIFO || r->policy == RQ_SCHED_RR ||
 	       r->policy == RQ_SCHED_DEADLINE;
 }
-/*
- * one CPU allowed, or migration disabled: core select_task_rq() skips the class callback.
- * Not migration disabled at an exec's record: the task is current there, long after
- * sched_exec(), and on 7.2 a tracepoint's programs run under migrate_disable() of their
- * own (every exec record of a 7.2.13 guest has the flag; truth.bpf.c no longer sets it)
- */
+/* one CPU allowed, or migration disabled: core select_task_rq() skips the class callback */
 static inline bool rqe_truth_one_cpu(const struct rq_truth_rec *r)
 {
-	return r->nr_cpus_allowed == 1 ||
-	       ((r->flags & RQ_TRUTH_MIGRATE_OFF) && r->point != RQ_TRUTH_EXEC);
+	return r->nr_cpus_allowed == 1 || (r->flags & RQ_TRUTH_MIGRATE_OFF);
+}
+/*
+ * The same at an exec's record, by nr_cpus_allowed alone: the task is current there, long
+ * after sched_exec(), and on 7.2 a tracepoint's programs run under a migrate_disable() of
+ * their own (every exec record of a 7.2.13 guest had the flag; truth.bpf.c no longer
+ * sets it there, older files still have it)
+ */
+static inline bool rqe_truth_exec_one_cpu(const struct rq_truth_rec *r)
+{
+	return r->nr_cpus_allowed == 1;
 }
 /* the placement's facts from r (RQ_PT_RECORD, policy, allowed, the state of to_cpu) */
 void rqe_truth_mark(const struct rq_analysis *an, struct rq_placement *p,

@@ -420,7 +420,7 @@ void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, st
 
 	an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
 	p->truth |= RQ_PT_MASK | RQ_PT_POLICY;
-	if (!rqe_truth_one_cpu(r))
+	if (!rqe_truth_exec_one_cpu(r))
 		return;
 	p->truth |= RQ_PT_ONE_CPU;
 	if (!an->profile.exec_callback_unconditional)
@@ -568,7 +568,7 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 	struct rq_placement *p;
 	unsigned int ignored = 0;
 	struct rq_exec_fix fix = {
-		.one_cpu = rqe_truth_one_cpu(r), .cpu = (int)r->cpu, .rt = rqe_truth_rt_or_dl(r),
+		.one_cpu = rqe_truth_exec_one_cpu(r), .cpu = (int)r->cpu, .rt = rqe_truth_rt_or_dl(r),
 		.truth = RQ_PT_RECORD | RQ_PT_MASK | RQ_PT_POLICY, .truth_policy = (uint8_t)r->policy,
 		.truth_allowed = (uint16_t)(r->nr_cpus_allowed > UINT16_MAX ? UINT16_MAX :
 					    r->nr_cpus_allowed),
