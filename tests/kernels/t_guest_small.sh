@@ -18,6 +18,10 @@ command -v "${QEMU:-qemu-system-x86_64}" >/dev/null 2>&1 ||
 	{ echo "skip: qemu-system-x86_64 is not installed (qemu-system-x86)"; exit 77; }
 command -v busybox >/dev/null 2>&1 ||
 	{ echo "skip: busybox is not installed (busybox-static)"; exit 77; }
+# the guest mounts a tmpfs of its own on /tmp: a tree under the host's /tmp is not there
+case "$top/" in
+/tmp/*) echo "skip: the tree ($top) is under /tmp, which the guest replaces with its own tmpfs: clone it elsewhere to run the kernel tier"; exit 77 ;;
+esac
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
