@@ -15,7 +15,7 @@
  *   u8 nr_running, u8 h_nr_idle);
  *   __data_loc u16[] ids (the CPU of each entry; files of rqpath before the LLC-sized
  *   records have no such field, and their entry i is CPU i).
- * 56 bytes on a 2-CPU machine, against 64 + 12 x 64 for the struct.
+ * 64 bytes on a 2-CPU machine (its two CPUs), against 160 + 12 x 64 for the struct.
  * The record's timestamp is the record's own (bpf_ktime_get_ns(), CLOCK_MONOTONIC: the
  * trace clock "mono" the recorder uses).
  */
