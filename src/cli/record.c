@@ -17,7 +17,7 @@
 #include "record.h"
 
 enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE, OPT_MODE,
-	OPT_NO_BPF };
+	OPT_NO_BPF, OPT_BPF_STATS };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -37,12 +37,32 @@ static const struct cli_option record_options[] = {
 	  "also record the sched_set* syscalls: exact attribute changes, slower syscalls" },
 	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, 0,
 	  "no kernel truth: do not load the BPF programs (the tracepoints alone)" },
+	{ "bpf-stats", OPT_BPF_STATS, CLI_FLAG, NULL, 0, 0, 0,
+	  "measure the truth programs' own cost (kernel BPF run-time statistics)" },
 	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
 	  "run CMD as NAME (default: the user who ran sudo, else root)" },
 	{ NULL },
 };
 
 static int cmd_record(int argc, char **argv);
+
+/*
+ * The truth programs' cost as the kernel measured it: one line, each program that ran
+ * with its runs and mean time per run (only where run-time statistics were on).
+ */
+static void print_truth_costs(const struct rq_record_stats *st)
+{
+	if (!st->nr_truth_costs)
+		return;
+	fprintf(stderr, "rqpath: truth cost (kernel BPF statistics):");
+	for (int i = 0; i < st->nr_truth_costs; i++) {
+		const struct rq_truth_prog_cost *c = &st->truth_costs[i];
+
+		fprintf(stderr, "%s %s %llu runs %.2f us/run", i ? ";" : "", c->name,
+			(unsigned long long)c->runs, (double)c->ns / 1000.0 / (double)c->runs);
+	}
+	fprintf(stderr, "\n");
+}
 
 /* Copy the finished recording at fd to stdout (record -o -). */
 static int copy_to_stdout(int fd)
@@ -129,6 +149,9 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case OPT_NO_BPF:
 			o.no_bpf = true;
+			break;
+		case OPT_BPF_STATS:
+			o.bpf_stats = true;
 			break;
 		default:
 			return cli_stop(&p, opt);
@@ -225,6 +248,7 @@ static int cmd_record(int argc, char **argv)
 		else
 			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
 				"truth=none (%s)\n", st.truth_why);
+		print_truth_costs(&st);
 	}
 	/* the recording is fine, but a command that failed fails the run (a CI gate) */
 	if (cli_child_failed(&child, err, sizeof(err))) {

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "event.h"
+#include "truth_bpf.h"
 
 /*
  * The command a recording is for: started once tracing is on (its first fork and exec
@@ -68,7 +69,12 @@ struct rq_record_opts {
 	bool no_bpf;
 	/* The BPF ring buffer in KB, 0: the default (truth_bpf.c). */
 	unsigned int bpf_ring_kb;
+	/* Turn the kernel's BPF run-time statistics on while recording: truth_costs. */
+	bool bpf_stats;
 };
+
+/* room for the BPF programs of the truth side (truth.bpf.c has 5) */
+#define RQ_TRUTH_MAX_PROGS 8
 
 struct rq_record_stats {
 	uint64_t events;
@@ -87,6 +93,9 @@ struct rq_record_stats {
 	uint64_t truth_drops;
 	uint64_t truth_misses;	/* tracepoint hits the programs did not run for */
 	uint64_t truth_bytes;	/* of bytes, the truth buffer's pages */
+	/* each program's runs and time, where run-time statistics were on (--bpf-stats) */
+	struct rq_truth_prog_cost truth_costs[RQ_TRUTH_MAX_PROGS];
+	int nr_truth_costs;
 	/* events the pump handed out earlier than one it handed out before (0 with mono) */
 	uint64_t out_of_order;
 };

@@ -145,6 +145,7 @@ struct session {
 	 * stream after the CPUs; each goes into the file's truth buffer as it is handed out.
 	 */
 	struct rq_truth_bpf *bpf;
+	int stats_fd;		/* open: the kernel's BPF run-time statistics are on (or -1) */
 	int truth_id, truth_hdr;	/* the event's id, where its fields start */
 	struct truth_q { uint64_t ts; uint32_t off, len; } *tq;
 	size_t tq_n, tq_cap, tq_pos;	/* queued, room, the next to hand out */
@@ -1002,6 +1003,12 @@ static int start_truth(struct session *s)
 		snprintf(why, sizeof(why), "the trace clock is not mono, the BPF clock's");
 		goto off;
 	}
+	/* before the programs attach, so that every run is counted */
+	if (s->o->bpf_stats) {
+		s->stats_fd = rq_truth_bpf_enable_stats(why, sizeof(why));
+		if (s->stats_fd < 0 && !s->o->quiet)
+			rq_warn("--bpf-stats: %s", why);
+	}
 	s->bpf = rq_truth_bpf_open(s->ncpus, s->o->bpf_ring_kb, on_truth, s, why, sizeof(why));
 	if (!s->bpf)
 		goto off;
@@ -1313,6 +1320,9 @@ static void teardown(struct session *s)
 	/* the programs first: nothing may stay attached whatever failed */
 	rq_truth_bpf_close(s->bpf);
 	s->bpf = NULL;
+	if (s->stats_fd >= 0)
+		close(s->stats_fd);
+	s->stats_fd = -1;
 	free(s->tq);
 	free(s->ta);
 	if (s->tcpu)
@@ -1423,6 +1433,8 @@ static int drain(struct session *s)
 	 * what its ring buffer holds is drained below.
 	 */
 	s->st->truth_misses = rq_truth_bpf_misses(s->bpf);
+	s->st->nr_truth_costs = rq_truth_bpf_costs(s->bpf, s->st->truth_costs,
+						   RQ_TRUTH_MAX_PROGS);
 	rq_truth_bpf_detach(s->bpf);
 	if (s->bpf)
 		truth_marker(s);
@@ -1494,6 +1506,7 @@ struct rq_recorder *rq_recorder_start(const struct rq_record_opts *opts,
 	}
 	s->o = opts;
 	s->st = st;
+	s->stats_fd = -1;
 	s->err = err;
 	s->errlen = errlen;
 	s->marker_fd = -1;

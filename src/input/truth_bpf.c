@@ -37,6 +37,15 @@ void rq_truth_bpf_detach(struct rq_truth_bpf *t) { }
 uint64_t rq_truth_bpf_drops(const struct rq_truth_bpf *t) { return 0; }
 uint64_t rq_truth_bpf_written(const struct rq_truth_bpf *t) { return 0; }
 uint64_t rq_truth_bpf_misses(const struct rq_truth_bpf *t) { return 0; }
+int rq_truth_bpf_costs(const struct rq_truth_bpf *t, struct rq_truth_prog_cost *out, int max)
+{
+	return 0;
+}
+int rq_truth_bpf_enable_stats(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "this rqpath was built without BPF");
+	return -1;
+}
 void rq_truth_bpf_close(struct rq_truth_bpf *t) { }
 
 #else
@@ -276,6 +285,40 @@ uint64_t rq_truth_bpf_misses(const struct rq_truth_bpf *t)
 			sum += info.recursion_misses;
 	}
 	return sum;
+}
+
+int rq_truth_bpf_costs(const struct rq_truth_bpf *t, struct rq_truth_prog_cost *out, int max)
+{
+	struct bpf_program *prog;
+	int n = 0;
+
+	if (!t || !t->skel)
+		return 0;
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		if (n >= max)
+			break;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0 ||
+		    !info.run_cnt)
+			continue;
+		snprintf(out[n].name, sizeof(out[n].name), "%s", bpf_program__name(prog));
+		out[n].runs = info.run_cnt;
+		out[n].ns = info.run_time_ns;
+		n++;
+	}
+	return n;
+}
+
+int rq_truth_bpf_enable_stats(char *err, size_t errlen)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0)
+		why(-fd, err, errlen, "enable run-time statistics");
+	return fd < 0 ? -1 : fd;
 }
 
 void rq_truth_bpf_close(struct rq_truth_bpf *t)

@@ -48,6 +48,24 @@ uint64_t rq_truth_bpf_written(const struct rq_truth_bpf *t);
  * counts each such miss (bpf_prog_info.recursion_misses).  A placement then has no truth.
  */
 uint64_t rq_truth_bpf_misses(const struct rq_truth_bpf *t);
+/*
+ * The programs' own cost, as the kernel measures it (bpf_prog_info run_cnt and
+ * run_time_ns): counted only while run-time statistics are on, either by the sysctl
+ * kernel.bpf_stats_enabled or by rq_truth_bpf_enable_stats().  Fills up to max entries,
+ * returns how many (0: none ran, or no statistics).
+ */
+struct rq_truth_prog_cost {
+	char name[32];
+	uint64_t runs;
+	uint64_t ns;
+};
+int rq_truth_bpf_costs(const struct rq_truth_bpf *t, struct rq_truth_prog_cost *out, int max);
+/*
+ * Turn the kernel's BPF run-time statistics on for as long as the returned descriptor
+ * stays open (BPF_ENABLE_STATS; they cost every BPF program of the machine a clock read
+ * per run), or -1 with err saying why.
+ */
+int rq_truth_bpf_enable_stats(char *err, size_t errlen);
 /* Detach and free everything (NULL is fine). */
 void rq_truth_bpf_close(struct rq_truth_bpf *t);
 
