@@ -16,6 +16,9 @@
 #   16-2s-smt-numa  2 sockets x 4 cores x 2 threads, an LLC and a NUMA node per socket
 #   16-4llc         4 sockets x 4 cores: an L3 (LLC) per socket, one NUMA node
 #   64-2s-smt-numa  2 sockets x 16 cores x 2 threads, an LLC and a NUMA node per socket
+#   64-8llc         8 sockets x 8 cores, an LLC per socket, one NUMA node (the LLC of
+#                   16-2s-smt-numa on four times the CPUs: what scales with which)
+#   128-16llc       16 sockets x 8 cores, an LLC per socket, one NUMA node
 # The guest mounts / read-only over 9p, a tmpfs on /tmp, proc, sysfs, devtmpfs, tracefs
 # and debugfs, and the results directory rw at /tmp/results (RQPATH_RESULTS in CMD's
 # environment); CMD runs as root in a chroot of / with the current directory's path as
@@ -81,7 +84,16 @@ case $topo in
 	smp="-smp 64,sockets=2,cores=16,threads=2" mem=6G numa=$(numa2 3G 0-31 32-63)
 	want="cpus=64 llc=0-31,32-63 smt=2 nodes=0-31,32-63"
 	;;
-*) kerr "unknown topology '$topo' (4 16-2s-smt-numa 16-4llc 64-2s-smt-numa)"; exit 2 ;;
+64-8llc)
+	smp="-smp 64,sockets=8,cores=8,threads=1" mem=6G numa=""
+	want="cpus=64 llc=0-7,8-15,16-23,24-31,32-39,40-47,48-55,56-63 smt=1 nodes=0-63"
+	;;
+128-16llc)
+	smp="-smp 128,sockets=16,cores=8,threads=1" mem=8G numa=""
+	want="cpus=128 llc=$(seq 0 8 120 | awk '{ printf "%s%d-%d", NR > 1 ? "," : "", $1, $1 + 7 }') smt=1 nodes=0-127"
+	;;
+*) kerr "unknown topology '$topo' (4 16-2s-smt-numa 16-4llc 64-2s-smt-numa 64-8llc 128-16llc)"
+   exit 2 ;;
 esac
 # an experiment's -smp (the topology's memory and NUMA nodes kept; check it yourself)
 [ -n "${RQPATH_GUEST_SMP:-}" ] && smp="-smp $RQPATH_GUEST_SMP" check=0

@@ -5,7 +5,8 @@
 # the truth tier's tests named as arguments (spawn wake_llc execl idle_stack hackbench
 # build), one after the other, each keeping its score JSON in
 # $RQPATH_RESULTS/truth/TEST/ (TRUTH_TABLE, tests/truth/lib.sh) and its output in
-# $RQPATH_RESULTS/TEST.log; one line per test in $RQPATH_RESULTS/tests.tsv:
+# $RQPATH_RESULTS/TEST.log, a failed test's recordings and audits in
+# $RQPATH_RESULTS/keep/TEST/ (TRUTH_KEEP); one line per test in $RQPATH_RESULTS/tests.tsv:
 #   TEST <tab> EXIT <tab> SECONDS <tab> LAST LINE OF ITS OUTPUT
 # Exits 0 when every test passed or skipped, 1 otherwise.
 #   RQPATH  the rqpath binary (default: ./rqpath of the current directory)
@@ -17,7 +18,7 @@ rc=0
 : >"$RQPATH_RESULTS/tests.tsv"
 for t in "$@"; do
 	s=$(date +%s)
-	TRUTH_TABLE=$RQPATH_RESULTS/truth/$t sh "$top/tests/truth/t_truth_$t.sh" \
+	TRUTH_TABLE=$RQPATH_RESULTS/truth/$t TRUTH_KEEP=$RQPATH_RESULTS/keep/$t sh "$top/tests/truth/t_truth_$t.sh" \
 		>"$RQPATH_RESULTS/$t.log" 2>&1
 	r=$?
 	printf '%s\t%d\t%d\t%s\n' "$t" $r $(($(date +%s) - s)) \

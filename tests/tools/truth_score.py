@@ -92,7 +92,8 @@ def premise_contradicted(path, t):
 
 def score(truth, model):
     out = {"joined": 0, "unjoined": 0, "scored": 0, "findings": {}, "selection": {},
-           "premise": {}}
+           "premise": {}, "unjoined_rows": [],
+           "model_only": sum(1 for seq in model if seq not in truth)}
     per = {f: {"truth_pos": 0, "count": 0, "count_tp": 0, "exact": 0, "exact_tp": 0,
                "inferred_wrong": {}, "cp": 0, "cp_tp": 0, "no_selection": 0, "left_out": 0}
            for f in FINDINGS}
@@ -101,6 +102,8 @@ def score(truth, model):
         if not m or m["pid"] != t["pid"] or m["kind"] != t["kind"] or \
                 abs(m["ts"] - t["ts"]) > 1e-6:
             out["unjoined"] += 1
+            if len(out["unjoined_rows"]) < 3:
+                out["unjoined_rows"].append({"seq": seq, "truth": t, "model": m})
             continue
         out["joined"] += 1
         tr = t.get("truth")
@@ -160,9 +163,16 @@ def main(argv):
     r = score(truth, model)
     r["name"] = a.name
     bad = []
-    if not r["joined"] or r["unjoined"]:
-        bad.append("%d rows joined, %d not: the two runs should have the same placements"
-                   % (r["joined"], r["unjoined"]))
+    if not r["joined"] or r["unjoined"] or r["model_only"]:
+        bad.append("%d rows joined, %d not, %d only without truth: the two runs should have "
+                   "the same placements" % (r["joined"], r["unjoined"], r["model_only"]))
+        # what differs, to find the cause
+        for u in r["unjoined_rows"]:
+            for side in ("truth", "model"):
+                o = u[side]
+                print("  unjoined seq %d, %s run: %s" % (u["seq"], side, "none" if not o else
+                      " ".join("%s=%s" % (k, o.get(k)) for k in
+                               ("ts", "pid", "tgid", "comm", "kind", "path", "from_cpu", "to_cpu", "waker"))))
     print("%s: %d placements, %d scored against a truth record" %
           (a.name, r["joined"], r["scored"]))
     print("  %-18s %6s %6s %6s %6s %6s %6s %6s" % ("finding", "truth+", "count", "prec",

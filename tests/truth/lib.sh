@@ -4,7 +4,8 @@
 # score the second against the first (tests/tools/truth_score.py).  Root; each test
 # skips with the reason when BPF cannot load here or rqpath was built without it (the
 # recording then has no rqpath:truth record).  TRUTH_TABLE=DIR keeps each score's JSON
-# there (tests/truth/table.sh makes the README table from them).
+# there (tests/truth/table.sh makes the README table from them); TRUTH_KEEP=DIR keeps a
+# failed test's files.
 : "${RQPATH:?RQPATH must name the rqpath binary to test}"
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top/tests/live/tracefs.sh"
@@ -17,7 +18,8 @@ need() {
 	command -v "$1" >/dev/null || { echo "skip: $1 is not installed"; exit 77; }
 }
 dir=$(mktemp -d) || exit 1
-trap 'rm -rf "$dir"' EXIT
+# TRUTH_KEEP=DIR: a test that fails leaves its recordings, audits and stderr there
+trap '[ $fail = 0 ] || [ -z "${TRUTH_KEEP:-}" ] || { mkdir -p "$TRUTH_KEEP" && cp "$dir"/* "$TRUTH_KEEP"/; }; rm -rf "$dir"' EXIT
 
 # jq-like: a value from an audit JSON report, by a Python expression on d
 jget() {
