@@ -7,8 +7,11 @@
 # rotates from round to round: bare, under `rqpath record --bpf-stats` (truth on) and
 # under `rqpath record --no-bpf`.  Kept in $RQPATH_RESULTS/cost.tsv, one row per run:
 #   ROUND MODE WORKLOAD_MS FILE_BYTES TRUTH_BYTES WAKING_US FORK_US WAKEUP_NEW_US SWITCH_US
+#   WAKING_CPUS
 # (the workload's own duration_ms; the truth buffer's bytes and the programs' mean time
-# per run from record's summary; - where a mode has none), and one summary line of
+# per run from record's summary; the mean count of CPU entries a waking's record holds,
+# from trace-cmd report: the work that grows with the machine; - where a mode has none),
+# and one summary line of
 # medians on stdout and in $RQPATH_RESULTS/cost.txt.  The ratios are within one guest,
 # one run: TCG runs every vCPU on one host thread, so absolute times mean little and
 # swing with the host's load.  truth_switch reads one pointer whatever the machine's
@@ -38,9 +41,14 @@ run() {	# ROUND MODE
 		"$RQPATH" workload spawn --count "$COST_COUNT" >"$work/w" 2>"$work/e"
 	bytes=$(sed -n 's/.*lost events, \([0-9]*\) bytes.*/\1/p' "$work/e")
 	tb=$(sed -n 's/.*truth=bpf (.* \([0-9]*\) bytes).*/\1/p' "$work/e")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(ms "$work/w")" \
+	ent=-
+	[ -n "$tb" ] && command -v trace-cmd >/dev/null &&
+		ent=$(trace-cmd report -i "$work/r.dat" 2>/dev/null | awk '/ truth: +waking / {
+			for (i = 1; i <= NF; i++) if ($i ~ /^nr_cpus=/) { n++; s += substr($i, 9) } }
+			END { printf "%.1f", n ? s / n : 0 }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(ms "$work/w")" \
 		"${bytes:--}" "${tb:--}" "$(us "$work/e" truth_waking)" "$(us "$work/e" truth_fork)" \
-		"$(us "$work/e" truth_wakeup_new)" "$(us "$work/e" truth_switch)" >>"$out"
+		"$(us "$work/e" truth_wakeup_new)" "$(us "$work/e" truth_switch)" "$ent" >>"$out"
 	[ "$2" = truth ] && [ -z "$tb" ] && { echo "no truth: $(grep truth= "$work/e")"; return 1; }
 	return 0
 }
@@ -71,8 +79,9 @@ wk = med([float(b["truth"][5]) for b in by.values() if b["truth"][5]])
 fk = med([float(b["truth"][6]) for b in by.values() if b["truth"][6]])
 wn = med([float(b["truth"][7]) for b in by.values() if b["truth"][7]])
 ws = med([float(b["truth"][5]) / float(b["truth"][8]) for b in by.values() if b["truth"][8]])
+ent = med([float(b["truth"][9]) for b in by.values() if b["truth"][9] not in ("", "-")])
 fsw = med([float(b["truth"][6]) / float(b["truth"][8]) for b in by.values() if b["truth"][8]])
 print(f"cpus={sys.argv[2]} rounds={len(by)} truth_waking_us={wk:.2f} truth_fork_us={fk:.2f} "
-      f"truth_wakeup_new_us={wn:.2f} waking/switch={ws:.1f} fork/switch={fsw:.1f} workload_truth/nobpf={wt:.3f} workload_truth/bare={wb:.3f} "
+      f"truth_wakeup_new_us={wn:.2f} waking/switch={ws:.1f} fork/switch={fsw:.1f} waking_cpu_entries={ent:.1f} workload_truth/nobpf={wt:.3f} workload_truth/bare={wb:.3f} "
       f"file_truth/nobpf={fs:.3f} file/without_truth_buffer={fg:.3f}")
 PY
