@@ -138,6 +138,7 @@ static int finish_task(const struct rq_task *t, void *data)
 {
 	rqe_resolve_stopper(data, (struct rq_task *)t, false);
 	rqe_resolve_wake_move(data, (struct rq_task *)t);
+	rqe_exec_wait_end(data, (struct rq_task *)t);
 	return 0;
 }
 

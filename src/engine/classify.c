@@ -716,6 +716,8 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	 */
 	mask_current = t->mask_known &&
 		       (an->has_event[RQ_EV_SETAFFINITY_ENTER] || !an->has_markers);
+	/* the last exec's record can no longer come: its marker settles it, if one came */
+	rqe_exec_wait_end(an, t);
 	/* the kernel's state at sched_process_exec: the one-CPU test itself */
 	tr = rqe_truth_take(an, t->pid, RQ_TRUTH_EXEC, ev->ts);
 	if (tr) {

@@ -462,6 +462,7 @@ void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 	if (c) {
 		c->unknown_execs = 0;
 		c->truth_exec_wait = false;
+		c->truth_exec_marked = false;
 	}
 	rq_delay_execs_settled(an, t, NULL);
 	if (c)
@@ -557,7 +558,24 @@ void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, str
 		return;		/* out of memory: the marker settles it, or it stays unknown */
 	c->unknown_execs++;
 	c->truth_exec_wait = true;
+	c->truth_exec_marked = false;
 	c->truth_exec_ts = ts;
+}
+
+/*
+ * The exec's record did not come (a missed or dropped program run), by the task's next
+ * exec or the end of the trace: the marker that came while it waited settles it.
+ */
+void rqe_exec_wait_end(struct rq_analysis *an, struct rq_task *t)
+{
+	struct rq_task_cold *c = rqe_cold_if(t);
+
+	if (!c || !c->truth_exec_wait)
+		return;
+	c->truth_exec_wait = false;
+	if (c->truth_exec_marked && t->mask_known)
+		rqe_settle_unknown_execs(an, t);
+	c->truth_exec_marked = false;
 }
 
 void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const struct rq_truth_rec *r)
@@ -578,6 +596,7 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 		return;		/* nothing waits: the exec was settled already */
 	p = c->exec_slot >= 0 ? held(an, c->exec_slot) : &none;
 	c->truth_exec_wait = false;
+	c->truth_exec_marked = false;
 	if (c->unknown_execs != 1)
 		return;		/* older execs wait too: the marker settles them all */
 	rqe_truth_compare(an, r, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));

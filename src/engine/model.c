@@ -1146,9 +1146,14 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	} else {
 		mask_forget(t);
 	}
-	/* an exec whose own record (truth.c) is a moment away waits for that, not this */
+	/*
+	 * an exec whose own record (truth.c) is a moment away waits for that, not this:
+	 * the marker settles it only if the record does not come (rqe_exec_wait_end())
+	 */
 	if (!t->cold->truth_exec_wait || ts - t->cold->truth_exec_ts > TRUTH_EXEC_AFTER)
 		rqe_settle_unknown_execs(an, t);
+	else if (t->mask_known)
+		rqe_cold_if(t)->truth_exec_marked = true;
 }
 
 void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev)
