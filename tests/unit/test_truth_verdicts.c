@@ -211,6 +211,62 @@ static void cpu_state_from_the_record(void **state)
 }
 
 /*
+ * A 128-CPU machine of 8-CPU LLCs: 900 (allowed 96-103) blocks on CPU 100 and is woken
+ * there, 910 running; the model saw every other CPU go idle.  The record holds the LLC's
+ * eight CPUs by their ids (96..103, past the first mask word): where it shows them all
+ * busy the wakeup missed nothing, where it shows CPU 101 idle it did.  Without the record
+ * the model counts the miss either way.
+ */
+static void truth_of_cpus_above_64(void **state)
+{
+	static const bool all[RQ_EV__COUNT] = {
+		[RQ_EV_SWITCH] = true, [RQ_EV_WAKING] = true, [RQ_EV_WAKEUP] = true,
+		[RQ_EV_WAKEUP_NEW] = true, [RQ_EV_MIGRATE] = true, [RQ_EV_FORK] = true,
+		[RQ_EV_EXIT] = true, [RQ_EV_EXEC] = true, [RQ_EV_TRUTH] = true,
+	};
+
+	for (int k = 0; k < 3; k++) {
+		struct rq_analysis_opts opts = { .no_truth = k == 2 };
+		struct rq_analysis *an = rq_analysis_new(&opts);
+		bool idle101 = k == 1;
+		struct rq_truth_rec r;
+
+		assert_int_equal(rq_analysis_begin(an, "synthetic", 128, "6.6.30", all), 0);
+		for (int c = 0; c < 128; c++)
+			mark_cpu(an, c, c / 8 * 8);
+		for (int c = 0; c < 128; c++)
+			ev_switch(an, 1 * MS, c, 50 + c, 1, 0, NULL);
+		mark_task(an, 1 * MS, 900, 0, "96-103");
+		mark_task(an, 1 * MS, 910, 0, "96-103");
+		ev_switch(an, 2 * MS, 100, 0, 0, 910, "busy");
+		ev_switch(an, 3 * MS, 100, 910, 0, 900, "t");
+		ev_switch(an, 4 * MS, 100, 900, 1, 910, "busy");
+		ev_waking(an, 5 * MS, 100, 910, 900, 100);
+		truth_init(&r, 5 * MS + 1 * US, RQ_TRUTH_WAKING, 900, 0, 0, 8);
+		r.cpu = 100;
+		r.task_cpu = 100;
+		r.mask[1] = 0xffULL << 32;
+		r.mask_words = 2;
+		r.nr_cpus_allowed = 8;
+		for (int i = 0; i < 8; i++) {
+			r.cpus[i].cpu = (uint16_t)(96 + i);
+			truth_cpu(&r, i, 2000 + i, 1, 0);	/* busy */
+		}
+		truth_cpu(&r, 4, 910, 1, 0);			/* CPU 100 runs 910 */
+		if (idle101)
+			truth_cpu(&r, 5, 0, 0, 0);
+		ev_truth(an, &r);
+		ev_wakeup(an, 5 * MS + 2 * US, 100, 910, 900, 100);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->judged, 1);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, k == 0 ? 0 : 1);
+		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->exact, k == 1 ? 1 : 0);
+		if (k < 2)
+			assert_true(rq_recent(an, 0)->truth & RQ_PT_RECORD);
+		rq_analysis_free(an);
+	}
+}
+
+/*
  * SCHED_IDLE-only from h_nr_idle: 801 (SCHED_IDLE by the record; the model knows no
  * policy, so it judges nothing) is woken onto CPU 0, where the hog 800 runs, while CPU
  * 1 idles.  h_nr_idle == nr_running: stacking, exact; h_nr_idle 0: busy, no stacking.
@@ -497,6 +553,7 @@ int main(void)
 		cmocka_unit_test(exec_record_after_its_event),
 		cmocka_unit_test(an_exec_record_is_never_the_next_execs),
 		cmocka_unit_test(exec_record_milliseconds_late),
+		cmocka_unit_test(truth_of_cpus_above_64),
 		cmocka_unit_test(fork_record_judges_idle_stacking),
 		cmocka_unit_test(records_of_other_points_or_too_old_are_not_used),
 		cmocka_unit_test(a_record_changes_nothing_in_the_model),
