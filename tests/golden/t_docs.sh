@@ -8,7 +8,11 @@
 #   section's folder (both ways);
 # - its recipes ("## How to add a tracepoint / a path / a finding / a view / an output")
 #   exist, and every file, folder, man page and identifier they name is in the tree (an
-#   identifier said to be "in FILE" or "(FILE)" in that file).
+#   identifier said to be "in FILE" or "(FILE)" in that file);
+# - the README starts with use: its first lines give `make run` and `make check`, its
+#   first 40 lines a record, an audit and a replay command; it stays under 25 KB; every
+#   docs/*.md it names exists, among them the pages its long sections moved to, and
+#   those pages have the sections the README sends readers to.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top" || exit 1
 fail=0 n=0
@@ -115,6 +119,52 @@ grep -oE "$ident( in| \\()? [a-z/_]*[a-z_]+\\.(c|h|def)" "$tmp.recipes" |
 done || fail=1
 rm -f "$tmp.dirs" "$tmp.recipes"
 
+# the README: use first, short, and what moved out of it reachable from it
+readme=README
+size=$(wc -c <"$readme")
+[ "$size" -lt 25000 ] || { echo "FAIL: $readme is $size bytes (want < 25000)"; fail=1; }
+for cmd in 'make run' 'make check'; do
+	head -n 10 "$readme" | grep -qE "^ +$cmd( |\$)" ||
+		{ echo "FAIL: $readme's first 10 lines do not give \`$cmd\`"; fail=1; }
+done
+head -n 40 "$readme" >"$tmp.head"
+grep -qE '^    (sudo )?rqpath record -o [^ ]+\.dat -- ' "$tmp.head" ||
+	{ echo "FAIL: no 'rqpath record -o X.dat -- CMD' in $readme's first 40 lines"; fail=1; }
+grep -qE '^    rqpath audit [^ -][^ ]*\.dat' "$tmp.head" ||
+	{ echo "FAIL: no 'rqpath audit X.dat' in $readme's first 40 lines"; fail=1; }
+grep -qE '^    rqpath (replay )?[^ -][^ ]*\.dat( |$)' "$tmp.head" ||
+	{ echo "FAIL: no replay command ('rqpath X.dat') in $readme's first 40 lines"; fail=1; }
+rm -f "$tmp.head"
+for f in $(grep -oE 'docs/[A-Za-z0-9_-]+\.md' "$readme" | sort -u); do
+	[ -f "$f" ] || { echo "FAIL: $readme names $f, which does not exist"; fail=1; }
+done
+# the moved sections: each page linked from the README, with its key headings
+check_page() {
+	page=$1; shift
+	grep -qF "$page" "$readme" || { echo "FAIL: $readme does not link $page"; fail=1; }
+	[ -f "$page" ] || { echo "FAIL: $page does not exist"; fail=1; return; }
+	for h in "$@"; do
+		grep -qxF "$h" "$page" || { echo "FAIL: $page has no heading '$h'"; fail=1; }
+	done
+}
+check_page docs/verdicts.md '# Verdicts: no count without proof' \
+	'## Exact, inferred, possible, not judged' '## Plain trace-cmd recordings' \
+	'## How the verdicts are checked'
+check_page docs/truth.md '# Kernel truth: the model measured' '## What the records hold' \
+	'## Truth checked against the trace' \
+	'## The truth tier: the model'"'"'s precision and recall' \
+	'## Other kernels and topologies: the kernel tier' '## Validate your own scheduler patch'
+check_page docs/performance.md '# Performance' '## make bench' '## Replay speed' \
+	'## Output sizes' '## Scale: 256 CPUs, 10 k tasks, 100 M events' '## Recording' \
+	'## Kernel truth'"'"'s cost' '## The TUI'
+check_page docs/reliability.md '# Reliability' '## Bad input' '## While recording'
+# the pages keep current figures, not the story of how they came about
+if grep -niE 'earlier today|(this|last) round|round before|kept for the record|tried, not kept' \
+	docs/verdicts.md docs/truth.md docs/performance.md docs/reliability.md "$readme"; then
+	echo "FAIL: the lines above tell history; give the current figure and its command"; fail=1
+fi
+
 [ $fail -eq 0 ] && echo "docs: $n citations resolve; the module map and the tree agree both" \
-	"ways; the recipes name files and identifiers that exist"
+	"ways; the recipes name files and identifiers that exist; the README ($size bytes)" \
+	"starts with use and links the pages its sections moved to"
 exit $fail
