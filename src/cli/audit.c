@@ -430,7 +430,7 @@ static int cmd_audit(int argc, char **argv)
 		struct rules_ctx rc = { rules, nrules };
 
 		job.ctx = &rc;
-		dst = cli_output_open(&outf, "audit", output, force);
+		dst = cli_output_open(&outf, "audit", output, force, files, nfiles);
 		if (!dst) {
 			dst = stdout;
 			ret = RQ_EXIT_ERROR;
@@ -462,7 +462,7 @@ static int cmd_audit(int argc, char **argv)
 		goto out;
 	}
 	/* the report goes beside -o FILE and takes its name only once complete */
-	dst = cli_output_open(&outf, "audit", output, force);
+	dst = cli_output_open(&outf, "audit", output, force, files, nfiles);
 	if (dst == stdout && live)
 		dst = copy = stdout_copy();
 	if (!dst) {
