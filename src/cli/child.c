@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -407,6 +408,18 @@ static void child_exec(struct cli_child *c, int errfd)
 		if (setuid(0) == 0)	/* root must be gone for good */
 			child_fail(errfd, EPERM);
 	}
+	/*
+	 * Ends with rqpath, even with a kill -9 of rqpath that no handler sees.  Set after
+	 * the change of user, which clears it; rqpath may have ended already before it
+	 * was set, which the parent's pid says (the child is then another's)
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		child_fail(errfd, errno);
+	if (getppid() != c->parent)
+		_exit(127);
+	/* the target user's environment, made before the fork (execvp searches its PATH) */
+	if (c->envp)
+		environ = c->envp;
 	execvp(c->argv[0], c->argv);
 	child_fail(errfd, errno);
 }
@@ -458,6 +471,7 @@ static int hook_start(void *ctx, char *err, size_t errlen)
 		return -1;
 	}
 	fflush(NULL);
+	c->parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start %s: %s", c->argv[0], strerror(errno));
@@ -569,7 +583,66 @@ const struct rq_record_cmd *cli_child_init(struct cli_child *c, char **argv)
 	return &c->hooks;
 }
 
-int cli_child_user(struct cli_child *c, const char *user, char *err, size_t errlen)
+/*
+ * The environment of a command run as a user, as `su -` and sudo's env_reset make it:
+ * HOME, SHELL, USER and LOGNAME of that user, the standard PATH for it (login.defs'
+ * defaults), TERM kept; nothing else of rqpath's.  Made before the fork (no allocation
+ * between fork and exec) and kept until exit (child_env, reachable).
+ */
+static char **child_env;
+
+static bool env_add(char **env, int *n, const char *key, const char *value)
+{
+	size_t len = strlen(key) + strlen(value) + 2;
+
+	env[*n] = malloc(len);
+	if (!env[*n])
+		return false;
+	snprintf(env[*n], len, "%s=%s", key, value);
+	(*n)++;
+	return true;
+}
+
+static int make_env(struct cli_child *c, const struct passwd *pw, char *err, size_t errlen)
+{
+	const char *term = getenv("TERM");
+	char **env = calloc(7, sizeof(*env)), num[24];
+	const char *name, *home, *shell;
+	int n = 0;
+
+	snprintf(num, sizeof(num), "%ld", c->run_uid);
+	name = pw && pw->pw_name && pw->pw_name[0] ? pw->pw_name : num;
+	home = pw && pw->pw_dir && pw->pw_dir[0] ? pw->pw_dir : "/";
+	shell = pw && pw->pw_shell && pw->pw_shell[0] ? pw->pw_shell : "/bin/sh";
+	if (!env || !env_add(env, &n, "HOME", home) || !env_add(env, &n, "SHELL", shell) ||
+	    !env_add(env, &n, "USER", name) || !env_add(env, &n, "LOGNAME", name) ||
+	    !env_add(env, &n, "PATH", c->run_uid == 0 ?
+		     "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
+		     "/usr/local/bin:/usr/bin:/bin") ||
+	    (term && !env_add(env, &n, "TERM", term))) {
+		for (int i = 0; env && i < n; i++)
+			free(env[i]);
+		free(env);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	child_env = env;
+	c->envp = env;
+	return 0;
+}
+
+/* The group of a uid without a passwd entry: nogroup (or nobody), else 65534. */
+static long group_of_nobody(void)
+{
+	struct group *gr = getgrnam("nogroup");
+
+	if (!gr)
+		gr = getgrnam("nobody");
+	return gr ? (long)gr->gr_gid : 65534;
+}
+
+int cli_child_user(struct cli_child *c, const char *user, bool preserve_env, char *err,
+		   size_t errlen)
 {
 	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
 	struct passwd *pw = NULL;
@@ -578,26 +651,37 @@ int cli_child_user(struct cli_child *c, const char *user, char *err, size_t errl
 	c->run_uid = 0;
 	c->run_gid = 0;
 	c->run_user = NULL;
+	c->envp = NULL;
 	if (user) {
+		bool numeric = false;
 		char *end;
-		long id;
+		long id = -1;
 
 		rq_escape_c(user, strlen(user), esc, sizeof(esc));
-		errno = 0;
-		id = strtol(user, &end, 10);
-		pw = *user && !*end ? getpwuid((uid_t)id) : getpwnam(user);
-		if (!pw) {
+		if (*user >= '0' && *user <= '9') {
+			errno = 0;
+			id = strtol(user, &end, 10);
+			numeric = !*end && !errno && id >= 0 && id < (long)(uid_t)-1;
+		}
+		pw = numeric ? getpwuid((uid_t)id) : getpwnam(user);
+		if (!pw && !numeric) {
 			snprintf(err, errlen, "--user %s: no such user", esc);
 			return -1;
 		}
-		if (pw->pw_uid != 0 && geteuid() != 0) {
+		if ((pw ? pw->pw_uid : (uid_t)id) != 0 && geteuid() != 0) {
 			snprintf(err, errlen, "--user needs root");
 			return -1;
 		}
-		c->run_uid = pw->pw_uid;
-		c->run_gid = pw->pw_gid;
-		c->run_user = pw->pw_name;	/* static storage: used before exec */
-		return 0;
+		if (pw) {
+			c->run_uid = pw->pw_uid;
+			c->run_gid = pw->pw_gid;
+			c->run_user = pw->pw_name;	/* static storage: used before exec */
+		} else {
+			/* a uid without a passwd entry: no groups of its own (setgroups 0) */
+			c->run_uid = id;
+			c->run_gid = group_of_nobody();
+		}
+		return preserve_env ? 0 : make_env(c, pw, err, errlen);
 	}
 	if (geteuid() != 0 || !su || !sg)
 		return 0;
@@ -614,7 +698,7 @@ int cli_child_user(struct cli_child *c, const char *user, char *err, size_t errl
 		pw = getpwuid((uid_t)uid);
 		c->run_user = pw ? pw->pw_name : NULL;
 	}
-	return 0;
+	return preserve_env || c->run_uid == 0 ? 0 : make_env(c, pw, err, errlen);
 }
 
 int cli_child_failed(const struct cli_child *c, char *msg, size_t size)

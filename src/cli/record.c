@@ -17,7 +17,7 @@
 #include "record.h"
 
 enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE, OPT_MODE,
-	OPT_NO_BPF };
+	OPT_NO_BPF, OPT_PRESERVE_ENV };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -39,6 +39,8 @@ static const struct cli_option record_options[] = {
 	  "no kernel truth: do not load the BPF programs (the tracepoints alone)" },
 	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
 	  "run CMD as NAME (default: the user who ran sudo, else root)" },
+	{ "preserve-env", OPT_PRESERVE_ENV, CLI_FLAG, NULL, 0, 0, 0,
+	  "CMD run as another user keeps rqpath's environment (else that user's, as su -)" },
 	{ NULL },
 };
 
@@ -94,6 +96,7 @@ static int cmd_record(int argc, char **argv)
 	struct cli_parser p;
 	char err[1024], name[PATH_MAX * 4];
 	const char *user = NULL;
+	bool preserve_env = false;
 	int opt, ret, fd = -1, saved_stdout = -1;
 	bool to_stdout;
 
@@ -120,6 +123,9 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case OPT_USER:
 			user = p.arg;
+			break;
+		case OPT_PRESERVE_ENV:
+			preserve_env = true;
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;
@@ -148,7 +154,7 @@ static int cmd_record(int argc, char **argv)
 		return RQ_EXIT_ERROR;
 	}
 	/* the command runs as the user who ran sudo (or --user), on the terminal */
-	if (cli_child_user(&child, user, err, sizeof(err)) < 0) {
+	if (cli_child_user(&child, user, preserve_env, err, sizeof(err)) < 0) {
 		rq_error("record: %s", err);
 		return RQ_EXIT_ERROR;
 	}
