@@ -316,6 +316,7 @@ struct rq_analysis {
 	/* counters */
 	uint64_t nr_events;
 	uint64_t lost_events;
+	const char *cut;	/* the recording is cut short: why (rq_analysis_note_cut()) */
 	uint64_t first_ts, last_ts;
 	uint64_t counts[RQ_EV__COUNT];
 	uint64_t path_counts[RQ_PATH__COUNT];

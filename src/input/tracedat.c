@@ -119,6 +119,7 @@ struct td_cpu {
 struct rq_td {
 	int fd;
 	bool unfinished;	/* its VERSION says the recorder never finished it */
+	bool cut_full;		/* its VERSION says a full disk cut the recording */
 	/*
 	 * Bytes of decompressed chunks the cursors and read-ahead slots hold, shared with
 	 * the workers' copies of the reader (*held, atomic), and of decompressed metadata
@@ -963,6 +964,8 @@ static bool handle_option(struct rq_td *td, uint16_t id, uint8_t *data, uint32_t
 		/* rqpath's writer says so until it has finished the file (tracedat_write.h) */
 		td->unfinished = size && memmem(data, size, RQ_TDW_UNFINISHED,
 						strlen(RQ_TDW_UNFINISHED));
+		td->cut_full = size && memmem(data, size, RQ_TDW_CUT_FULL,
+					      strlen(RQ_TDW_CUT_FULL));
 		return true;
 	case OPT_CPUCOUNT:
 		/* a CPU with no data is left out of the buffer's CPU list: this counts it */
@@ -2083,12 +2086,24 @@ struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, co
 		rq_warn("%s: the recording was cut: rqpath did not finish writing it (it was "
 			"killed, or ran out of memory); it holds what was written until then",
 			esc);
+	} else if (td->cut_full) {
+		char esc[512];
+
+		rq_escape_c(path, strlen(path), esc, sizeof(esc));
+		rq_warn("%s: the recording was cut: the disk filled up while it was recorded; "
+			"it holds what was written until then (events, truth records after "
+			"the cut are missing)", esc);
 	}
 	return td;
 fail:
 	snprintf(err, errlen, "%s", td->err);
 	rq_td_close(td);
 	return NULL;
+}
+
+const char *rq_td_cut(const struct rq_td *td)
+{
+	return td->unfinished ? "unfinished" : td->cut_full ? "disk-full" : NULL;
 }
 
 void rq_td_close(struct rq_td *td)
