@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <pwd.h>
@@ -587,47 +588,45 @@ const struct rq_record_cmd *cli_child_init(struct cli_child *c, char **argv)
  * The environment of a command run as a user, as `su -` and sudo's env_reset make it:
  * HOME, SHELL, USER and LOGNAME of that user, the standard PATH for it (login.defs'
  * defaults), TERM kept; nothing else of rqpath's.  Made before the fork (no allocation
- * between fork and exec) and kept until exit (child_env, reachable).
+ * between fork and exec), in static storage: one command a run.
  */
-static char **child_env;
+#define ENV_MAX 6
+static char env_text[ENV_MAX][PATH_MAX + 16];
+static char *env_vec[ENV_MAX + 1];
 
-static bool env_add(char **env, int *n, const char *key, const char *value)
+static bool env_add(int *n, const char *key, const char *value)
 {
-	size_t len = strlen(key) + strlen(value) + 2;
+	int len = snprintf(env_text[*n], sizeof(env_text[*n]), "%s=%s", key, value);
 
-	env[*n] = malloc(len);
-	if (!env[*n])
+	if (len < 0 || (size_t)len >= sizeof(env_text[*n]))
 		return false;
-	snprintf(env[*n], len, "%s=%s", key, value);
+	env_vec[*n] = env_text[*n];
 	(*n)++;
+	env_vec[*n] = NULL;
 	return true;
 }
 
 static int make_env(struct cli_child *c, const struct passwd *pw, char *err, size_t errlen)
 {
 	const char *term = getenv("TERM");
-	char **env = calloc(7, sizeof(*env)), num[24];
 	const char *name, *home, *shell;
+	char num[24];
 	int n = 0;
 
 	snprintf(num, sizeof(num), "%ld", c->run_uid);
 	name = pw && pw->pw_name && pw->pw_name[0] ? pw->pw_name : num;
 	home = pw && pw->pw_dir && pw->pw_dir[0] ? pw->pw_dir : "/";
 	shell = pw && pw->pw_shell && pw->pw_shell[0] ? pw->pw_shell : "/bin/sh";
-	if (!env || !env_add(env, &n, "HOME", home) || !env_add(env, &n, "SHELL", shell) ||
-	    !env_add(env, &n, "USER", name) || !env_add(env, &n, "LOGNAME", name) ||
-	    !env_add(env, &n, "PATH", c->run_uid == 0 ?
+	if (!env_add(&n, "HOME", home) || !env_add(&n, "SHELL", shell) ||
+	    !env_add(&n, "USER", name) || !env_add(&n, "LOGNAME", name) ||
+	    !env_add(&n, "PATH", c->run_uid == 0 ?
 		     "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
 		     "/usr/local/bin:/usr/bin:/bin") ||
-	    (term && !env_add(env, &n, "TERM", term))) {
-		for (int i = 0; env && i < n; i++)
-			free(env[i]);
-		free(env);
-		snprintf(err, errlen, "out of memory");
+	    (term && !env_add(&n, "TERM", term))) {
+		snprintf(err, errlen, "the environment of the user's command is too long");
 		return -1;
 	}
-	child_env = env;
-	c->envp = env;
+	c->envp = env_vec;
 	return 0;
 }
 
