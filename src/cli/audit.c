@@ -131,6 +131,7 @@ struct live_opts {
 	double duration;
 	char **cmd;
 	const char *user;
+	bool preserve_env;	/* --preserve-env: CMD keeps rqpath's environment */
 	bool syscalls;
 	bool no_bpf;		/* --no-bpf: no kernel truth */
 	const char *keep;	/* --keep FILE: the recording is written there too */
@@ -158,7 +159,7 @@ static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *
 	ro.quiet = !isatty(STDERR_FILENO);
 	ro.syscalls = lo->syscalls;
 	ro.no_bpf = lo->no_bpf;
-	if (cli_child_user(&child, lo->user, err, errlen) < 0)
+	if (cli_child_user(&child, lo->user, lo->preserve_env, err, errlen) < 0)
 		return -1;
 	child.foreground = true;
 	ro.cmd = cli_child_init(&child, lo->cmd);
@@ -206,7 +207,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF, OPT_PRESERVE_ENV };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
@@ -217,6 +218,8 @@ static const struct cli_option audit_options[] = {
 	  "with --live: record S seconds (else until CMD exits)" },
 	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, CLI_IN_LEAD,
 	  "with --live: run CMD as NAME (default: the user who ran sudo, else root)" },
+	{ "preserve-env", OPT_PRESERVE_ENV, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
+	  "with --live: CMD run as another user keeps rqpath's environment" },
 	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "with --live: also record the sched_set* syscalls (exact, slower syscalls)" },
 	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
@@ -354,6 +357,9 @@ static int cmd_audit(int argc, char **argv)
 		case OPT_USER:
 			lo.user = p.arg;
 			break;
+		case OPT_PRESERVE_ENV:
+			lo.preserve_env = true;
+			break;
 		case OPT_SYSCALLS:
 			lo.syscalls = true;
 			break;
@@ -430,7 +436,7 @@ static int cmd_audit(int argc, char **argv)
 		struct rules_ctx rc = { rules, nrules };
 
 		job.ctx = &rc;
-		dst = cli_output_open(&outf, "audit", output, force);
+		dst = cli_output_open(&outf, "audit", output, force, files, nfiles);
 		if (!dst) {
 			dst = stdout;
 			ret = RQ_EXIT_ERROR;
@@ -462,7 +468,7 @@ static int cmd_audit(int argc, char **argv)
 		goto out;
 	}
 	/* the report goes beside -o FILE and takes its name only once complete */
-	dst = cli_output_open(&outf, "audit", output, force);
+	dst = cli_output_open(&outf, "audit", output, force, files, nfiles);
 	if (dst == stdout && live)
 		dst = copy = stdout_copy();
 	if (!dst) {

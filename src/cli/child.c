@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <pwd.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -407,6 +409,18 @@ static void child_exec(struct cli_child *c, int errfd)
 		if (setuid(0) == 0)	/* root must be gone for good */
 			child_fail(errfd, EPERM);
 	}
+	/*
+	 * Ends with rqpath, even with a kill -9 of rqpath that no handler sees.  Set after
+	 * the change of user, which clears it; rqpath may have ended already before it
+	 * was set, which the parent's pid says (the child is then another's)
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		child_fail(errfd, errno);
+	if (getppid() != c->parent)
+		_exit(127);
+	/* the target user's environment, made before the fork (execvp searches its PATH) */
+	if (c->envp)
+		environ = c->envp;
 	execvp(c->argv[0], c->argv);
 	child_fail(errfd, errno);
 }
@@ -458,6 +472,7 @@ static int hook_start(void *ctx, char *err, size_t errlen)
 		return -1;
 	}
 	fflush(NULL);
+	c->parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start %s: %s", c->argv[0], strerror(errno));
@@ -569,7 +584,64 @@ const struct rq_record_cmd *cli_child_init(struct cli_child *c, char **argv)
 	return &c->hooks;
 }
 
-int cli_child_user(struct cli_child *c, const char *user, char *err, size_t errlen)
+/*
+ * The environment of a command run as a user, as `su -` and sudo's env_reset make it:
+ * HOME, SHELL, USER and LOGNAME of that user, the standard PATH for it (login.defs'
+ * defaults), TERM kept; nothing else of rqpath's.  Made before the fork (no allocation
+ * between fork and exec), in static storage: one command a run.
+ */
+#define ENV_MAX 6
+static char env_text[ENV_MAX][PATH_MAX + 16];
+static char *env_vec[ENV_MAX + 1];
+
+static bool env_add(int *n, const char *key, const char *value)
+{
+	int len = snprintf(env_text[*n], sizeof(env_text[*n]), "%s=%s", key, value);
+
+	if (len < 0 || (size_t)len >= sizeof(env_text[*n]))
+		return false;
+	env_vec[*n] = env_text[*n];
+	(*n)++;
+	env_vec[*n] = NULL;
+	return true;
+}
+
+static int make_env(struct cli_child *c, const struct passwd *pw, char *err, size_t errlen)
+{
+	const char *term = getenv("TERM");
+	const char *name, *home, *shell;
+	char num[24];
+	int n = 0;
+
+	snprintf(num, sizeof(num), "%ld", c->run_uid);
+	name = pw && pw->pw_name && pw->pw_name[0] ? pw->pw_name : num;
+	home = pw && pw->pw_dir && pw->pw_dir[0] ? pw->pw_dir : "/";
+	shell = pw && pw->pw_shell && pw->pw_shell[0] ? pw->pw_shell : "/bin/sh";
+	if (!env_add(&n, "HOME", home) || !env_add(&n, "SHELL", shell) ||
+	    !env_add(&n, "USER", name) || !env_add(&n, "LOGNAME", name) ||
+	    !env_add(&n, "PATH", c->run_uid == 0 ?
+		     "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
+		     "/usr/local/bin:/usr/bin:/bin") ||
+	    (term && !env_add(&n, "TERM", term))) {
+		snprintf(err, errlen, "the environment of the user's command is too long");
+		return -1;
+	}
+	c->envp = env_vec;
+	return 0;
+}
+
+/* The group of a uid without a passwd entry: nogroup (or nobody), else 65534. */
+static long group_of_nobody(void)
+{
+	struct group *gr = getgrnam("nogroup");
+
+	if (!gr)
+		gr = getgrnam("nobody");
+	return gr ? (long)gr->gr_gid : 65534;
+}
+
+int cli_child_user(struct cli_child *c, const char *user, bool preserve_env, char *err,
+		   size_t errlen)
 {
 	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
 	struct passwd *pw = NULL;
@@ -578,26 +650,37 @@ int cli_child_user(struct cli_child *c, const char *user, char *err, size_t errl
 	c->run_uid = 0;
 	c->run_gid = 0;
 	c->run_user = NULL;
+	c->envp = NULL;
 	if (user) {
+		bool numeric = false;
 		char *end;
-		long id;
+		long id = -1;
 
 		rq_escape_c(user, strlen(user), esc, sizeof(esc));
-		errno = 0;
-		id = strtol(user, &end, 10);
-		pw = *user && !*end ? getpwuid((uid_t)id) : getpwnam(user);
-		if (!pw) {
+		if (*user >= '0' && *user <= '9') {
+			errno = 0;
+			id = strtol(user, &end, 10);
+			numeric = !*end && !errno && id >= 0 && id < (long)(uid_t)-1;
+		}
+		pw = numeric ? getpwuid((uid_t)id) : getpwnam(user);
+		if (!pw && !numeric) {
 			snprintf(err, errlen, "--user %s: no such user", esc);
 			return -1;
 		}
-		if (pw->pw_uid != 0 && geteuid() != 0) {
+		if ((pw ? pw->pw_uid : (uid_t)id) != 0 && geteuid() != 0) {
 			snprintf(err, errlen, "--user needs root");
 			return -1;
 		}
-		c->run_uid = pw->pw_uid;
-		c->run_gid = pw->pw_gid;
-		c->run_user = pw->pw_name;	/* static storage: used before exec */
-		return 0;
+		if (pw) {
+			c->run_uid = pw->pw_uid;
+			c->run_gid = pw->pw_gid;
+			c->run_user = pw->pw_name;	/* static storage: used before exec */
+		} else {
+			/* a uid without a passwd entry: no groups of its own (setgroups 0) */
+			c->run_uid = id;
+			c->run_gid = group_of_nobody();
+		}
+		return preserve_env ? 0 : make_env(c, pw, err, errlen);
 	}
 	if (geteuid() != 0 || !su || !sg)
 		return 0;
@@ -614,7 +697,7 @@ int cli_child_user(struct cli_child *c, const char *user, char *err, size_t errl
 		pw = getpwuid((uid_t)uid);
 		c->run_user = pw ? pw->pw_name : NULL;
 	}
-	return 0;
+	return preserve_env || c->run_uid == 0 ? 0 : make_env(c, pw, err, errlen);
 }
 
 int cli_child_failed(const struct cli_child *c, char *msg, size_t size)

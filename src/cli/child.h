@@ -34,6 +34,9 @@ struct cli_child {
 	 */
 	long run_uid, run_gid;
 	const char *run_user;
+	/* the environment CMD gets (NULL: rqpath's own, as --preserve-env keeps it) */
+	char **envp;
+	pid_t parent;		/* rqpath, as the command's parent at the fork */
 	bool foreground;	/* on rqpath's terminal: its process group in the foreground */
 
 	/* filled as it runs */
@@ -47,11 +50,15 @@ struct cli_child {
 };
 
 /*
- * Fill c->run_uid/run_gid/run_user: the user NAME (or numeric uid) when user is given,
- * else the invoking user of sudo (SUDO_UID/SUDO_GID, SUDO_USER) when rqpath runs as root
- * through sudo, else 0 (unchanged).  0, or -1 with one line in err.
+ * Fill c->run_uid/run_gid/run_user: the user NAME (or numeric uid, with or without a
+ * passwd entry) when user is given, else the invoking user of sudo (SUDO_UID/SUDO_GID,
+ * SUDO_USER) when rqpath runs as root through sudo, else 0 (unchanged).  A command run
+ * as a user so chosen gets that user's environment (c->envp: HOME, SHELL, USER,
+ * LOGNAME, PATH, TERM kept), as `su -` gives it, unless preserve_env.  0, or -1 with one
+ * line in err.
  */
-int cli_child_user(struct cli_child *c, const char *user, char *err, size_t errlen);
+int cli_child_user(struct cli_child *c, const char *user, bool preserve_env, char *err,
+		   size_t errlen);
 /* argv to run (NULL: none): the hooks for rq_record_opts.cmd, or NULL without a command. */
 const struct rq_record_cmd *cli_child_init(struct cli_child *c, char **argv);
 /*

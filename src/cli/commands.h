@@ -50,14 +50,17 @@ const char *rq_default_input(void);
  * -o FILE: the one way a command writes a report (outfile.h: beside FILE, renamed into
  * place by cli_output_close(); never through a symlink, a device or FIFO only with
  * force, written as it is, a symlink with force replaced, never a directory).  NULL or
- * "-": stdout.  The stream, or NULL after one error line.
+ * "-": stdout.  An existing FILE is replaced only with force; FILE that is one of
+ * the command's inputs (the same device and inode) is refused, force or not.  The
+ * stream, or NULL after one error line.
  */
 struct cli_output {
 	FILE *f;
 	bool file;		/* f is the temporary file of out, not stdout */
 	struct rq_outfile out;
 };
-FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, bool force);
+FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, bool force,
+		      char *const *inputs, int ninputs);
 /*
  * ok: complete the file (renamed to its path); !ok (the command failed): remove it,
  * leaving whatever was at the path.  0, or -1 after one error line (write error).

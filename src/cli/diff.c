@@ -352,7 +352,7 @@ static int cmd_diff(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	dst = cli_output_open(&outf, "diff", output, force);
+	dst = cli_output_open(&outf, "diff", output, force, &argv[first], argc - first);
 	if (!dst) {
 		dst = stdout;
 		ret = RQ_EXIT_ERROR;

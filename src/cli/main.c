@@ -74,10 +74,39 @@ bool rq_is_stdout(const char *path)
 	return !path || !strcmp(path, "-");
 }
 
-FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, bool force)
+/*
+ * Whether path is (a name of) one of the inputs: the same file, by device and inode, as
+ * the path itself or, for a link, what it points to.  A report written there would
+ * replace the recording it was made from.
+ */
+static bool output_is_input(const char *path, char *const *inputs, int ninputs,
+			    const char **which)
+{
+	struct stat out[2], in;
+	int nout = 0;
+
+	if (lstat(path, &out[nout]) == 0)
+		nout++;
+	if (stat(path, &out[nout]) == 0)
+		nout++;
+	for (int i = 0; i < ninputs; i++) {
+		if (!inputs[i] || stat(inputs[i], &in) < 0)
+			continue;
+		for (int j = 0; j < nout; j++)
+			if (out[j].st_dev == in.st_dev && out[j].st_ino == in.st_ino) {
+				*which = inputs[i];
+				return true;
+			}
+	}
+	return false;
+}
+
+FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, bool force,
+		      char *const *inputs, int ninputs)
 {
 	char err[1024];
 	mode_t mask = umask(0);
+	const char *which;
 	int fd;
 
 	umask(mask);
@@ -87,9 +116,26 @@ FILE *cli_output_open(struct cli_output *o, const char *cmd, const char *path, b
 		o->f = stdout;
 		return o->f;
 	}
-	/* a report replaces an older one; it is made as fopen() would make it */
-	if (rq_outfile_open(&o->out, path, RQ_OUT_REPLACE | RQ_OUT_FORCE_OFFERED |
-			    (force ? RQ_OUT_FORCE : 0), 0666 & ~mask, err, sizeof(err))) {
+	if (output_is_input(path, inputs, ninputs, &which)) {
+		char eout[512], ein[512];
+
+		rq_escape_c(path, strlen(path), eout, sizeof(eout));
+		rq_escape_c(which, strlen(which), ein, sizeof(ein));
+		if (!strcmp(path, which))
+			rq_error("%s: -o %s is one of the command's inputs; rqpath never writes "
+				 "over its input (even with --force)", cmd, eout);
+		else
+			rq_error("%s: -o %s is the same file as the input %s; rqpath never "
+				 "writes over its input (even with --force)", cmd, eout, ein);
+		return NULL;
+	}
+	/*
+	 * An existing report is replaced only with --force (as record's output); a report
+	 * names tasks and their command lines as the trace does: 0600, narrowed by umask
+	 */
+	if (rq_outfile_open(&o->out, path, RQ_OUT_FORCE_OFFERED |
+			    (force ? RQ_OUT_REPLACE | RQ_OUT_FORCE : 0),
+			    RQ_TRACE_FILE_MODE & ~mask, err, sizeof(err))) {
 		rq_error("%s: %s", cmd, err);
 		return NULL;
 	}

@@ -17,7 +17,7 @@
 #include "record.h"
 
 enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE, OPT_MODE,
-	OPT_NO_BPF, OPT_BPF_STATS };
+	OPT_NO_BPF, OPT_BPF_STATS, OPT_PRESERVE_ENV };
 
 static const struct cli_option record_options[] = {
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
@@ -41,6 +41,8 @@ static const struct cli_option record_options[] = {
 	  "measure the truth programs' own cost (kernel BPF run-time statistics)" },
 	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
 	  "run CMD as NAME (default: the user who ran sudo, else root)" },
+	{ "preserve-env", OPT_PRESERVE_ENV, CLI_FLAG, NULL, 0, 0, 0,
+	  "CMD run as another user keeps rqpath's environment (else that user's, as su -)" },
 	{ NULL },
 };
 
@@ -114,6 +116,7 @@ static int cmd_record(int argc, char **argv)
 	struct cli_parser p;
 	char err[1024], name[PATH_MAX * 4];
 	const char *user = NULL;
+	bool preserve_env = false;
 	int opt, ret, fd = -1, saved_stdout = -1;
 	bool to_stdout;
 
@@ -140,6 +143,9 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case OPT_USER:
 			user = p.arg;
+			break;
+		case OPT_PRESERVE_ENV:
+			preserve_env = true;
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;
@@ -171,7 +177,7 @@ static int cmd_record(int argc, char **argv)
 		return RQ_EXIT_ERROR;
 	}
 	/* the command runs as the user who ran sudo (or --user), on the terminal */
-	if (cli_child_user(&child, user, err, sizeof(err)) < 0) {
+	if (cli_child_user(&child, user, preserve_env, err, sizeof(err)) < 0) {
 		rq_error("record: %s", err);
 		return RQ_EXIT_ERROR;
 	}

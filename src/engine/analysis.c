@@ -147,6 +147,11 @@ void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n)
 	an->lost_events += n;
 }
 
+void rq_analysis_note_cut(struct rq_analysis *an, const char *why)
+{
+	an->cut = why;
+}
+
 /* Which hooks some subscriber has: one flag each for the per-event tests. */
 static void obs_flags(struct rq_analysis *an)
 {
@@ -232,6 +237,7 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->profile = an->profile;
 	s->nr_events = an->nr_events;
 	s->lost_events = an->lost_events;
+	s->cut = an->cut;
 	s->first_ts = an->first_ts;
 	s->last_ts = an->last_ts;
 	s->counts = an->counts;

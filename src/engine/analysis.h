@@ -419,6 +419,11 @@ struct rq_summary {
 	/* counters */
 	uint64_t nr_events;
 	uint64_t lost_events;	/* counted by the engine alone (RQ_EV_LOST, rq_analysis_note_lost()) */
+	/*
+	 * NULL, or why the recording ends before its recorder did (rq_analysis_note_cut()):
+	 * "unfinished" (never finished: killed), "disk-full" (stopped on a full disk)
+	 */
+	const char *cut;
 	uint64_t first_ts, last_ts;
 	const uint64_t *counts;		/* [RQ_EV__COUNT] */
 	const uint64_t *path_counts;	/* [RQ_PATH__COUNT] */
@@ -480,6 +485,8 @@ struct rq_pump;
 int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an);
 /* Events lost that no RQ_EV_LOST mark will report (a trace file's statistics). */
 void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n);
+/* The recording is cut short, why (a static string, rq_summary.cut), or NULL. */
+void rq_analysis_note_cut(struct rq_analysis *an, const char *why);
 /*
  * What the engine tells its subscribers, as it happens (any hook may be NULL; ctx is
  * handed back to each).  All are called from inside rq_analysis_feed() (or

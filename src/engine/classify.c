@@ -286,8 +286,10 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 			(t->state == RQ_TS_QUEUED && !t->wake_migrated);
 	/* the kernel's state at the waking (truth.c), if the trace has it */
 	const struct rq_truth_rec *tr = rqe_truth_take(an, t->pid, RQ_TRUTH_WAKING, ev->ts);
+	/* migration/N by name, unless the record or what is known of it says otherwise */
+	bool stopper = rqe_is_stopper(t, tr);
 	/* the model would have judged this wakeup (its path below is a selection's) */
-	bool model_judges = !runnable && !t->stop_class;
+	bool model_judges = !runnable && !stopper;
 	struct rqe_select sel;
 	struct rq_placement p;
 	enum rq_path path;
@@ -329,7 +331,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		path = RQ_PATH_WAKE_RUNNABLE;
 		if (tr)
 			conf = RQ_CONF_EXACT;
-	} else if (t->stop_class) {
+	} else if (stopper) {
 		path = RQ_PATH_WAKE_STOP;
 	} else if (tr && mask_one) {
 		path = RQ_PATH_WAKE_AFFINE;
@@ -573,7 +575,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		/* a sched_move_numa/sched_swap_numa on this task just before */
 		path = t->cold->numa_swap ? RQ_PATH_NUMA_SWAP : RQ_PATH_NUMA_MOVE;
 		rqe_cold_if(t)->numa_ts = 0;
-	} else if (writer && writer->stop_class && from == ev->cpu) {
+	} else if (writer && rqe_is_stopper(writer, NULL) && from == ev->cpu) {
 		/*
 		 * 2. migration/N: exec balance if an exec follows, else affinity or active LB.
 		 * A second move inside the first one's window: the first stays the exec's

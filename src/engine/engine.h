@@ -321,6 +321,7 @@ struct rq_analysis {
 	/* counters */
 	uint64_t nr_events;
 	uint64_t lost_events;
+	const char *cut;	/* the recording is cut short: why (rq_analysis_note_cut()) */
 	uint64_t first_ts, last_ts;
 	uint64_t counts[RQ_EV__COUNT];
 	uint64_t path_counts[RQ_PATH__COUNT];
@@ -770,6 +771,8 @@ bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task
 void rqe_note_comm(struct rq_task *t, const char *comm);
 /* Whoever writes t->comm calls this. */
 void rqe_comm_changed(struct rq_task *t);
+/* t is the stopper: named migration/N, and nothing known of it (tr, facts) says not */
+bool rqe_is_stopper(struct rq_task *t, const struct rq_truth_rec *tr);
 void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t);
 void rqe_left_unseen(struct rq_task *t, int cpu, uint64_t ts);
 /* the idleness of cpu is unknown: neither truly idle nor provably not */

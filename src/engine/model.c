@@ -664,6 +664,27 @@ void rqe_comm_changed(struct rq_task *t)
 	t->stop_class = t->comm[0] == 'm' && !strncmp(t->comm, "migration/", 10);
 }
 
+/*
+ * The stopper (migration/N, a stop-class task) is known by its name alone in a trace:
+ * tracepoints carry no class and no kernel-thread flag, and any task may take that name
+ * (prctl PR_SET_NAME).  The kernel's stopper is SCHED_FIFO and bound to its one CPU;
+ * whatever is known of t that says otherwise (a truth record's policy or allowed CPUs,
+ * a policy or a mask of several CPUs from the markers or syscalls, runs seen on two
+ * CPUs) makes it a task like any other that took the name, until its next rename.
+ */
+bool rqe_is_stopper(struct rq_task *t, const struct rq_truth_rec *tr)
+{
+	if (!t->stop_class)
+		return false;
+	if ((tr && (tr->policy != RQ_SCHED_FIFO || tr->nr_cpus_allowed != 1)) ||
+	    (t->policy != RQ_POLICY_UNKNOWN && t->policy != RQ_SCHED_FIFO) ||
+	    (t->mask_known && !rq_cpumask_single(t->mask)) || t->seen_multi) {
+		t->stop_class = false;
+		return false;
+	}
+	return true;
+}
+
 /* A wakeup on its way to a CPU makes it not idle for the kernel (rq->ttwu_pending). */
 void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t)
 {

@@ -193,6 +193,7 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 	an->truth.rejected = truth_precheck(r, an, release);
 	/* what the file's statistics say was lost before any mark in the pages */
 	rq_analysis_note_lost(an, rq_td_stats_overrun(r->td));
+	rq_analysis_note_cut(an, rq_td_cut(r->td));
 	if (rq_pump_add_analysis(r->pump, an))
 		return -1;
 	r->an = an;

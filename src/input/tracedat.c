@@ -41,6 +41,18 @@
 #define TD_WINDOW_MIN (16u << 10)	/* at least (a pread() every 4 pages) */
 #define TD_WINDOWS (2u << 20)		/* shared by the CPUs in between (td_window()) */
 #define TD_MAX_OPTION_SECTIONS 4096
+/*
+ * What a compressed block may claim to decompress to.  A chunk or section of up to
+ * TD_FREE_BLOCK always may (trace-cmd writes chunks of 10 pages: 640 KiB at 64 KiB
+ * pages); beyond it, at most TD_MAX_RATIO times its compressed bytes (zlib cannot do
+ * better than about 1032).  The chunks all CPUs hold at once, and the metadata sections
+ * decompressed over the whole read, stay within TD_HELD_FREE plus TD_HELD_RATIO times
+ * the file's size: memory and work follow the file, not what its headers claim.
+ */
+#define TD_FREE_BLOCK (1u << 20)
+#define TD_MAX_RATIO 1024u
+#define TD_HELD_FREE (16ull << 20)
+#define TD_HELD_RATIO 64ull
 #define TD_MAX_BUFFERS 256
 
 /* trace-cmd option and section ids (trace-cmd.dat.v7(5)) */
@@ -107,6 +119,13 @@ struct td_cpu {
 struct rq_td {
 	int fd;
 	bool unfinished;	/* its VERSION says the recorder never finished it */
+	bool cut_full;		/* its VERSION says a full disk cut the recording */
+	/*
+	 * Bytes of decompressed chunks the cursors and read-ahead slots hold, shared with
+	 * the workers' copies of the reader (*held, atomic), and of decompressed metadata
+	 * sections so far: both within held_max() (TD_HELD_FREE, TD_HELD_RATIO).
+	 */
+	uint64_t *held, held_own, meta_bytes;
 	uint64_t file_size;
 	int version;
 	int long_size;
@@ -354,6 +373,17 @@ static bool grow(struct rq_td *td, uint8_t **buf, size_t *cap, size_t need)
 	return true;
 }
 
+static uint64_t held_max(const struct rq_td *td)
+{
+	return TD_HELD_FREE + TD_HELD_RATIO * td->file_size;
+}
+
+/* Whether a compressed block of zsize bytes may decompress to usize (TD_MAX_RATIO). */
+static bool ratio_ok(uint32_t zsize, uint32_t usize)
+{
+	return usize <= TD_FREE_BLOCK || usize <= (uint64_t)zsize * TD_MAX_RATIO;
+}
+
 /*
  * A v7 section at off with the given id: its content (decompressed if need be) in a
  * new buffer.  *len gets its size.
@@ -414,6 +444,19 @@ static uint8_t *read_section(struct rq_td *td, uint64_t off, uint16_t id, uint64
 				(unsigned long long)size);
 			return NULL;
 		}
+		if (!ratio_ok(zsize, usize)) {
+			td_fail(td, "corrupt trace.dat: %s claims %u bytes from %u compressed "
+				"(more than %u times as many)", what, usize, zsize, TD_MAX_RATIO);
+			return NULL;
+		}
+		if (td->meta_bytes + usize > held_max(td)) {
+			td_fail(td, "corrupt trace.dat: its sections decompress to more than "
+				"%llu MiB, more than a file of %llu bytes can hold",
+				(unsigned long long)(held_max(td) >> 20),
+				(unsigned long long)td->file_size);
+			return NULL;
+		}
+		td->meta_bytes += usize;
 		if (!grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1))
 			return NULL;
 		if (!td_pread(td, td->zbuf, zsize, off + 8, what))
@@ -921,6 +964,8 @@ static bool handle_option(struct rq_td *td, uint16_t id, uint8_t *data, uint32_t
 		/* rqpath's writer says so until it has finished the file (tracedat_write.h) */
 		td->unfinished = size && memmem(data, size, RQ_TDW_UNFINISHED,
 						strlen(RQ_TDW_UNFINISHED));
+		td->cut_full = size && memmem(data, size, RQ_TDW_CUT_FULL,
+					      strlen(RQ_TDW_CUT_FULL));
 		return true;
 	case OPT_CPUCOUNT:
 		/* a CPU with no data is left out of the buffer's CPU list: this counts it */
@@ -1105,13 +1150,71 @@ static bool list_v6_instance(struct rq_td *td, struct td_buffer *b)
 	return true;
 }
 
+/*
+ * The v7 options sections from opt on, each pointing to the next: each read once (one
+ * seen before is a loop), so the work is bounded by the file's sections.
+ */
+static bool read_option_chain(struct rq_td *td, uint64_t opt)
+{
+	uint64_t *seen = malloc(TD_MAX_OPTION_SECTIONS * sizeof(*seen));
+	int sections = 0;
+	bool ret = false;
+
+	if (!seen)
+		return td_fail(td, "out of memory");
+	while (opt) {
+		struct cur oc = { .td = td, .what = "an options section" };
+		uint64_t len, next = 0;
+		uint8_t *sec;
+		bool ok;
+
+		/*
+		 * Each section once: one seen before is a loop, one that begins inside the
+		 * header of another (16 bytes) is no section of its own
+		 */
+		for (int i = 0; i < sections; i++) {
+			if (opt == seen[i]) {
+				td_fail(td, "corrupt trace.dat: the options sections form a loop "
+					"(the section at offset %llu comes again)",
+					(unsigned long long)opt);
+				goto out;
+			}
+			if (opt > seen[i] && opt - seen[i] < 16) {
+				td_fail(td, "corrupt trace.dat: the options section at offset %llu "
+					"overlaps the one at %llu", (unsigned long long)opt,
+					(unsigned long long)seen[i]);
+				goto out;
+			}
+		}
+		if (sections >= TD_MAX_OPTION_SECTIONS) {
+			td_fail(td, "corrupt trace.dat: more than %d options sections",
+				TD_MAX_OPTION_SECTIONS);
+			goto out;
+		}
+		seen[sections++] = opt;
+		sec = read_section(td, opt, OPT_DONE, &len, "an options section");
+		if (!sec)
+			goto out;
+		oc.mem = sec;
+		oc.end = len;
+		ok = read_options(td, &oc, &next);
+		free(sec);
+		if (!ok)
+			goto out;
+		opt = next;
+	}
+	ret = true;
+out:
+	free(seen);
+	return ret;
+}
+
 static bool read_v7(struct rq_td *td, uint64_t pos)
 {
 	struct cur c = { .td = td, .pos = pos, .end = td->file_size,
 			 .what = "the compression header" };
 	char name[64], version[64];
 	uint64_t opt;
-	int sections = 0;
 
 	if (!c_str(&c, name, sizeof(name)) || !c_str(&c, version, sizeof(version)))
 		return false;
@@ -1127,25 +1230,8 @@ static bool read_v7(struct rq_td *td, uint64_t pos)
 	c.what = "the first options offset";
 	if (!c_u64(&c, &opt))
 		return false;
-	while (opt) {
-		struct cur oc = { .td = td, .what = "an options section" };
-		uint64_t len, next = 0;
-		uint8_t *sec;
-		bool ok;
-
-		if (++sections > TD_MAX_OPTION_SECTIONS)
-			return td_fail(td, "corrupt trace.dat: the options sections form a loop");
-		sec = read_section(td, opt, OPT_DONE, &len, "an options section");
-		if (!sec)
-			return false;
-		oc.mem = sec;
-		oc.end = len;
-		ok = read_options(td, &oc, &next);
-		free(sec);
-		if (!ok)
-			return false;
-		opt = next;
-	}
+	if (!read_option_chain(td, opt))
+		return false;
 	if (!td->sec_header)
 		return td_fail(td, "corrupt trace.dat: no header page section");
 	struct { uint64_t off; uint16_t id; const char *what; } secs[] = {
@@ -1202,8 +1288,11 @@ static void *lines_alloc(void *old, size_t keep, size_t n, size_t size)
 
 static void free_cpus(struct rq_td *td)
 {
-	for (int i = 0; td->cpu && i < td->nstreams; i++)
+	for (int i = 0; td->cpu && i < td->nstreams; i++) {
+		if (td->compressed)
+			*td->held -= td->cpu[i].cap;
 		free(td->cpu[i].buf);
+	}
 	free(td->cpu);
 	td->cpu = NULL;
 	td->ncpus = 0;
@@ -1252,6 +1341,28 @@ static bool load_block(struct rq_td *td, struct td_cpu *c)
 		if (usize > TD_MAX_CHUNK || usize % td->bpage)
 			return td_fail(td, "corrupt trace.dat: CPU %d: a chunk of %u bytes is not "
 				       "a whole number of %u-byte pages", c->cpu, usize, td->bpage);
+		if (!ratio_ok(zsize, usize))
+			return td_fail(td, "corrupt trace.dat: CPU %d: a chunk at offset %llu "
+				       "claims %u bytes from %u compressed (more than %u times as "
+				       "many)", c->cpu, (unsigned long long)c->next, usize, zsize,
+				       TD_MAX_RATIO);
+		if (usize > c->cap) {
+			uint64_t more = usize - c->cap;
+
+			if (__atomic_add_fetch(td->held, more, __ATOMIC_RELAXED) > held_max(td)) {
+				__atomic_sub_fetch(td->held, more, __ATOMIC_RELAXED);
+				return td_fail(td, "corrupt trace.dat: CPU %d: its chunk of %u bytes "
+					       "would make the CPUs' chunks more than %llu MiB at "
+					       "once, more than a file of %llu bytes can hold",
+					       c->cpu, usize,
+					       (unsigned long long)(held_max(td) >> 20),
+					       (unsigned long long)td->file_size);
+			}
+			if (!grow(td, &c->buf, &c->cap, usize)) {
+				__atomic_sub_fetch(td->held, more, __ATOMIC_RELAXED);
+				return false;
+			}
+		}
 		if (!grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1) ||
 		    !td_pread(td, td->zbuf, zsize, c->next + 8, "a compressed chunk") ||
 		    !grow(td, &c->buf, &c->cap, usize ? usize : 1) ||
@@ -1637,6 +1748,48 @@ static uint32_t td_window(const struct td_buffer *b, uint32_t page)
 	return w > page ? (uint32_t)w : page;
 }
 
+static int by_offset(const void *a, const void *b)
+{
+	const struct td_cpu *x = *(const struct td_cpu *const *)a;
+	const struct td_cpu *y = *(const struct td_cpu *const *)b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Every stream's data is its own: two CPUs whose data overlap (or are the same bytes)
+ * would make the file's bytes count twice (or a thousand times: the same chunk listed
+ * for every CPU).  Sizes as the table gives them (for v7, without the chunk count).
+ */
+static bool streams_disjoint(struct rq_td *td, int n)
+{
+	const struct td_cpu **v = malloc((n ? n : 1) * sizeof(*v));
+	int m = 0;
+	bool ok = true;
+
+	if (!v)
+		return td_fail(td, "out of memory");
+	for (int i = 0; i < n; i++)
+		if (td->cpu[i].present)
+			v[m++] = &td->cpu[i];
+	qsort(v, m, sizeof(*v), by_offset);
+	for (int i = 1; i < m && ok; i++) {
+		uint64_t size = v[i - 1]->size;
+
+		if (td->compressed && size >= 4 && v[i - 1]->size > 4)
+			size -= 4;	/* cursor_init() counted the chunk count in */
+		if (v[i]->off - v[i - 1]->off < size)
+			ok = td_fail(td, "corrupt trace.dat: the data of %s %d and %s %d overlap "
+				     "(at offsets %llu and %llu); each CPU's data must be its "
+				     "own", v[i - 1]->cpu >= td->ncpus ? "stream" : "CPU",
+				     v[i - 1]->cpu, v[i]->cpu >= td->ncpus ? "stream" : "CPU",
+				     v[i]->cpu, (unsigned long long)v[i - 1]->off,
+				     (unsigned long long)v[i]->off);
+	}
+	free(v);
+	return ok;
+}
+
 /* Set up the cursors of buffer b and read each CPU's first record. */
 static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 {
@@ -1703,6 +1856,8 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 		if (d->size && !cursor_init(td, &td->cpu[d->cpu], d))
 			return false;
 	}
+	if (!streams_disjoint(td, ncpus))
+		return false;
 	for (int i = 0; i < ncpus; i++) {
 		struct td_cpu *c = &td->cpu[i];
 
@@ -1813,7 +1968,7 @@ static bool add_truth(struct rq_td *td)
 	c = &nc[n];
 	c->cpu = n;
 	td->nstreams = n + 1;
-	if (!cursor_init(td, c, d))
+	if (!cursor_init(td, c, d) || !streams_disjoint(td, n + 1))
 		return false;
 	return cpu_advance(td, c) || !td->failed;
 }
@@ -1834,6 +1989,7 @@ struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, co
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	td->held = &td->held_own;
 	td->wanted = wanted;
 	td->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (td->fd < 0) {
@@ -1930,12 +2086,24 @@ struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, co
 		rq_warn("%s: the recording was cut: rqpath did not finish writing it (it was "
 			"killed, or ran out of memory); it holds what was written until then",
 			esc);
+	} else if (td->cut_full) {
+		char esc[512];
+
+		rq_escape_c(path, strlen(path), esc, sizeof(esc));
+		rq_warn("%s: the recording was cut: the disk filled up while it was recorded; "
+			"it holds what was written until then (events, truth records after "
+			"the cut are missing)", esc);
 	}
 	return td;
 fail:
 	snprintf(err, errlen, "%s", td->err);
 	rq_td_close(td);
 	return NULL;
+}
+
+const char *rq_td_cut(const struct rq_td *td)
+{
+	return td->unfinished ? "unfinished" : td->cut_full ? "disk-full" : NULL;
 }
 
 void rq_td_close(struct rq_td *td)

@@ -30,6 +30,11 @@ struct rq_td;
 struct rq_td *rq_td_open(const char *path, bool (*wanted)(const char *system, const char *name),
 			 char *err, size_t errlen);
 void rq_td_close(struct rq_td *td);
+/*
+ * NULL, or why the recording is cut short: "unfinished" (its recorder never finished
+ * it: killed, still being written) or "disk-full" (finished early on a full disk).
+ */
+const char *rq_td_cut(const struct rq_td *td);
 
 /* The parsed formats (the events wanted only), the header page and the byte order. */
 struct tep_handle *rq_td_tep(const struct rq_td *td);

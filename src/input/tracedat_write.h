@@ -71,6 +71,12 @@ struct rq_tdw *rq_tdw_open_anon(int version, int nr_cpus, int page_size, char *e
 /* What the VERSION option of a file still being written (or never finished) says. */
 #define RQ_TDW_UNFINISHED "(unfinished: cut where its recorder stopped writing)"
 /*
+ * What the VERSION option of a finished file says when its recorder stopped early
+ * because the disk (or quota, or file size limit) was full: the file holds what was
+ * written until then, and every later read says so.
+ */
+#define RQ_TDW_CUT_FULL "(cut: the disk filled up while it was recorded)"
+/*
  * Write the header (meta as known at the start) and lay out the CPU regions: the file
  * is readable from now on.  Done by the first rq_tdw_add_page() when not called (with
  * an empty header).  0, or -1 with one line in err (err may be NULL).

@@ -1120,7 +1120,7 @@ static char **read_cpustats(struct session *s)
 /* What the file's header says, and the strings it points to (free_meta()). */
 struct meta_bufs {
 	char unamestr[512];
-	char version[64];
+	char version[128];
 	char clock_name[32];
 	char *clock, *cmdlines, **stats;
 };
@@ -1150,7 +1150,9 @@ static void make_meta(struct session *s, bool final, struct rq_tdw_meta *m,
 			 u.nodename, u.release, u.machine);
 	else
 		strcpy(mb->unamestr, "Linux unknown unknown unknown");
-	snprintf(mb->version, sizeof(mb->version), "rqpath %s", RQPATH_VERSION);
+	/* a recording the full disk cut says so in the file, for every later read */
+	snprintf(mb->version, sizeof(mb->version), "rqpath %s%s%s", RQPATH_VERSION,
+		 final && s->disk_full ? " " : "", final && s->disk_full ? RQ_TDW_CUT_FULL : "");
 
 	m->header_page = s->header_page;
 	m->header_page_len = s->header_page_len;

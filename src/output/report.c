@@ -193,9 +193,10 @@ static void write_json(FILE *f, const struct rq_summary *sum)
 	fprintf(f, ", \"kernel\": ");
 	rq_json_string(f, sum->profile.release, strlen(sum->profile.release));
 	fprintf(f, ", \"cpus\": %d, \"events\": %llu, \"lost_events\": %llu, "
-		   "\"first_ts\": %.9f, \"last_ts\": %.9f",
+		   "\"first_ts\": %.9f, \"last_ts\": %.9f, \"cut\": \"%s\"",
 		sum->nr_cpus, (unsigned long long)sum->nr_events,
-		(unsigned long long)sum->lost_events, secs(sum->first_ts), secs(sum->last_ts));
+		(unsigned long long)sum->lost_events, secs(sum->first_ts), secs(sum->last_ts),
+		sum->cut ? sum->cut : "none");
 	json_trace_extra(f, sum);
 	fprintf(f, "},\n");
 
@@ -590,6 +591,10 @@ static void write_text(FILE *f, const struct rq_summary *sum)
 		release_or_unknown(sum, rel, sizeof(rel)), sum->nr_cpus, (unsigned long long)sum->nr_events,
 		(unsigned long long)sum->lost_events,
 		sum->last_ts > sum->first_ts ? secs(sum->last_ts - sum->first_ts) : 0.0);
+	if (sum->cut)
+		fprintf(f, "  CUT: the recording %s; what came after is not in it\n",
+			!strcmp(sum->cut, "disk-full") ? "stopped early, the disk was full" :
+			"was never finished (its recorder was killed)");
 	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s,\n"
 		   "    delay-dequeue %s (%s)\n",
 		affected(sum->profile.exec_callback_unconditional),

@@ -43,7 +43,8 @@ for p in sys.argv[1:]:
     need(d["schema"] == "rqpath.audit/1", "schema id")
     t = d["trace"]
     need(set(t) == {"source", "kernel", "cpus", "events", "lost_events", "first_ts", "last_ts",
-                    "profile", "topology", "truth", "data_quality"}, "trace keys")
+                    "cut", "profile", "topology", "truth", "data_quality"}, "trace keys")
+    need(t["cut"] in ("none", "unfinished", "disk-full"), "trace.cut")
     need(set(t["truth"]) == {"source", "records", "drops", "misses", "check", "rejected",
                              "rejected_at_record"} and
          t["truth"]["source"] in ("bpf", "none") and

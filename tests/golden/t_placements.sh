@@ -19,7 +19,7 @@ for dat in "$top"/fixtures/*.dat; do
 	[ $? -le 1 ] || { echo "FAIL: audit $dat"; fail=1; continue; }
 	"$rqpath" audit "$dat" --placements csv >"$tmp/p.csv"
 	[ $? -le 1 ] || { echo "FAIL: --placements csv $dat"; fail=1; continue; }
-	"$rqpath" audit "$dat" --placements jsonl -o "$tmp/p.jsonl" >"$tmp/stdout"
+	"$rqpath" audit "$dat" --placements jsonl -o "$tmp/p.jsonl" --force >"$tmp/stdout"
 	[ $? -le 1 ] || { echo "FAIL: --placements jsonl $dat"; fail=1; continue; }
 	[ -s "$tmp/stdout" ] && { echo "FAIL: -o still wrote to stdout"; fail=1; }
 	python3 - "$dat" "$tmp/audit.json" "$tmp/p.csv" "$tmp/p.jsonl" <<'PY' || fail=1

@@ -8,7 +8,9 @@
 # 256 KiB (as this test had it until issue 19 item 7) the run failed at the
 # reservation, before any page, and the test passed without the cut path; with
 # rq_tdw_finish()'s cut planted to fail ("could not be repaired") it went on passing,
-# now it fails.
+# now it fails.  Every later read of the cut file says it was cut: a warning line on
+# stderr, a CUT line in the text report, "cut": "disk-full" in the JSON (red on main
+# 461bcf6: exit 0, no warning, nothing in the report).
 set -u
 : "${RQPATH:?}"
 if [ "$(id -u)" -ne 0 ]; then
@@ -63,6 +65,17 @@ if [ -e "$mnt/t.dat" ]; then
 	*) bad "audit of the cut file: exit $arc (a cut file must stay readable)"
 	   tail -n 5 "$tmp/a.err" ;;
 	esac
+	grep -q 'recording was cut: the disk filled up' "$tmp/a.err" ||
+		bad "audit of the cut file: no warning that it was cut: $(cat "$tmp/a.err")"
+	python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))
+sys.exit(d["trace"]["cut"] != "disk-full")' "$tmp/a.out" ||
+		bad "audit of the cut file: JSON trace.cut is not disk-full"
+	# and again, as text, on a second read
+	timeout 120 "$RQPATH" audit "$mnt/t.dat" >"$tmp/t.out" 2>"$tmp/t.err"
+	grep -q '^  CUT: the recording stopped early, the disk was full' "$tmp/t.out" ||
+		bad "text report of the cut file: no CUT line"
+	grep -q 'recording was cut: the disk filled up' "$tmp/t.err" ||
+		bad "second read of the cut file: no warning"
 	echo "partial file: $(wc -c <"$mnt/t.dat") bytes, audit exit $arc"
 else
 	echo "no partial file left (removed by record)"

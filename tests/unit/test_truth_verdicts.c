@@ -137,6 +137,63 @@ static void not_on_rq_proves_the_selection(void **state)
 	rq_analysis_free(an);
 }
 
+/*
+ * Any task may take the name migration/N (prctl PR_SET_NAME).  700, so named, is woken
+ * onto busy CPU 0 while CPU 1 is idle; its record says SCHED_NORMAL on CPUs 0-1: not
+ * the stopper (SCHED_FIFO, one CPU), so the wakeup is judged (missed-idle), never
+ * wake-stop.  Without the record (--no-truth) the name is all the trace says of it:
+ * wake-stop, unjudged, as before.  Red on main 461bcf6: wake-stop with the record too.
+ */
+static void renamed_migration_task_is_judged(void **state)
+{
+	for (int no_truth = 0; no_truth <= 1; no_truth++) {
+		struct rq_analysis *an = an_opts(2, "6.18", no_truth);
+		struct rq_event ev = { .ts = 5 * MS, .type = RQ_EV_WAKING, .cpu = 0,
+				       .common_pid = 910, .pid = 700, .prio = 120, .cpu_a = 0 };
+		struct rq_truth_rec r;
+
+		ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+		snprintf(ev.comm, sizeof(ev.comm), "migration/0");
+		feed(an, ev);
+		truth_init(&r, 5 * MS + 1 * US, RQ_TRUTH_WAKING, 700, 0, 0x3, 2);
+		truth_cpu(&r, 0, 910, 1, 0);
+		truth_cpu(&r, 1, 0, 0, 0);
+		ev_truth(an, &r);
+		ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 700, 0);
+		rq_analysis_finish(an);
+		if (no_truth) {
+			assert_int_equal(path_count(an, "wake-stop"), 1);
+		} else {
+			assert_int_equal(path_count(an, "wake-stop"), 0);
+			assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 1);
+		}
+		rq_analysis_free(an);
+	}
+}
+
+/*
+ * The real stopper's record (SCHED_FIFO, its one CPU) does not contradict the name: its
+ * wakeup stays wake-stop.
+ */
+static void real_stopper_stays_stop_class(void **state)
+{
+	struct rq_analysis *an = an_opts(2, "6.18", false);
+	struct rq_event ev = { .ts = 5 * MS, .type = RQ_EV_WAKING, .cpu = 0,
+			       .common_pid = 910, .pid = 15, .prio = 0, .cpu_a = 0 };
+	struct rq_truth_rec r;
+
+	ev_switch(an, 2 * MS, 0, 0, 0, 910, "busy");
+	snprintf(ev.comm, sizeof(ev.comm), "migration/0");
+	feed(an, ev);
+	truth_init(&r, 5 * MS + 1 * US, RQ_TRUTH_WAKING, 15, 1, 0x1, 2);
+	truth_cpu(&r, 0, 910, 1, 0);
+	ev_truth(an, &r);
+	ev_wakeup(an, 5 * MS + 2 * US, 0, 910, 15, 0);
+	rq_analysis_finish(an);
+	assert_int_equal(path_count(an, "wake-stop"), 1);
+	rq_analysis_free(an);
+}
+
 /* --no-truth: the same stream, records and all, gives the tracepoint model's verdicts. */
 static void no_truth_gives_the_model_verdicts(void **state)
 {
@@ -546,6 +603,8 @@ int main(void)
 		cmocka_unit_test(delayed_requeue_is_no_selection),
 		cmocka_unit_test(not_on_rq_proves_the_selection),
 		cmocka_unit_test(no_truth_gives_the_model_verdicts),
+		cmocka_unit_test(renamed_migration_task_is_judged),
+		cmocka_unit_test(real_stopper_stays_stop_class),
 		cmocka_unit_test(cpu_state_from_the_record),
 		cmocka_unit_test(sched_idle_only_from_h_nr_idle),
 		cmocka_unit_test(model_vs_truth_counts),

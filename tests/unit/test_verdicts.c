@@ -488,6 +488,36 @@ static void stop_class_wakeup(void **state)
 }
 
 /*
+ * A task named migration/0 whose marker says SCHED_NORMAL on CPUs 0-1 (or that ran on
+ * two CPUs) is no stopper: its wakeup is a selection, never wake-stop.  Red on main
+ * 461bcf6 (wake-stop from the name alone).
+ */
+static void migration_name_contradicted_by_facts(void **state)
+{
+	struct rq_analysis *an = marked(2, "6.18");
+
+	mark_task(an, 1 * MS, 700, 0, "0-1");
+	named_waking(an, 2 * MS, 0, 0, 700, 120, 0, "migration/0");
+	ev_wakeup(an, 2 * MS + 1 * US, 0, 0, 700, 0);
+	assert_int_equal(path_count(an, "wake-stop"), 0);
+	rq_analysis_free(an);
+
+	/* no marker: it ran on CPU 0, then on CPU 1 (the stopper never leaves its CPU) */
+	an = marked(2, "6.18");
+	named_waking(an, 2 * MS, 0, 0, 701, 120, 0, "migration/0");
+	ev_wakeup(an, 2 * MS + 1 * US, 0, 0, 701, 0);
+	assert_int_equal(path_count(an, "wake-stop"), 1);
+	ev_switch(an, 3 * MS, 0, 50, 1, 701, "migration/0");
+	ev_switch(an, 4 * MS, 0, 701, 1, 50, NULL);
+	ev_switch(an, 5 * MS, 1, 51, 1, 701, "migration/0");
+	ev_switch(an, 6 * MS, 1, 701, 1, 51, NULL);
+	named_waking(an, 7 * MS, 0, 0, 701, 120, 1, "migration/0");
+	ev_wakeup(an, 7 * MS + 1 * US, 0, 0, 701, 1);
+	assert_int_equal(path_count(an, "wake-stop"), 1);
+	rq_analysis_free(an);
+}
+
+/*
  * What a comm says (a per-CPU kthread pinned to its CPU, the stopper) is worked out when
  * the comm changes: an exec that renames the task takes both away with the old name.
  */
@@ -1198,6 +1228,7 @@ int main(void)
 		cmocka_unit_test(markers_trusted_from_the_recorder_only),
 		cmocka_unit_test(stopper_moves),
 		cmocka_unit_test(stop_class_wakeup),
+		cmocka_unit_test(migration_name_contradicted_by_facts),
 		cmocka_unit_test(comm_facts_follow_renames),
 		cmocka_unit_test(percpu_kthread_names),
 		cmocka_unit_test(topology_spec),
