@@ -67,6 +67,19 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 }
 
 /*
+ * Whether the trace can support finding f at all: it has records of every event the
+ * finding needs (findings.def), as the report's "cannot support" lines say.  A judge
+ * of a finding the trace cannot support counts its candidate not judged: a trace
+ * without sched_wakeup shows the moves of sleeping tasks, which are taken for their
+ * wakeups' placements, but not the wakeups that stayed or the CPUs' pending ones.
+ * Counts only grow: a finding unsupported at the end was unsupported at every verdict.
+ */
+static bool supported(const struct rq_analysis *an, enum rq_finding f)
+{
+	return rq_finding_lacks(f, an->counts) == RQ_EV_OTHER;
+}
+
+/*
  * The first CPU of x's LLC (the span select_idle_cpu() scans) other than x, allowed by
  * mask, that is truly idle now and was idle when the waking was seen (sel->idle_before,
  * if known); -1 if none.  What that rests on goes into *assume.  *unknown: with none
@@ -156,6 +169,10 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : idle_class(an, t, &assume);
 	if (cls == 0)
 		return;
+	if (!supported(an, RQ_FIND_IDLE_STACKING)) {
+		s->not_judged++;
+		return;
+	}
 	assume |= sel->mask_assume;
 	rqe_look_cpu(an, x, t, &l, true);
 	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
@@ -211,6 +228,10 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	if (cls == 1 || sel->rt_or_dl ||
 	    (sel->truth ? (int)sel->truth->policy : t->policy) == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
+	if (!supported(an, RQ_FIND_MISSED_IDLE)) {
+		s->not_judged++;
+		return;
+	}
 	if (cls < 0)
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
 	assume |= sel->mask_assume;
@@ -345,7 +366,7 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 
 	if (!an->profile.idle_stack_allowed || !rqe_truth_idle_class(r, t))
 		return;		/* v7.1 skips SCHED_IDLE rqs; not SCHED_IDLE work */
-	if (!sel->mask) {
+	if (!sel->mask || !supported(an, RQ_FIND_IDLE_STACKING)) {
 		s->not_judged++;
 		return;
 	}
@@ -382,7 +403,7 @@ void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 
 	if (rqe_truth_idle_class(r, t) || rqe_truth_rt_or_dl(r) || r->policy == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
-	if (!sel->mask) {
+	if (!sel->mask || !supported(an, RQ_FIND_MISSED_IDLE)) {
 		s->not_judged++;
 		return;
 	}

@@ -50,4 +50,17 @@ done
 "$RQPATH" audit "$traces/lisa-juno-rtapp.dat" >"$tmp/rtapp.txt" 2>&1 || fail=1
 grep -q "cannot support offcpu-fork: the trace has no sched_wakeup_new" "$tmp/rtapp.txt" || { echo "FAIL: rt-app report does not say what it cannot support"; fail=1; }
 grep -q "all CPUs assumed to share one LLC" "$tmp/rtapp.txt" || { echo "FAIL: assumed topology not stated"; fail=1; }
+# no sched_wakeup records: the moves of sleeping tasks are not a basis for wakeup verdicts;
+# missed-idle and idle-stacking are not judged (every candidate), and --fail-on on them
+# is not checked (exit 0) with a line that says why
+juno=$traces/lisa-juno-sched_load.dat
+"$RQPATH" audit --fail-on missed-idle "$juno" >"$tmp/juno.txt" 2>"$tmp/juno.err"
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: --fail-on missed-idle on the Juno trace exit $rc: $(cat "$tmp/juno.err")"; fail=1; }
+grep -q "^rqpath: --fail-on missed-idle not checked: missed-idle is not judged, the trace has no sched_wakeup events" "$tmp/juno.err" ||
+	{ echo "FAIL: --fail-on missed-idle on the Juno trace: no line saying why: $(cat "$tmp/juno.err")"; fail=1; }
+grep -Eq "^  missed-idle +not judged +0 +0 +0 +[0-9]+ +0$" "$tmp/juno.txt" ||
+	{ echo "FAIL: Juno missed-idle is not 'not judged': $(grep '^  missed-idle ' "$tmp/juno.txt")"; fail=1; }
+"$RQPATH" audit --format csv "$juno" | grep -q '^finding,missed-idle,,,0,' ||
+	{ echo "FAIL: Juno CSV counts missed-idle"; fail=1; }
 exit $fail

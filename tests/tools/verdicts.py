@@ -43,6 +43,8 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     at the waking and now, while another allowed CPU of its LLC was truly idle at both.
   * idle-stacking: a wakeup or fork of a SCHED_IDLE task onto a CPU running only
     SCHED_IDLE work, all known, while another allowed CPU of its LLC was truly idle.
+  * a trace with no sched_wakeup or no sched_switch record (so far) cannot support
+    either finding: every candidate is not judged.
   * unproven selection (or a maybe-delayed non-idle task on the target) -> possible;
     so is every missed-idle when the CPUs' capacities differ (EAS).
   * a counted verdict is inferred when it rests on an assumption, else exact.  A mask
@@ -241,6 +243,7 @@ class Model:
         self.stack_allowed = True
         self.now = 0
         self.wakeups_seen = 0
+        self.switches_seen = 0
         self.f = {k: {"count": 0, "exact": 0, "inferred": 0, "possible": 0, "not_judged": 0,
                       "judged": 0}
                   for k in ("missed-idle", "idle-stacking")}
@@ -447,6 +450,11 @@ class Model:
         return bool(self.cpus[cpu].last_idle) and self.cpus[cpu].last_idle >= ts
 
     # ---- the judges
+    def supported(self):
+        """Records of sched_switch and sched_wakeup so far: else the trace cannot
+        support either finding, and every candidate is not judged."""
+        return self.wakeups_seen > 0 and self.switches_seen > 0
+
     def stacking(self, t, x, saw, proven, proof):
         s = self.f["idle-stacking"]
         if not self.stack_allowed:
@@ -454,6 +462,9 @@ class Model:
         assume = set()
         k = self.idle_cls(t, assume)
         if k == 0:
+            return
+        if not self.supported():
+            s["not_judged"] += 1
             return
         mask = self.mask_of(t, assume)
         lk = self.look(x, t.pid)
@@ -474,6 +485,9 @@ class Model:
         assume = set()
         k = self.idle_cls(t, assume)
         if k == 1 or self.rt(t) or t.policy == 7:
+            return
+        if not self.supported():
+            s["not_judged"] += 1
             return
         mask = self.mask_of(t, assume)
         lk = self.look(x, t.pid)
@@ -881,12 +895,13 @@ class Model:
         if kind == "marker":
             self.marker(owner, m.group(1).rstrip())
         elif ev == "sched_switch":
+            self.switches_seen += 1
             self.switch(ts, cpu, body)
         elif ev == "sched_waking":
             self.waking(cpu, owner, body)
         elif ev == "sched_wakeup":
-            self.wakeup(cpu, body)
             self.wakeups_seen += 1
+            self.wakeup(cpu, body)
         elif ev == "sched_wakeup_new":
             self.wakeup_new(cpu, body)
         elif ev == "sched_migrate_task":
