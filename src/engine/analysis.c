@@ -146,6 +146,17 @@ void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n)
 	an->lost_events += n;
 }
 
+void rq_analysis_note_eas(struct rq_analysis *an, const char *name)
+{
+	if (!name || !*name)
+		return;
+	snprintf(an->eas_event, sizeof(an->eas_event), "%s", name);
+	if (an->capacity_source)
+		return;		/* the capacities are known: they decide */
+	an->capacity_source = "eas-events";
+	an->asym_capacity = true;
+}
+
 /* Which hooks some subscriber has: one flag each for the per-event tests. */
 static void obs_flags(struct rq_analysis *an)
 {
@@ -246,6 +257,8 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->has_topology = an->has_topology;
 	s->llc_source = an->llc_source;
 	s->asym_capacity = an->asym_capacity;
+	s->capacity_source = an->capacity_source ? an->capacity_source : "assumed";
+	s->eas_event = an->eas_event;
 	s->markers_ignored = an->markers_ignored;
 	s->truth_records = an->counts[RQ_EV_TRUTH];
 	s->truth_drops = an->truth_drops;

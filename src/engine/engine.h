@@ -226,6 +226,12 @@ struct rq_delay {
 	uint64_t nadded, merged;	/* values added; nadded when the groups were merged */
 	uint64_t not_run;	/* placements whose task had not run again when the trace ended */
 	uint64_t unmeasured;	/* the switch-in may be missing: events were lost on the CPU */
+	/*
+	 * of those, the ones with another cause: a placement classified late (a
+	 * migration/N move, once what followed was known) whose first run after it the
+	 * ring of recent switch-ins no longer reaches; a task no longer known, or no memory
+	 */
+	uint64_t unmeasured_late, unmeasured_other;
 	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
 	/* pending placements: a pool with a free list, linked per task */
 	struct rq_delay_pending *pool;
@@ -329,6 +335,8 @@ struct rq_analysis {
 	bool has_topology;
 	enum rq_llc_source llc_source;
 	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
+	const char *capacity_source;	/* rq_summary's; NULL: "assumed" */
+	char eas_event[64];	/* rq_analysis_note_eas(): "" none */
 	/* data quality beyond the per-CPU repair counters */
 	int marker_pid;		/* the recorder: the writer of the first marker, -1 none yet */
 	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */

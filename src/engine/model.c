@@ -1101,6 +1101,12 @@ static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 	an->llc_stale = true;
 	an->cpus[m->cpu].node = m->node;
 	if (m->capacity > 0) {
+		if (!an->capacity_source || strcmp(an->capacity_source, "option")) {
+			/* the recorder's word replaces what the kernel's events suggested */
+			if (an->capacity_source && !strcmp(an->capacity_source, "eas-events"))
+				an->asym_capacity = false;
+			an->capacity_source = "trace";
+		}
 		an->cpus[m->cpu].capacity = m->capacity;
 		for (int c = 0; c < an->nr_cpus; c++)
 			if (an->cpus[c].capacity && an->cpus[c].capacity != m->capacity)

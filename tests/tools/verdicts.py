@@ -26,7 +26,7 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     policy counts as not SCHED_IDLE; a CPU with only a pending wakeup is busy).
   * proof of selection (docs/design.md §3, derived here from the text, not from rqpath's
     fields): kernel without delayed dequeue (a release before 6.12, or none known and
-    neither sched_waking nor sched_prepare_exec defined), an RT/DL task, a migration
+    sched_prepare_exec not defined: before v6.10), an RT/DL task, a migration
     inside the waking window, or the CPU it blocked on ran the idle task since it
     blocked.  It blocked at the latest when it was last seen running there: its
     switch-out, or its last record as that CPU's runner when the switch-out is missing.
@@ -46,7 +46,8 @@ The rules, in short (rqpath-paths(7), VERDICTS):
   * a trace with no sched_wakeup or no sched_switch record (so far) cannot support
     either finding: every candidate is not judged.
   * unproven selection (or a maybe-delayed non-idle task on the target) -> possible;
-    so is every missed-idle when the CPUs' capacities differ (EAS).
+    so is every missed-idle when the CPUs' capacities differ (EAS), or, with no
+    capacities in the trace, when it defines an energy-aware kernel's sched events.
   * a counted verdict is inferred when it rests on an assumption, else exact.  A mask
     the recorder read rests on "affinity-last-read" when the trace does not define
     sys_enter_sched_setaffinity, on "cpuset-unseen" when it does not define
@@ -72,6 +73,11 @@ import subprocess
 import sys
 
 MS = 1000000
+# scheduler events only energy-aware (EAS) kernels define (Android EAS, SchedTune,
+# energy-model tracing): such a kernel runs where the CPUs' capacities differ
+EAS_EVENTS = {"sched_energy_diff", "sched_overutilized", "sched_compute_energy",
+              "sched_find_best_target", "sched_boost_cpu", "sched_tune_config",
+              "sched_feec_candidates", "sched_feec_rd_tasks_energy"}
 DELAYED_WINDOW = 10 * MS
 KNOWN_AFTER = 20 * MS
 WINDOW = 10 * MS          # affinity / NUMA windows
@@ -235,11 +241,12 @@ class Model:
         self.has_markers = False
         self.has_topology = False
         self.capacity = {}        # cpu -> capacity from the cpu markers
-        self.asym = False
+        # an energy-aware kernel's scheduler events: asymmetric, unless markers say
+        self.asym = bool(self.defined & EAS_EVENTS)
         self.marker_pid = None
-        # no release known: the events decide (sched_waking v4.3, sched_prepare_exec v6.10)
-        self.delayed_dequeue = bool(self.defined & {"sched_waking", "sched_prepare_exec"}) \
-            or not self.defined
+        # no release known: the events decide (sched_prepare_exec v6.10, delayed
+        # dequeue v6.12): without sched_prepare_exec, a kernel before v6.10
+        self.delayed_dequeue = "sched_prepare_exec" in self.defined or not self.defined
         self.stack_allowed = True
         self.now = 0
         self.wakeups_seen = 0
