@@ -109,6 +109,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_EV_EXIT: rqe_handle_exit(an, ev); break;
 	case RQ_EV_FREE: rqe_handle_free(an, ev); break;
 	case RQ_EV_EXEC: rqe_handle_exec(an, ev); break;
+	case RQ_EV_PREPARE_EXEC: rqe_handle_prepare_exec(an, ev); break;
 	case RQ_EV_MOVE_NUMA:
 	case RQ_EV_SWAP_NUMA: rqe_handle_numa(an, ev); break;
 	case RQ_EV_SETAFFINITY_ENTER:

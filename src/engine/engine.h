@@ -122,6 +122,11 @@ struct rq_task_cold {
 	uint8_t nruns_total;	/* mod 256: the next goes to runs[nruns_total % N] */
 	uint64_t exit_ts;
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
+	/*
+	 * sched_prepare_exec seen, its sched_process_exec not yet: the name change that
+	 * follows is that exec's (begin_new_exec()), no sign of an exec the trace lacks
+	 */
+	bool exec_prepared;
 	bool setaffinity_inflight;
 	bool numa_swap;
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
@@ -902,6 +907,7 @@ void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_prepare_exec(struct rq_analysis *an, const struct rq_event *ev);
 
 /*
  * Placements held by the analysis, not by every task, until what follows them is
@@ -954,6 +960,8 @@ static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_pla
 }
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   const struct rqe_select *sel);
+/* A wakeup of unknown path (no previous CPU): not judged for each finding it could have */
+void rqe_judge_none(struct rq_analysis *an, struct rq_task *t, const struct rqe_select *sel);
 /*
  * The two judges of a select-path placement from the kernel's state (sel->truth): the
  * CPU states at the waking or fork, the policy and the mask from the record; a CPU the

@@ -73,10 +73,22 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
  * without sched_wakeup shows the moves of sleeping tasks, which are taken for their
  * wakeups' placements, but not the wakeups that stayed or the CPUs' pending ones.
  * Counts only grow: a finding unsupported at the end was unsupported at every verdict.
+ * sched_switch is the exception: a placement before the trace's first switch is judged
+ * on what the other records' writers show (the model's repair from common_pid), and
+ * a CPU the trace never shows stays unknown, which the judges count not judged.
  */
 static bool supported(const struct rq_analysis *an, enum rq_finding f)
 {
-	return rq_finding_lacks(f, an->counts) == RQ_EV_OTHER;
+	enum rq_event_type e = rq_finding_lacks(f, an->counts);
+
+	if (e == RQ_EV_SWITCH) {
+		uint64_t counts[RQ_EV__COUNT];
+
+		memcpy(counts, an->counts, sizeof(counts));
+		counts[RQ_EV_SWITCH] = 1;
+		e = rq_finding_lacks(f, counts);
+	}
+	return e == RQ_EV_OTHER;
 }
 
 /*
@@ -175,13 +187,27 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 	}
 	assume |= sel->mask_assume;
 	rqe_look_cpu(an, x, t, &l, true);
-	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
-		s->not_judged++;
+	/*
+	 * nothing stacked on x, or x not SCHED_IDLE-only: no finding, whatever the wakee's
+	 * policy and its mask
+	 */
+	if (l.known && (l.nonidle || (!l.unknown && (l.idle || !l.ntasks)))) {
+		s->judged++;
 		return;
 	}
-	if (l.idle || !l.ntasks || l.nonidle) {
-		s->judged++;
-		return;		/* nothing stacked on, or not SCHED_IDLE-only */
+	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
+		unsigned int ignored = 0;
+
+		/*
+		 * x may be SCHED_IDLE-only for a SCHED_IDLE wakee; but with no allowed CPU of
+		 * its LLC that may have been idle (the mask, assumed all CPUs if unknown, a
+		 * superset of the real one) there is no idle CPU it was stacked away from
+		 */
+		if (mask && idle_allowed_cpu(an, mask, sel, &ignored, &unknown) < 0 && !unknown)
+			s->judged++;
+		else
+			s->not_judged++;
+		return;
 	}
 	idle_cpu = idle_allowed_cpu(an, mask, sel, &assume, &unknown);
 	if (idle_cpu < 0) {
@@ -277,6 +303,21 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		possible = true;
 	}
 	verdict(an, p, t, RQ_FIND_MISSED_IDLE, sel, possible, assume | l.assume);
+}
+
+/*
+ * A wakeup whose previous CPU the trace does not show (path unknown): the judges do not
+ * run, and each finding it is a candidate of counts it not judged.
+ */
+void rqe_judge_none(struct rq_analysis *an, struct rq_task *t, const struct rqe_select *sel)
+{
+	unsigned int ignored = 0;
+	int cls = idle_class(an, t, &ignored);
+
+	if (an->profile.idle_stack_allowed && cls != 0)
+		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
+	if (cls != 1 && !sel->rt_or_dl && t->policy != RQ_SCHED_EXT)
+		an->findings[RQ_FIND_MISSED_IDLE].not_judged++;
 }
 
 /* ---- the same two judges from the kernel's state (truth.c) ----------------------- */

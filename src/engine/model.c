@@ -651,8 +651,11 @@ void rqe_note_comm(struct rq_task *t, const char *comm)
 	/* the same name, the common case by far, first: a few calls per event */
 	if (!t || !memcmp(t->comm, comm, RQ_COMM_LEN) || !comm[0])
 		return;
-	/* a new name after a stopper move: exec evidence (begin_new_exec() renames) */
-	if (t->stopper_pending && t->comm[0])
+	/*
+	 * a new name after a stopper move: exec evidence (begin_new_exec() renames), unless
+	 * sched_prepare_exec said an exec is under way: its own record follows
+	 */
+	if (t->stopper_pending && t->comm[0] && !t->cold->exec_prepared)
 		rqe_cold_if(t)->stopper_comm_changed = true;	/* a held move: it has one */
 	copy_comm(t->comm, comm);
 	rqe_comm_changed(t);

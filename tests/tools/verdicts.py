@@ -43,8 +43,10 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     at the waking and now, while another allowed CPU of its LLC was truly idle at both.
   * idle-stacking: a wakeup or fork of a SCHED_IDLE task onto a CPU running only
     SCHED_IDLE work, all known, while another allowed CPU of its LLC was truly idle.
-  * a trace with no sched_wakeup or no sched_switch record (so far) cannot support
-    either finding: every candidate is not judged.
+    Judged whatever the policies are when the CPU is known truly idle, empty, or has a
+    known non-SCHED_IDLE task, or when no allowed CPU of the LLC may have been idle.
+  * a trace with no sched_wakeup record (so far) cannot support either finding: every
+    candidate is not judged.  A wakeup whose previous CPU is unknown is not judged.
   * unproven selection (or a maybe-delayed non-idle task on the target) -> possible;
     so is every missed-idle when the CPUs' capacities differ (EAS), or, with no
     capacities in the trace, when it defines an energy-aware kernel's sched events.
@@ -458,9 +460,10 @@ class Model:
 
     # ---- the judges
     def supported(self):
-        """Records of sched_switch and sched_wakeup so far: else the trace cannot
-        support either finding, and every candidate is not judged."""
-        return self.wakeups_seen > 0 and self.switches_seen > 0
+        """A sched_wakeup record so far: else the trace cannot support either finding,
+        and every candidate is not judged (a placement before the first sched_switch
+        is judged on the model repaired from the writers)."""
+        return self.wakeups_seen > 0
 
     def stacking(self, t, x, saw, proven, proof):
         s = self.f["idle-stacking"]
@@ -475,11 +478,16 @@ class Model:
             return
         mask = self.mask_of(t, assume)
         lk = self.look(x, t.pid)
-        if k < 0 or mask is None or lk is None or (lk["unknown"] and not lk["nonidle"]):
-            s["not_judged"] += 1
-            return
-        if lk["idle"] or not lk["n"] or lk["nonidle"]:
+        # nothing stacked on x, or x not SCHED_IDLE-only: whatever the policies, no finding
+        if lk is not None and (lk["nonidle"] or (not lk["unknown"] and
+                                                 (lk["idle"] or not lk["n"]))):
             s["judged"] += 1
+            return
+        if k < 0 or mask is None or lk is None or (lk["unknown"] and not lk["nonidle"]):
+            # no allowed CPU of the LLC that may have been idle: nothing to stack away from
+            cpu, maybe = (-1, True) if mask is None else \
+                self.idle_cpu_for(mask, x, t, saw, set())
+            s["judged" if cpu < 0 and not maybe else "not_judged"] += 1
             return
         cpu, maybe = self.idle_cpu_for(mask, x, t, saw, assume)
         s["not_judged" if cpu < 0 and maybe else "judged"] += 1
@@ -675,7 +683,11 @@ class Model:
         elif self.rt(t):
             pass
         elif frm < 0:
-            judge = False                   # path unknown
+            judge = False                   # path unknown: each candidate not judged
+            if self.stack_allowed and self.idle_cls(t, set()) != 0:
+                self.f["idle-stacking"]["not_judged"] += 1
+            if self.idle_cls(t, set()) != 1 and not self.rt(t) and t.policy != 7:
+                self.f["missed-idle"]["not_judged"] += 1
         elif to == frm:
             self.path("wake-prev", saw and proven and t.mask_known and not assume and
                       not proof and not self.asym)
