@@ -67,28 +67,20 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 }
 
 /*
- * Whether the trace can support finding f at all: it has records of every event the
- * finding needs (findings.def), as the report's "cannot support" lines say.  A judge
- * of a finding the trace cannot support counts its candidate not judged: a trace
- * without sched_wakeup shows the moves of sleeping tasks, which are taken for their
- * wakeups' placements, but not the wakeups that stayed or the CPUs' pending ones.
- * Counts only grow: a finding unsupported at the end was unsupported at every verdict.
- * sched_switch is the exception: a placement before the trace's first switch is judged
- * on what the other records' writers show (the model's repair from common_pid), and
- * a CPU the trace never shows stays unknown, which the judges count not judged.
+ * Whether the trace can support finding f, judged at a wakeup or fork: it has records
+ * of sched_wakeup when the finding needs them (findings.def), as the report's "cannot
+ * support" lines say.  A judge of a finding the trace cannot support counts its
+ * candidate not judged: a trace without sched_wakeup shows the moves of sleeping tasks,
+ * which are taken for their wakeups' placements, but not the wakeups that stayed or the
+ * CPUs' pending ones.  Counts only grow: a finding unsupported at the end was
+ * unsupported at every verdict.  The switches the findings need too are not asked for:
+ * a placement before the trace's first switch is judged on what the other records'
+ * writers show (the model's repair from common_pid), and a CPU the trace never shows
+ * stays unknown, which the judges count not judged.
  */
 static bool supported(const struct rq_analysis *an, enum rq_finding f)
 {
-	enum rq_event_type e = rq_finding_lacks(f, an->counts);
-
-	if (e == RQ_EV_SWITCH) {
-		uint64_t counts[RQ_EV__COUNT];
-
-		memcpy(counts, an->counts, sizeof(counts));
-		counts[RQ_EV_SWITCH] = 1;
-		e = rq_finding_lacks(f, counts);
-	}
-	return e == RQ_EV_OTHER;
+	return !(rq_findings[f].needs & (1u << RQ_EV_WAKEUP)) || an->counts[RQ_EV_WAKEUP];
 }
 
 /*
