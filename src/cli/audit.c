@@ -109,7 +109,8 @@ static int check_rules(const struct rq_analysis *an, const char *file, void *ctx
 		const char *id = rq_finding_ids[r->finding];
 		bool unjudged = rq_finding_not_judged(s) && !r->judged_ok;
 
-		if (sum->lacks[r->finding] != RQ_EV_OTHER) {
+		if (sum->lacks[r->finding] != RQ_EV_OTHER && !s->judged && !s->count &&
+		    !s->possible) {
 			/* the trace cannot show it at all: not judged, and no verdict to gate */
 			fprintf(stderr, "rqpath: %s--fail-on %s%s not checked: %s is not judged, the "
 				"trace has no %s events\n", where, id, r->possible ? ":possible" : "",

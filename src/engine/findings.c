@@ -78,9 +78,12 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
  * writers show (the model's repair from common_pid), and a CPU the trace never shows
  * stays unknown, which the judges count not judged.
  */
-static bool supported(const struct rq_analysis *an, enum rq_finding f)
+static bool supported(const struct rq_analysis *an, enum rq_finding f,
+		      const struct rq_placement *p)
 {
-	return !(rq_findings[f].needs & (1u << RQ_EV_WAKEUP)) || an->counts[RQ_EV_WAKEUP];
+	/* a fork's placement is its sched_wakeup_new: judged without sched_wakeup */
+	return !(rq_findings[f].needs & (1u << RQ_EV_WAKEUP)) || an->counts[RQ_EV_WAKEUP] ||
+	       rq_paths[p->path].kind == RQ_KIND_FORK;
 }
 
 /*
@@ -173,7 +176,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : idle_class(an, t, &assume);
 	if (cls == 0)
 		return;
-	if (!supported(an, RQ_FIND_IDLE_STACKING)) {
+	if (!supported(an, RQ_FIND_IDLE_STACKING, p)) {
 		s->not_judged++;
 		return;
 	}
@@ -246,7 +249,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	if (cls == 1 || sel->rt_or_dl ||
 	    (sel->truth ? (int)sel->truth->policy : t->policy) == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
-	if (!supported(an, RQ_FIND_MISSED_IDLE)) {
+	if (!supported(an, RQ_FIND_MISSED_IDLE, p)) {
 		s->not_judged++;
 		return;
 	}
@@ -399,7 +402,7 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 
 	if (!an->profile.idle_stack_allowed || !rqe_truth_idle_class(r, t))
 		return;		/* v7.1 skips SCHED_IDLE rqs; not SCHED_IDLE work */
-	if (!sel->mask || !supported(an, RQ_FIND_IDLE_STACKING)) {
+	if (!sel->mask || !supported(an, RQ_FIND_IDLE_STACKING, p)) {
 		s->not_judged++;
 		return;
 	}
@@ -436,7 +439,7 @@ void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 
 	if (rqe_truth_idle_class(r, t) || rqe_truth_rt_or_dl(r) || r->policy == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
-	if (!sel->mask || !supported(an, RQ_FIND_MISSED_IDLE)) {
+	if (!sel->mask || !supported(an, RQ_FIND_MISSED_IDLE, p)) {
 		s->not_judged++;
 		return;
 	}

@@ -465,7 +465,7 @@ class Model:
         is judged on the model repaired from the writers)."""
         return self.wakeups_seen > 0
 
-    def stacking(self, t, x, saw, proven, proof):
+    def stacking(self, t, x, saw, proven, proof, fork=False):
         s = self.f["idle-stacking"]
         if not self.stack_allowed:
             return
@@ -473,7 +473,7 @@ class Model:
         k = self.idle_cls(t, assume)
         if k == 0:
             return
-        if not self.supported():
+        if not fork and not self.supported():   # a fork's placement needs no sched_wakeup
             s["not_judged"] += 1
             return
         mask = self.mask_of(t, assume)
@@ -723,7 +723,7 @@ class Model:
         elif not self.rt(t):
             self.path("fork-local" if to == cpu else "fork-moved", t.mask_known and not unseen)
         t.forking = False
-        self.stacking(t, to, False, True, set())
+        self.stacking(t, to, False, True, set(), fork=True)
         t.cpu, t.state = to, "Q"
         self.enqueue(t, to, False)
 
