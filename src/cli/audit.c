@@ -103,11 +103,20 @@ static int check_rules(const struct rq_analysis *an, const char *file, void *ctx
 	/* only proven counts trip a rule, unless the rule names the possible ones */
 	for (int i = 0; i < rc->n; i++) {
 		const struct fail_rule *r = &rc->rules[i];
-		const struct rq_finding_store *s = &rq_analysis_summary(an)->findings[r->finding];
+		const struct rq_summary *sum = rq_analysis_summary(an);
+		const struct rq_finding_store *s = &sum->findings[r->finding];
 		unsigned long long n = r->possible ? s->possible : s->count;
 		const char *id = rq_finding_ids[r->finding];
 		bool unjudged = rq_finding_not_judged(s) && !r->judged_ok;
 
+		if (sum->lacks[r->finding] != RQ_EV_OTHER && !s->judged && !s->count &&
+		    !s->possible) {
+			/* the trace cannot show it at all: not judged, and no verdict to gate */
+			fprintf(stderr, "rqpath: %s--fail-on %s%s not checked: %s is not judged, the "
+				"trace has no %s events\n", where, id, r->possible ? ":possible" : "",
+				id, rq_event_name(sum->lacks[r->finding]));
+			continue;
+		}
 		if (unjudged)
 			fprintf(stderr, "rqpath: %s--fail-on %s%s tripped: not judged (%llu "
 				"candidate(s), none could be judged; %s:judged-ok accepts that)\n",

@@ -109,6 +109,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 	case RQ_EV_EXIT: rqe_handle_exit(an, ev); break;
 	case RQ_EV_FREE: rqe_handle_free(an, ev); break;
 	case RQ_EV_EXEC: rqe_handle_exec(an, ev); break;
+	case RQ_EV_PREPARE_EXEC: rqe_handle_prepare_exec(an, ev); break;
 	case RQ_EV_MOVE_NUMA:
 	case RQ_EV_SWAP_NUMA: rqe_handle_numa(an, ev); break;
 	case RQ_EV_SETAFFINITY_ENTER:
@@ -150,6 +151,17 @@ void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n)
 void rq_analysis_note_cut(struct rq_analysis *an, const char *why)
 {
 	an->cut = why;
+}
+
+void rq_analysis_note_eas(struct rq_analysis *an, const char *name)
+{
+	if (!name || !*name)
+		return;
+	snprintf(an->eas_event, sizeof(an->eas_event), "%s", name);
+	if (an->capacity_source)
+		return;		/* the capacities are known: they decide */
+	an->capacity_source = "eas-events";
+	an->asym_capacity = true;
 }
 
 /* Which hooks some subscriber has: one flag each for the per-event tests. */
@@ -253,6 +265,8 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->has_topology = an->has_topology;
 	s->llc_source = an->llc_source;
 	s->asym_capacity = an->asym_capacity;
+	s->capacity_source = an->capacity_source ? an->capacity_source : "assumed";
+	s->eas_event = an->eas_event;
 	s->markers_ignored = an->markers_ignored;
 	s->truth_records = an->counts[RQ_EV_TRUTH];
 	s->truth_drops = an->truth_drops;

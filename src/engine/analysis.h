@@ -440,6 +440,14 @@ struct rq_summary {
 	bool has_topology;
 	enum rq_llc_source llc_source;
 	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
+	/*
+	 * where the CPU capacities come from: "trace" (the recorder's cpu lines), "option"
+	 * (--topology), "eas-events" (none given, but the kernel defines eas_event, a
+	 * scheduler event only energy-aware kernels have: taken as asymmetric), or
+	 * "assumed" (none: every CPU taken as of one capacity, a symmetric machine)
+	 */
+	const char *capacity_source;
+	const char *eas_event;	/* "" none */
 	/* data quality beyond the per-CPU numbers */
 	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
 	/*
@@ -487,6 +495,11 @@ int rq_pump_add_analysis(struct rq_pump *p, struct rq_analysis *an);
 void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n);
 /* The recording is cut short, why (a static string, rq_summary.cut), or NULL. */
 void rq_analysis_note_cut(struct rq_analysis *an, const char *why);
+/*
+ * The trace defines event name, which only an energy-aware (EAS) kernel has: without
+ * capacities from the trace or --topology, the machine is taken as asymmetric.
+ */
+void rq_analysis_note_eas(struct rq_analysis *an, const char *name);
 /*
  * What the engine tells its subscribers, as it happens (any hook may be NULL; ctx is
  * handed back to each).  All are called from inside rq_analysis_feed() (or

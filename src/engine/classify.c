@@ -163,10 +163,13 @@ void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec
 	if (!t->stopper_pending)
 		return;
 	t->stopper_pending = false;
-	if (by_exec)
+	if (by_exec) {
 		rqe_release(an, &c->stopper_slot);
-	else
+		/* a rename since was this exec's: one exec record, one exec placement */
+		c->stopper_comm_changed = false;
+	} else {
 		resolve_stopper_move(an, t, &c->stopper_slot);
+	}
 	if (c->stopper_later_slot >= 0)
 		resolve_stopper_move(an, t, &c->stopper_later_slot);
 }
@@ -410,6 +413,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		   path != RQ_PATH_WAKE_STOP) {
 		rqe_judge_idle_stacking(an, &p, t, &sel);
 		rqe_judge_missed_idle(an, &p, t, &sel);
+	} else if (path == RQ_PATH_UNKNOWN) {
+		rqe_judge_none(an, t, &sel);
 	}
 	/* after the judges: their verdicts set p.assume to what the finding rests on */
 	p.assume |= (uint16_t)path_assume;
@@ -652,6 +657,23 @@ model:
 		rq_remove(an, t);
 }
 
+/*
+ * sched_prepare_exec (v6.10): begin_new_exec() is under way, before the name changes and
+ * before de_thread(); the exec's sched_process_exec follows.
+ */
+void rqe_handle_prepare_exec(struct rq_analysis *an, const struct rq_event *ev)
+{
+	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
+	struct rq_task_cold *c;
+
+	if (!t)
+		return;
+	rqe_note_comm(t, ev->comm);	/* the name before the exec */
+	c = rqe_cold(t);
+	if (c)
+		c->exec_prepared = true;
+}
+
 void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rq_task_find(an, ev->pid2 ? ev->pid2 : ev->pid);
@@ -711,6 +733,8 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_comm_changed(t);
 	}
 	rqe_task_count(t, nr_execs, 1);
+	if (t->cold->exec_prepared)
+		rqe_cold_if(t)->exec_prepared = false;	/* this is its record */
 	/*
 	 * Without the sched_setaffinity events a marker's mask may be stale: the task may
 	 * have pinned itself just before this exec.  The recorder reads /proc again after

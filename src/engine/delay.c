@@ -406,6 +406,14 @@ static void account(struct rq_delay *d, unsigned int path, unsigned int findings
 	}
 }
 
+/* Of the unmeasured delays, those after lost events: the rest have a cause of their own. */
+static uint64_t unmeasured_lost(const struct rq_delay *d)
+{
+	uint64_t other = d->unmeasured_late + d->unmeasured_other;
+
+	return d->unmeasured > other ? d->unmeasured - other : 0;
+}
+
 /* The delay is not known: the task did not run again (-1), or events were lost (lost). */
 static int64_t not_measured(struct rq_delay *d, int64_t delay, bool lost)
 {
@@ -696,6 +704,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		return;
 	t = rq_task_find(an, p->pid);
 	if (!t) {
+		d->unmeasured_other++;
 		settle(d, p, -1, true);
 		return;
 	}
@@ -729,6 +738,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 			settle(d, p, (int64_t)(run_at(t, r) - p->ts), false);
 			return;
 		}
+		d->unmeasured_late++;
 		settle(d, p, -1, true);
 		return;
 	}
@@ -740,6 +750,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 	i = pool_get(d);
 	if (i < 0) {
 		d->no_memory++;
+		d->unmeasured_other++;
 		settle(d, p, -1, true);
 		return;
 	}
@@ -1138,7 +1149,14 @@ void rq_delay_text(FILE *f, const struct rq_summary *sum)
 	if (d->not_run || d->unmeasured)
 		fprintf(f, "  not measured: %llu did not run again inside the trace, %llu after "
 			   "lost events\n", (unsigned long long)d->not_run,
-			(unsigned long long)d->unmeasured);
+			(unsigned long long)unmeasured_lost(d));
+	if (d->unmeasured_late)
+		fprintf(f, "    and %llu move(s) classified late (a migration/N move once what "
+			   "followed\n    was known): their first run since is no longer known\n",
+			(unsigned long long)d->unmeasured_late);
+	if (d->unmeasured_other)
+		fprintf(f, "    and %llu of a task no longer known, or out of memory\n",
+			(unsigned long long)d->unmeasured_other);
 	exact &= rq_sketch_is_exact(&d->all[0]) && rq_sketch_is_exact(&d->all[1]);
 	if (!exact)
 		fprintf(f, "  (quantiles of groups over %d placements are within 1 %%)\n",
@@ -1170,8 +1188,11 @@ void rq_delay_json_summary(FILE *f, const struct rq_summary *sum)
 		}
 		rq_sketch_free(&s);
 	}
-	fprintf(f, "}, \"not_run\": %llu, \"unmeasured\": %llu}", (unsigned long long)d->not_run,
-		(unsigned long long)d->unmeasured);
+	fprintf(f, "}, \"not_run\": %llu, \"unmeasured\": %llu, \"unmeasured_causes\": "
+		   "{\"lost_events\": %llu, \"late_moves\": %llu, \"other\": %llu}}",
+		(unsigned long long)d->not_run, (unsigned long long)d->unmeasured,
+		(unsigned long long)unmeasured_lost(d), (unsigned long long)d->unmeasured_late,
+		(unsigned long long)d->unmeasured_other);
 }
 
 /* ---- the audit JSON's per-path and per-finding keys (report.c) ------------------ */

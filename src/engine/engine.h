@@ -122,6 +122,11 @@ struct rq_task_cold {
 	uint8_t nruns_total;	/* mod 256: the next goes to runs[nruns_total % N] */
 	uint64_t exit_ts;
 	bool stopper_comm_changed;	/* its comm changed since: an exec not in the trace */
+	/*
+	 * sched_prepare_exec seen, its sched_process_exec not yet: the name change that
+	 * follows is that exec's (begin_new_exec()), no sign of an exec the trace lacks
+	 */
+	bool exec_prepared;
 	bool setaffinity_inflight;
 	bool numa_swap;
 	int stopper_slot;	/* that move, waiting in the analysis' held placements */
@@ -231,6 +236,12 @@ struct rq_delay {
 	uint64_t nadded, merged;	/* values added; nadded when the groups were merged */
 	uint64_t not_run;	/* placements whose task had not run again when the trace ended */
 	uint64_t unmeasured;	/* the switch-in may be missing: events were lost on the CPU */
+	/*
+	 * of those, the ones with another cause: a placement classified late (a
+	 * migration/N move, once what followed was known) whose first run after it the
+	 * ring of recent switch-ins no longer reaches; a task no longer known, or no memory
+	 */
+	uint64_t unmeasured_late, unmeasured_other;
 	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
 	/* pending placements: a pool with a free list, linked per task */
 	struct rq_delay_pending *pool;
@@ -335,6 +346,8 @@ struct rq_analysis {
 	bool has_topology;
 	enum rq_llc_source llc_source;
 	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
+	const char *capacity_source;	/* rq_summary's; NULL: "assumed" */
+	char eas_event[64];	/* rq_analysis_note_eas(): "" none */
 	/* data quality beyond the per-CPU repair counters */
 	int marker_pid;		/* the recorder: the writer of the first marker, -1 none yet */
 	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
@@ -904,6 +917,7 @@ void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
 void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev);
+void rqe_handle_prepare_exec(struct rq_analysis *an, const struct rq_event *ev);
 
 /*
  * Placements held by the analysis, not by every task, until what follows them is
@@ -956,6 +970,8 @@ static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_pla
 }
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   const struct rqe_select *sel);
+/* A wakeup of unknown path (no previous CPU): not judged for each finding it could have */
+void rqe_judge_none(struct rq_analysis *an, struct rq_task *t, const struct rqe_select *sel);
 /*
  * The two judges of a select-path placement from the kernel's state (sel->truth): the
  * CPU states at the waking or fork, the policy and the mask from the record; a CPU the

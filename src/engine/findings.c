@@ -67,6 +67,26 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 }
 
 /*
+ * Whether the trace can support finding f, judged at a wakeup or fork: it has records
+ * of sched_wakeup when the finding needs them (findings.def), as the report's "cannot
+ * support" lines say.  A judge of a finding the trace cannot support counts its
+ * candidate not judged: a trace without sched_wakeup shows the moves of sleeping tasks,
+ * which are taken for their wakeups' placements, but not the wakeups that stayed or the
+ * CPUs' pending ones.  Counts only grow: a finding unsupported at the end was
+ * unsupported at every verdict.  The switches the findings need too are not asked for:
+ * a placement before the trace's first switch is judged on what the other records'
+ * writers show (the model's repair from common_pid), and a CPU the trace never shows
+ * stays unknown, which the judges count not judged.
+ */
+static bool supported(const struct rq_analysis *an, enum rq_finding f,
+		      const struct rq_placement *p)
+{
+	/* a fork's placement is its sched_wakeup_new: judged without sched_wakeup */
+	return !(rq_findings[f].needs & (1u << RQ_EV_WAKEUP)) || an->counts[RQ_EV_WAKEUP] ||
+	       rq_paths[p->path].kind == RQ_KIND_FORK;
+}
+
+/*
  * The first CPU of x's LLC (the span select_idle_cpu() scans) other than x, allowed by
  * mask, that is truly idle now and was idle when the waking was seen (sel->idle_before,
  * if known); -1 if none.  What that rests on goes into *assume.  *unknown: with none
@@ -156,15 +176,33 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : idle_class(an, t, &assume);
 	if (cls == 0)
 		return;
-	assume |= sel->mask_assume;
-	rqe_look_cpu(an, x, t, &l, true);
-	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
+	if (!supported(an, RQ_FIND_IDLE_STACKING, p)) {
 		s->not_judged++;
 		return;
 	}
-	if (l.idle || !l.ntasks || l.nonidle) {
+	assume |= sel->mask_assume;
+	rqe_look_cpu(an, x, t, &l, true);
+	/*
+	 * nothing stacked on x, or x not SCHED_IDLE-only: no finding, whatever the wakee's
+	 * policy and its mask
+	 */
+	if (l.known && (l.nonidle || (!l.unknown && (l.idle || !l.ntasks)))) {
 		s->judged++;
-		return;		/* nothing stacked on, or not SCHED_IDLE-only */
+		return;
+	}
+	if (cls < 0 || !mask || !l.known || (l.unknown && !l.nonidle)) {
+		unsigned int ignored = 0;
+
+		/*
+		 * x may be SCHED_IDLE-only for a SCHED_IDLE wakee; but with no allowed CPU of
+		 * its LLC that may have been idle (the mask, assumed all CPUs if unknown, a
+		 * superset of the real one) there is no idle CPU it was stacked away from
+		 */
+		if (mask && idle_allowed_cpu(an, mask, sel, &ignored, &unknown) < 0 && !unknown)
+			s->judged++;
+		else
+			s->not_judged++;
+		return;
 	}
 	idle_cpu = idle_allowed_cpu(an, mask, sel, &assume, &unknown);
 	if (idle_cpu < 0) {
@@ -211,6 +249,10 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	if (cls == 1 || sel->rt_or_dl ||
 	    (sel->truth ? (int)sel->truth->policy : t->policy) == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
+	if (!supported(an, RQ_FIND_MISSED_IDLE, p)) {
+		s->not_judged++;
+		return;
+	}
 	if (cls < 0)
 		assume |= 1u << RQ_ASSUME_POLICY_PRIO;
 	assume |= sel->mask_assume;
@@ -256,6 +298,21 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		possible = true;
 	}
 	verdict(an, p, t, RQ_FIND_MISSED_IDLE, sel, possible, assume | l.assume);
+}
+
+/*
+ * A wakeup whose previous CPU the trace does not show (path unknown): the judges do not
+ * run, and each finding it is a candidate of counts it not judged.
+ */
+void rqe_judge_none(struct rq_analysis *an, struct rq_task *t, const struct rqe_select *sel)
+{
+	unsigned int ignored = 0;
+	int cls = idle_class(an, t, &ignored);
+
+	if (an->profile.idle_stack_allowed && cls != 0)
+		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
+	if (cls != 1 && !sel->rt_or_dl && t->policy != RQ_SCHED_EXT)
+		an->findings[RQ_FIND_MISSED_IDLE].not_judged++;
 }
 
 /* ---- the same two judges from the kernel's state (truth.c) ----------------------- */
@@ -345,7 +402,7 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 
 	if (!an->profile.idle_stack_allowed || !rqe_truth_idle_class(r, t))
 		return;		/* v7.1 skips SCHED_IDLE rqs; not SCHED_IDLE work */
-	if (!sel->mask) {
+	if (!sel->mask || !supported(an, RQ_FIND_IDLE_STACKING, p)) {
 		s->not_judged++;
 		return;
 	}
@@ -382,7 +439,7 @@ void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 
 	if (rqe_truth_idle_class(r, t) || rqe_truth_rt_or_dl(r) || r->policy == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
-	if (!sel->mask) {
+	if (!sel->mask || !supported(an, RQ_FIND_MISSED_IDLE, p)) {
 		s->not_judged++;
 		return;
 	}

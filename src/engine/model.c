@@ -651,8 +651,11 @@ void rqe_note_comm(struct rq_task *t, const char *comm)
 	/* the same name, the common case by far, first: a few calls per event */
 	if (!t || !memcmp(t->comm, comm, RQ_COMM_LEN) || !comm[0])
 		return;
-	/* a new name after a stopper move: exec evidence (begin_new_exec() renames) */
-	if (t->stopper_pending && t->comm[0])
+	/*
+	 * a new name after a stopper move: exec evidence (begin_new_exec() renames), unless
+	 * sched_prepare_exec said an exec is under way: its own record follows
+	 */
+	if (t->stopper_pending && t->comm[0] && !t->cold->exec_prepared)
 		rqe_cold_if(t)->stopper_comm_changed = true;	/* a held move: it has one */
 	copy_comm(t->comm, comm);
 	rqe_comm_changed(t);
@@ -1122,6 +1125,12 @@ static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 	an->llc_stale = true;
 	an->cpus[m->cpu].node = m->node;
 	if (m->capacity > 0) {
+		if (!an->capacity_source || strcmp(an->capacity_source, "option")) {
+			/* the recorder's word replaces what the kernel's events suggested */
+			if (an->capacity_source && !strcmp(an->capacity_source, "eas-events"))
+				an->asym_capacity = false;
+			an->capacity_source = "trace";
+		}
 		an->cpus[m->cpu].capacity = m->capacity;
 		for (int c = 0; c < an->nr_cpus; c++)
 			if (an->cpus[c].capacity && an->cpus[c].capacity != m->capacity)

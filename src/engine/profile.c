@@ -48,17 +48,21 @@ void rq_profile_from_release(struct rq_profile *p, const char *release)
 /*
  * The release unknown (no UNAME option, no kernel marker): the events the trace defines
  * tell something of the kernel's age, in a trace that carries the formats of every
- * scheduler event the kernel has (trace-cmd's and rqpath's do).  sched_waking came in
- * v4.3, sched_prepare_exec in v6.10: a trace with neither is of a kernel before v6.12,
- * without delayed dequeue, and every wakeup in it selected.
+ * scheduler event the kernel has (trace-cmd's and rqpath's do).  sched_prepare_exec
+ * came in v6.10, delayed dequeue in v6.12: a trace without sched_prepare_exec is of a
+ * kernel before v6.10, without delayed dequeue, and every wakeup in it selected.  Which
+ * the formats are of every event is what sched_waking (v4.3) shows: a kernel since
+ * v4.3 defines it, and a trace that defines neither is older still (before v4.3).
  */
 void rq_profile_from_events(struct rq_profile *p, const bool *has_event)
 {
-	if (p->major || has_event[RQ_EV_WAKING] || has_event[RQ_EV_PREPARE_EXEC])
+	if (p->major || has_event[RQ_EV_PREPARE_EXEC])
 		return;
 	p->delayed_dequeue = false;
-	snprintf(p->note, sizeof(p->note), "kernel release unknown; no sched_waking or "
-		 "sched_prepare_exec event: before v6.12");
+	snprintf(p->note, sizeof(p->note), has_event[RQ_EV_WAKING] ?
+		 "kernel release unknown; no sched_prepare_exec event (v6.10): before v6.10" :
+		 "kernel release unknown; no sched_waking or sched_prepare_exec event: "
+		 "before v6.12");
 }
 
 static int parse_fixed(const char *val, bool *affected)

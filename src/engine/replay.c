@@ -191,6 +191,7 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 	if (rq_analysis_begin(an, r->path, r->nr_cpus, release, rq_pump_available(r->pump)))
 		return -1;
 	an->truth.rejected = truth_precheck(r, an, release);
+	rq_analysis_note_eas(an, rq_td_eas_event(r->td));
 	/* what the file's statistics say was lost before any mark in the pages */
 	rq_analysis_note_lost(an, rq_td_stats_overrun(r->td));
 	rq_analysis_note_cut(an, rq_td_cut(r->td));

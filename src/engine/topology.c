@@ -10,6 +10,10 @@
  *   capacity 1024 446 .. one value per CPU, in CPU order (arch_scale_cpu_capacity)
  * CPUs left out of a grouping are each their own group.  Without llc groups from the
  * trace or this option, rqpath assumes one LLC and says so.
+ *
+ * A FILE may also be a LISA platform description (plat_info.yml): its
+ * "cpu-capacities:" block's "orig:" lines ("N: CAPACITY", one per CPU) are read as a
+ * capacity line; the rest of it is not.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -52,6 +56,59 @@ static char *load_spec(const char *arg, char *err, size_t errlen)
 	if (buf)
 		buf[n] = '\0';
 	return buf;
+}
+
+/*
+ * A LISA plat_info.yml (text): its original CPU capacities as a "capacity ..." spec in
+ * buf; 1 done, 0 not such a file, -1 a bad block (err says why).
+ */
+static int plat_info_spec(const char *text, char *buf, size_t size, char *err, size_t errlen)
+{
+	const char *p = strstr(text, "cpu-capacities:");
+	int cap[RQ_MAX_CPUS], n = 0;
+	size_t len;
+
+	if (!p || (p > text && p[-1] != ' ' && p[-1] != '\n'))
+		return 0;
+	p = strchr(p, '\n');
+	while (p && isspace((unsigned char)*p))
+		p++;
+	if (!p || strncmp(p, "orig:", 5)) {
+		snprintf(err, errlen, "platform file: no \"orig:\" under cpu-capacities");
+		return -1;
+	}
+	p = strchr(p, '\n');
+	for (; p; p = strchr(p + 1, '\n')) {
+		const char *q = p + 1;
+		char *end;
+		long cpu, val;
+
+		while (*q == ' ')
+			q++;
+		cpu = strtol(q, &end, 10);
+		if (end == q || *end != ':')
+			break;
+		val = strtol(end + 1, &end, 10);
+		if (cpu != n || n >= RQ_MAX_CPUS || val <= 0 || val > 1024 * 1024 ||
+		    (*end && *end != '\n')) {
+			snprintf(err, errlen, "platform file: bad cpu-capacities line for CPU %d",
+				 n);
+			return -1;
+		}
+		cap[n++] = (int)val;
+	}
+	if (!n) {
+		snprintf(err, errlen, "platform file: no CPU under cpu-capacities orig");
+		return -1;
+	}
+	len = strlcpy(buf, "capacity", size);
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, " %d", cap[i]);
+	if (len >= size) {
+		snprintf(err, errlen, "platform file: too many CPUs");
+		return -1;
+	}
+	return 1;
 }
 
 /* Parse "llc 0-3 4-7": set group[cpu] to the first CPU of its group. */
@@ -136,6 +193,21 @@ int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_
 	text = load_spec(spec, err, errlen);
 	if (!text)
 		goto out;
+	{
+		char plat[RQ_MAX_CPUS * 8 + 16];
+		int r = plat_info_spec(text, plat, sizeof(plat), err, errlen);
+
+		if (r < 0)
+			goto out;
+		if (r > 0) {
+			free(text);
+			text = strdup(plat);
+			if (!text) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+		}
+	}
 	for (int cpu = 0; cpu < n; cpu++)
 		llc[cpu] = smt[cpu] = node[cpu] = cpu;
 	/* '#' comments run to the end of their line, whatever they hold (';' too) */
@@ -191,6 +263,10 @@ int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_
 		if (has_node)
 			c->node = node[cpu];	/* the first CPU of the node names it */
 		if (has_cap) {
+			if (!cpu) {
+				an->capacity_source = "option";
+				an->asym_capacity = false;	/* these capacities decide */
+			}
 			c->capacity = cap[cpu];
 			if (cap[cpu] != cap[0])
 				an->asym_capacity = true;

@@ -140,6 +140,7 @@ struct rq_td {
 	uint32_t page_hdr;	/* bytes before a page's first event */
 	uint32_t sub_buffer;	/* page size the header page format gives, 0 unknown */
 	char uname[256];
+	char eas_event[64];	/* a sched format only an energy-aware kernel has, or "" */
 	unsigned long long overrun;
 	unsigned long long *cpu_overrun;	/* per CPU, from the CPUSTAT options */
 	int ncpu_overrun, nstats;
@@ -757,6 +758,8 @@ static void take_format(struct rq_td *td, const char *sys, const char *text, siz
 	canon = canonical_format(text, n, name, sizeof(name));
 	if (!canon)
 		return;
+	if (!td->eas_event[0] && !strcmp(sys, "sched") && rq_td_is_eas_event(name))
+		snprintf(td->eas_event, sizeof(td->eas_event), "%s", name);
 	if (!td->wanted || td->wanted(sys, name))
 		tep_parse_event(td->tep, canon, strlen(canon), sys);
 	free(canon);
@@ -2130,6 +2133,26 @@ struct tep_handle *rq_td_tep(const struct rq_td *td) { return td->tep; }
 int rq_td_version(const struct rq_td *td) { return td->version; }
 int rq_td_cpus(const struct rq_td *td) { return td->ncpus; }
 const char *rq_td_uname(const struct rq_td *td) { return td->uname; }
+const char *rq_td_eas_event(const struct rq_td *td) { return td->eas_event; }
+
+/*
+ * The scheduler events of energy-aware kernels: Android's EAS (sched_energy_diff,
+ * sched_overutilized, SchedTune's sched_tune_*, sched_boost_*) and the energy model's
+ * vendor and LISA module events.  EAS runs where CPU capacities differ.
+ */
+bool rq_td_is_eas_event(const char *name)
+{
+	static const char *const names[] = {
+		"sched_energy_diff", "sched_overutilized", "sched_compute_energy",
+		"sched_find_best_target", "sched_boost_cpu", "sched_tune_config",
+		"sched_feec_candidates", "sched_feec_rd_tasks_energy",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
 unsigned long long rq_td_stats_overrun(const struct rq_td *td) { return td->overrun; }
 
 unsigned long long rq_td_stats_overrun_cpu(const struct rq_td *td, int cpu)

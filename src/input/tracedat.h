@@ -43,6 +43,9 @@ int rq_td_version(const struct rq_td *td);
 int rq_td_cpus(const struct rq_td *td);
 /* The UNAME option ("sysname nodename release version machine"), "" if none. */
 const char *rq_td_uname(const struct rq_td *td);
+/* The first scheduler event only an energy-aware (EAS) kernel defines, or "". */
+const char *rq_td_eas_event(const struct rq_td *td);
+bool rq_td_is_eas_event(const char *name);
 /* Sum of the "overrun:" counts of the CPUSTAT options (top buffer only). */
 unsigned long long rq_td_stats_overrun(const struct rq_td *td);
 /* The same for one CPU (0 when the file has no statistics for it). */

@@ -124,7 +124,10 @@ static void json_trace_extra(FILE *f, const struct rq_summary *sum)
 		topology_source(sum));
 	for (int c = 0; c < sum->nr_cpus; c++)
 		fprintf(f, "%s%d", c ? ", " : "", sum->cpus[c].llc);
-	fprintf(f, "], \"asym_capacity\": %s},\n", sum->asym_capacity ? "true" : "false");
+	fprintf(f, "], \"asym_capacity\": %s, \"capacity_source\": \"%s\", \"eas_event\": ",
+		sum->asym_capacity ? "true" : "false", sum->capacity_source);
+	rq_json_string(f, sum->eas_event, strlen(sum->eas_event));
+	fputs("},\n", f);
 	fprintf(f, "    \"truth\": {\"source\": \"%s\", \"records\": %llu, \"drops\": %llu, "
 		   "\"misses\": %llu, ", sum->truth_source ? sum->truth_source : "none",
 		(unsigned long long)sum->truth_records, (unsigned long long)sum->truth_drops,
@@ -372,6 +375,31 @@ static void write_csv(FILE *f, const struct rq_summary *sum)
 
 /* ---- text ------------------------------------------------------------------ */
 
+/*
+ * Where the CPU capacities come from, and what the verdicts took them for: an
+ * asymmetric machine (EAS, select_idle_capacity() choose busy CPUs on purpose: every
+ * missed-idle is possible) or a symmetric one.
+ */
+static void text_capacities(FILE *f, const struct rq_summary *sum)
+{
+	const char *src = sum->capacity_source;
+	char esc[256];
+
+	if (!strcmp(src, "eas-events")) {
+		rq_escape_c(sum->eas_event, strlen(sum->eas_event), esc, sizeof(esc));
+		fprintf(f, "  capacities: not in the trace, but the kernel defines %s (energy-aware\n"
+			"    scheduling): taken as asymmetric, missed-idle only possible\n", esc);
+	} else if (!strcmp(src, "assumed")) {
+		fputs("  capacities: not in the trace: all CPUs assumed of one capacity (symmetric,\n"
+		      "    no EAS; give --topology 'capacity ...' for a big.LITTLE machine)\n", f);
+	} else {
+		fprintf(f, "  capacities: %s: %s\n", !strcmp(src, "option") ? "from --topology" :
+			"from the trace", sum->asym_capacity ?
+			"they differ (asymmetric: missed-idle only possible)" :
+			"all equal (symmetric)");
+	}
+}
+
 /* Say plainly which findings this trace cannot support, and why. */
 static void text_limits(FILE *f, const struct rq_summary *sum)
 {
@@ -609,7 +637,9 @@ static void write_text(FILE *f, const struct rq_summary *sum)
 		sum->llc_source == RQ_LLC_CACHE ? "LLC groups from sysfs cache information" :
 		sum->llc_source == RQ_LLC_PACKAGE ? "LLC taken as the package (no cache info)" :
 		"not in the trace: all CPUs assumed to share one LLC",
-		sum->asym_capacity ? "; CPU capacities differ (EAS possible)" : "");
+		sum->asym_capacity && strcmp(sum->capacity_source, "eas-events") ?
+		"; CPU capacities differ (EAS possible)" : "");
+	text_capacities(f, sum);
 	text_quality(f, sum);
 	text_limits(f, sum);
 

@@ -37,7 +37,10 @@ for p in sys.argv[1:]:
             bad.append("%s: %s" % (p, what))
     need(set(d) == {"schema", "trace", "counts", "placements", "findings", "delay"}, "top-level keys %s" % sorted(d))
     dl = d["delay"]
-    need(set(dl) == {"flagged", "unflagged", "by_kind", "not_run", "unmeasured"}, "delay keys")
+    need(set(dl) == {"flagged", "unflagged", "by_kind", "not_run", "unmeasured",
+                     "unmeasured_causes"}, "delay keys")
+    need(set(dl["unmeasured_causes"]) == {"lost_events", "late_moves", "other"} and
+         sum(dl["unmeasured_causes"].values()) == dl["unmeasured"], "delay.unmeasured_causes")
     need(delay_ok(dl["flagged"]) and delay_ok(dl["unflagged"]), "delay flagged/unflagged")
     need(all(k in KINDS and delay_ok(v) for k, v in dl["by_kind"].items()), "delay.by_kind")
     need(d["schema"] == "rqpath.audit/1", "schema id")
@@ -58,8 +61,12 @@ for p in sys.argv[1:]:
          isinstance(t["truth"]["rejected_at_record"], int), "trace.truth.rejected")
     need(set(t["profile"]) == {"exec_callback", "idle_stack", "fork_util", "delay_dequeue",
                                "source"}, "trace.profile keys")
-    need(set(t["topology"]) == {"source", "llc", "asym_capacity"} and
+    need(set(t["topology"]) == {"source", "llc", "asym_capacity", "capacity_source",
+                                "eas_event"} and
          t["topology"]["source"] in ("trace", "option", "assumed") and
+         t["topology"]["capacity_source"] in ("trace", "option", "eas-events", "assumed") and
+         isinstance(t["topology"]["eas_event"], str) and
+         (t["topology"]["capacity_source"] != "eas-events" or t["topology"]["asym_capacity"]) and
          len(t["topology"]["llc"]) == t["cpus"], "trace.topology")
     q = t["data_quality"]
     need(set(q) == {"repairs", "idle_exits_repaired", "switch_mismatches", "markers_ignored",

@@ -66,7 +66,9 @@ grep -q 'missed-idle:possible=97 tripped: 98 found' "$tmp/err" || no "trip line:
 "$RQPATH" audit "$fx" >"$tmp/text"
 grep -q '^Findings  *count  *exact inferred possible not judged  judged$' "$tmp/text" ||
 	no "no verdict columns in the text report"
-grep -q '^  idle-stacking  *not judged ' "$tmp/text" || no "idle-stacking does not say not judged"
+"$RQPATH" audit "$top/fixtures/execl-nomarkers.dat" >"$tmp/nm.txt"
+grep -q '^  needless-callback  *not judged ' "$tmp/nm.txt" ||
+	no "needless-callback without markers does not say not judged"
 grep -q '^  missed-idle  *4  *0  *4  *98  *0  *218$' "$tmp/text" || no "missed-idle row"
 awk 'length > 80 { print "FAIL: text line longer than 80 columns: " $0; bad = 1 }
 	END { exit bad }' "$tmp/text" || fail=1

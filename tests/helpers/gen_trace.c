@@ -816,10 +816,21 @@ static void judge_placement(const struct task *t, int x, bool is_fork, bool prov
 				       (t->policy != POL_UNKNOWN || l.known_nonidle)));
 		}
 	}
-	/* idle-stacking: SCHED_IDLE tasks; one of unknown policy cannot be judged */
+	/*
+	 * idle-stacking: SCHED_IDLE tasks; one of unknown policy (or x's unknown policies)
+	 * cannot be judged, unless x is empty or runs a known non-SCHED_IDLE task (nothing
+	 * stacked on SCHED_IDLE work), or no allowed CPU of the LLC is idle (nothing to be
+	 * stacked away from: a known mask needed)
+	 */
 	if (t->policy == POL_IDLE || t->policy == POL_UNKNOWN) {
-		if (t->policy == POL_UNKNOWN || !t->mask_known || (l.unknown && !l.known_nonidle)) {
-			g.v[F_STACKING].not_judged++;
+		if (l.known_nonidle || (!l.unknown && !l.ntasks)) {
+			g.v[F_STACKING].judged++;
+		} else if (t->policy == POL_UNKNOWN || !t->mask_known ||
+			   (l.unknown && !l.known_nonidle)) {
+			if (t->mask_known && !idle_sibling(t, x))
+				g.v[F_STACKING].judged++;
+			else
+				g.v[F_STACKING].not_judged++;
 		} else {
 			g.v[F_STACKING].judged++;
 			/* the wakee's SCHED_IDLE and x's: known policies, maybe stale */

@@ -26,7 +26,7 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     policy counts as not SCHED_IDLE; a CPU with only a pending wakeup is busy).
   * proof of selection (docs/design.md §3, derived here from the text, not from rqpath's
     fields): kernel without delayed dequeue (a release before 6.12, or none known and
-    neither sched_waking nor sched_prepare_exec defined), an RT/DL task, a migration
+    sched_prepare_exec not defined: before v6.10), an RT/DL task, a migration
     inside the waking window, or the CPU it blocked on ran the idle task since it
     blocked.  It blocked at the latest when it was last seen running there: its
     switch-out, or its last record as that CPU's runner when the switch-out is missing.
@@ -43,8 +43,13 @@ The rules, in short (rqpath-paths(7), VERDICTS):
     at the waking and now, while another allowed CPU of its LLC was truly idle at both.
   * idle-stacking: a wakeup or fork of a SCHED_IDLE task onto a CPU running only
     SCHED_IDLE work, all known, while another allowed CPU of its LLC was truly idle.
+    Judged whatever the policies are when the CPU is known truly idle, empty, or has a
+    known non-SCHED_IDLE task, or when no allowed CPU of the LLC may have been idle.
+  * a trace with no sched_wakeup record (so far) cannot support either finding: every
+    candidate is not judged.  A wakeup whose previous CPU is unknown is not judged.
   * unproven selection (or a maybe-delayed non-idle task on the target) -> possible;
-    so is every missed-idle when the CPUs' capacities differ (EAS).
+    so is every missed-idle when the CPUs' capacities differ (EAS), or, with no
+    capacities in the trace, when it defines an energy-aware kernel's sched events.
   * a counted verdict is inferred when it rests on an assumption, else exact.  A mask
     the recorder read rests on "affinity-last-read" when the trace does not define
     sys_enter_sched_setaffinity, on "cpuset-unseen" when it does not define
@@ -70,6 +75,11 @@ import subprocess
 import sys
 
 MS = 1000000
+# scheduler events only energy-aware (EAS) kernels define (Android EAS, SchedTune,
+# energy-model tracing): such a kernel runs where the CPUs' capacities differ
+EAS_EVENTS = {"sched_energy_diff", "sched_overutilized", "sched_compute_energy",
+              "sched_find_best_target", "sched_boost_cpu", "sched_tune_config",
+              "sched_feec_candidates", "sched_feec_rd_tasks_energy"}
 DELAYED_WINDOW = 10 * MS
 KNOWN_AFTER = 20 * MS
 WINDOW = 10 * MS          # affinity / NUMA windows
@@ -233,14 +243,16 @@ class Model:
         self.has_markers = False
         self.has_topology = False
         self.capacity = {}        # cpu -> capacity from the cpu markers
-        self.asym = False
+        # an energy-aware kernel's scheduler events: asymmetric, unless markers say
+        self.asym = bool(self.defined & EAS_EVENTS)
         self.marker_pid = None
-        # no release known: the events decide (sched_waking v4.3, sched_prepare_exec v6.10)
-        self.delayed_dequeue = bool(self.defined & {"sched_waking", "sched_prepare_exec"}) \
-            or not self.defined
+        # no release known: the events decide (sched_prepare_exec v6.10, delayed
+        # dequeue v6.12): without sched_prepare_exec, a kernel before v6.10
+        self.delayed_dequeue = "sched_prepare_exec" in self.defined or not self.defined
         self.stack_allowed = True
         self.now = 0
         self.wakeups_seen = 0
+        self.switches_seen = 0
         self.f = {k: {"count": 0, "exact": 0, "inferred": 0, "possible": 0, "not_judged": 0,
                       "judged": 0}
                   for k in ("missed-idle", "idle-stacking")}
@@ -447,7 +459,13 @@ class Model:
         return bool(self.cpus[cpu].last_idle) and self.cpus[cpu].last_idle >= ts
 
     # ---- the judges
-    def stacking(self, t, x, saw, proven, proof):
+    def supported(self):
+        """A sched_wakeup record so far: else the trace cannot support either finding,
+        and every candidate is not judged (a placement before the first sched_switch
+        is judged on the model repaired from the writers)."""
+        return self.wakeups_seen > 0
+
+    def stacking(self, t, x, saw, proven, proof, fork=False):
         s = self.f["idle-stacking"]
         if not self.stack_allowed:
             return
@@ -455,13 +473,21 @@ class Model:
         k = self.idle_cls(t, assume)
         if k == 0:
             return
-        mask = self.mask_of(t, assume)
-        lk = self.look(x, t.pid)
-        if k < 0 or mask is None or lk is None or (lk["unknown"] and not lk["nonidle"]):
+        if not fork and not self.supported():   # a fork's placement needs no sched_wakeup
             s["not_judged"] += 1
             return
-        if lk["idle"] or not lk["n"] or lk["nonidle"]:
+        mask = self.mask_of(t, assume)
+        lk = self.look(x, t.pid)
+        # nothing stacked on x, or x not SCHED_IDLE-only: whatever the policies, no finding
+        if lk is not None and (lk["nonidle"] or (not lk["unknown"] and
+                                                 (lk["idle"] or not lk["n"]))):
             s["judged"] += 1
+            return
+        if k < 0 or mask is None or lk is None or (lk["unknown"] and not lk["nonidle"]):
+            # no allowed CPU of the LLC that may have been idle: nothing to stack away from
+            cpu, maybe = (-1, True) if mask is None else \
+                self.idle_cpu_for(mask, x, t, saw, set())
+            s["judged" if cpu < 0 and not maybe else "not_judged"] += 1
             return
         cpu, maybe = self.idle_cpu_for(mask, x, t, saw, assume)
         s["not_judged" if cpu < 0 and maybe else "judged"] += 1
@@ -474,6 +500,9 @@ class Model:
         assume = set()
         k = self.idle_cls(t, assume)
         if k == 1 or self.rt(t) or t.policy == 7:
+            return
+        if not self.supported():
+            s["not_judged"] += 1
             return
         mask = self.mask_of(t, assume)
         lk = self.look(x, t.pid)
@@ -654,7 +683,11 @@ class Model:
         elif self.rt(t):
             pass
         elif frm < 0:
-            judge = False                   # path unknown
+            judge = False                   # path unknown: each candidate not judged
+            if self.stack_allowed and self.idle_cls(t, set()) != 0:
+                self.f["idle-stacking"]["not_judged"] += 1
+            if self.idle_cls(t, set()) != 1 and not self.rt(t) and t.policy != 7:
+                self.f["missed-idle"]["not_judged"] += 1
         elif to == frm:
             self.path("wake-prev", saw and proven and t.mask_known and not assume and
                       not proof and not self.asym)
@@ -690,7 +723,7 @@ class Model:
         elif not self.rt(t):
             self.path("fork-local" if to == cpu else "fork-moved", t.mask_known and not unseen)
         t.forking = False
-        self.stacking(t, to, False, True, set())
+        self.stacking(t, to, False, True, set(), fork=True)
         t.cpu, t.state = to, "Q"
         self.enqueue(t, to, False)
 
@@ -881,12 +914,13 @@ class Model:
         if kind == "marker":
             self.marker(owner, m.group(1).rstrip())
         elif ev == "sched_switch":
+            self.switches_seen += 1
             self.switch(ts, cpu, body)
         elif ev == "sched_waking":
             self.waking(cpu, owner, body)
         elif ev == "sched_wakeup":
-            self.wakeup(cpu, body)
             self.wakeups_seen += 1
+            self.wakeup(cpu, body)
         elif ev == "sched_wakeup_new":
             self.wakeup_new(cpu, body)
         elif ev == "sched_migrate_task":
