@@ -184,11 +184,15 @@ static void json_examples(FILE *f, const char *key, const struct rq_placement *e
 	fprintf(f, "%s]", n ? "\n    " : "");
 }
 
-static void write_json(FILE *f, const struct rq_summary *sum)
+/* tripped: the --fail-on rules' names ("\"missed-idle\", ..."), NULL: no "tripped" key */
+static void write_json(FILE *f, const struct rq_summary *sum, const char *tripped)
 {
 	bool first = true;
 
-	fprintf(f, "{\n  \"schema\": \"rqpath.audit/1\",\n  \"trace\": {\"source\": ");
+	fprintf(f, "{\n  \"schema\": \"rqpath.audit/1\",\n");
+	if (tripped)
+		fprintf(f, "  \"tripped\": [%s],\n", tripped);
+	fprintf(f, "  \"trace\": {\"source\": ");
 	rq_json_string(f, sum->source, strlen(sum->source));
 	fprintf(f, ", \"kernel\": ");
 	rq_json_string(f, sum->profile.release, strlen(sum->profile.release));
@@ -586,9 +590,12 @@ static void write_text(FILE *f, const struct rq_summary *sum)
 
 	rq_escape_c(sum->source, strlen(sum->source), src, sizeof(src));
 	fprintf(f, "rqpath audit of %s\n", src);
-	fprintf(f, "  kernel %s, %d CPUs, %llu events, %llu lost, %.3f s traced\n",
-		release_or_unknown(sum, rel, sizeof(rel)), sum->nr_cpus, (unsigned long long)sum->nr_events,
-		(unsigned long long)sum->lost_events,
+	/* the tracepoint events, and the kernel-truth records apart (as record counts them) */
+	fprintf(f, "  kernel %s, %d CPUs, %llu events", release_or_unknown(sum, rel, sizeof(rel)),
+		sum->nr_cpus, (unsigned long long)(sum->nr_events - sum->truth_records));
+	if (sum->truth_records)
+		fprintf(f, " (+%llu truth records)", (unsigned long long)sum->truth_records);
+	fprintf(f, ", %llu lost, %.3f s traced\n", (unsigned long long)sum->lost_events,
 		sum->last_ts > sum->first_ts ? secs(sum->last_ts - sum->first_ts) : 0.0);
 	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s,\n"
 		   "    delay-dequeue %s (%s)\n",
@@ -667,7 +674,7 @@ static int text_end(struct rq_writer *w, const struct rq_summary *sum)
 
 static int json_end(struct rq_writer *w, const struct rq_summary *sum)
 {
-	write_json(w->f, sum);
+	write_json(w->f, sum, w->tripped ? w->tripped : "");
 	return 0;
 }
 
@@ -690,7 +697,7 @@ static int jsonl_end(struct rq_writer *w, const struct rq_summary *sum)
 
 	if (!mem)
 		return -1;
-	write_json(mem, sum);
+	write_json(mem, sum, NULL);
 	if (fclose(mem)) {
 		free(json);
 		return -1;
@@ -728,7 +735,7 @@ int rq_report_write(FILE *f, const struct rq_analysis *an, enum rq_format fmt)
 	const struct rq_summary *sum = rq_analysis_summary(an);
 
 	switch (fmt) {
-	case RQ_FMT_JSON: write_json(f, sum); break;
+	case RQ_FMT_JSON: write_json(f, sum, ""); break;
 	case RQ_FMT_CSV: write_csv(f, sum); break;
 	default: write_text(f, sum); break;
 	}
