@@ -38,7 +38,7 @@ static void draw_info(struct view *v, int y)
 {
 	struct tui *t = v->t;
 	const struct rq_summary *sum = rq_analysis_summary(t->an);
-	char ev[32], rate[32], line[256], lost[32], truth[48] = "";
+	char ev[32], rate[32], line[256], lost[32], truth[64] = "";
 	double span = 0;
 	int x;
 

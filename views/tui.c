@@ -469,9 +469,17 @@ static void observe(struct tui *t, struct rq_pump *pump)
 /* ---- replay source ---------------------------------------------------------------- */
 
 /* RQPATH_TUI_RING=N: how many placements the engine keeps whole (tests make it small). */
+static const struct rq_filter *replay_filter;
+
+void tui_set_filter(const struct rq_filter *f)
+{
+	replay_filter = f;
+}
+
 static struct rq_analysis *new_analysis(const struct tui *t)
 {
-	struct rq_analysis_opts o = { .topology = t->topology, .no_truth = t->no_truth };
+	struct rq_analysis_opts o = { .topology = t->topology, .no_truth = t->no_truth,
+				      .filter = t->live ? NULL : replay_filter };
 	const char *e = getenv("RQPATH_TUI_RING");
 
 	if (e && *e && atoi(e) > 0)
@@ -1467,6 +1475,9 @@ static bool live_turn(struct tui *t, struct loop *l)
 	const struct rq_budget slice = { .max_seconds = LIVE_SLICE };
 	double now = wall_now();
 
+	/* --duration S: the recording ends as the user would end it (q) */
+	if (t->duration > 0 && now - t->started >= t->duration)
+		t->quit = true;
 	if (l->more || now - l->last_read >= LIVE_GAP) {
 		l->ret = rq_recorder_step(t->rec, &slice);
 		if (l->ret <= 0)
@@ -1597,6 +1608,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	}
 	t->live = true;
 	t->output = o->output;
+	t->duration = o->duration;
 	t->speed = SPEED_1X;
 	if (uname(&un) == 0)
 		snprintf(t->release, sizeof(t->release), "%s", un.release);

@@ -247,6 +247,7 @@ struct tui {
 
 	/* live */
 	double started;		/* wall clock, seconds */
+	double duration;	/* live --duration S: quit S seconds after the start, 0 never */
 	double rate;		/* events per second, exponentially weighted (decays) */
 	uint64_t rate_events;
 	double rate_at;

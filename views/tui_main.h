@@ -33,12 +33,17 @@ int tui_compare(const char *const *base, int nbase, const char *const *new, int 
 int tui_why(const char *path, const char *topology, bool no_truth, int pid, bool at_given,
 	    double at, FILE *out, char *err, size_t errlen);
 
+/* The placements replay's analyses count and show (-p, --comm, -C, --from/--to); NULL all. */
+struct rq_filter;
+void tui_set_filter(const struct rq_filter *f);
+
 struct tui_live_opts {
 	int buffer_kb;		/* per-CPU buffer, 0 = default */
 	const char *output;	/* keep the recording in this file, NULL: a temporary one */
 	bool force;		/* replace an existing output file */
 	mode_t mode;		/* its permission bits, 0: 0600 */
 	bool no_bpf;		/* no kernel truth (record.h) */
+	double duration;	/* --duration S: quit after S seconds of recording, 0 never */
 };
 
 /* Record this system (root) and show it live until the user quits.  0, or -1 and err. */

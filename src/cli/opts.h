@@ -64,16 +64,16 @@ struct cli_command {
  */
 enum { CLI_OPT_COMM = 0x300, CLI_OPT_FROM, CLI_OPT_TO };
 #define CLI_FILTER_OPTIONS \
-	{ "pid", 'p', CLI_STRING, "PID[,PID...]", 0, 0, 0, \
+	{ "pid", 'p', CLI_STRING, "PID[,PID...]", 0, 0, CLI_SHORT, \
 	  "only the placements of these tasks (pids, comma-separated)" }, \
 	{ "comm", CLI_OPT_COMM, CLI_STRING, "NAME", 0, 0, 0, \
 	  "only the placements of tasks of that name (as the trace has it)" }, \
-	{ "cpu", 'C', CLI_STRING, "LIST", 0, 0, 0, \
+	{ "cpu", 'C', CLI_STRING, "LIST", 0, 0, CLI_SHORT, \
 	  "only the placements onto these CPUs (0,2-3)" }, \
 	{ "from", CLI_OPT_FROM, CLI_STRING, "S", 0, 0, 0, \
 	  "only the placements from S seconds after the trace's first record on" }, \
-	{ "to", CLI_OPT_TO, CLI_STRING, "S", 0, 0, CLI_NESTED, \
-	  "... up to S seconds after it" }
+	{ "to", CLI_OPT_TO, CLI_STRING, "S", 0, 0, 0, \
+	  "only the placements up to S seconds after the trace's first record" }
 
 struct rq_filter;
 struct cli_parser;

@@ -320,7 +320,8 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 		an->filtering = true;
 		an->filter = *an->opts.filter;
 		if (an->filter.comm)
-			strncpy(an->filter_comm, an->filter.comm, RQ_COMM_LEN);
+			memcpy(an->filter_comm, an->filter.comm,
+			       strnlen(an->filter.comm, RQ_COMM_LEN));
 		an->filtered_out = calloc(RQ_FIND__COUNT, sizeof(*an->filtered_out));
 		if (!an->filtered_out || rq_cpumask_init(&an->filter_cpus, RQ_MAX_CPUS) ||
 		    (an->filter.cpus && rq_cpumask_parse(&an->filter_cpus, an->filter.cpus))) {
