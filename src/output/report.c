@@ -233,10 +233,15 @@ static void write_json(FILE *f, const struct rq_summary *sum, const char *trippe
 
 		fprintf(f, "%s\n    \"%s\": {\"count\": %llu", i ? "," : "", rq_finding_ids[i],
 			(unsigned long long)s->count);
+		/* one key set for every finding: what is not this finding's is null */
 		if (i == RQ_FIND_NEEDLESS_CALLBACK)
 			fprintf(f, ", \"unknown\": %llu", (unsigned long long)s->unknown);
+		else
+			fprintf(f, ", \"unknown\": null");
 		if (i == RQ_FIND_OFFCPU_FORK)
 			fprintf(f, ", \"of\": %llu", (unsigned long long)s->of);
+		else
+			fprintf(f, ", \"of\": null");
 		fprintf(f, ", \"exact\": %llu, \"inferred\": %llu, \"possible\": %llu, "
 			   "\"no_selection\": %llu, \"not_judged\": %llu, \"judged\": %llu, "
 			   "\"assumptions\": ",
