@@ -721,6 +721,8 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		t = rqe_task_get(an, ev->pid, ev->ts);
 	if (!t)
 		return;
+	/* after an exec the task leads its thread group: its pid (the event's) is its tgid */
+	t->tgid_self = true;
 	if (ev->pid2 && ev->pid2 != ev->pid) {
 		/* de_thread(): a non-leader thread took the leader's pid */
 		struct rq_task *leader = rqe_task_get(an, ev->pid, ev->ts);

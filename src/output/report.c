@@ -270,7 +270,7 @@ static void csv_row(FILE *f, const char *record, const char *name, const char *k
 	rq_csv_field(f, name, strlen(name));
 	fprintf(f, ",%s,%s,%llu", kind, path, count);
 	if (!p) {
-		fputs(",,,,,,,,\n", f);
+		fputs(",,,,,,,,,\n", f);
 		return;
 	}
 	rq_placement_describe(p, why, sizeof(why));
@@ -278,7 +278,7 @@ static void csv_row(FILE *f, const char *record, const char *name, const char *k
 	rq_csv_field(f, p->comm, strlen(p->comm));
 	fprintf(f, ",%d,%d,%d,%s,", p->cpu, p->from_cpu, p->to_cpu, rq_confidence_names[p->conf]);
 	rq_csv_field(f, why, strlen(why));
-	fputc('\n', f);
+	fputs(",\n", f);
 }
 
 /* Data quality rows: name says what, kind says which CPU ("" for the whole trace). */
@@ -322,11 +322,12 @@ static void csv_quality(FILE *f, const struct rq_summary *sum)
 
 static void write_csv(FILE *f, const struct rq_summary *sum)
 {
-	fputs("record,name,kind,path,count,ts,pid,comm,cpu,from_cpu,to_cpu,confidence,why\n", f);
-	/* text values of the trace go in the last column, numbers in count */
-	fputs("trace,source,,,,,,,,,,,", f);
+	fputs("record,name,kind,path,count,ts,pid,comm,cpu,from_cpu,to_cpu,confidence,why,value\n",
+	      f);
+	/* text values of the trace go in the value column, numbers in count; every row 14 */
+	fputs("trace,source,,,,,,,,,,,,", f);
 	rq_csv_field(f, sum->source, strlen(sum->source));
-	fputs("\ntrace,kernel,,,,,,,,,,,", f);
+	fputs("\ntrace,kernel,,,,,,,,,,,,", f);
 	rq_csv_field(f, sum->profile.release, strlen(sum->profile.release));
 	fputc('\n', f);
 	csv_row(f, "trace", "events", "", "", sum->nr_events, NULL);
