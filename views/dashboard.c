@@ -489,7 +489,7 @@ static void draw_top_tasks(struct view *v, int y, int ymax)
 	if (c.want > 64)
 		c.want = 64;
 	rq_task_info_foreach(v->t->an, top_add, &c);
-	tui_rule(v->t, y++, "tasks with the most findings (3: all tasks)");
+	tui_rule(v->t, y++, "tasks with the most findings (key 3: all tasks)");
 	if (!c.n)
 		tui_puts(y, 1, -1, "(no task has a finding)");
 	for (int k = 0; k < c.n && y < ymax; k++, y++) {
