@@ -238,6 +238,7 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->path_conf = (const uint64_t (*)[3])an->path_conf;
 	s->conf_counts = an->conf_counts;
 	s->nr_placements = an->nr_placements - an->nr_filtered;
+	s->nr_filtered = an->nr_filtered;
 	s->findings = an->findings;
 	s->has_event = an->has_event;
 	for (int f = 0; f < RQ_FIND__COUNT; f++)

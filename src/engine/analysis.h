@@ -448,6 +448,7 @@ struct rq_summary {
 	const uint64_t (*path_conf)[3];	/* [RQ_PATH__COUNT]: exact, inferred, unknown */
 	const uint64_t *conf_counts;	/* [3] */
 	uint64_t nr_placements;
+	uint64_t nr_filtered;	/* placements a filter (opts.filter) left out of every count */
 	/* per finding: count = exact + inferred, possible, not_judged, judged, examples */
 	const struct rq_finding_store *findings;	/* [RQ_FIND__COUNT] */
 	/* what the trace supports */

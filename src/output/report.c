@@ -603,6 +603,10 @@ static void write_text(FILE *f, const struct rq_summary *sum)
 		fprintf(f, " (+%llu truth records)", (unsigned long long)sum->truth_records);
 	fprintf(f, ", %llu lost, %.3f s traced\n", (unsigned long long)sum->lost_events,
 		sum->last_ts > sum->first_ts ? secs(sum->last_ts - sum->first_ts) : 0.0);
+	if (sum->nr_filtered)
+		fprintf(f, "  filtered: %llu of the trace's %llu placements left out (-p, --comm, -C,"
+			" --from, --to)\n", (unsigned long long)sum->nr_filtered,
+			(unsigned long long)(sum->nr_filtered + sum->nr_placements));
 	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s,\n"
 		   "    delay-dequeue %s (%s)\n",
 		affected(sum->profile.exec_callback_unconditional),
