@@ -52,7 +52,7 @@ static void draw_info(struct view *v, int y)
 		char n[32];
 
 		fmt_count(sum->truth_records, n, sizeof(n));
-		snprintf(truth, sizeof(truth), " (+%s truth records)", n);
+		snprintf(truth, sizeof(truth), "  (+%s truth records)", n);
 	}
 	fmt_count(sum->lost_events, lost, sizeof(lost));
 	if (t->live) {
@@ -69,8 +69,8 @@ static void draw_info(struct view *v, int y)
 		else
 			snprintf(rate, sizeof(rate), "-");
 	}
-	snprintf(line, sizeof(line), "  %d CPUs  %s events%s (%s)  %s lost", sum->nr_cpus, ev,
-		 truth, rate, lost);
+	snprintf(line, sizeof(line), "  %d CPUs  %s events (%s)  %s lost", sum->nr_cpus, ev, rate,
+		 lost);
 	x += tui_puts(y, x, -1, line);
 	if (sum->lost_events) {
 		/* live, the remedy is at hand: a bigger ring buffer per CPU */
@@ -80,6 +80,8 @@ static void draw_info(struct view *v, int y)
 		x += tui_puts(y, x, -1, mark);
 		attroff(tui_attr(C_FINDING));
 	}
+	/* after the lost count and its advice: on a narrow screen this is cut first */
+	x += tui_puts(y, x, -1, truth);
 	if (t->live) {
 		if (!t->test_mode) {
 			snprintf(line, sizeof(line), "  elapsed %.0fs", tui_wall_elapsed(t));
