@@ -38,7 +38,7 @@ static void draw_info(struct view *v, int y)
 {
 	struct tui *t = v->t;
 	const struct rq_summary *sum = rq_analysis_summary(t->an);
-	char ev[32], rate[32], line[256], lost[32];
+	char ev[32], rate[32], line[256], lost[32], truth[64] = "";
 	double span = 0;
 	int x;
 
@@ -46,7 +46,14 @@ static void draw_info(struct view *v, int y)
 	x = tui_puts(y, 0, -1, " kernel ");
 	x += tui_puts_untrusted(y, x, 24, sum->profile.release[0] ? sum->profile.release : "?",
 				sum->profile.release[0] ? strlen(sum->profile.release) : 1);
-	fmt_count(sum->nr_events, ev, sizeof(ev));
+	/* the tracepoint events, the kernel-truth records apart (as record and audit say) */
+	fmt_count(sum->nr_events - sum->truth_records, ev, sizeof(ev));
+	if (sum->truth_records) {
+		char n[32];
+
+		fmt_count(sum->truth_records, n, sizeof(n));
+		snprintf(truth, sizeof(truth), "  (+%s truth records)", n);
+	}
 	fmt_count(sum->lost_events, lost, sizeof(lost));
 	if (t->live) {
 		if (t->test_mode)
@@ -57,7 +64,8 @@ static void draw_info(struct view *v, int y)
 		if (sum->last_ts > sum->first_ts)
 			span = (sum->last_ts - sum->first_ts) / 1e9;
 		if (span > 0)
-			snprintf(rate, sizeof(rate), "%.0f/s", sum->nr_events / span);
+			snprintf(rate, sizeof(rate), "%.0f/s",
+				 (sum->nr_events - sum->truth_records) / span);
 		else
 			snprintf(rate, sizeof(rate), "-");
 	}
@@ -72,6 +80,8 @@ static void draw_info(struct view *v, int y)
 		x += tui_puts(y, x, -1, mark);
 		attroff(tui_attr(C_FINDING));
 	}
+	/* after the lost count and its advice: on a narrow screen this is cut first */
+	x += tui_puts(y, x, -1, truth);
 	if (t->live) {
 		if (!t->test_mode) {
 			snprintf(line, sizeof(line), "  elapsed %.0fs", tui_wall_elapsed(t));
@@ -481,7 +491,7 @@ static void draw_top_tasks(struct view *v, int y, int ymax)
 	if (c.want > 64)
 		c.want = 64;
 	rq_task_info_foreach(v->t->an, top_add, &c);
-	tui_rule(v->t, y++, "tasks with the most findings (3: all tasks)");
+	tui_rule(v->t, y++, "tasks with the most findings (key 3: all tasks)");
 	if (!c.n)
 		tui_puts(y, 1, -1, "(no task has a finding)");
 	for (int k = 0; k < c.n && y < ymax; k++, y++) {

@@ -38,25 +38,29 @@ struct detail_state {
 };
 
 
-static void add(struct detail_state *s, enum tui_color c, const char *fmt, ...)
+/* Where the facts go: the detail's lines, or rqpath why's output (tui_detail_facts()). */
+struct facts {
+	tui_fact_fn fn;
+	void *data;
+	int width;
+};
+
+static void add(struct facts *s, enum tui_color c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void add(struct detail_state *s, enum tui_color c, const char *fmt, ...)
+static void add(struct facts *s, enum tui_color c, const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
 
-	if (s->n >= DL_MAX)
-		return;
-	s->lines[s->n].color = c;
-	s->lines[s->n].attr = 0;
 	va_start(ap, fmt);
-	vsnprintf(s->lines[s->n].text, DL_LEN, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	s->n++;
+	s->fn(c, line, s->data);
 }
 
 struct wrap_add {
-	struct detail_state *s;
+	struct facts *s;
 	enum tui_color c;
 	const char *indent;
 };
@@ -68,7 +72,7 @@ static void wrap_cb(const char *line, int len, void *data)
 	add(w->s, w->c, "%s%.*s", w->indent, len, line);
 }
 
-static void add_wrapped(struct detail_state *s, enum tui_color c, const char *indent,
+static void add_wrapped(struct facts *s, enum tui_color c, const char *indent,
 			const char *text)
 {
 	struct wrap_add w = { s, c, indent };
@@ -76,28 +80,78 @@ static void add_wrapped(struct detail_state *s, enum tui_color c, const char *in
 	rq_teach_wrap(text, s->width - (int)strlen(indent) - 1, wrap_cb, &w);
 }
 
-static void build(struct view *v)
+/*
+ * The CPUs at the instant of the placement, as the timeline's index has them: what ran
+ * on each and how many waited (the engine's queue), the allowed ones marked; the ones
+ * the judges named (the idle CPU found, the CPU chosen) said so.
+ */
+static void add_cpus(struct facts *s, struct tui *t, const struct rq_placement *p,
+		     const struct rq_task_info *tk)
 {
-	struct detail_state *s = v->priv;
-	const struct rq_placement *p = &s->p;
-	const struct rq_analysis *an = v->t->an;
+	const struct tl_index *x = t->idx;
+	bool known = tk && tk->mask_known;
+	char name[RQ_COMM_LEN * 4 + 1], what[RQ_COMM_LEN * 4 + 64], q[32];
+
+	if (!x || x->nr_cpus <= 0) {
+		add(s, C_DIM, "the CPUs: not known here (live: shown in replay)");
+		add(s, C_NORMAL, "%s", "");
+		return;
+	}
+	add(s, C_HEADER, "the CPUs at that instant (%s)", known ?
+	    "* allowed to the task" : "allowed CPUs not known: all shown");
+	for (int c = 0; c < x->nr_cpus; c++) {
+		size_t k;
+		const struct tl_run *r = tl_run_at(x, c, p->ts, &k);
+		int n = tl_queued_before(x, c, p->ts, NULL);
+		bool allowed = known && rq_cpumask_test(tk->mask, c);
+
+		if (!r)
+			snprintf(what, sizeof(what), "not known");
+		else if (!r->pid)
+			snprintf(what, sizeof(what), "idle");
+		else
+			snprintf(what, sizeof(what), "running %s:%d",
+				 tui_display(tl_comm(x, r->comm), strnlen(tl_comm(x, r->comm),
+					     RQ_COMM_LEN), name, sizeof(name)), r->pid);
+		if (n < 0)
+			snprintf(q, sizeof(q), "queue not known");
+		else
+			snprintf(q, sizeof(q), "%d queued", n);
+		add(s, C_NORMAL, " %s cpu%-3d %-30s %-16s%s%s%s", allowed ? "*" : " ", c, what, q,
+		    c == p->to_cpu ? " <- chosen" : "",
+		    c == p->from_cpu && c != p->to_cpu ? " <- previous" : "",
+		    (p->why & (1u << RQ_WHY_IDLE_STACKED | 1u << RQ_WHY_BUSY_RUNNING |
+			       1u << RQ_WHY_BUSY_WAITING | 1u << RQ_WHY_BUSY_PENDING)) &&
+		    c == p->why_cpu ? " <- idle, the judge found" : "");
+	}
+	add(s, C_NORMAL, "%s", "");
+}
+
+void tui_detail_facts(struct tui *t, const struct rq_placement *p,
+		      const char (*ev)[TUI_EV_LEN], int nev, const char *ev_err, int width,
+		      tui_fact_fn fn, void *data)
+{
+	struct facts fs = { fn, data, width }, *s = &fs;
+	const struct rq_analysis *an = t->an;
 	const struct rq_path_info *pi = &rq_paths[p->path];
 	struct rq_task_info info;
 	const struct rq_task_info *tk = an && rq_task_info_get(an, p->pid, &info) ? &info : NULL;
 	char comm[RQ_COMM_LEN * 4 + 1], why[RQ_WHY_LEN + 256], esc[(RQ_WHY_LEN + 256) * 4];
 	char from[16], mask[128] = "?", pre[128], ts[48];
 
-	s->n = 0;
-	s->width = COLS;
 	tui_display(p->comm, strnlen(p->comm, RQ_COMM_LEN), comm, sizeof(comm));
 	if (p->from_cpu >= 0)
 		snprintf(from, sizeof(from), "%d", p->from_cpu);
 	else
 		snprintf(from, sizeof(from), "?");
 	add(s, C_HEADER, "placement #%llu at %ss", (unsigned long long)p->seq,
-	    tui_fmt_ts(v->t, p->ts, 0, ts, sizeof(ts)));
+	    tui_fmt_ts(t, p->ts, 0, ts, sizeof(ts)));
 	if (tk && tk->mask_known)
 		rq_cpumask_format(tk->mask, mask, sizeof(mask));
+	else if (p->truth & RQ_PT_MASK)
+		/* the kernel's state gave the count, not which ones (the why says so too) */
+		snprintf(mask, sizeof(mask), "%u (kernel state; which not recorded)",
+			 p->truth_allowed);
 	add(s, C_NORMAL, " task       %d %s  (policy %s, allowed CPUs %s)", p->pid, comm,
 	    tk ? rq_policy_name(tk->policy) : "?", mask);
 	add(s, C_NORMAL, " decision   %s: CPU %s %s %d   (record written on CPU %d by pid %d)",
@@ -140,13 +194,14 @@ static void build(struct view *v)
 			add(s, C_HEADER, "not flagged by any of the %d findings", RQ_FIND__COUNT);
 	}
 	add(s, C_NORMAL, "%s", "");
-	if (s->nev > 0) {
+	add_cpus(s, t, p, tk);
+	if (nev > 0) {
 		add(s, C_HEADER, "the records (as trace-cmd report prints them; > the deciding one)");
-		for (int i = 0; i < s->nev; i++)
-			add(s, s->ev[i][0] == '>' ? C_TAKEN : C_NORMAL, "%s", s->ev[i]);
+		for (int i = 0; i < nev; i++)
+			add(s, ev[i][0] == '>' ? C_TAKEN : C_NORMAL, "%s", ev[i]);
 		add(s, C_NORMAL, "%s", "");
-	} else if (s->nev < 0 && s->ev_err[0]) {
-		add(s, C_DIM, "the records: %s", s->ev_err);
+	} else if (nev < 0 && ev_err && ev_err[0]) {
+		add(s, C_DIM, "the records: %s", ev_err);
 		add(s, C_NORMAL, "%s", "");
 	}
 	add(s, C_HEADER, "what the trace cannot tell");
@@ -159,13 +214,35 @@ static void build(struct view *v)
 		enum rq_teach_mark m = rq_teach_node_mark(i, p->path);
 		const char *mk = m == RQ_TEACH_TAKEN ? tui_g.mark : m == RQ_TEACH_MAYBE ? "?" : ".";
 
-		rq_teach_tree_prefix(i, v->t->utf8, pre, sizeof(pre));
+		rq_teach_tree_prefix(i, t->utf8, pre, sizeof(pre));
 		/* the kernel function of each step on the way; the others stay short */
 		add(s, m == RQ_TEACH_TAKEN ? C_TAKEN : m == RQ_TEACH_MAYBE ? C_MAYBE : C_DIM,
 		    " %s %s%s%s%s", mk, pre, n->title,
 		    m != RQ_TEACH_OFF && n->kernel_fn[0] ? "  " : "",
 		    m != RQ_TEACH_OFF ? n->kernel_fn : "");
 	}
+}
+
+static void line_cb(enum tui_color c, const char *text, void *data)
+{
+	struct detail_state *s = data;
+
+	if (s->n >= DL_MAX)
+		return;
+	s->lines[s->n].color = c;
+	s->lines[s->n].attr = 0;
+	snprintf(s->lines[s->n].text, DL_LEN, "%s", text);
+	s->n++;
+}
+
+static void build(struct view *v)
+{
+	struct detail_state *s = v->priv;
+
+	s->n = 0;
+	s->width = COLS;
+	tui_detail_facts(v->t, &s->p, (const char (*)[TUI_EV_LEN])s->ev, s->nev, s->ev_err,
+			 s->width, line_cb, s);
 }
 
 /*

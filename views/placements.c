@@ -1105,6 +1105,7 @@ static int search_bits(struct view *v, const char *needle, bool icase)
 	bool digits = needle[0] && all_digits(needle), pm[RQ_PATH__COUNT];
 	bool any_comm = false, any_path = false;
 	uint8_t *cm, *pidm = NULL;
+	unsigned int fm = 0;	/* the findings whose id has the needle (a row's flags) */
 
 	if (s->mbits_ok && s->micase == icase && !strcmp(s->msearch, needle))
 		return 0;
@@ -1128,11 +1129,15 @@ static int search_bits(struct view *v, const char *needle, bool icase)
 	cm[x->ncomms] = 0;
 	for (int p = 0; p < RQ_PATH__COUNT; p++)
 		any_path |= pm[p] = tui_text_has(rq_paths[p].id, needle, icase);
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		if (tui_text_has(rq_finding_ids[f], needle, icase))
+			fm |= 1u << f;
 	s->nmatch = 0;
-	/* only the columns that can match are read */
-	for (size_t i = 0; (any_comm || any_path || digits) && i < x->sorted; i++) {
+	/* only the columns that can match are read (the flags from the record itself) */
+	for (size_t i = 0; (any_comm || any_path || digits || fm) && i < x->sorted; i++) {
 		bool m = (any_comm && cm[s->col_comm[i] < x->ncomms ? s->col_comm[i] :
-					x->ncomms]) || (any_path && pm[s->col_path[i]]);
+					x->ncomms]) || (any_path && pm[s->col_path[i]]) ||
+			 (fm && (x->pl[i].findings & fm));
 
 		if (!m && digits) {
 			int32_t pid = s->col_pid[i];
@@ -1237,9 +1242,14 @@ static bool placements_match(struct view *v, int row, const char *needle, bool i
 		return BIT_HAS(s->mbits, pos_of(s, d));
 	p = row_pl(v, d);
 	snprintf(pid, sizeof(pid), "%d", p->pid);
-	return tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
-	       strstr(pid, needle) ||
-	       tui_text_has(rq_paths[p->path].id, needle, icase);
+	if (tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
+	    strstr(pid, needle) || tui_text_has(rq_paths[p->path].id, needle, icase))
+		return true;
+	/* a flagged row by its finding's id: /offcpu finds the rows flagged O */
+	for (int f = 0; f < RQ_FIND__COUNT; f++)
+		if ((p->findings & (1u << f)) && tui_text_has(rq_finding_ids[f], needle, icase))
+			return true;
+	return false;
 }
 
 static void filter_done(struct tui *t, const char *text, void *data)

@@ -158,6 +158,9 @@ static void task_glyph(const struct tl_index *x, const struct tl_run *r, char *g
 	unsigned char c = (unsigned char)comm[0];
 
 	g[0] = c > 0x20 && c < 0x7f ? (char)c : '#';
+	/* q is the legend's queued (qN): a task named q... (qemu) shows Q */
+	if (g[0] == 'q')
+		g[0] = 'Q';
 	g[1] = '\0';
 }
 

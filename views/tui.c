@@ -469,9 +469,17 @@ static void observe(struct tui *t, struct rq_pump *pump)
 /* ---- replay source ---------------------------------------------------------------- */
 
 /* RQPATH_TUI_RING=N: how many placements the engine keeps whole (tests make it small). */
+static const struct rq_filter *replay_filter;
+
+void tui_set_filter(const struct rq_filter *f)
+{
+	replay_filter = f;
+}
+
 static struct rq_analysis *new_analysis(const struct tui *t)
 {
-	struct rq_analysis_opts o = { .topology = t->topology, .no_truth = t->no_truth };
+	struct rq_analysis_opts o = { .topology = t->topology, .no_truth = t->no_truth,
+				      .filter = t->live ? NULL : replay_filter };
 	const char *e = getenv("RQPATH_TUI_RING");
 
 	if (e && *e && atoi(e) > 0)
@@ -1194,6 +1202,98 @@ int tui_compare(const char *const *base, int nbase, const char *const *new, int 
 	return replay_main(base, nbase, new, nnew, topology, no_truth, err, errlen);
 }
 
+/* ---- rqpath why: the detail's facts as text ------------------------------------------ */
+
+static void why_line(enum tui_color c, const char *text, void *data)
+{
+	(void)c;
+	fprintf(data, "%s\n", text);
+}
+
+int tui_why(const char *path, const char *topology, bool no_truth, int pid, bool at_given,
+	    double at, FILE *out, char *err, size_t errlen)
+{
+	char ev[TUI_EV_PREFETCH][TUI_EV_LEN];
+	char name[1024], ev_err[160];
+	struct rq_placement *ps = NULL, p;
+	size_t n = 0, cap = 0, best = 0;
+	struct tui *t;
+	int rc = 0;
+
+	rq_escape_c(path, strlen(path), name, sizeof(name));
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, errlen, "why: out of memory");
+		return -1;
+	}
+	setlocale(LC_ALL, "");
+	t->utf8 = locale_is_utf8();
+	t->test_mode = true;
+	t->path = path;
+	t->topology = topology;
+	t->no_truth = no_truth;
+	t->speed = SPEED_1X;
+	t->idx = tl_index_new();
+	tui_draw_init(t);	/* the glyphs only: no colour, no terminal */
+	if (!t->idx || replay_reopen(t)) {
+		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
+		rc = -1;
+		goto out;
+	}
+	replay_seek(t, UINT64_MAX, false);
+	while (!replay_feed(t, 0.5))
+		;
+	if (t->msg[0] || !t->idx->complete) {
+		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot read the trace");
+		rc = -1;
+		goto out;
+	}
+	tl_index_sort(t->idx);
+	for (size_t i = 0; i < t->idx->npl; i++) {
+		if (t->idx->pl[i].pid != pid)
+			continue;
+		if (n == cap) {
+			struct rq_placement *np = realloc(ps, (cap ? 2 * cap : 64) * sizeof(*ps));
+
+			if (!np) {
+				snprintf(err, errlen, "why: out of memory");
+				rc = -1;
+				goto out;
+			}
+			ps = np;
+			cap = cap ? 2 * cap : 64;
+		}
+		tl_pl_expand(t->idx, &t->idx->pl[i], &ps[n]);
+		/* the one nearest at: the first of two as near */
+		if (at_given && n && fabs(tui_rel(t, ps[n].ts) - at) <
+		    fabs(tui_rel(t, ps[best].ts) - at))
+			best = n;
+		n++;
+	}
+	if (!n) {
+		snprintf(err, errlen, "%s: no placement of pid %d in the trace", name, pid);
+		rc = 1;
+		goto out;
+	}
+	for (size_t i = at_given ? best : 0; i < (at_given ? best + 1 : n); i++) {
+		int nev;
+
+		p = ps[i];
+		ev_err[0] = '\0';
+		nev = tui_evidence(t, path, &p, ev, 24, ev_err, sizeof(ev_err));
+		if (i != (at_given ? best : 0))
+			fputc('\n', out);
+		tui_detail_facts(t, &p, (const char (*)[TUI_EV_LEN])ev, nev, ev_err, 80,
+				 why_line, out);
+	}
+out:
+	free(ps);
+	tui_evidence_free(t);
+	tui_free(t);
+	free(t);
+	return rc;
+}
+
 /* ---- live --------------------------------------------------------------------------- */
 
 #define LIVE_FRAME	0.25	/* seconds between two redraws while events flow */
@@ -1375,6 +1475,9 @@ static bool live_turn(struct tui *t, struct loop *l)
 	const struct rq_budget slice = { .max_seconds = LIVE_SLICE };
 	double now = wall_now();
 
+	/* --duration S: the recording ends as the user would end it (q) */
+	if (t->duration > 0 && now - t->started >= t->duration)
+		t->quit = true;
 	if (l->more || now - l->last_read >= LIVE_GAP) {
 		l->ret = rq_recorder_step(t->rec, &slice);
 		if (l->ret <= 0)
@@ -1505,6 +1608,7 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	}
 	t->live = true;
 	t->output = o->output;
+	t->duration = o->duration;
 	t->speed = SPEED_1X;
 	if (uname(&un) == 0)
 		snprintf(t->release, sizeof(t->release), "%s", un.release);

@@ -247,6 +247,7 @@ struct tui {
 
 	/* live */
 	double started;		/* wall clock, seconds */
+	double duration;	/* live --duration S: quit S seconds after the start, 0 never */
 	double rate;		/* events per second, exponentially weighted (decays) */
 	uint64_t rate_events;
 	double rate_at;
@@ -464,6 +465,16 @@ bool tui_evidence_near(struct tui *t, const char *path, const struct rq_placemen
 #define TUI_EV_PREFETCH 32
 void tui_evidence_prefetch(struct tui *t, const char *path, const struct rq_placement *ps,
 			   int n);
+
+/*
+ * detail.c: the facts of placement p, one line at a time (the detail view's lines, and
+ * rqpath why's text: one code for both): its records ev[0..nev) (nev < 0: ev_err says
+ * why there are none), text wrapped to width.  Every line is already escaped.
+ */
+typedef void (*tui_fact_fn)(enum tui_color c, const char *text, void *data);
+void tui_detail_facts(struct tui *t, const struct rq_placement *p,
+		      const char (*ev)[TUI_EV_LEN], int nev, const char *ev_err, int width,
+		      tui_fact_fn fn, void *data);
 
 /*
  * The detail's [ ] (n N): step the list view below it (placements, timeline) by dir and

@@ -211,10 +211,82 @@ static FILE *stdout_copy(void)
 	return f;
 }
 
+/*
+ * One report: file (NULL: --live) through ops onto dst.  many: several files, each
+ * report headed by a blank line after the first (sep) and --fail-on lines naming it.
+ */
+static int audit_one(const char *file, bool many, const struct rq_analysis_opts *aopts,
+		     const struct live_opts *lo, const struct rq_writer_ops *ops, FILE *dst,
+		     const struct fail_rule *rules, int nrules, bool sep, char *tripped,
+		     size_t tsize)
+{
+	struct rq_analysis_opts o = *aopts;
+	struct rq_analysis *an;
+	struct rq_writer w = { 0 };
+	char err[512], cmd_msg[512] = "";
+	int cmd_failed = 0, ret = RQ_EXIT_OK;
+	struct rules_ctx rc = { rules, nrules };
+
+	if (!file)
+		o.source_name = "live";
+	an = rq_analysis_new(&o);
+	if (!an) {
+		rq_error("audit: out of memory");
+		return RQ_EXIT_ERROR;
+	}
+	if (sep)
+		fputc('\n', dst);
+	/* --placements: the output is every placement, streamed as the trace is read */
+	if (rq_writer_begin(&w, ops, dst, an)) {
+		rq_error("audit: out of memory");
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	if (!file) {
+		if (record_live(lo, an, &cmd_failed, cmd_msg, sizeof(cmd_msg), err,
+				sizeof(err))) {
+			rq_error("audit: %s", err);
+			ret = RQ_EXIT_ERROR;
+			goto out;
+		}
+	} else if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
+		char esc[1024];
+
+		rq_escape_c(file, strlen(file), esc, sizeof(esc));
+		if (rq_analysis_error(an)[0])
+			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
+				    sizeof(err));
+		rq_error("%s: %s", esc, err);
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	/* the rules first: the JSON report names the tripped ones */
+	if (nrules && check_rules(an, many ? file : NULL, &rc, tripped, tsize))
+		ret = RQ_EXIT_TRIPPED;
+	w.tripped = tripped;
+	if (rq_writer_end(&w)) {
+		rq_error("audit: cannot write the report: %s", strerror(errno));
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	/* the report is written, but a command that failed on its own fails the run */
+	if (cmd_failed) {
+		rq_error("audit: %s", cmd_msg);
+		ret = RQ_EXIT_ERROR;
+	}
+out:
+	rq_writer_free(&w);
+	rq_analysis_free(an);
+	return ret;
+}
+
 static int cmd_audit(int argc, char **argv);
 
-/* -F -P -l -p -T: the short forms audit has always accepted */
-enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
+/*
+ * -F -P -l -T: the short forms audit has always accepted; -p is --pid now (as in
+ * trace-cmd and perf), --placements has its long name only
+ */
+enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 270,
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
 	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF, OPT_PRESERVE_ENV };
 
@@ -257,6 +329,7 @@ static const struct cli_option audit_options[] = {
 	{ "threads", OPT_THREADS, CLI_INT, "N", 1, 1024, 0,
 	  "threads: with 2 or more one reads and decodes while the main one analyses, more "
 	  "read ahead (default: the CPUs available, at most 4; the same output for any N)" },
+	CLI_FILTER_OPTIONS,
 	{ NULL },
 };
 
@@ -266,8 +339,9 @@ const struct cli_command cli_audit = {
 	.lead = "[[-i] FILE.dat... | --live --duration S [--keep FILE] [-- CMD ARGS...]]",
 	.summary = "batch report: placements by path and the four findings; exit 1 if a rule trips",
 	.description =
-		"Audit FILE.dat (several: with --format jsonl; none: trace.dat here), or record\n"
-		"this system first with --live: placements by path, the findings with examples.\n"
+		"Audit FILE.dat (several: one report each, in text or jsonl; none: trace.dat\n"
+		"here), or record this system first with --live: placements by path, the\n"
+		"findings with examples.  -p, --comm, -C, --from/--to: only those placements.\n"
 		"RULE is one of needless-callback, offcpu-fork, idle-stacking, missed-idle; only\n"
 		"proven placements count (RULE:possible checks the unproven ones).",
 	.options = audit_options,
@@ -279,17 +353,17 @@ static int cmd_audit(int argc, char **argv)
 	int nrules = 0, opt, first, ret = RQ_EXIT_OK;
 	/* the reports never read the recent ring: no copy of every placement into it */
 	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
-	struct rq_analysis *an = NULL;
 	bool live = false, force = false;
 	struct live_opts lo = { 0 };
-	char err[512], cmd_msg[512] = "";
+	char err[512];
 	const char *file = NULL, *output = NULL;
-	int cmd_failed = 0;
-	int nfiles = 0;
+	int nfiles = 0, fo;
 	bool threads_given = false;
+	struct rq_filter filter = { 0 };
+	const char *live_only = NULL;	/* an option that needs --live, given */
+	char tripped[512] = "";
 	/* the report (--format) and, instead of it, the placements (--placements) */
-	const struct rq_writer_ops *report = &rq_writer_text, *placements = NULL, *ops;
-	struct rq_writer w = { 0 };
+	const struct rq_writer_ops *report = &rq_writer_text, *placements = NULL;
 	char **files = NULL, word[32], name[48];
 	struct cli_output outf = { 0 };
 	FILE *dst = stdout, *copy = NULL;
@@ -379,10 +453,17 @@ static int cmd_audit(int argc, char **argv)
 			lo.no_bpf = true;
 			break;
 		default:
-			ret = cli_stop(&p, opt);
+			fo = cli_filter_option(&p, opt, &filter);
+			if (fo > 0)
+				break;
+			ret = cli_stop(&p, fo < 0 ? CLI_ERROR : opt);
 			goto out;
 		}
+		if (p.opt && (p.opt->flags & CLI_IN_LEAD) && opt != 'i' && opt != OPT_LIVE)
+			live_only = p.opt->name;
 	}
+	if (rq_filter_active(&filter))
+		aopts.filter = &filter;
 	first = p.optind;
 	/* getopt moved the operands to the end: the FILEs, or after --live the CMD */
 	if (live && first < argc)
@@ -393,9 +474,15 @@ static int cmd_audit(int argc, char **argv)
 	if (!live && !nfiles && rq_default_input())
 		files[nfiles++] = (char *)rq_default_input();
 	file = nfiles ? files[0] : NULL;
-	if (!live && nfiles > 1 && !(report->flags & RQ_WRITER_PER_FILE)) {
-		rq_error("audit: several trace files need --format jsonl (one object per file; "
-			 "a command after -- goes with --live)");
+	if (!live && live_only) {
+		rq_error("audit: --%s goes with --live (it sets up a recording)", live_only);
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	if (!live && nfiles > 1 && !(report->flags & RQ_WRITER_PER_FILE) &&
+	    (report != &rq_writer_text || placements)) {
+		rq_error("audit: several trace files: one report each in text or with --format "
+			 "jsonl (one object per file; a command after -- goes with --live)");
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
@@ -441,6 +528,7 @@ static int cmd_audit(int argc, char **argv)
 		struct audit_many_job job = { .ops = report, .profile = aopts.profile_override,
 					      .topology = aopts.topology,
 					      .no_truth = aopts.no_truth,
+					      .filter = aopts.filter,
 					      .check = nrules ? check_rules : NULL };
 		struct rules_ctx rc = { rules, nrules };
 
@@ -467,15 +555,6 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (live)
-		aopts.source_name = "live";
-
-	an = rq_analysis_new(&aopts);
-	if (!an) {
-		rq_error("audit: out of memory");
-		ret = RQ_EXIT_ERROR;
-		goto out;
-	}
 	/* the report goes beside -o FILE and takes its name only once complete */
 	dst = cli_output_open(&outf, "audit", output, force, files, nfiles);
 	if (dst == stdout && live)
@@ -487,46 +566,14 @@ static int cmd_audit(int argc, char **argv)
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	/* --placements: the output is every placement, streamed as the trace is read */
-	ops = placements ? placements : report;
-	if (rq_writer_begin(&w, ops, dst, an)) {
-		rq_error("audit: out of memory");
-		ret = RQ_EXIT_ERROR;
-		goto out;
-	}
-	if (live) {
-		if (record_live(&lo, an, &cmd_failed, cmd_msg, sizeof(cmd_msg), err,
-				sizeof(err))) {
-			rq_error("audit: %s", err);
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
-	} else if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
-		char esc[1024];
+	/* several files (text): one report each, in order, the worst exit status */
+	for (int fi = 0; fi < (live ? 1 : nfiles); fi++) {
+		int r = audit_one(live ? NULL : files[fi], nfiles > 1, &aopts, &lo, placements ?
+				  placements : report, dst, rules, nrules, fi > 0, tripped,
+				  sizeof(tripped));
 
-		rq_escape_c(file, strlen(file), esc, sizeof(esc));
-		if (rq_analysis_error(an)[0])
-			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
-				    sizeof(err));
-		rq_error("%s: %s", esc, err);
-		ret = RQ_EXIT_ERROR;
-		goto out;
-	}
-	if (rq_writer_end(&w)) {
-		rq_error("audit: cannot write the report: %s", strerror(errno));
-		ret = RQ_EXIT_ERROR;
-		goto out;
-	}
-	if (nrules) {
-		struct rules_ctx rc = { rules, nrules };
-
-		if (check_rules(an, NULL, &rc, NULL, 0))
-			ret = RQ_EXIT_TRIPPED;
-	}
-	/* the report is written, but a command that failed on its own fails the run */
-	if (cmd_failed) {
-		rq_error("audit: %s", cmd_msg);
-		ret = RQ_EXIT_ERROR;
+		if (r > ret)
+			ret = r;
 	}
 out:
 	if (copy) {
@@ -537,9 +584,6 @@ out:
 	} else if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR)) {
 		ret = RQ_EXIT_ERROR;
 	}
-	rq_writer_free(&w);
-	if (an)
-		rq_analysis_free(an);
 	free(files);
 	return ret;
 }

@@ -43,7 +43,8 @@ static int audit_child(const char *file, const struct audit_many_job *job, FILE 
 {
 	struct rq_analysis_opts aopts = { .profile_override = job->profile,
 					  .no_truth = job->no_truth,
-					  .topology = job->topology };
+					  .topology = job->topology,
+					  .filter = job->filter };
 	struct rq_analysis *an = rq_analysis_new(&aopts);
 	char err[512], esc[1024], tripped[512] = "";
 	struct rq_writer w = { 0 };

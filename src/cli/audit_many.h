@@ -16,6 +16,7 @@ struct audit_many_job {
 	const char *profile;	/* --profile, or NULL */
 	bool no_truth;		/* --no-truth */
 	const char *topology;	/* --topology, or NULL */
+	const struct rq_filter *filter;	/* -p, --comm, -C, --from/--to, or NULL */
 	/*
 	 * --fail-on: 1 if a rule tripped for this analysis of file (each says so on stderr,
 	 * naming file), else 0; tripped gets the JSON array's contents of their names

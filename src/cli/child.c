@@ -343,7 +343,7 @@ static void give_tty(struct cli_child *c, pid_t pgrp)
 	sigaddset(&ttou, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &ttou, &old);
 	if (tcsetpgrp(STDIN_FILENO, pgrp) == 0)
-		c->tty_given = true;
+		c->tty_given = c->had_tty = true;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -709,6 +709,18 @@ int cli_child_failed(const struct cli_child *c, char *msg, size_t size)
 		return 0;
 	rq_escape_c(c->argv[0], strlen(c->argv[0]), name, sizeof(name));
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
+		return 0;
+	/*
+	 * The user's stop: Ctrl-C at the terminal whose foreground group is the command's
+	 * (had_tty), or its pseudo-terminal (relay), reaches the command alone, which ends of SIGINT (a shell: with status
+	 * 130), and the recording ends with it; a SIGINT to rqpath reaches both.  Either is
+	 * the user's end of the run, as in trace-cmd and perf, not a failure.
+	 */
+	if ((c->had_tty || c->relay || cli_stop_signal == SIGINT) &&
+	    ((WIFSIGNALED(ws) && WTERMSIG(ws) == SIGINT) ||
+	     (WIFEXITED(ws) && WEXITSTATUS(ws) == 128 + SIGINT)))
+		return 0;
+	if (cli_stop_signal && WIFSIGNALED(ws) && WTERMSIG(ws) == cli_stop_signal)
 		return 0;
 	if (WIFEXITED(ws))
 		snprintf(msg, size, "%s exited with status %d", name, WEXITSTATUS(ws));

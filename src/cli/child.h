@@ -45,6 +45,7 @@ struct cli_child {
 	pid_t pid;
 	bool done;
 	bool tty_given;		/* the terminal's foreground group is the command's */
+	bool had_tty;		/* it was at some time: a ^C there reached the command alone */
 	struct cli_relay *relay;	/* the pseudo-terminal of a command run as another user */
 	struct rq_record_cmd hooks;
 };

@@ -23,6 +23,7 @@ enum rq_exit {
 /* Each command: its option table, usage line and help (opts.h), and its function. */
 extern const struct cli_command cli_audit;	/* cli/audit.c */
 extern const struct cli_command cli_explain;	/* cli/explain.c */
+extern const struct cli_command cli_why;	/* cli/why.c */
 extern const struct cli_command cli_record;	/* cli/record.c */
 extern const struct cli_command cli_topology;	/* cli/topology.c */
 extern const struct cli_command cli_workload;	/* cli/workload.c */

@@ -36,6 +36,7 @@ static const struct cli_option explain_options[] = {
 	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
 	{ "no-truth", 257, CLI_FLAG, NULL, 0, 0, 0,
 	  "ignore the kernel's state recorded through BPF: the tracepoint model alone" },
+	CLI_FILTER_OPTIONS,
 	{ NULL },
 };
 
@@ -56,9 +57,10 @@ static int cmd_explain(int argc, char **argv)
 	bool brief = false;
 	struct rq_analysis *an = NULL;
 	struct rq_analysis_opts aopts = { 0 };
+	struct rq_filter filter = { 0 };
 	struct cli_parser p;
 	char err[512];
-	int opt;
+	int opt, fo;
 
 	/* options may come before or after the FILE, as with audit */
 	cli_parser_init(&p, &cli_explain, argc, argv);
@@ -81,8 +83,19 @@ static int cmd_explain(int argc, char **argv)
 			aopts.no_truth = true;
 			break;
 		default:
-			return cli_stop(&p, opt);
+			fo = cli_filter_option(&p, opt, &filter);
+			if (fo > 0)
+				break;
+			return cli_stop(&p, fo < 0 ? CLI_ERROR : opt);
 		}
+	}
+	if (rq_filter_active(&filter)) {
+		if (p.optind >= argc && !file) {
+			rq_error("explain: -p, --comm, -C, --from and --to choose placements of a "
+				 "FILE; give one");
+			return RQ_EXIT_ERROR;
+		}
+		aopts.filter = &filter;
 	}
 	if (argc - p.optind + (file != NULL) > 1) {
 		rq_error("explain: one FILE at most; try 'rqpath explain --help'");

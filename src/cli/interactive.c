@@ -11,6 +11,7 @@
 
 #include "child.h"
 #include "commands.h"
+#include "analysis.h"
 #include "escape.h"
 #include "tui_main.h"
 
@@ -28,6 +29,7 @@ static const struct cli_option replay_options[] = {
 	  "ignore the kernel's state recorded through BPF: the tracepoint model alone" },
 	{ "compare", OPT_COMPARE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "the files before it are BASE, the files after it NEW: the compare view" },
+	CLI_FILTER_OPTIONS,
 	{ NULL },
 };
 
@@ -51,6 +53,8 @@ static char SEP[] = "\001--compare";
 enum { OPT_BUFFER_KB = 256, OPT_FORCE, OPT_MODE, OPT_NO_BPF };
 
 static const struct cli_option live_options[] = {
+	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, 0,
+	  "quit after S seconds of recording, as q does (the -o FILE complete)" },
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
 	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
 	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
@@ -79,9 +83,10 @@ static int cmd_replay(int argc, char **argv)
 {
 	const char *topology = NULL, *input = NULL;
 	bool no_truth = false;
+	static struct rq_filter filter;	/* the TUI's analyses read it while it runs */
 	struct cli_parser p;
 	char err[2048];
-	int opt, sep = -1, nbase, nnew, ninput = 0;
+	int opt, sep = -1, nbase, nnew, ninput = 0, fo;
 
 	/*
 	 * BASE... --compare NEW...: the first --compare becomes an operand that getopt keeps
@@ -108,10 +113,11 @@ static int cmd_replay(int argc, char **argv)
 		} else if (opt == 'i') {
 			input = p.arg;
 			ninput++;
-		} else {
-			return cli_stop(&p, opt);
+		} else if ((fo = cli_filter_option(&p, opt, &filter)) <= 0) {
+			return cli_stop(&p, fo < 0 ? CLI_ERROR : opt);
 		}
 	}
+	tui_set_filter(rq_filter_active(&filter) ? &filter : NULL);
 	for (int i = p.optind; i < argc; i++)
 		if (argv[i] == SEP)
 			sep = i;
@@ -186,6 +192,9 @@ static int cmd_live(int argc, char **argv)
 			break;
 		case OPT_NO_BPF:
 			opts.no_bpf = true;
+			break;
+		case 'd':
+			opts.duration = p.secs;
 			break;
 		default:
 			return cli_stop(&p, opt);

@@ -34,7 +34,8 @@ static const struct cli_command cli_version = {
 
 /* In the order of rqpath(1)'s SYNOPSIS (tests/golden/t_cli.sh compares them). */
 static const struct cli_command *const commands[] = {
-	&cli_live, &cli_replay, &cli_record, &cli_audit, &cli_diff, &cli_explain, &cli_topology,
+	&cli_live, &cli_replay, &cli_record, &cli_audit, &cli_diff, &cli_explain, &cli_why,
+	&cli_topology,
 	&cli_workload, &cli_completion,
 	&cli_help, &cli_version,
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "escape.h"
 #include "opts.h"
 
@@ -316,4 +317,77 @@ void cli_print_help(FILE *f, const struct cli_command *c)
 		}
 		fprintf(f, "\n'rqpath %s NAME --help' describes one of them.\n", c->name);
 	}
+}
+
+/* ---- the placement filters ---- */
+
+static int filter_seconds(struct cli_parser *p, const char *v, double *out)
+{
+	char esc[256], *end;
+
+	errno = 0;
+	*out = strtod(v, &end);
+	if (!errno && end != v && !*end && isfinite(*out) && *out >= 0)
+		return 0;
+	rq_escape_c(v, strlen(v), esc, sizeof(esc));
+	snprintf(p->err, sizeof(p->err), "%s: --%s wants seconds >= 0 from the trace's first "
+		 "record, not '%s'", p->cmd->name, p->opt->name, esc);
+	return -1;
+}
+
+int cli_filter_option(struct cli_parser *p, int key, struct rq_filter *f)
+{
+	char esc[256], err[256];
+	const char *v = p->arg;
+
+	switch (key) {
+	case 'p':
+		for (const char *s = v; ; ) {
+			char *end;
+			long pid;
+
+			errno = 0;
+			pid = strtol(s, &end, 10);
+			if (errno || end == s || pid < 0 || pid > 0x7fffffff ||
+			    (*end && *end != ',') || f->npids == RQ_FILTER_PIDS) {
+				rq_escape_c(v, strlen(v), esc, sizeof(esc));
+				snprintf(p->err, sizeof(p->err), "%s: --pid wants pids, "
+					 "comma-separated (at most %d), not '%s'", p->cmd->name,
+					 RQ_FILTER_PIDS, esc);
+				return -1;
+			}
+			f->pids[f->npids++] = (int)pid;
+			if (!*end)
+				break;
+			s = end + 1;
+		}
+		return 1;
+	case CLI_OPT_COMM:
+		f->comm = v;
+		return 1;
+	case 'C':
+		f->cpus = v;
+		if (rq_filter_check(f, err, sizeof(err))) {
+			snprintf(p->err, sizeof(p->err), "%s: %s", p->cmd->name, err);
+			return -1;
+		}
+		return 1;
+	case CLI_OPT_FROM:
+		if (filter_seconds(p, v, &f->from))
+			return -1;
+		f->has_from = true;
+		break;
+	case CLI_OPT_TO:
+		if (filter_seconds(p, v, &f->to))
+			return -1;
+		f->has_to = true;
+		break;
+	default:
+		return 0;
+	}
+	if (rq_filter_check(f, err, sizeof(err))) {
+		snprintf(p->err, sizeof(p->err), "%s: %s", p->cmd->name, err);
+		return -1;
+	}
+	return 1;
 }

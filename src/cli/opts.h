@@ -57,6 +57,32 @@ struct cli_command {
 	const struct cli_command *subcommands;	/* ends with a NULL name; NULL: none */
 };
 
+/*
+ * The placement filters of audit, explain and replay (and so of every export), spelled
+ * as trace-cmd and perf spell them: -p/--pid, --comm, -C/--cpu, --from/--to seconds.
+ * A table's rows; cli_filter_option() takes their keys.
+ */
+enum { CLI_OPT_COMM = 0x300, CLI_OPT_FROM, CLI_OPT_TO };
+#define CLI_FILTER_OPTIONS \
+	{ "pid", 'p', CLI_STRING, "PID[,PID...]", 0, 0, CLI_SHORT, \
+	  "only the placements of these tasks (pids, comma-separated)" }, \
+	{ "comm", CLI_OPT_COMM, CLI_STRING, "NAME", 0, 0, 0, \
+	  "only the placements of tasks of that name (as the trace has it)" }, \
+	{ "cpu", 'C', CLI_STRING, "LIST", 0, 0, CLI_SHORT, \
+	  "only the placements onto these CPUs (0,2-3)" }, \
+	{ "from", CLI_OPT_FROM, CLI_STRING, "S", 0, 0, 0, \
+	  "only the placements from S seconds after the trace's first record on" }, \
+	{ "to", CLI_OPT_TO, CLI_STRING, "S", 0, 0, 0, \
+	  "only the placements up to S seconds after the trace's first record" }
+
+struct rq_filter;
+struct cli_parser;
+/*
+ * A filter option (key of CLI_FILTER_OPTIONS) into f: 1 taken, 0 not a filter's key,
+ * -1 a bad value (the line is in p->err).
+ */
+int cli_filter_option(struct cli_parser *p, int key, struct rq_filter *f);
+
 #define CLI_MAX_OPTIONS 24
 #define CLI_HELP 'h'		/* cli_next(): -h or --help (every command has it) */
 #define CLI_END 0		/* cli_next(): no more options; operands from p->optind */

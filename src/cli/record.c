@@ -231,9 +231,12 @@ static int cmd_record(int argc, char **argv)
 	else
 		rq_escape_c(o.output, strlen(o.output), name, sizeof(name));
 	if (!o.quiet) {
-		fprintf(stderr, "rqpath: recorded %llu events, %llu lost events, %llu bytes in %s\n",
-			(unsigned long long)st.events, (unsigned long long)st.lost_events,
-			(unsigned long long)st.bytes, name);
+		fprintf(stderr, "rqpath: recorded %llu events", (unsigned long long)st.events);
+		if (st.truth_records)
+			fprintf(stderr, " (+%llu truth records)",
+				(unsigned long long)st.truth_records);
+		fprintf(stderr, ", %llu lost events, %llu bytes in %s\n",
+			(unsigned long long)st.lost_events, (unsigned long long)st.bytes, name);
 		fprintf(stderr, "rqpath: counts:");
 		for (int t = 1; t < RQ_EV__COUNT; t++)
 			if (st.by_type[t] && t != RQ_EV_LOST)

@@ -256,7 +256,8 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->path_counts = an->path_counts;
 	s->path_conf = (const uint64_t (*)[3])an->path_conf;
 	s->conf_counts = an->conf_counts;
-	s->nr_placements = an->nr_placements;
+	s->nr_placements = an->nr_placements - an->nr_filtered;
+	s->nr_filtered = an->nr_filtered;
 	s->findings = an->findings;
 	s->has_event = an->has_event;
 	for (int f = 0; f < RQ_FIND__COUNT; f++)
@@ -337,6 +338,22 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 		return NULL;
 	if (opts)
 		an->opts = *opts;
+	if (rq_filter_active(an->opts.filter)) {
+		an->filtering = true;
+		an->filter = *an->opts.filter;
+		if (an->filter.comm)
+			memcpy(an->filter_comm, an->filter.comm,
+			       strnlen(an->filter.comm, RQ_COMM_LEN));
+		an->filtered_out = calloc(RQ_FIND__COUNT, sizeof(*an->filtered_out));
+		if (!an->filtered_out || rq_cpumask_init(&an->filter_cpus, RQ_MAX_CPUS) ||
+		    (an->filter.cpus && rq_cpumask_parse(&an->filter_cpus, an->filter.cpus))) {
+			rq_cpumask_free(&an->filter_cpus);
+			free(an->filtered_out);
+			free(an);
+			return NULL;
+		}
+	}
+	an->opts.filter = NULL;	/* copied: the caller's may go */
 	an->recent_cap = an->opts.recent_capacity > 0 ? (unsigned int)an->opts.recent_capacity :
 			 an->opts.recent_capacity == RQ_RECENT_NONE ? 0 : RQ_RECENT_DEFAULT;
 	/* emit() and the readers of the ring skip it while recent_cap is 0 */
@@ -414,6 +431,8 @@ void rq_analysis_free(struct rq_analysis *an)
 {
 	if (!an)
 		return;
+	rq_cpumask_free(&an->filter_cpus);
+	free(an->filtered_out);
 	for (unsigned int i = 0; i < an->task_hash_size; i++) {
 		struct rq_task *t = an->task_hash[i], *next;
 

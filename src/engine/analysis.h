@@ -372,6 +372,27 @@ struct rq_profile {
 	char note[128];
 };
 
+/*
+ * Which placements an analysis counts and hands to its subscribers (-p/--pid, --comm,
+ * -C/--cpu, --from/--to): the placed task's pid, its name, the CPU chosen, its time in
+ * seconds from the trace's first record.  The model follows every event all the same;
+ * the seq numbers stay those of the whole trace, the data-quality counts are of it too.
+ */
+#define RQ_FILTER_PIDS 64
+struct rq_filter {
+	int npids;		/* 0: any pid */
+	int pids[RQ_FILTER_PIDS];
+	const char *comm;	/* NULL: any name */
+	const char *cpus;	/* a CPU list ("0-3,6"), NULL: any CPU */
+	bool has_from, has_to;
+	double from, to;	/* seconds from the first record */
+};
+
+/* Check f (the CPU list): 0, or -1 with one line in err. */
+int rq_filter_check(const struct rq_filter *f, char *err, size_t errlen);
+/* Whether any field of f is set. */
+bool rq_filter_active(const struct rq_filter *f);
+
 struct rq_analysis_opts {
 	/* "exec-callback=fixed", "idle-stack=fixed", ...: comma list, NULL none */
 	const char *profile_override;
@@ -383,6 +404,8 @@ struct rq_analysis_opts {
 	const char *source_name;
 	/* --no-truth: ignore rqpath:truth records (the tracepoint model alone) */
 	bool no_truth;
+	/* the placements counted and shown; NULL: all (copied by rq_analysis_new()) */
+	const struct rq_filter *filter;
 };
 
 /* One CPU as the model sees it, and the quality of its data (struct rq_summary.cpus). */
@@ -430,6 +453,7 @@ struct rq_summary {
 	const uint64_t (*path_conf)[3];	/* [RQ_PATH__COUNT]: exact, inferred, unknown */
 	const uint64_t *conf_counts;	/* [3] */
 	uint64_t nr_placements;
+	uint64_t nr_filtered;	/* placements a filter (opts.filter) left out of every count */
 	/* per finding: count = exact + inferred, possible, not_judged, judged, examples */
 	const struct rq_finding_store *findings;	/* [RQ_FIND__COUNT] */
 	/* what the trace supports */

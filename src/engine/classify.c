@@ -31,6 +31,56 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 }
 
 /* Store a classified placement: counters and the recent ring. */
+bool rqe_in_scope_slow(const struct rq_analysis *an, const struct rq_placement *p)
+{
+	const struct rq_filter *f = &an->filter;
+	double at = p->ts >= an->first_ts ? (double)(p->ts - an->first_ts) / 1e9 : 0;
+	bool pid = !f->npids;
+
+	for (int i = 0; i < f->npids && !pid; i++)
+		pid = f->pids[i] == p->pid;
+	if (!pid)
+		return false;
+	if (f->comm && strncmp(an->filter_comm, p->comm, RQ_COMM_LEN))
+		return false;
+	if (f->cpus && !rq_cpumask_test(&an->filter_cpus, p->to_cpu))
+		return false;
+	if (f->has_from && at < f->from)
+		return false;
+	if (f->has_to && at > f->to)
+		return false;
+	return true;
+}
+
+bool rq_filter_active(const struct rq_filter *f)
+{
+	return f && (f->npids || f->comm || f->cpus || f->has_from || f->has_to);
+}
+
+int rq_filter_check(const struct rq_filter *f, char *err, size_t errlen)
+{
+	struct rq_cpumask m;
+	int rc;
+
+	if (f->has_from && f->has_to && f->to < f->from) {
+		snprintf(err, errlen, "--to %g is before --from %g", f->to, f->from);
+		return -1;
+	}
+	if (!f->cpus)
+		return 0;
+	if (rq_cpumask_init(&m, RQ_MAX_CPUS)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = rq_cpumask_parse(&m, f->cpus);
+	if (!rc && !rq_cpumask_weight(&m))
+		rc = -1;
+	rq_cpumask_free(&m);
+	if (rc)
+		snprintf(err, errlen, "--cpu wants a CPU list (0,2-3), not '%.64s'", f->cpus);
+	return rc;
+}
+
 static void emit(struct rq_analysis *an, struct rq_placement *p)
 {
 	/* a CPU whose events were lost is unknown until seen idle again: say so */
@@ -44,6 +94,11 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 #endif
 	an->nr_placements++;
 	p->seq = an->nr_placements;
+	if (!rqe_in_scope(an, p)) {
+		/* left out: counted nowhere, shown nowhere (the model already has it) */
+		an->nr_filtered++;
+		return;
+	}
 	if (an->obs_placement)
 		rqe_notify_placement(an, p);
 	an->path_counts[p->path]++;
@@ -501,7 +556,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 			p.notes |= RQ_NOTE_PARENT_NOT_ALLOWED;
 	}
 
-	nex = an->findings[RQ_FIND_OFFCPU_FORK].nexamples;
+	nex = rqe_store(an, &p, RQ_FIND_OFFCPU_FORK)->nexamples;
 	rqe_judge_offcpu_fork(an, &p, t, parent_cpu, to);
 	sel.mask = rq_task_mask(an, t, &sel.mask_assume);
 	sel.rt_or_dl = task_is_rt_or_dl(t);
@@ -522,8 +577,9 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	 * but its example shows the path's confidence, so it names what that rests on
 	 */
 	p.assume |= (uint16_t)path_assume;
-	if (an->findings[RQ_FIND_OFFCPU_FORK].nexamples > nex)
-		an->findings[RQ_FIND_OFFCPU_FORK].examples[nex].assume |= (uint16_t)path_assume;
+	if (rqe_store(an, &p, RQ_FIND_OFFCPU_FORK)->nexamples > nex)
+		rqe_store(an, &p, RQ_FIND_OFFCPU_FORK)->examples[nex].assume |=
+			(uint16_t)path_assume;
 	emit(an, &p);
 
 	t->first_run_pending = true;
@@ -689,6 +745,8 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		t = rqe_task_get(an, ev->pid, ev->ts);
 	if (!t)
 		return;
+	/* after an exec the task leads its thread group: its pid (the event's) is its tgid */
+	t->tgid_self = true;
 	if (ev->pid2 && ev->pid2 != ev->pid) {
 		/* de_thread(): a non-leader thread took the leader's pid */
 		struct rq_task *leader = rqe_task_get(an, ev->pid, ev->ts);

@@ -431,7 +431,7 @@ static void examples_update(struct rq_analysis *an, const struct rq_placement *q
 	unsigned int f;
 
 	for (unsigned int b = q->findings; b; b &= b - 1) {
-		struct rq_finding_store *s = &an->findings[f = (unsigned int)__builtin_ctz(b)];
+		struct rq_finding_store *s = rqe_store(an, q, (int)(f = (unsigned int)__builtin_ctz(b)));
 
 		if (f >= RQ_FIND__COUNT)
 			break;
@@ -440,7 +440,7 @@ static void examples_update(struct rq_analysis *an, const struct rq_placement *q
 				s->examples[i] = *q;
 	}
 	for (unsigned int b = q->possible; b; b &= b - 1) {
-		struct rq_finding_store *s = &an->findings[f = (unsigned int)__builtin_ctz(b)];
+		struct rq_finding_store *s = rqe_store(an, q, (int)(f = (unsigned int)__builtin_ctz(b)));
 
 		if (f >= RQ_FIND__COUNT)
 			break;

@@ -339,7 +339,14 @@ struct rq_analysis {
 	uint64_t path_conf[RQ_PATH__COUNT][3];	/* per path: exact, inferred, unknown */
 	uint64_t conf_counts[3];
 	uint64_t nr_placements;
+	uint64_t nr_filtered;	/* placements the filter left out (seq numbers go on) */
 	struct rq_finding_store findings[RQ_FIND__COUNT];
+	/* the filter (opts.filter copied), and the stores of the placements it leaves out */
+	bool filtering;
+	struct rq_filter filter;
+	char filter_comm[RQ_COMM_LEN];
+	struct rq_cpumask filter_cpus;
+	struct rq_finding_store *filtered_out;
 	/* what the trace can and cannot support */
 	bool has_event[RQ_EV__COUNT];
 	bool has_markers;
@@ -448,6 +455,21 @@ struct rq_analysis {
  * The task with that pid, or NULL; valid until the next rq_analysis_feed() (it may be
  * evicted) or rq_analysis_free().
  */
+/* Whether p is one the filter keeps (classify.c); true without a filter. */
+bool rqe_in_scope_slow(const struct rq_analysis *an, const struct rq_placement *p);
+static inline bool rqe_in_scope(const struct rq_analysis *an, const struct rq_placement *p)
+{
+	return !an->filtering || rqe_in_scope_slow(an, p);
+}
+
+/* The store a judge counts p's verdict of finding f in: the one reported, or the
+ * throwaway one of the placements the filter leaves out. */
+static inline struct rq_finding_store *rqe_store(struct rq_analysis *an,
+						 const struct rq_placement *p, int f)
+{
+	return rqe_in_scope(an, p) ? &an->findings[f] : &an->filtered_out[f];
+}
+
 static inline struct rq_task *rq_task_find(const struct rq_analysis *an, int pid)
 {
 	unsigned int i = (unsigned int)pid;	/* a negative pid is >= RQ_PID_LIMIT */

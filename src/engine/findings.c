@@ -12,7 +12,7 @@
 int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 		    enum rq_finding f)
 {
-	struct rq_finding_store *s = &an->findings[f];
+	struct rq_finding_store *s = rqe_store(an, p, f);
 
 	p->findings |= 1u << f;
 	/* emit() follows at once and gives it this number */
@@ -43,7 +43,7 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 		    enum rq_finding f, const struct rqe_select *sel, bool possible,
 		    unsigned int assume)
 {
-	struct rq_finding_store *s = &an->findings[f];
+	struct rq_finding_store *s = rqe_store(an, p, f);
 
 	p->assume = (uint16_t)assume;
 	if (sel->no_selection) {
@@ -162,7 +162,7 @@ static int idle_work_pid(const struct rq_analysis *an, int x, const struct rq_ta
 void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p,
 				  struct rq_task *t, const struct rqe_select *sel)
 {
-	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
+	struct rq_finding_store *s = rqe_store(an, p, RQ_FIND_IDLE_STACKING);
 	const struct rq_cpumask *mask = sel->mask;
 	unsigned int assume = 0;
 	int x = sel->x;
@@ -235,7 +235,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   const struct rqe_select *sel)
 {
-	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
+	struct rq_finding_store *s = rqe_store(an, p, RQ_FIND_MISSED_IDLE);
 	const struct rq_cpumask *mask = sel->mask;
 	unsigned int assume = 0;
 	int x = sel->x;
@@ -394,7 +394,7 @@ static unsigned int truth_found_assume(const struct rq_analysis *an, int cpu, bo
 void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *p,
 				   struct rq_task *t, const struct rqe_select *sel)
 {
-	struct rq_finding_store *s = &an->findings[RQ_FIND_IDLE_STACKING];
+	struct rq_finding_store *s = rqe_store(an, p, RQ_FIND_IDLE_STACKING);
 	const struct rq_truth_rec *r = sel->truth;
 	enum rq_truth_cpu_state xs;
 	bool from_model;
@@ -430,7 +430,7 @@ void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *
 void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 				 struct rq_task *t, const struct rqe_select *sel)
 {
-	struct rq_finding_store *s = &an->findings[RQ_FIND_MISSED_IDLE];
+	struct rq_finding_store *s = rqe_store(an, p, RQ_FIND_MISSED_IDLE);
 	const struct rq_truth_rec *r = sel->truth;
 	enum rq_truth_cpu_state xs;
 	const struct rq_truth_cpu *xc;
@@ -475,7 +475,7 @@ void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, st
 {
 	int cpu = -1;
 
-	an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
+	rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->judged++;
 	p->truth |= RQ_PT_MASK | RQ_PT_POLICY;
 	if (!rqe_truth_exec_one_cpu(r))
 		return;
@@ -533,7 +533,7 @@ void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
  */
 void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 {
-	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
+	struct rq_finding_store *s;
 	uint64_t n = t->cold->unknown_execs;
 	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
 	/* the first of them; none if it could not be held (out of memory) */
@@ -544,6 +544,8 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	unsigned int unseen = rqe_mask_unseen(an);
 	struct rq_exec_fix fix = { 0 };
 
+	/* with a filter: they count where the first of them counted */
+	s = rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK);
 	if (!n || !t->mask_known) {
 		rqe_unknown_execs_stay(an, t);
 		return;
@@ -584,7 +586,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 			s->exact += n - 1;
 		rqe_task_count(t, nr_findings[RQ_FIND_NEEDLESS_CALLBACK], n - 1);
 	}
-	if (an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
+	if (rqe_in_scope(an, p) && an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
 	    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] >= n) {
 		an->path_counts[RQ_PATH_EXEC_LOCAL] -= n;
 		an->path_counts[RQ_PATH_EXEC_AFFINE] += n;
@@ -607,8 +609,8 @@ void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, str
 {
 	struct rq_task_cold *c;
 
-	an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
-	an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
+	rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->unknown++;
+	rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->not_judged++;
 	p->notes |= RQ_NOTE_MASK_UNKNOWN;
 	c = rqe_cold(t);
 	if (!c)
@@ -637,7 +639,7 @@ void rqe_exec_wait_end(struct rq_analysis *an, struct rq_task *t)
 
 void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const struct rq_truth_rec *r)
 {
-	struct rq_finding_store *s = &an->findings[RQ_FIND_NEEDLESS_CALLBACK];
+	struct rq_finding_store *s;
 	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
 	struct rq_task_cold *c = rqe_cold_if(t);
 	struct rq_placement *p;
@@ -652,6 +654,7 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 	if (!c)
 		return;		/* nothing waits: the exec was settled already */
 	p = c->exec_slot >= 0 ? held(an, c->exec_slot) : &none;
+	s = rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK);
 	c->truth_exec_wait = false;
 	c->truth_exec_marked = false;
 	if (c->unknown_execs != 1)
@@ -701,8 +704,8 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 			   int parent_cpu, int to)
 {
-	an->findings[RQ_FIND_OFFCPU_FORK].of++;
-	an->findings[RQ_FIND_OFFCPU_FORK].judged++;
+	rqe_store(an, p, RQ_FIND_OFFCPU_FORK)->of++;
+	rqe_store(an, p, RQ_FIND_OFFCPU_FORK)->judged++;
 	if (to != parent_cpu && an->profile.fork_util_regression)
 		p->why |= 1u << RQ_WHY_FORK_UTIL;
 	if (to != parent_cpu) {
@@ -727,14 +730,14 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
 	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
 		p->why |= 1u << RQ_WHY_EXEC_MULTI_CPU;
-		an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++;
+		rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->judged++;
 	} else if (!mask_current) {
-		an->findings[RQ_FIND_NEEDLESS_CALLBACK].unknown++;
-		an->findings[RQ_FIND_NEEDLESS_CALLBACK].not_judged++;
+		rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->unknown++;
+		rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->not_judged++;
 		p->notes |= RQ_NOTE_MASK_UNKNOWN;
 		if (rqe_cold(t))
 			rqe_cold_if(t)->unknown_execs++;
-	} else if (an->findings[RQ_FIND_NEEDLESS_CALLBACK].judged++,
+	} else if (rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->judged++,
 		   rq_cpumask_single(t->mask) && an->profile.exec_callback_unconditional) {
 		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
 		p->why_cpu = rq_cpumask_first(t->mask);

@@ -12,13 +12,28 @@
 #include "writer.h"
 
 #define CSV_HEADER "seq,ts,cpu,pid,tgid,comm,kind,path,confidence,from_cpu,to_cpu,waker," \
-		   "delay_ns,findings,possible,why,no_selection,truth\n"
+		   "delay_ns,findings,possible,why,no_selection,truth,parent\n"
 
 static int tgid_of(const struct rq_analysis *an, int pid)
 {
 	struct rq_task_info t;
 
 	return rq_task_info_get(an, pid, &t) ? t.tgid : 0;
+}
+
+/*
+ * A fork's parent: the model's (the sched_process_fork record), else the writer of the
+ * sched_wakeup_new (wake_up_new_task() runs in the parent); -1 for the other kinds.
+ */
+static int parent_of(const struct rq_analysis *an, const struct rq_placement *p)
+{
+	struct rq_task_info t;
+
+	if (rq_paths[p->path].kind != RQ_KIND_FORK)
+		return -1;
+	if (rq_task_info_get(an, p->pid, &t) && t.ppid > 0)
+		return t.ppid;
+	return p->writer_pid;
 }
 
 /* The finding ids of the bits set in which (1 << enum rq_finding), joined with sep. */
@@ -119,6 +134,10 @@ static void write_row(struct rq_writer *w, const struct rq_placement *p)
 		findings_list(p->no_selection, nl, sizeof(nl), ";", "");
 		fprintf(f, ",%s,", nl);
 		write_truth(f, p, false);
+		if (parent_of(w->an, p) >= 0)
+			fprintf(f, ",%d", parent_of(w->an, p));
+		else
+			fputc(',', f);
 		fputc('\n', f);
 		return;
 	}
@@ -142,7 +161,11 @@ static void write_row(struct rq_writer *w, const struct rq_placement *p)
 	rq_json_string(f, why, strlen(why));
 	fputs(", \"truth\": ", f);
 	write_truth(f, p, true);
-	fputs("}\n", f);
+	/* "waker" stays (the record's writer, the parent for a fork): "parent" names it */
+	if (parent_of(w->an, p) >= 0)
+		fprintf(f, ", \"parent\": %d}\n", parent_of(w->an, p));
+	else
+		fputs(", \"parent\": null}\n", f);
 }
 
 static int begin(struct rq_writer *w, enum rq_placements_format fmt)

@@ -187,11 +187,15 @@ static void json_examples(FILE *f, const char *key, const struct rq_placement *e
 	fprintf(f, "%s]", n ? "\n    " : "");
 }
 
-static void write_json(FILE *f, const struct rq_summary *sum)
+/* tripped: the --fail-on rules' names ("\"missed-idle\", ..."), NULL: no "tripped" key */
+static void write_json(FILE *f, const struct rq_summary *sum, const char *tripped)
 {
 	bool first = true;
 
-	fprintf(f, "{\n  \"schema\": \"rqpath.audit/1\",\n  \"trace\": {\"source\": ");
+	fprintf(f, "{\n  \"schema\": \"rqpath.audit/1\",\n");
+	if (tripped)
+		fprintf(f, "  \"tripped\": [%s],\n", tripped);
+	fprintf(f, "  \"trace\": {\"source\": ");
 	rq_json_string(f, sum->source, strlen(sum->source));
 	fprintf(f, ", \"kernel\": ");
 	rq_json_string(f, sum->profile.release, strlen(sum->profile.release));
@@ -233,10 +237,15 @@ static void write_json(FILE *f, const struct rq_summary *sum)
 
 		fprintf(f, "%s\n    \"%s\": {\"count\": %llu", i ? "," : "", rq_finding_ids[i],
 			(unsigned long long)s->count);
+		/* one key set for every finding: what is not this finding's is null */
 		if (i == RQ_FIND_NEEDLESS_CALLBACK)
 			fprintf(f, ", \"unknown\": %llu", (unsigned long long)s->unknown);
+		else
+			fprintf(f, ", \"unknown\": null");
 		if (i == RQ_FIND_OFFCPU_FORK)
 			fprintf(f, ", \"of\": %llu", (unsigned long long)s->of);
+		else
+			fprintf(f, ", \"of\": null");
 		fprintf(f, ", \"exact\": %llu, \"inferred\": %llu, \"possible\": %llu, "
 			   "\"no_selection\": %llu, \"not_judged\": %llu, \"judged\": %llu, "
 			   "\"assumptions\": ",
@@ -265,7 +274,7 @@ static void csv_row(FILE *f, const char *record, const char *name, const char *k
 	rq_csv_field(f, name, strlen(name));
 	fprintf(f, ",%s,%s,%llu", kind, path, count);
 	if (!p) {
-		fputs(",,,,,,,,\n", f);
+		fputs(",,,,,,,,,\n", f);
 		return;
 	}
 	rq_placement_describe(p, why, sizeof(why));
@@ -273,7 +282,7 @@ static void csv_row(FILE *f, const char *record, const char *name, const char *k
 	rq_csv_field(f, p->comm, strlen(p->comm));
 	fprintf(f, ",%d,%d,%d,%s,", p->cpu, p->from_cpu, p->to_cpu, rq_confidence_names[p->conf]);
 	rq_csv_field(f, why, strlen(why));
-	fputc('\n', f);
+	fputs(",\n", f);
 }
 
 /* Data quality rows: name says what, kind says which CPU ("" for the whole trace). */
@@ -317,11 +326,12 @@ static void csv_quality(FILE *f, const struct rq_summary *sum)
 
 static void write_csv(FILE *f, const struct rq_summary *sum)
 {
-	fputs("record,name,kind,path,count,ts,pid,comm,cpu,from_cpu,to_cpu,confidence,why\n", f);
-	/* text values of the trace go in the last column, numbers in count */
-	fputs("trace,source,,,,,,,,,,,", f);
+	fputs("record,name,kind,path,count,ts,pid,comm,cpu,from_cpu,to_cpu,confidence,why,value\n",
+	      f);
+	/* text values of the trace go in the value column, numbers in count; every row 14 */
+	fputs("trace,source,,,,,,,,,,,,", f);
 	rq_csv_field(f, sum->source, strlen(sum->source));
-	fputs("\ntrace,kernel,,,,,,,,,,,", f);
+	fputs("\ntrace,kernel,,,,,,,,,,,,", f);
 	rq_csv_field(f, sum->profile.release, strlen(sum->profile.release));
 	fputc('\n', f);
 	csv_row(f, "trace", "events", "", "", sum->nr_events, NULL);
@@ -615,14 +625,21 @@ static void write_text(FILE *f, const struct rq_summary *sum)
 
 	rq_escape_c(sum->source, strlen(sum->source), src, sizeof(src));
 	fprintf(f, "rqpath audit of %s\n", src);
-	fprintf(f, "  kernel %s, %d CPUs, %llu events, %llu lost, %.3f s traced\n",
-		release_or_unknown(sum, rel, sizeof(rel)), sum->nr_cpus, (unsigned long long)sum->nr_events,
-		(unsigned long long)sum->lost_events,
+	/* the tracepoint events, and the kernel-truth records apart (as record counts them) */
+	fprintf(f, "  kernel %s, %d CPUs, %llu events", release_or_unknown(sum, rel, sizeof(rel)),
+		sum->nr_cpus, (unsigned long long)(sum->nr_events - sum->truth_records));
+	if (sum->truth_records)
+		fprintf(f, " (+%llu truth records)", (unsigned long long)sum->truth_records);
+	fprintf(f, ", %llu lost, %.3f s traced\n", (unsigned long long)sum->lost_events,
 		sum->last_ts > sum->first_ts ? secs(sum->last_ts - sum->first_ts) : 0.0);
 	if (sum->cut)
 		fprintf(f, "  CUT: the recording %s; what came after is not in it\n",
 			!strcmp(sum->cut, "disk-full") ? "stopped early, the disk was full" :
 			"was never finished (its recorder was killed)");
+	if (sum->nr_filtered)
+		fprintf(f, "  filtered: %llu of the trace's %llu placements left out (-p, --comm, -C,"
+			" --from, --to)\n", (unsigned long long)sum->nr_filtered,
+			(unsigned long long)(sum->nr_filtered + sum->nr_placements));
 	fprintf(f, "  profile: exec-callback %s, idle-stack %s, fork-util %s,\n"
 		   "    delay-dequeue %s (%s)\n",
 		affected(sum->profile.exec_callback_unconditional),
@@ -702,7 +719,7 @@ static int text_end(struct rq_writer *w, const struct rq_summary *sum)
 
 static int json_end(struct rq_writer *w, const struct rq_summary *sum)
 {
-	write_json(w->f, sum);
+	write_json(w->f, sum, w->tripped ? w->tripped : "");
 	return 0;
 }
 
@@ -725,7 +742,7 @@ static int jsonl_end(struct rq_writer *w, const struct rq_summary *sum)
 
 	if (!mem)
 		return -1;
-	write_json(mem, sum);
+	write_json(mem, sum, NULL);
 	if (fclose(mem)) {
 		free(json);
 		return -1;
@@ -763,7 +780,7 @@ int rq_report_write(FILE *f, const struct rq_analysis *an, enum rq_format fmt)
 	const struct rq_summary *sum = rq_analysis_summary(an);
 
 	switch (fmt) {
-	case RQ_FMT_JSON: write_json(f, sum); break;
+	case RQ_FMT_JSON: write_json(f, sum, ""); break;
 	case RQ_FMT_CSV: write_csv(f, sum); break;
 	default: write_text(f, sum); break;
 	}

@@ -139,7 +139,7 @@ comp 'rqpath diff --fail-on offcpu-fork:p'
 comp 'rqpath diff --fail-on delay.p99:wa'
 comp 'rqpath record --fi'
 comp 'rqpath audit -i spawn.v'
-comp 'rqpath spawn.v6.dat --to'
+comp 'rqpath spawn.v6.dat --top'
 zpty -d z
 EOF
 	timeout 120 zsh -f "$tmp/t.zsh" "$tmp/zfunc" "$tmp/w" >"$tmp/zsh.out" 2>&1
@@ -153,7 +153,7 @@ rqpath diff --fail-on offcpu-fork:p|diff --fail-on offcpu-fork:possible
 rqpath diff --fail-on delay.p99:wa|diff --fail-on delay.p99:wakeup
 rqpath record --fi|record --file-version
 rqpath audit -i spawn.v|audit -i spawn.v6.dat
-rqpath spawn.v6.dat --to|spawn.v6.dat --topology
+rqpath spawn.v6.dat --top|spawn.v6.dat --topology
 EOF
 	diff -u "$tmp/zsh.want" "$tmp/zsh.out" || bad "zsh completions differ (- want, + got)"
 else

@@ -10,20 +10,28 @@ for dat in "$top"/fixtures/*.dat "$top"/../shared/traces/*.dat; do
 	n=$((n + 1))
 	"$RQPATH" audit --format json "$dat" >"$tmp/$n.json" || { echo "FAIL: audit $dat"; exit 1; }
 done
+# single-file JSON names the --fail-on rules that tripped, as jsonl does ([] none)
+"$RQPATH" audit --format json --fail-on missed-idle --fail-on offcpu-fork=100000 \
+	"$top/fixtures/spawn.dat" >"$tmp/tripped.out" 2>/dev/null
+[ $? -eq 1 ] || { echo "FAIL: --fail-on missed-idle on spawn.dat did not trip"; exit 1; }
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["tripped"] == ["missed-idle"] else "FAIL: tripped %r" % d["tripped"])' \
+	"$tmp/tripped.out" || exit 1
 python3 - "$tmp"/*.json <<'PY'
 import json, sys
 KINDS = {"fork", "exec", "wakeup", "balance", "newidle", "stopper", "affinity", "numa", "unknown"}
 EX = {"ts": float, "pid": int, "comm": str, "cpu": int, "from_cpu": int, "to_cpu": int,
       "path": str, "confidence": str, "why": str}
 VERDICT = {"count", "exact", "inferred", "possible", "no_selection", "not_judged", "judged", "assumptions",
-           "examples", "possible_examples", "delay", "delay_others"}
+           "examples", "possible_examples", "delay", "delay_others", "unknown", "of"}
 ASSUME = {"affinity-all-cpus", "percpu-kthread-pinned", "policy-from-prio", "cpu-state-watched",
           "llc-assumed", "idle-exits-repaired", "affinity-last-read", "cpuset-unseen",
           "blocked-before-trace", "policy-last-read"}
-FIND = {"needless-callback": VERDICT | {"unknown"},
-        "offcpu-fork": VERDICT | {"of"},
-        "idle-stacking": VERDICT,
+# one key set for every finding; "unknown" is needless-callback's, "of" offcpu-fork's, null
+# in the others
+FIND = {"needless-callback": VERDICT, "offcpu-fork": VERDICT, "idle-stacking": VERDICT,
         "missed-idle": VERDICT}
+OWN = {"unknown": "needless-callback", "of": "offcpu-fork"}
 DELAY = {"n", "p50_ns", "p90_ns", "p99_ns", "max_ns", "total_ns", "exact"}
 def delay_ok(o):
     return isinstance(o, dict) and set(o) == DELAY and isinstance(o["exact"], bool) and \
@@ -35,7 +43,10 @@ for p in sys.argv[1:]:
     def need(cond, what):
         if not cond:
             bad.append("%s: %s" % (p, what))
-    need(set(d) == {"schema", "trace", "counts", "placements", "findings", "delay"}, "top-level keys %s" % sorted(d))
+    need(set(d) == {"schema", "tripped", "trace", "counts", "placements", "findings", "delay"},
+         "top-level keys %s" % sorted(d))
+    need(isinstance(d["tripped"], list) and all(isinstance(x, str) for x in d["tripped"]),
+         "tripped is a list of rule names")
     dl = d["delay"]
     need(set(dl) == {"flagged", "unflagged", "by_kind", "not_run", "unmeasured",
                      "unmeasured_causes"}, "delay keys")
@@ -92,6 +103,9 @@ for p in sys.argv[1:]:
     for fid, keys in FIND.items():
         f = d["findings"][fid]
         need(set(f) == keys, "%s keys %s" % (fid, sorted(f)))
+        for k, owner in OWN.items():
+            need((f.get(k) is None) == (fid != owner) and
+                 (fid != owner or isinstance(f.get(k), int)), "%s %s: %r" % (fid, k, f.get(k)))
         need(delay_ok(f["delay"]) and delay_ok(f["delay_others"]), "%s delay" % fid)
         need(len(f["examples"]) <= f["count"] and len(f["examples"]) <= 8, "%s examples bounded" % fid)
         need(f["exact"] + f["inferred"] == f["count"], "%s exact + inferred = count" % fid)

@@ -26,7 +26,8 @@ for dat in "$top"/fixtures/*.dat; do
 import csv, json, sys
 name, audit = sys.argv[1], json.load(open(sys.argv[2]))
 COLS = ["seq", "ts", "cpu", "pid", "tgid", "comm", "kind", "path", "confidence", "from_cpu",
-        "to_cpu", "waker", "delay_ns", "findings", "possible", "why", "no_selection", "truth"]
+        "to_cpu", "waker", "delay_ns", "findings", "possible", "why", "no_selection", "truth",
+        "parent"]
 bad = []
 want = sum(p["count"] for p in audit["placements"])
 rows = list(csv.reader(open(sys.argv[3], newline="")))
@@ -37,6 +38,9 @@ if any(len(r) != len(COLS) for r in rows):
 lines = [json.loads(l) for l in open(sys.argv[4])]
 if any(set(o) != set(COLS) for o in lines):
     bad.append("JSON keys")
+# a fork's parent (null for the other kinds), and waker kept beside it
+if any((o["kind"] == "fork") != isinstance(o["parent"], int) for o in lines):
+    bad.append("parent: not a pid for every fork and null for the others")
 for label, n, seqs in (("csv", len(rows) - 1, [int(r[0]) for r in rows[1:]]),
                        ("jsonl", len(lines), [o["seq"] for o in lines])):
     if n != want:

@@ -423,6 +423,68 @@ print("same facts: %d placements, %d failure(s)" % (len(seqs), len(fails)))
 sys.exit(1 if fails else 0)
 EOF
 
+# rqpath why PID --at T: the very lines of the detail screen (one code makes both), for
+# each of the placements above, opened from the list; and `why PID` alone gives every
+# placement of that task (as many as the placements export has), each as `--at` gives it.
+for s in $seqs; do
+	set -- $(python3 -c 'import json, sys
+first = None
+for l in open(sys.argv[1]):
+    p = json.loads(l)
+    if p["seq"] == int(sys.argv[2]):
+        print(p["pid"], p["ts"])' "$work/pl.jsonl" "$s")
+	pid=$1
+	at=$(python3 -c 'import json, sys; a = json.load(open(sys.argv[1]))
+print("%.9f" % (float(sys.argv[2]) - a["trace"]["first_ts"]))' "$work/audit.json" "$2")
+	(cd "$top" && LANG=C.UTF-8 LC_ALL= "$RQPATH" why "$pid" --at "$at" "$f") >"$work/why-$s" \
+		2>"$work/why-$s.err" || fail "why $pid --at $at: exit $?: $(cat "$work/why-$s.err")"
+	python3 - "$work" "$size" "$s" <<'EOF2' || failures=$((failures + 1))
+import sys
+work, size, s = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, work)
+from facts_lib import *
+height = int(size.split("x")[1])
+import facts_lib
+facts_lib.height = height
+scr = open("%s/scr-list-%d" % (work, s)).read().split("\n")
+why = open("%s/why-%d" % (work, s)).read().split("\n")
+d = detail_facts(scr)
+# why's text is the detail's lines; the screen shows the rows that fit, cut at its width
+facts_lib.height = len(why) + 2
+w = detail_facts([""] + why + [""])
+bad = [k for k in ("seq", "ts", "pid", "comm", "kind", "from", "to", "cpu", "writer", "path",
+                   "conf", "why", "flagged", "records") if d.get(k) != w.get(k)]
+# line by line, but for the wrapped text (the why, the findings' text: the screen is
+# wider than why's 80 columns; their words are compared above)
+body = [l.rstrip() for l in d["body"] if l.strip() and not l.startswith("   ")]
+shown = [l.rstrip() for l in why if l.strip() and not l.startswith("   ")][:len(body)]
+if bad:
+    print("FAIL: seq %d: why and the detail differ in %s: %r / %r" %
+          (s, bad, [w.get(k) for k in bad], [d.get(k) for k in bad]))
+    sys.exit(1)
+for a, b in zip(body, shown):
+    if not a.startswith("placement #") and a != b[:len(a)] and a[:len(b)] != b:
+        print("FAIL: seq %d: detail line %r, why line %r" % (s, a, b))
+        sys.exit(1)
+if "the CPUs at that instant" not in " ".join(why):
+    print("FAIL: seq %d: why names no CPUs and their state" % s)
+    sys.exit(1)
+print("why seq %d: the detail's facts" % s)
+EOF2
+done
+# every placement of a task, in time order, each the one --at its time gives
+pid=$(python3 -c 'import json, sys, collections
+c = collections.Counter(json.loads(l)["pid"] for l in open(sys.argv[1]))
+print(max(c, key=lambda p: (c[p], -p)))' "$work/pl.jsonl")
+want=$(python3 -c 'import json, sys
+print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["pid"] == int(sys.argv[2])))' "$work/pl.jsonl" "$pid")
+(cd "$top" && LANG=C.UTF-8 LC_ALL= "$RQPATH" why "$pid" "$f") >"$work/why-all" || fail "why $pid: exit $?"
+got=$(grep -c '^placement #' "$work/why-all")
+[ "$got" -eq "$want" ] || fail "why $pid: $got placements, the export has $want"
+(cd "$top" && "$RQPATH" why 999999 "$f") >/dev/null 2>"$work/why-none"
+[ $? -eq 2 ] && grep -q 'no placement of pid 999999' "$work/why-none" ||
+	fail "why of a pid without placements: not one line and exit 2"
+
 # Beyond spawn.dat: every idle-stacking and missed-idle example the findings view lists
 # on the fixtures that have them, opened there: its why is the audit's, and what the why
 # says of the two CPUs holds in trace-cmd report, with the idle CPU's record among the
