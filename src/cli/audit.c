@@ -206,7 +206,7 @@ static int cmd_audit(int argc, char **argv);
 /* -F -P -l -p -T: the short forms audit has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 'p',
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF, OPT_PERFETTO_RAW };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
@@ -225,6 +225,8 @@ static const struct cli_option audit_options[] = {
 	  "with --live: also write the recording to FILE (a new file; its audit is the same)" },
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
+	{ "perfetto-raw", OPT_PERFETTO_RAW, CLI_FLAG, NULL, 0, 0, 0,
+	  "--format perfetto, its packets not deflated (for protoc --decode_raw)" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
 	  "exit 1 when finding RULE proves more than N (default 0) or was not judged; "
 	  "RULE:possible: the unproven; RULE:judged-ok: not judged passes" },
@@ -274,7 +276,7 @@ static int cmd_audit(int argc, char **argv)
 	const char *file = NULL, *output = NULL;
 	int cmd_failed = 0;
 	int nfiles = 0;
-	bool threads_given = false;
+	bool threads_given = false, perfetto_raw = false;
 	/* the report (--format) and, instead of it, the placements (--placements) */
 	const struct rq_writer_ops *report = &rq_writer_text, *placements = NULL, *ops;
 	struct rq_writer w = { 0 };
@@ -304,6 +306,9 @@ static int cmd_audit(int argc, char **argv)
 				ret = RQ_EXIT_ERROR;
 				goto out;
 			}
+			break;
+		case OPT_PERFETTO_RAW:
+			perfetto_raw = true;
 			break;
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
@@ -378,6 +383,15 @@ static int cmd_audit(int argc, char **argv)
 	if (!live && !nfiles && rq_default_input())
 		files[nfiles++] = (char *)rq_default_input();
 	file = nfiles ? files[0] : NULL;
+	if (perfetto_raw) {
+		if (report != &rq_writer_text && report != &rq_writer_perfetto) {
+			rq_error("audit: --perfetto-raw is --format perfetto uncompressed: not with "
+				 "--format %s", report->name);
+			ret = RQ_EXIT_ERROR;
+			goto out;
+		}
+		report = &rq_writer_perfetto_raw;
+	}
 	if (!live && nfiles > 1 && !(report->flags & RQ_WRITER_PER_FILE)) {
 		rq_error("audit: several trace files need --format jsonl (one object per file; "
 			 "a command after -- goes with --live)");
