@@ -296,7 +296,8 @@ static void draw_side(struct view *v, int y, int side)
 static enum tui_color verdict_color(const struct rq_diff_row *r)
 {
 	return r->verdict == RQ_DIFF_CHANGED ? C_FINDING :
-	       r->verdict == RQ_DIFF_NOISE || r->verdict == RQ_DIFF_TOO_FEW ? C_DIM : C_NORMAL;
+	       r->verdict == RQ_DIFF_NOISE || r->verdict == RQ_DIFF_TOO_FEW ||
+	       r->verdict == RQ_DIFF_NO_NOISE ? C_DIM : C_NORMAL;
 }
 
 static void draw_line(struct view *v, int y, const struct cline *l, bool sel, bool ranges)
