@@ -226,7 +226,7 @@ static const struct cli_option audit_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
 	{ "perfetto-raw", OPT_PERFETTO_RAW, CLI_FLAG, NULL, 0, 0, 0,
-	  "--format perfetto, its packets not deflated (for protoc --decode_raw)" },
+	  "the perfetto format with its packets not deflated, for protoc's raw decoding" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
 	  "exit 1 when finding RULE proves more than N (default 0) or was not judged; "
 	  "RULE:possible: the unproven; RULE:judged-ok: not judged passes" },
