@@ -235,8 +235,11 @@ static int build(struct view *v)
 	if (!s->lines)
 		return -1;
 	for (int i = 0; i < d->nrows; i++) {
-		if (strcmp(last, d->rows[i].section)) {
-			last = d->rows[i].section;
+		/* the rows the text shows: per placement (rq_diff_row_shown()) */
+		if (!rq_diff_row_shown(d, &d->rows[i]))
+			continue;
+		if (strcmp(last, rq_diff_section_title(&d->rows[i]))) {
+			last = rq_diff_section_title(&d->rows[i]);
 			s->lines[s->nlines++] = (struct cline){ -1,
 								rq_diff_section_title(&d->rows[i]) };
 		}
@@ -296,7 +299,8 @@ static void draw_side(struct view *v, int y, int side)
 static enum tui_color verdict_color(const struct rq_diff_row *r)
 {
 	return r->verdict == RQ_DIFF_CHANGED ? C_FINDING :
-	       r->verdict == RQ_DIFF_NOISE || r->verdict == RQ_DIFF_TOO_FEW ? C_DIM : C_NORMAL;
+	       r->verdict == RQ_DIFF_NOISE || r->verdict == RQ_DIFF_TOO_FEW ||
+	       r->verdict == RQ_DIFF_NO_NOISE ? C_DIM : C_NORMAL;
 }
 
 static void draw_line(struct view *v, int y, const struct cline *l, bool sel, bool ranges)
@@ -322,7 +326,9 @@ static void draw_line(struct view *v, int y, const struct cline *l, bool sel, bo
 	tui_puts(y, 0, -1, line);
 	if (!sel)
 		attron(tui_attr(verdict_color(r)));
-	tui_puts(y, (int)strlen(line), -1, rq_diff_verdict_text(r));
+	/* the verdict's 14 columns: the note at the top gives the runs */
+	tui_puts(y, (int)strlen(line), -1, r->verdict == RQ_DIFF_NO_NOISE ? "no noise est." :
+		 rq_diff_verdict_text(r));
 	if (!sel)
 		attroff(tui_attr(verdict_color(r)));
 	/* a wide screen has room for each side's range */

@@ -288,7 +288,7 @@ static int cmd_audit(int argc, char **argv);
  */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 270,
 	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF, OPT_PRESERVE_ENV };
+	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF, OPT_PRESERVE_ENV, OPT_PERFETTO_RAW };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
@@ -309,6 +309,8 @@ static const struct cli_option audit_options[] = {
 	  "with --live: also write the recording to FILE (a new file; its audit is the same)" },
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
 	  "report format (default text; jsonl: one object per FILE)" },
+	{ "perfetto-raw", OPT_PERFETTO_RAW, CLI_FLAG, NULL, 0, 0, 0,
+	  "the perfetto format with its packets not deflated, for protoc's raw decoding" },
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
 	  "exit 1 when finding RULE proves more than N (default 0) or was not judged; "
 	  "RULE:possible: the unproven; RULE:judged-ok: not judged passes" },
@@ -358,7 +360,7 @@ static int cmd_audit(int argc, char **argv)
 	char err[512];
 	const char *file = NULL, *output = NULL;
 	int nfiles = 0, fo;
-	bool threads_given = false;
+	bool threads_given = false, perfetto_raw = false;
 	struct rq_filter filter = { 0 };
 	const char *live_only = NULL;	/* an option that needs --live, given */
 	char tripped[512] = "";
@@ -390,6 +392,9 @@ static int cmd_audit(int argc, char **argv)
 				ret = RQ_EXIT_ERROR;
 				goto out;
 			}
+			break;
+		case OPT_PERFETTO_RAW:
+			perfetto_raw = true;
 			break;
 		case OPT_FAIL_ON:
 			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
@@ -478,6 +483,15 @@ static int cmd_audit(int argc, char **argv)
 		rq_error("audit: --%s goes with --live (it sets up a recording)", live_only);
 		ret = RQ_EXIT_ERROR;
 		goto out;
+	}
+	if (perfetto_raw) {
+		if (report != &rq_writer_text && report != &rq_writer_perfetto) {
+			rq_error("audit: --perfetto-raw is --format perfetto uncompressed: not with "
+				 "--format %s", report->name);
+			ret = RQ_EXIT_ERROR;
+			goto out;
+		}
+		report = &rq_writer_perfetto_raw;
 	}
 	if (!live && nfiles > 1 && !(report->flags & RQ_WRITER_PER_FILE) &&
 	    (report != &rq_writer_text || placements)) {

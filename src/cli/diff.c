@@ -2,17 +2,21 @@
 /*
  * diff.c - `rqpath diff BASE.dat NEW.dat` and `rqpath diff BASE... -- NEW...`: audit each
  * trace, compare the sides (src/output/diff.c) and print the table; --fail-on gates on the NEW
- * side's increase.
+ * side's increase.  `rqpath diff --runs N -- BASE_CMD --- NEW_CMD` records the runs itself
+ * (root): N of each, alternating base and new, each analysed as it is recorded.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "diff.h"
+#include "live.h"
 #include "escape.h"
 #include "replay.h"
 
@@ -167,11 +171,82 @@ static int audit_one(const char *file, const char *profile, const char *topology
 	return 0;
 }
 
+/*
+ * Record cmd (as the invoking user, as audit --live does) and analyse it as it is
+ * recorded into run; the recording is a file without a name, dropped after.  0, or -1
+ * with a message given.
+ */
+static int record_one(char **cmd, const char *profile, const char *topology, bool no_truth,
+		      const char *side, int i, struct rq_diff_run *run)
+{
+	struct rq_analysis_opts aopts = { .profile_override = profile, .topology = topology,
+					  .no_truth = no_truth, .source_name = NULL,
+					  .recent_capacity = RQ_RECENT_NONE };
+	struct rq_record_opts ro = { 0 };
+	struct rq_record_stats st;
+	struct cli_child child = { 0 };
+	struct rq_analysis *an;
+	char err[512], msg[512], name[64];
+	int fd = -1, ret = -1, saved_stdout;
+
+	snprintf(name, sizeof(name), "%s run %d", side, i + 1);
+	aopts.source_name = name;
+	an = rq_analysis_new(&aopts);
+	if (!an) {
+		rq_error("diff: out of memory");
+		return -1;
+	}
+	ro.output_fd = &fd;
+	ro.quiet = true;
+	ro.no_bpf = no_truth;
+	if (cli_child_user(&child, NULL, false, err, sizeof(err)) < 0) {
+		rq_error("diff: %s", err);
+		goto out;
+	}
+	child.foreground = true;
+	ro.cmd = cli_child_init(&child, cmd);
+	ro.stop = &cli_stop_signal;
+	/* stdout carries the table: what the command prints goes to stderr */
+	fflush(stdout);
+	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved_stdout >= 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	cli_catch_stop_signals();
+	ret = rq_record_analyse(&ro, &st, an, err, sizeof(err));
+	cli_restore_signals();
+	if (saved_stdout >= 0) {
+		dup2(saved_stdout, STDOUT_FILENO);
+		close(saved_stdout);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (ret) {
+		rq_error("diff: %s: %s", name, err);
+		goto out;
+	}
+	if (cli_stop_signal) {
+		rq_error("diff: %s: stopped by a signal", name);
+		ret = -1;
+		goto out;
+	}
+	if (cli_child_failed(&child, msg, sizeof(msg))) {
+		rq_error("diff: %s: %s", name, msg);
+		ret = -1;
+		goto out;
+	}
+	rq_diff_run_from(run, an);
+	fprintf(stderr, "rqpath: diff: %s: %llu placements, %.3f s\n", name,
+		(unsigned long long)run->placements, run->duration_s);
+out:
+	rq_analysis_free(an);
+	return ret;
+}
+
 static int cmd_diff(int argc, char **argv);
 
 /* the short forms diff has always accepted */
 enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256, OPT_ALPHA, OPT_MIN_COUNT,
-	OPT_FORCE, OPT_NO_TRUTH };
+	OPT_FORCE, OPT_NO_TRUTH, OPT_PER_SECOND, OPT_RUNS };
 
 static const struct cli_option diff_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
@@ -183,9 +258,14 @@ static const struct cli_option diff_options[] = {
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=[+]N[%]]", 0, 0, CLI_REPEAT,
 	  "exit 1 when RULE's row is changed and grew by more than N (or N % of the base)" },
 	{ "alpha", OPT_ALPHA, CLI_STRING, "P", 0, 0, 0,
-	  "two runs or more a side: changed when the rank test's p <= P (default 0.05)" },
+	  "three runs or more a side: changed when the rank test's p <= P (default 0.05)" },
 	{ "min-count", OPT_MIN_COUNT, CLI_INT, "N", 1, 1000000000, 0,
-	  "one run on a side: changed needs N events behind the row in a run (default 10)" },
+	  "fewer than three runs a side: --fail-on needs N events behind the row in a run "
+	  "(default 10)" },
+	{ "per-second", OPT_PER_SECOND, CLI_FLAG, NULL, 0, 0, 0,
+	  "text and HTML: rates per second of trace instead of per placement" },
+	{ "runs", OPT_RUNS, CLI_INT, "N", 1, MAX_RUNS, CLI_IN_LEAD,
+	  "record N runs of each command, alternating (root): -- BASE_CMD --- NEW_CMD" },
 	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
 	  "override the kernel profile of every trace" },
 	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
@@ -198,14 +278,15 @@ static const struct cli_option diff_options[] = {
 const struct cli_command cli_diff = {
 	.name = "diff",
 	.fn = cmd_diff,
-	.lead = "BASE.dat NEW.dat | BASE.dat... -- NEW.dat...",
+	.lead = "BASE.dat NEW.dat | BASE.dat... -- NEW.dat... | --runs N -- BASE_CMD --- NEW_CMD",
 	.summary = "before and after: per path and finding rates, delays, the change of each",
 	.description =
 		"Audit each trace and compare the NEW side with the BASE side, per path and\n"
-		"finding: rates, shares, counts, queue delay, min/median/max per side.  With\n"
-		"two runs or more a side a row is changed when the Mann-Whitney rank test gives\n"
-		"p <= P; with one run there is no noise estimate, and a difference of fewer\n"
-		"than N events is too few.  RULE: a finding id (its proven rate per second),\n"
+		"finding: counts per placement (--per-second: rates), shares, queue delay,\n"
+		"min/median/max per side; rows 0 in every run fold into one line.  With three\n"
+		"runs or more a side a row is changed when the Mann-Whitney rank test gives\n"
+		"p <= P; with fewer there is no noise estimate and no row is changed.  --runs N\n"
+		"records N runs of each command itself, alternating.  RULE: a finding id (its proven rate per second),\n"
 		"ID:possible (the possible count), a path id, a kind or all (placements per\n"
 		"second), delay.p50:KEY or delay.p99:KEY (KEY a finding, a kind, flagged or\n"
 		"unflagged; N in ns or with us, ms, s); exit 1 when that row is changed and grew\n"
@@ -225,7 +306,8 @@ static int cmd_diff(int argc, char **argv)
 	bool force = false;
 	struct rq_diff_run *runs = NULL;
 	struct rq_diff d = { 0 };
-	struct rq_diff_opts dopts = { RQ_DIFF_ALPHA, RQ_DIFF_MIN_COUNT };
+	struct rq_diff_opts dopts = { RQ_DIFF_ALPHA, RQ_DIFF_MIN_COUNT, false };
+	int nruns = 0;
 	char **base, **new;
 	struct cli_output outf = { 0 };
 	FILE *dst = stdout;
@@ -236,11 +318,15 @@ static int cmd_diff(int argc, char **argv)
 	 * among the files (it moves operands after the options, in order), so options may
 	 * come anywhere.  No file name can be SEP: it holds a control byte.
 	 */
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
+		/* --runs: what follows "--" is commands, never options of diff */
+		if (!strcmp(argv[i], "--runs") || !strncmp(argv[i], "--runs=", 7))
+			break;
 		if (!strcmp(argv[i], "--")) {
 			argv[i] = SEP;
 			break;
 		}
+	}
 	cli_parser_init(&p, &cli_diff, argc, argv);
 	while ((opt = cli_next(&p)) != CLI_END) {
 		switch (opt) {
@@ -282,6 +368,12 @@ static int cmd_diff(int argc, char **argv)
 		case OPT_MIN_COUNT:
 			dopts.min_count = (uint64_t)p.num;
 			break;
+		case OPT_PER_SECOND:
+			dopts.per_second = true;
+			break;
+		case OPT_RUNS:
+			nruns = (int)p.num;
+			break;
 		case OPT_PROFILE:
 			profile = p.arg;
 			break;
@@ -307,7 +399,36 @@ static int cmd_diff(int argc, char **argv)
 			sep = i;
 			break;
 		}
-	if (sep >= 0) {
+	if (nruns) {
+		int sep2 = -1;
+
+		/* getopt stopped at "--": the commands are argv[first...] */
+		if (sep >= 0 || first < 2 || strcmp(argv[first - 1], "--")) {
+			rq_error("diff: --runs N records commands: -- BASE_CMD --- NEW_CMD "
+				 "(no trace files)");
+			return RQ_EXIT_ERROR;
+		}
+		sep = first - 1;
+		for (int i = sep + 1; i < argc; i++)
+			if (!strcmp(argv[i], "---")) {
+				sep2 = i;
+				break;
+			}
+		if (sep2 < 0 || sep2 == sep + 1 || sep2 == argc - 1) {
+			rq_error("diff: --runs N: -- BASE_CMD ARGS... --- NEW_CMD ARGS..., both "
+				 "commands given");
+			return RQ_EXIT_ERROR;
+		}
+		if (geteuid() != 0) {
+			rq_error("diff: --runs records the commands through tracefs: run it as "
+				 "root (sudo rqpath diff --runs ...)");
+			return RQ_EXIT_ERROR;
+		}
+		argv[sep2] = NULL;	/* BASE_CMD ends here: argv lists for the child */
+		base = &argv[sep + 1];
+		new = &argv[sep2 + 1];
+		nbase = nnew = nruns;
+	} else if (sep >= 0) {
 		base = &argv[first];
 		nbase = sep - first;
 		new = &argv[sep + 1];
@@ -341,7 +462,17 @@ static int cmd_diff(int argc, char **argv)
 		rq_error("diff: out of memory");
 		return RQ_EXIT_ERROR;
 	}
-	for (int i = 0; i < nbase + nnew; i++)
+	for (int i = 0; nruns && i < 2 * nruns; i++) {
+		/* base 1, new 1, base 2, ...: a drift of the machine falls on both sides */
+		int side = i % 2, k = i / 2;
+
+		if (record_one(side ? new : base, profile, topology, no_truth,
+			       side ? "new" : "base", k, &runs[side ? nbase + k : k])) {
+			ret = RQ_EXIT_ERROR;
+			goto out;
+		}
+	}
+	for (int i = 0; !nruns && i < nbase + nnew; i++)
 		if (audit_one(i < nbase ? base[i] : new[i - nbase], profile, topology, no_truth,
 			      &runs[i])) {
 			ret = RQ_EXIT_ERROR;
@@ -379,13 +510,21 @@ static int cmd_diff(int argc, char **argv)
 			continue;
 		}
 		allowed = ru->pct ? ru->max * r->base.median / 100.0 : ru->max;
-		if (r->verdict != RQ_DIFF_CHANGED || !(r->change > 0) || !(r->change > allowed))
+		/*
+		 * Below RQ_DIFF_MIN_RUNS runs a side no row is "changed": the gate is then the
+		 * growth itself, when enough events are behind the row (--min-count), and the
+		 * message says there is no noise estimate.
+		 */
+		if (r->verdict == RQ_DIFF_NO_NOISE ? r->events < d.min_count :
+		    r->verdict != RQ_DIFF_CHANGED)
+			continue;
+		if (!(r->change > 0) || !(r->change > allowed))
 			continue;
 		rq_diff_row_label(r, label, sizeof(label));
 		fprintf(stderr, "rqpath: --fail-on %s tripped: %s %s -> %s (%s%s)\n", ru->text,
 			label, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
 			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
-			r->test == RQ_TEST_ONE_RUN ? "one run a side" : "changed",
+			r->verdict == RQ_DIFF_NO_NOISE ? rq_diff_verdict_text(r) : "changed",
 			rq_diff_fmt_p(r, pv, sizeof(pv)));
 		ret = RQ_EXIT_TRIPPED;
 	}

@@ -2,13 +2,14 @@
 /*
  * diff.c - compare BASE and NEW audits (diff.h).
  *
- * Rates are per second of trace (last minus first timestamp), so traces of different
- * lengths compare.  A row's verdict (diff.h): "unchanged" when every run of both sides has
- * the same value, "n/a" when a side has no value (no delay samples); with two runs or
- * more a side the Mann-Whitney rank test (mannwhitney.c) says "changed" (p <= alpha) or
- * "within noise"; with one run on a side there is no noise estimate: a difference is
- * "changed" only when a run has at least min_count events behind the row, else "too few"
- * (0 -> 2 idle-stackings is no change one can see in one run).
+ * Placements and findings are counted per placement (a kind's share, a finding per 1000
+ * placements), so traces of different lengths compare; the rates per second of trace
+ * (last minus first timestamp) are rows too, shown instead with per_second.  A row's
+ * verdict (diff.h): "unchanged" when every run of both sides has the same value, "n/a"
+ * when a side has no value (no delay samples); with RQ_DIFF_MIN_RUNS runs or more a side
+ * the Mann-Whitney rank test (mannwhitney.c) says "changed" (p <= alpha) or "within
+ * noise"; with fewer there is no noise estimate, and a difference is only that: "N runs:
+ * no noise estimate", never "changed".
  */
 #include <math.h>
 #include <stdarg.h>
@@ -23,8 +24,8 @@
 #include "mannwhitney.h"
 #include "replay.h"
 
-const char *const rq_diff_verdict_names[5] = { "unchanged", "within noise", "changed", "n/a",
-					       "too few" };
+const char *const rq_diff_verdict_names[6] = { "unchanged", "within noise", "changed", "n/a",
+					       "too few", "no noise estimate" };
 const char *const rq_diff_test_names[4] = { NULL, "one run", "mann-whitney exact",
 					    "mann-whitney normal" };
 
@@ -166,6 +167,31 @@ static double m_path_rate(const struct rq_diff_run *r, int p)
 	return rate(r->path_counts[p], r);
 }
 
+/* a kind's placements in % of all */
+static double m_kind_share(const struct rq_diff_run *r, int k)
+{
+	uint64_t n = 0;
+
+	for (int p = 0; p < RQ_PATH__COUNT; p++)
+		if ((int)rq_paths[p].kind == k)
+			n += r->path_counts[p];
+	return r->placements ? 100.0 * (double)n / (double)r->placements : 0.0;
+}
+
+static double m_all_count(const struct rq_diff_run *r, int arg)
+{
+	(void)arg;
+	return (double)r->placements;
+}
+
+/* a finding's proven placements per 1000 placements */
+static double m_f_per_1k(const struct rq_diff_run *r, int f)
+{
+	if (r->f_unjudged[f])
+		return NAN;
+	return r->placements ? 1000.0 * (double)r->f_count[f] / (double)r->placements : 0.0;
+}
+
 static double m_path_share(const struct rq_diff_run *r, int p)
 {
 	return r->placements ? 100.0 * (double)r->path_counts[p] / (double)r->placements : 0.0;
@@ -294,10 +320,14 @@ static int judge(const struct rq_diff *d, struct rq_diff_row *r)
 		r->verdict = RQ_DIFF_UNCHANGED;
 		return 0;
 	}
-	if (b->n < 2 || n->n < 2) {
-		/* no noise estimate: only a difference of enough events is a change */
-		r->test = RQ_TEST_ONE_RUN;
-		r->verdict = r->events >= d->min_count ? RQ_DIFF_CHANGED : RQ_DIFF_TOO_FEW;
+	if (b->n < RQ_DIFF_MIN_RUNS || n->n < RQ_DIFF_MIN_RUNS) {
+		/* no noise estimate: a difference, never "changed" */
+		int runs = b->n < n->n ? b->n : n->n;
+
+		r->test = runs == 1 ? RQ_TEST_ONE_RUN : RQ_TEST_NONE;
+		r->verdict = RQ_DIFF_NO_NOISE;
+		snprintf(r->verdict_text, sizeof(r->verdict_text), "%d run%s: no noise estimate",
+			 runs, runs == 1 ? "" : "s");
 		return 0;
 	}
 	bv = malloc((size_t)b->n * sizeof(double));
@@ -428,10 +458,11 @@ static void compare_traces(struct rq_diff *d)
 		     b0->cpus, d->new[0].cpus);
 	if (lost)
 		note(d, "events were lost in some traces: their counts are lower bounds");
-	if (d->nbase == 1 || d->nnew == 1)
-		note(d, "%s: no noise estimate; \"too few\" below %llu events a run",
-		     d->nbase == 1 && d->nnew == 1 ? "one run per side" : "one run on a side",
-		     (unsigned long long)d->min_count);
+	if (d->nbase < RQ_DIFF_MIN_RUNS || d->nnew < RQ_DIFF_MIN_RUNS)
+		note(d, "%s: no noise estimate, no row \"changed\" (%d runs a side or more: "
+		     "diff --runs N)", d->nbase == 1 && d->nnew == 1 ? "one run per side" :
+		     d->nbase == 1 || d->nnew == 1 ? "one run on a side" : "two runs on a side",
+		     RQ_DIFF_MIN_RUNS);
 	else if (min_p(d->nbase, d->nnew) > d->alpha)
 		note(d, "%d and %d runs: the rank test's p is at least %.3g here, never <= %g: "
 		     "no row can be \"changed\" (more runs, or --alpha)", d->nbase, d->nnew,
@@ -456,7 +487,7 @@ static void drop_empty_pair(struct rq_diff *d)
 int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase,
 		    const struct rq_diff_run *new, int nnew, const struct rq_diff_opts *o)
 {
-	int cap = 1 + RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 7 * RQ_FIND__COUNT +
+	int cap = 2 + 2 * RQ_KIND__COUNT + 2 * RQ_PATH__COUNT + 8 * RQ_FIND__COUNT +
 		  2 * RQ_FIND__COUNT + 2 * RQ_KIND__COUNT + 4;
 	char name[48];
 	bool truth = false;	/* a run has truth records: its no_selection counts are known */
@@ -470,6 +501,7 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 		truth |= new[i].truth_records > 0;
 	d->alpha = o ? o->alpha : RQ_DIFF_ALPHA;
 	d->min_count = o ? o->min_count : RQ_DIFF_MIN_COUNT;
+	d->per_second = o && o->per_second;
 	d->base = base;
 	d->nbase = nbase;
 	d->new = new;
@@ -488,10 +520,13 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 			continue;
 		snprintf(name, sizeof(name), "%s", rq_kind_names[k]);
 		if (add_row(d, "kind", name, rq_kind_names[k], "per_s", "1/s", m_kind_rate, n_kind,
-			    k))
+			    k) ||
+		    add_row(d, "kind", name, rq_kind_names[k], "share_pct", "%", m_kind_share,
+			    n_kind, k))
 			return -1;
 	}
-	if (add_row(d, "placements", "all", "all", "per_s", "1/s", m_all_rate, n_placements, 0))
+	if (add_row(d, "placements", "all", "all", "per_s", "1/s", m_all_rate, n_placements, 0) ||
+	    add_row(d, "placements", "all", "all", "count", "", m_all_count, n_placements, 0))
 		return -1;
 	for (int p = 0; p < RQ_PATH__COUNT; p++) {
 		if (!path_seen(d, p))
@@ -514,6 +549,7 @@ int rq_diff_compute(struct rq_diff *d, const struct rq_diff_run *base, int nbase
 		int first = d->nrows;
 
 		if (add_row(d, "finding", id, id, "per_s", "1/s", m_f_rate, m_f_count, f) ||
+		    add_row(d, "finding", id, id, "per_1k", "1/1000", m_f_per_1k, m_f_count, f) ||
 		    add_row(d, "finding", id, id, "count", "", m_f_count, m_f_count, f) ||
 		    add_row(d, "finding", id, id, "inferred", "", m_f_inferred, m_f_inferred, f) ||
 		    add_row(d, "finding", id, id, "possible", "", m_f_possible, m_f_possible, f))
@@ -620,6 +656,8 @@ char *rq_diff_fmt_value(const struct rq_diff_row *r, double v, char *buf, size_t
 		return rq_delay_fmt((uint64_t)llround(v), buf, size);
 	if (!strcmp(r->unit, "%"))
 		snprintf(buf, size, "%.1f %%", v);
+	else if (!strcmp(r->unit, "1/1000"))
+		snprintf(buf, size, "%.2f", v);
 	else if (!strcmp(r->unit, "") && v == floor(v) && v < 1e10)
 		snprintf(buf, size, "%.0f", v);
 	else if (v < 1e5)
@@ -655,7 +693,11 @@ const char *rq_diff_fmt_side(const struct rq_diff_row *r, int side, char *buf, s
 
 const char *rq_diff_verdict_text(const struct rq_diff_row *r)
 {
-	return r->unjudged[0] && r->unjudged[1] ? "not judged" : rq_diff_verdict_names[r->verdict];
+	if (r->unjudged[0] && r->unjudged[1])
+		return "not judged";
+	if (r->verdict == RQ_DIFF_NO_NOISE && r->verdict_text[0])
+		return r->verdict_text;
+	return rq_diff_verdict_names[r->verdict];
 }
 
 char *rq_diff_fmt_p(const struct rq_diff_row *r, char *buf, size_t size)
@@ -679,12 +721,40 @@ static void text_run(FILE *f, const char *side, int i, int n, const struct rq_di
 		(unsigned long long)r->events, (unsigned long long)r->lost_events);
 }
 
+bool rq_diff_row_shown(const struct rq_diff *d, const struct rq_diff_row *r)
+{
+	bool per_s = !strcmp(r->metric, "per_s");
+	bool per_placement = !strcmp(r->metric, "per_1k") ||
+			     (!strcmp(r->section, "kind") && !strcmp(r->metric, "share_pct")) ||
+			     (!strcmp(r->section, "placements") && !strcmp(r->metric, "count"));
+
+	if (d->per_second)
+		return !per_placement;
+	/* the paths: their shares are the next section; the placements' count stays */
+	return !per_s;
+}
+
+bool rq_diff_row_zero(const struct rq_diff *d, const struct rq_diff_row *r)
+{
+	if (r->unjudged[0] || r->unjudged[1] || r->verdict != RQ_DIFF_UNCHANGED)
+		return false;
+	for (int i = 0; i < d->nbase; i++)
+		if (r->base.values[i] != 0)
+			return false;
+	for (int i = 0; i < d->nnew; i++)
+		if (r->new.values[i] != 0)
+			return false;
+	return true;
+}
+
 const char *rq_diff_section_title(const struct rq_diff_row *r)
 {
 	if (!strcmp(r->section, "kind"))
-		return "Placements per second by kind";
+		return !strcmp(r->metric, "per_s") ? "Placements per second by kind" :
+						     "Share of placements by kind";
 	if (!strcmp(r->section, "placements"))
-		return "Placements per second by path";
+		return !strcmp(r->metric, "per_s") ? "Placements per second by path" :
+						     "Placements";
 	if (!strcmp(r->section, "share"))
 		return "Share of placements";
 	if (!strcmp(r->section, "finding"))
@@ -697,10 +767,46 @@ void rq_diff_row_label(const struct rq_diff_row *r, char *buf, size_t size)
 	if (!strcmp(r->section, "finding") || !strcmp(r->section, "delay"))
 		snprintf(buf, size, "%s %s", r->name,
 			 !strcmp(r->metric, "per_s") ? "per s" :
+			 !strcmp(r->metric, "per_1k") ? "per 1k" :
 			 !strcmp(r->metric, "p50_ns") ? "p50" :
 			 !strcmp(r->metric, "p99_ns") ? "p99" : r->metric);
 	else
 		strlcpy(buf, r->name, size);
+}
+
+/*
+ * The rows of the section titled title that are 0 in every run of both sides, as one
+ * line (wrapped at 80 columns): "  0 in every run: a count, b count, ...".
+ */
+static void text_zeros(FILE *f, const struct rq_diff *d, const char *title)
+{
+	int col = 0;
+
+	for (int i = 0; *title && i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+		char label[64];
+		int len;
+
+		if (!rq_diff_row_shown(d, r) || strcmp(rq_diff_section_title(r), title) ||
+		    !rq_diff_row_zero(d, r))
+			continue;
+		rq_diff_row_label(r, label, sizeof(label));
+		len = (int)strlen(label);
+		if (!col) {
+			fputs("  0 in every run:", f);
+			col = 17;
+		} else if (col + 2 + len > 79) {
+			fputs(",\n   ", f);
+			col = 3;
+		} else {
+			fputc(',', f);
+			col++;
+		}
+		fprintf(f, " %s", label);
+		col += 1 + len;
+	}
+	if (col)
+		fputc('\n', f);
 }
 
 static void write_text(FILE *f, const struct rq_diff *d)
@@ -724,12 +830,17 @@ static void write_text(FILE *f, const struct rq_diff *d)
 		const struct rq_diff_row *r = &d->rows[i];
 		char label[64], b[32], n[32], c[32];
 
-		if (strcmp(last, r->section)) {
+		if (!rq_diff_row_shown(d, r))
+			continue;
+		if (strcmp(last, rq_diff_section_title(r))) {
+			text_zeros(f, d, last);
 			fprintf(f, "\n%-30s %11s %11s %9s  %s\n", rq_diff_section_title(r),
 				ranges ? "base median" : "base", ranges ? "new median" : "new",
 				"change", "verdict");
-			last = r->section;
+			last = rq_diff_section_title(r);
 		}
+		if (rq_diff_row_zero(d, r))
+			continue;	/* folded into the section's "0 in every run" line */
 		rq_diff_row_label(r, label, sizeof(label));
 		fprintf(f, "  %-28.28s %11s %11s %9s  %s\n", label,
 			rq_diff_fmt_side(r, 0, b, sizeof(b)), rq_diff_fmt_side(r, 1, n, sizeof(n)),
@@ -745,6 +856,7 @@ static void write_text(FILE *f, const struct rq_diff *d)
 				rq_diff_fmt_p(r, pv, sizeof(pv)));
 		}
 	}
+	text_zeros(f, d, last);
 }
 
 /* ---- JSON ------------------------------------------------------------------- */
@@ -810,7 +922,9 @@ static void write_json(FILE *f, const struct rq_diff *d)
 {
 	fputs("{\n  \"schema\": \"rqpath.diff/1\",\n  \"alpha\": ", f);
 	json_num(f, d->alpha);
-	fprintf(f, ",\n  \"min_count\": %llu,\n  \"base\": ", (unsigned long long)d->min_count);
+	fprintf(f, ",\n  \"min_count\": %llu,\n  \"min_runs\": %d,\n  \"per_second\": %s,"
+		   "\n  \"base\": ", (unsigned long long)d->min_count, RQ_DIFF_MIN_RUNS,
+		d->per_second ? "true" : "false");
 	json_runs(f, d->base, d->nbase);
 	fputs(",\n  \"new\": ", f);
 	json_runs(f, d->new, d->nnew);
@@ -842,7 +956,10 @@ static void write_json(FILE *f, const struct rq_diff *d)
 		json_num(f, r->u);
 		fputs(", \"p\": ", f);
 		json_num(f, r->p);
-		fprintf(f, ", \"events\": %llu}", (unsigned long long)r->events);
+		fprintf(f, ", \"events\": %llu, \"verdict_text\": \"%s\", \"shown\": %s, "
+			   "\"all_zero\": %s}", (unsigned long long)r->events,
+			rq_diff_verdict_text(r), rq_diff_row_shown(d, r) ? "true" : "false",
+			rq_diff_row_zero(d, r) ? "true" : "false");
 	}
 	fputs("\n  ]\n}\n", f);
 }
@@ -1001,6 +1118,26 @@ static void whiskers(FILE *f, const struct rq_diff *d, const struct rq_diff_row 
 	fputs("</svg>", f);
 }
 
+/* The section's rows 0 in every run, folded into one table row. */
+static void html_zeros(FILE *f, const struct rq_diff *d, const char *title)
+{
+	int n = 0;
+
+	for (int i = 0; *title && i < d->nrows; i++) {
+		const struct rq_diff_row *r = &d->rows[i];
+		char label[64];
+
+		if (!rq_diff_row_shown(d, r) || strcmp(rq_diff_section_title(r), title) ||
+		    !rq_diff_row_zero(d, r))
+			continue;
+		rq_diff_row_label(r, label, sizeof(label));
+		fprintf(f, "%s%s", n++ ? ", " : "<tr class=\"zeros\"><td colspan=\"6\" "
+			   "style=\"text-align:left;color:#666\">0 in every run: ", label);
+	}
+	if (n)
+		fputs("</td></tr>\n", f);
+}
+
 static void write_html(FILE *f, const struct rq_diff *d)
 {
 	const char *last = "";
@@ -1039,22 +1176,29 @@ static void write_html(FILE *f, const struct rq_diff *d)
 	      "largest value (hover for the numbers).</p>\n", f);
 	for (int i = 0; i < d->nrows; i++) {
 		const struct rq_diff_row *r = &d->rows[i];
-		char b[32], n[32], c[32];
+		char b[32], n[32], c[32], label[64];
 
-		if (strcmp(last, r->section)) {
+		if (!rq_diff_row_shown(d, r))
+			continue;
+		if (strcmp(last, rq_diff_section_title(r))) {
+			html_zeros(f, d, last);
 			fprintf(f, "%s<h2>%s</h2>\n<table><tr><th></th><th>base</th><th>new</th>"
 				   "<th>change</th><th>verdict</th><th style=\"width:220px\"></th>"
 				   "</tr>\n", *last ? "</table>\n" : "", rq_diff_section_title(r));
-			last = r->section;
+			last = rq_diff_section_title(r);
 		}
-		fprintf(f, "<tr><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td>"
+		if (rq_diff_row_zero(d, r))
+			continue;
+		rq_diff_row_label(r, label, sizeof(label));
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
 			   "<td class=\"%s\">%s</td><td style=\"text-align:left\">",
-			r->name, r->metric, rq_diff_fmt_side(r, 0, b, sizeof(b)),
+			label, rq_diff_fmt_side(r, 0, b, sizeof(b)),
 			rq_diff_fmt_side(r, 1, n, sizeof(n)), rq_diff_fmt_change(r, c, sizeof(c)),
 			r->verdict == RQ_DIFF_CHANGED ? "changed" : "noise", rq_diff_verdict_text(r));
 		whiskers(f, d, r);
 		fputs("</td></tr>\n", f);
 	}
+	html_zeros(f, d, last);
 	fputs("</table>\n<script>console.log('rqpath report ready');</script>\n</body></html>\n",
 	      f);
 }

@@ -49,21 +49,22 @@ int rq_diff_run_file(struct rq_diff_run *r, const char *path, const struct rq_an
 
 /*
  * A row's verdict.  unchanged: every run of both sides has the same value; n/a: a side has
- * no value.  Otherwise, with two runs or more on each side, the Mann-Whitney rank test:
- * changed when p <= alpha, else within noise.  With one run on a side there is no noise
- * estimate: changed when the values differ and the events behind the row reach the
- * floor (min_count) on a side, else too few.
+ * no value.  Otherwise, with RQ_DIFF_MIN_RUNS runs or more on each side, the Mann-Whitney
+ * rank test: changed when p <= alpha, else within noise.  With fewer there is no noise
+ * estimate: RQ_DIFF_NO_NOISE ("1 run: no noise estimate"), never changed.  too few is
+ * no longer given (kept in the names for readers of older output).
  */
 enum rq_diff_verdict { RQ_DIFF_UNCHANGED, RQ_DIFF_NOISE, RQ_DIFF_CHANGED, RQ_DIFF_NA,
-		       RQ_DIFF_TOO_FEW };
-extern const char *const rq_diff_verdict_names[5];
+		       RQ_DIFF_TOO_FEW, RQ_DIFF_NO_NOISE };
+extern const char *const rq_diff_verdict_names[6];
 
 /* How the verdict was reached (rq_diff_row.test). */
 enum rq_diff_test { RQ_TEST_NONE, RQ_TEST_ONE_RUN, RQ_TEST_MW_EXACT, RQ_TEST_MW_NORMAL };
 extern const char *const rq_diff_test_names[4];
 
 #define RQ_DIFF_ALPHA 0.05	/* the default significance level */
-#define RQ_DIFF_MIN_COUNT 10	/* the default floor of events for one run a side */
+#define RQ_DIFF_MIN_COUNT 10	/* the default floor of events of --fail-on below MIN_RUNS */
+#define RQ_DIFF_MIN_RUNS 3	/* runs a side for a noise estimate (the rank test) */
 
 struct rq_diff_stat {
 	int n;			/* runs with a value (delay rows: runs with samples) */
@@ -85,12 +86,14 @@ struct rq_diff_row {
 	double u, p;		/* the rank test's U (NEW's wins) and p; NAN without one */
 	uint64_t events;	/* the most events behind the row in any run (the floor) */
 	bool unjudged[2];	/* a finding judged in no run of base, of new: "not judged" */
+	char verdict_text[32];	/* RQ_DIFF_NO_NOISE: "1 run: no noise estimate" */
 };
 
 struct rq_diff {
 	int nbase, nnew;
 	double alpha;		/* changed: p <= alpha (rank test) */
-	uint64_t min_count;	/* one run a side: changed needs this many events */
+	uint64_t min_count;	/* below MIN_RUNS: --fail-on needs this many events */
+	bool per_second;	/* text and HTML show the rates per second, not per placement */
 	const struct rq_diff_run *base, *new;
 	int nrows;
 	struct rq_diff_row *rows;
@@ -102,6 +105,7 @@ struct rq_diff {
 struct rq_diff_opts {
 	double alpha;
 	uint64_t min_count;
+	bool per_second;
 };
 
 /*
@@ -142,6 +146,14 @@ const char *rq_diff_verdict_text(const struct rq_diff_row *r);
 /* "; p 0.1" (with " (approx.)" from the normal approximation), or "" without a test. */
 char *rq_diff_fmt_p(const struct rq_diff_row *r, char *buf, size_t size);
 const char *rq_diff_section_title(const struct rq_diff_row *r);
+/*
+ * Is row r one the text and HTML show: per placement (a kind's share, a finding per 1000
+ * placements, the placements' count), or with d->per_second the rates per second instead.
+ * JSON and CSV have every row.
+ */
+bool rq_diff_row_shown(const struct rq_diff *d, const struct rq_diff_row *r);
+/* Is row r 0 in every run of both sides (folded into one line of its section)? */
+bool rq_diff_row_zero(const struct rq_diff *d, const struct rq_diff_row *r);
 void rq_diff_row_label(const struct rq_diff_row *r, char *buf, size_t size);
 
 #endif

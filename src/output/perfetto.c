@@ -4,8 +4,22 @@
  * written by a small encoder of the few messages it needs.  The field numbers are those
  * of Perfetto's protos/perfetto/trace/ (trace.proto, trace_packet.proto,
  * track_event/track_event.proto, track_descriptor.proto, debug_annotation.proto,
- * interned_data/interned_data.proto): tests/tools/perfetto_subset.proto names each one
- * and tests/golden/t_perfetto.sh decodes every fixture's export with it (protoc).
+ * interned_data/interned_data.proto, ftrace/, ps/process_tree.proto,
+ * common/system_info.proto): tests/tools/perfetto_raw.py cites each one, and
+ * tests/golden/t_perfetto.sh checks `protoc --decode_raw` of every fixture's export
+ * against that table.
+ *
+ * The scheduler's own records go out as Perfetto's ftrace data, so that Perfetto fills its
+ * CPU tracks and its sched, thread_state, thread and process tables as for a trace of
+ * its own: per CPU a TracePacket.ftrace_events (FtraceEventBundle: cpu, event) of
+ * FtraceEvent {timestamp, pid (the writer, common_pid), and one of sched_switch,
+ * sched_waking, sched_wakeup, sched_wakeup_new, sched_migrate_task, sched_process_fork,
+ * sched_process_exec, sched_process_exit, sched_process_free}, field numbers of
+ * ftrace/ftrace_event_bundle.proto, ftrace/ftrace_event.proto and ftrace/sched.proto; a
+ * bundle holds up to RQ_PF_BUNDLE bytes of one CPU's events in trace order, on sequence
+ * FTRACE_SEQ_ID.  At the end a ProcessTree (ps/process_tree.proto) names every task
+ * the analysis knew (tid, tgid, comm) and every process (pid, ppid).  rqpath's own data
+ * are track events beside them:
  *
  * One packet sequence (trusted_packet_sequence_id 1): its first packet clears the
  * incremental state, and every string that repeats (event names, categories, argument
@@ -14,7 +28,8 @@
  * When the table reaches its bound the state is cleared again (constant memory).  The
  * packets are packed into chunks of at most RQ_PF_CHUNK bytes, each written deflated
  * (zlib) as one TracePacket.compressed_packets, the way Perfetto's own service
- * compresses a trace.
+ * compresses a trace; with --perfetto-raw (rq_writer_perfetto_raw) they are written as
+ * they are, for protoc --decode_raw.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +55,67 @@ enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
 #define F_PKT_SEQ_FLAGS			13
 #define F_PKT_COMPRESSED		50
 #define F_PKT_TRACK_DESC		60
+#define F_PKT_FTRACE_EVENTS		1
+#define F_PKT_PROCESS_TREE		2
+/* FtraceEventBundle (ftrace/ftrace_event_bundle.proto) */
+#define F_FB_CPU			1
+#define F_FB_EVENT			2
+#define F_FB_LOST_EVENTS		3
+/* FtraceEvent (ftrace/ftrace_event.proto): the common fields, then the event oneof */
+#define F_FE_TIMESTAMP			1
+#define F_FE_PID			2
+#define F_FE_SCHED_SWITCH		4
+#define F_FE_SCHED_WAKEUP		17
+#define F_FE_SCHED_WAKING		20
+#define F_FE_SCHED_WAKEUP_NEW		114
+#define F_FE_SCHED_PROCESS_EXEC		237
+#define F_FE_SCHED_PROCESS_EXIT		238
+#define F_FE_SCHED_PROCESS_FORK		239
+#define F_FE_SCHED_PROCESS_FREE		240
+#define F_FE_SCHED_MIGRATE_TASK		491
+/* SchedSwitchFtraceEvent (ftrace/sched.proto) */
+#define F_SW_PREV_COMM			1
+#define F_SW_PREV_PID			2
+#define F_SW_PREV_PRIO			3
+#define F_SW_PREV_STATE			4
+#define F_SW_NEXT_COMM			5
+#define F_SW_NEXT_PID			6
+#define F_SW_NEXT_PRIO			7
+/* SchedWaking-, SchedWakeup-, SchedWakeupNewFtraceEvent: the same fields */
+#define F_WK_COMM			1
+#define F_WK_PID			2
+#define F_WK_PRIO			3
+#define F_WK_SUCCESS			4
+#define F_WK_TARGET_CPU			5
+/* SchedMigrateTaskFtraceEvent */
+#define F_MG_COMM			1
+#define F_MG_PID			2
+#define F_MG_PRIO			3
+#define F_MG_ORIG_CPU			4
+#define F_MG_DEST_CPU			5
+/* SchedProcessForkFtraceEvent */
+#define F_FK_PARENT_COMM		1
+#define F_FK_PARENT_PID			2
+#define F_FK_CHILD_COMM			3
+#define F_FK_CHILD_PID			4
+/* SchedProcessExecFtraceEvent */
+#define F_EX_FILENAME			1
+#define F_EX_PID			2
+#define F_EX_OLD_PID			3
+/* SchedProcessExitFtraceEvent {comm 1, pid 2, tgid 3, prio 4}, SchedProcessFree {1, 2, 3} */
+#define F_XT_COMM			1
+#define F_XT_PID			2
+#define F_XT_PRIO			4
+#define F_FR_PRIO			3
+/* ProcessTree (ps/process_tree.proto): processes {pid 1, ppid 2}, threads {tid 1, name 2,
+ * tgid 3} */
+#define F_PT_PROCESSES			1
+#define F_PT_THREADS			2
+#define F_PTP_PID			1
+#define F_PTP_PPID			2
+#define F_PTT_TID			1
+#define F_PTT_NAME			2
+#define F_PTT_TGID			3
 #define SEQ_INCREMENTAL_STATE_CLEARED	1
 #define SEQ_NEEDS_INCREMENTAL_STATE	2
 /* TrackDescriptor */
@@ -65,6 +141,7 @@ static const unsigned int interned_field[] = { 1, 2, 3, 29 };
 enum pf_table { T_CATEGORY, T_EVENT_NAME, T_ARG_NAME, T_STRING, T__COUNT };
 
 #define SEQ_ID		1
+#define FTRACE_SEQ_ID	2	/* the ftrace bundles and the process tree: no interning */
 #define ROOT_UUID	1
 #define VERDICT_UUID	0x7271766572ull	/* the findings' verdicts: one instant at the end */
 #define CPU_UUID(cpu)	(2 + (uint64_t)(cpu))
@@ -271,9 +348,16 @@ static void flush_chunk(struct rq_perfetto *p)
 		p->write_failed = true;
 		return;
 	}
+	if (p->raw) {
+		if (fwrite(c->p, 1, c->len, p->f) != c->len)
+			p->write_failed = true;
+		p->bytes_in += c->len;
+		c->len = 0;
+		return;
+	}
 	zlen = compressBound((uLong)c->len);
 	z = malloc(zlen);
-	if (!z || compress2(z, &zlen, c->p, (uLong)c->len, Z_BEST_SPEED) != Z_OK) {
+	if (!z || compress2(z, &zlen, c->p, (uLong)c->len, RQ_PF_ZLEVEL) != Z_OK) {
 		free(z);
 		p->write_failed = true;
 		return;
@@ -339,6 +423,292 @@ static void pkt_end(struct rq_perfetto *p)
 	/* the table's bound: start again, the next packet says so */
 	if (p->nentries >= RQ_PF_ENTRIES || p->arena_len >= RQ_PF_ARENA)
 		intern_clear(p);
+}
+
+/* A packet built in b without interning: into the chunk as Trace.packet. */
+static void pkt_put(struct rq_perfetto *p, struct rq_pb *b)
+{
+	if (b->oom) {
+		p->write_failed = true;
+		return;
+	}
+	if (p->chunk.len + b->len + 16 > RQ_PF_CHUNK)
+		flush_chunk(p);
+	pb_key(&p->chunk, F_TRACE_PACKET, WIRE_LEN);
+	pb_varint(&p->chunk, b->len);
+	pb_raw(&p->chunk, b->p, b->len);
+	p->packets++;
+}
+
+/* ---- the scheduler's records as Perfetto's ftrace data -------------------------- */
+
+/* An untrusted string (a task or file name) as a string field: escaped (escape.c). */
+static void pb_text(struct rq_pb *b, unsigned int field, const char *s, size_t n)
+{
+	char raw[RQ_PF_TEXT], esc[4 * RQ_PF_TEXT + 16];
+
+	n = n < sizeof(raw) - 1 ? n : sizeof(raw) - 1;
+	memcpy(raw, s, n);
+	raw[n] = '\0';
+	rq_escape_controls(raw, esc, sizeof(esc));
+	pb_bytes(b, field, esc, strlen(esc));
+}
+
+static void pb_comm(struct rq_pb *b, unsigned int field, const char comm[RQ_COMM_LEN])
+{
+	pb_text(b, field, comm, strnlen(comm, RQ_COMM_LEN));
+}
+
+/*
+ * SystemInfo.utsname (common/system_info.proto: SystemInfo.utsname 1, Utsname.sysname 1,
+ * release 3), TracePacket.system_info 45: Perfetto reads sched_switch's prev_state by the
+ * kernel's release.  Once, before the first bundle (Perfetto reads it before sorting).
+ */
+#define F_PKT_SYSTEM_INFO	45
+static void pf_system_info(struct rq_perfetto *p)
+{
+	const char *rel = rq_analysis_summary(p->an)->profile.release;
+	struct rq_pb *b = &p->bpkt;
+	size_t si, u;
+
+	p->sent_system_info = true;
+	if (!rel[0])
+		return;
+	b->len = 0;
+	pb_uint(b, F_PKT_SEQ_ID, FTRACE_SEQ_ID);
+	si = pb_open(b, F_PKT_SYSTEM_INFO);
+	u = pb_open(b, 1);
+	pb_bytes(b, 1, "Linux", 5);
+	pb_text(b, 3, rel, strlen(rel));
+	pb_close(b, u);
+	pb_close(b, si);
+	pkt_put(p, b);
+}
+
+/* CPU cpu's events so far as one FtraceEventBundle packet. */
+static void bundle_flush(struct rq_perfetto *p, int cpu)
+{
+	struct rq_pf_cpu *c = &p->cpus[cpu];
+	struct rq_pb *b = &p->bpkt;
+	size_t fb;
+
+	if (!c->ev.len && !c->lost)
+		return;
+	if (!p->sent_system_info)
+		pf_system_info(p);
+	if (c->ev.oom) {
+		p->write_failed = true;
+		return;
+	}
+	b->len = 0;
+	pb_uint(b, F_PKT_SEQ_ID, FTRACE_SEQ_ID);
+	fb = pb_open(b, F_PKT_FTRACE_EVENTS);
+	pb_uint(b, F_FB_CPU, (uint64_t)cpu);
+	if (c->lost)
+		pb_uint(b, F_FB_LOST_EVENTS, 1);
+	pb_raw(b, c->ev.p, c->ev.len);
+	pb_close(b, fb);
+	pkt_put(p, b);
+	c->ev.len = 0;
+	c->lost = false;
+	p->bundles++;
+}
+
+static struct rq_pf_cpu *pf_cpu(struct rq_perfetto *p, int cpu)
+{
+	struct rq_pf_cpu *c;
+
+	if (cpu < 0 || cpu >= RQ_PF_MAX_CPUS)
+		return NULL;
+	if (cpu >= p->ncpus) {
+		int n = cpu + 1 > 2 * p->ncpus ? cpu + 1 : 2 * p->ncpus;
+
+		c = realloc(p->cpus, (size_t)n * sizeof(*c));
+		if (!c) {
+			p->write_failed = true;
+			return NULL;
+		}
+		memset(c + p->ncpus, 0, (size_t)(n - p->ncpus) * sizeof(*c));
+		p->cpus = c;
+		p->ncpus = n;
+	}
+	return &p->cpus[cpu];
+}
+
+/* One of the wakeup events: SchedWaking-, SchedWakeup- and SchedWakeupNewFtraceEvent. */
+static void fe_wake(struct rq_pb *b, unsigned int field, const struct rq_event *ev)
+{
+	size_t m = pb_open(b, field);
+
+	pb_comm(b, F_WK_COMM, ev->comm);
+	pb_int(b, F_WK_PID, ev->pid);
+	pb_int(b, F_WK_PRIO, ev->prio);
+	pb_int(b, F_WK_SUCCESS, 1);	/* the kernel's format has it 1 since Linux 4.15 */
+	pb_int(b, F_WK_TARGET_CPU, ev->cpu_a);
+	pb_close(b, m);
+}
+
+/* A scheduler record as an FtraceEvent in its CPU's bundle; other records are left out. */
+static void pf_event(struct rq_writer *w, const struct rq_event *ev)
+{
+	struct rq_perfetto *p = w->priv;
+	struct rq_pf_cpu *c;
+	struct rq_pb *b;
+	size_t e, m;
+
+	switch (ev->type) {
+	case RQ_EV_SWITCH: case RQ_EV_WAKING: case RQ_EV_WAKEUP: case RQ_EV_WAKEUP_NEW:
+	case RQ_EV_MIGRATE: case RQ_EV_FORK: case RQ_EV_EXEC: case RQ_EV_EXIT: case RQ_EV_FREE:
+	case RQ_EV_LOST:
+		break;
+	default:
+		return;
+	}
+	c = pf_cpu(p, ev->cpu);
+	if (!c)
+		return;
+	if (ev->type == RQ_EV_LOST) {
+		/* FtraceEventBundle.lost_events: on the bundle of the events after the gap */
+		bundle_flush(p, ev->cpu);
+		c->lost = true;
+		return;
+	}
+	b = &c->ev;
+	e = pb_open(b, F_FB_EVENT);
+	pb_uint(b, F_FE_TIMESTAMP, ev->ts);
+	pb_uint(b, F_FE_PID, (uint32_t)(ev->common_pid < 0 ? 0 : ev->common_pid));
+	switch (ev->type) {
+	case RQ_EV_SWITCH:
+		m = pb_open(b, F_FE_SCHED_SWITCH);
+		pb_comm(b, F_SW_PREV_COMM, ev->comm);
+		pb_int(b, F_SW_PREV_PID, ev->pid);
+		pb_int(b, F_SW_PREV_PRIO, ev->prio);
+		pb_int(b, F_SW_PREV_STATE, ev->state);
+		pb_comm(b, F_SW_NEXT_COMM, ev->comm2);
+		pb_int(b, F_SW_NEXT_PID, ev->pid2);
+		pb_int(b, F_SW_NEXT_PRIO, ev->prio2);
+		pb_close(b, m);
+		p->switches++;
+		break;
+	case RQ_EV_WAKING:
+		fe_wake(b, F_FE_SCHED_WAKING, ev);
+		break;
+	case RQ_EV_WAKEUP:
+		fe_wake(b, F_FE_SCHED_WAKEUP, ev);
+		break;
+	case RQ_EV_WAKEUP_NEW:
+		fe_wake(b, F_FE_SCHED_WAKEUP_NEW, ev);
+		break;
+	case RQ_EV_MIGRATE:
+		m = pb_open(b, F_FE_SCHED_MIGRATE_TASK);
+		pb_comm(b, F_MG_COMM, ev->comm);
+		pb_int(b, F_MG_PID, ev->pid);
+		pb_int(b, F_MG_PRIO, ev->prio);
+		pb_int(b, F_MG_ORIG_CPU, ev->cpu_a);
+		pb_int(b, F_MG_DEST_CPU, ev->cpu_b);
+		pb_close(b, m);
+		break;
+	case RQ_EV_FORK:
+		m = pb_open(b, F_FE_SCHED_PROCESS_FORK);
+		pb_comm(b, F_FK_PARENT_COMM, ev->comm);
+		pb_int(b, F_FK_PARENT_PID, ev->pid);
+		pb_comm(b, F_FK_CHILD_COMM, ev->comm2);
+		pb_int(b, F_FK_CHILD_PID, ev->pid2);
+		pb_close(b, m);
+		break;
+	case RQ_EV_EXEC:
+		m = pb_open(b, F_FE_SCHED_PROCESS_EXEC);
+		if (ev->str)
+			pb_text(b, F_EX_FILENAME, ev->str, ev->str_len > 0 ? (size_t)ev->str_len : 0);
+		pb_int(b, F_EX_PID, ev->pid);
+		pb_int(b, F_EX_OLD_PID, ev->pid2);
+		pb_close(b, m);
+		break;
+	case RQ_EV_EXIT:
+		m = pb_open(b, F_FE_SCHED_PROCESS_EXIT);
+		pb_comm(b, F_XT_COMM, ev->comm);
+		pb_int(b, F_XT_PID, ev->pid);
+		pb_int(b, F_XT_PRIO, ev->prio);
+		pb_close(b, m);
+		break;
+	default:	/* RQ_EV_FREE */
+		m = pb_open(b, F_FE_SCHED_PROCESS_FREE);
+		pb_comm(b, F_XT_COMM, ev->comm);
+		pb_int(b, F_XT_PID, ev->pid);
+		pb_int(b, F_FR_PRIO, ev->prio);
+		pb_close(b, m);
+		break;
+	}
+	pb_close(b, e);
+	p->ftrace_events++;
+	if (b->len >= RQ_PF_BUNDLE)
+		bundle_flush(p, ev->cpu);
+}
+
+/*
+ * The tasks' names: ProcessTree.threads {tid, tgid, name} for every task, .processes
+ * {pid, ppid} for every thread group leader, in packets of at most 1000 entries.
+ */
+struct pt_state {
+	struct rq_perfetto *p;
+	size_t tree;
+	int n;
+};
+
+static void pt_begin(struct pt_state *st)
+{
+	struct rq_pb *b = &st->p->bpkt;
+
+	b->len = 0;
+	pb_uint(b, F_PKT_TIMESTAMP, rq_analysis_summary(st->p->an)->first_ts);
+	pb_uint(b, F_PKT_SEQ_ID, FTRACE_SEQ_ID);
+	st->tree = pb_open(b, F_PKT_PROCESS_TREE);
+	st->n = 0;
+}
+
+static void pt_end(struct pt_state *st)
+{
+	if (!st->n)
+		return;
+	pb_close(&st->p->bpkt, st->tree);
+	pkt_put(st->p, &st->p->bpkt);
+}
+
+static int pt_task(const struct rq_task_info *ti, void *data)
+{
+	struct pt_state *st = data;
+	struct rq_pb *b = &st->p->bpkt;
+	size_t m;
+
+	if (ti->pid <= 0)
+		return 0;
+	if (ti->tgid == ti->pid) {
+		m = pb_open(b, F_PT_PROCESSES);
+		pb_int(b, F_PTP_PID, ti->pid);
+		if (ti->ppid > 0)
+			pb_int(b, F_PTP_PPID, ti->ppid);
+		pb_close(b, m);
+	}
+	m = pb_open(b, F_PT_THREADS);
+	pb_int(b, F_PTT_TID, ti->pid);
+	pb_comm(b, F_PTT_NAME, ti->comm);
+	if (ti->tgid > 0)
+		pb_int(b, F_PTT_TGID, ti->tgid);
+	pb_close(b, m);
+	if (++st->n >= 1000) {
+		pt_end(st);
+		pt_begin(st);
+	}
+	return 0;
+}
+
+static void pf_process_tree(struct rq_perfetto *p)
+{
+	struct pt_state st = { .p = p };
+
+	pt_begin(&st);
+	rq_task_info_foreach(p->an, pt_task, &st);
+	pt_end(&st);
 }
 
 /* A debug annotation: an integer, or an interned string. */
@@ -580,6 +950,9 @@ static int pf_end(struct rq_writer *w, const struct rq_summary *sum)
 	pf_tracks(p);
 	if (p->runs.cpu)
 		pf_verdicts(p, sum);
+	for (int cpu = 0; cpu < p->ncpus; cpu++)
+		bundle_flush(p, cpu);
+	pf_process_tree(p);
 	flush_chunk(p);
 	return p->write_failed ? -1 : 0;
 }
@@ -596,8 +969,20 @@ static void pf_done(struct rq_writer *w)
 	free(p->out.p);
 	free(p->zpkt.p);
 	free(p->chunk.p);
+	free(p->bpkt.p);
+	for (int cpu = 0; cpu < p->ncpus; cpu++)
+		free(p->cpus[cpu].ev.p);
+	free(p->cpus);
 	for (int t = 0; t < T__COUNT; t++)
 		free(p->interned[t].p);
+}
+
+static int pf_begin_raw(struct rq_writer *w)
+{
+	struct rq_perfetto *p = w->priv;
+
+	p->raw = true;
+	return pf_begin(w);
 }
 
 const struct rq_writer_ops rq_writer_perfetto = {
@@ -607,6 +992,20 @@ const struct rq_writer_ops rq_writer_perfetto = {
 	.begin = pf_begin,
 	.placement = pf_placement,
 	.run = pf_on_run,
+	.event = pf_event,
+	.end = pf_end,
+	.done = pf_done,
+};
+
+/* --perfetto-raw: the same packets, not deflated */
+const struct rq_writer_ops rq_writer_perfetto_raw = {
+	.name = "perfetto-raw",
+	.flags = RQ_WRITER_STREAM,
+	.private_size = sizeof(struct rq_perfetto),
+	.begin = pf_begin_raw,
+	.placement = pf_placement,
+	.run = pf_on_run,
+	.event = pf_event,
 	.end = pf_end,
 	.done = pf_done,
 };

@@ -10,7 +10,7 @@
 
 const struct rq_writer_ops *const rq_writers[] = {
 	&rq_writer_text, &rq_writer_json, &rq_writer_jsonl, &rq_writer_csv, &rq_writer_html,
-	&rq_writer_perfetto, &rq_writer_placements_csv, &rq_writer_placements_jsonl, NULL,
+	&rq_writer_perfetto, &rq_writer_perfetto_raw, &rq_writer_placements_csv, &rq_writer_placements_jsonl, NULL,
 };
 
 const struct rq_writer_ops *rq_writer_find(const char *name)
@@ -35,6 +35,13 @@ static void on_run(void *ctx, int cpu, int pid, uint64_t ts)
 	w->ops->run(w, cpu, pid, ts);
 }
 
+static void on_event(void *ctx, const struct rq_event *ev)
+{
+	struct rq_writer *w = ctx;
+
+	w->ops->event(w, ev);
+}
+
 int rq_writer_begin(struct rq_writer *w, const struct rq_writer_ops *ops, FILE *f,
 		    struct rq_analysis *an)
 {
@@ -49,11 +56,12 @@ int rq_writer_begin(struct rq_writer *w, const struct rq_writer_ops *ops, FILE *
 	}
 	if (ops->begin && ops->begin(w))
 		return -1;
-	if (ops->placement || ops->run) {
+	if (ops->placement || ops->run || ops->event) {
 		struct rq_observer o = { .ctx = w };
 
 		o.on_settled = ops->placement ? on_settled : NULL;
 		o.on_run = ops->run ? on_run : NULL;
+		o.on_event = ops->event ? on_event : NULL;
 		if (rq_analysis_subscribe(an, &o))
 			return -1;
 		w->subscribed = true;

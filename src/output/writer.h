@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * writer.h - every output of `rqpath audit` behind one interface, chosen by name from
- * one table: text, json, jsonl, csv, html, perfetto, placements-csv, placements-jsonl.
+ * one table: text, json, jsonl, csv, html, perfetto, perfetto-raw, placements-csv,
+ * placements-jsonl.
  *
  * A writer is begun before the first event (it may write a header and keep state), hears
  * each settled placement and each run of the model while the trace is read (the writer
@@ -45,6 +46,8 @@ struct rq_writer_ops {
 	void (*placement)(struct rq_writer *w, const struct rq_placement *p);
 	/* from ts on cpu runs pid (on_run); NULL: not needed */
 	void (*run)(struct rq_writer *w, int cpu, int pid, uint64_t ts);
+	/* every event, after the engine (on_event); NULL: not needed */
+	void (*event)(struct rq_writer *w, const struct rq_event *ev);
 	/* after rq_analysis_finish(): the rest of the output; 0, or -1 on a write error */
 	int (*end)(struct rq_writer *w, const struct rq_summary *sum);
 	/* free what begin and the others allocated in w->priv (not w->priv itself) */
@@ -77,7 +80,7 @@ void rq_writer_free(struct rq_writer *w);
 
 /* The writers of the table, for their own files to define. */
 extern const struct rq_writer_ops rq_writer_text, rq_writer_json, rq_writer_jsonl,
-	rq_writer_csv, rq_writer_html, rq_writer_perfetto, rq_writer_placements_csv,
-	rq_writer_placements_jsonl;
+	rq_writer_csv, rq_writer_html, rq_writer_perfetto, rq_writer_perfetto_raw,
+	rq_writer_placements_csv, rq_writer_placements_jsonl;
 
 #endif

@@ -10,10 +10,15 @@
 #    (2 of the C(6,3) = 20 splits are as extreme), so it is "within noise" at the default
 #    alpha 0.05 and "changed" with --alpha 0.1, and --fail-on offcpu-fork=10% trips
 #    (exit 1) only then and only in the direction where it grew;
-#  - one run a side: 4 -> 6 missed-idle is "too few" (below the floor of 10) and does not
-#    trip --fail-on missed-idle; the offcpu-fork p99 delay (72 us -> 1 ms, ~100 samples) is
-#    "changed" and trips --fail-on delay.p99:offcpu-fork=+20% (not the other way round);
-#    RULE:possible is taken;
+#  - one run a side: every differing row says "1 run: no noise estimate" and none
+#    "changed" (text, JSON, HTML); two runs a side "2 runs: ..."; 4 -> 6 missed-idle
+#    (below the floor of 10 events) does not trip --fail-on missed-idle; the offcpu-fork
+#    p99 delay (72 us -> 1 ms, ~100 samples) trips --fail-on delay.p99:offcpu-fork=+20%
+#    saying there is no noise estimate (not the other way round); RULE:possible is taken;
+#  - the text counts per placement: offcpu-fork per 1000 placements equals tracefacts.py's
+#    offcpu_forks over the run's placements; no "per s" row unless --per-second, which
+#    shows them instead; rows 0 in every run are each on the one "0 in every run:" line
+#    of their section and on no line of their own;
 #  - JSON and CSV numbers are exact (no 1.37405e+06), the CSV has every run's value;
 #  - a trace against itself: every row "unchanged", in text, JSON and CSV;
 #  - JSON follows rqpath.diff/1, CSV loads with the same columns on every row, text fits
@@ -47,10 +52,67 @@ grep -q "tripped.*p 0.1" "$tmp/bi.err" || bad "no 'tripped' line with the p-valu
 sp=$top/fixtures/spawn.dat
 "$rqpath" diff --fail-on missed-idle "$sp" "$fx/spawn-idle1.dat" >"$tmp/one.txt" 2>&1
 [ $? -eq 0 ] || bad "missed-idle 4 -> 6 in one run tripped --fail-on missed-idle"
-grep -q '^  missed-idle count  *4  *6 .*too few$' "$tmp/one.txt" || bad "missed-idle 4 -> 6 is not 'too few'"
+grep -q '^  missed-idle count  *4  *6 .*  1 run: no noise estimate$' "$tmp/one.txt" ||
+	bad "missed-idle 4 -> 6 does not say '1 run: no noise estimate'"
 grep -q 'one run per side: no noise estimate' "$tmp/one.txt" || bad "no 'one run: no noise estimate' note"
+sed 's/unchanged//g' "$tmp/one.txt" | grep -v '^  note' | grep -n 'changed' && bad "one run a side: a row says changed"
+grep -q ' per s ' "$tmp/one.txt" && bad "the text has rates per second without --per-second"
+"$rqpath" diff --per-second "$sp" "$fx/spawn-idle1.dat" >"$tmp/ps.txt" 2>&1 || bad "--per-second: exit $?"
+grep -q '^  offcpu-fork per s ' "$tmp/ps.txt" && ! grep -q ' per 1k ' "$tmp/ps.txt" ||
+	bad "--per-second does not show the rates per second instead of per placement"
+grep -q '^Placements per second by path' "$tmp/ps.txt" || bad "--per-second: no per-second path section"
+"$rqpath" diff "$sp" "$fx/spawn-idle1.dat" --format json >"$tmp/one.json" || bad "diff one json: exit $?"
+"$rqpath" diff "$sp" "$fx/spawn-idle1.dat" --format html >"$tmp/one.html" || bad "diff one html: exit $?"
+grep -q '>changed<' "$tmp/one.html" && bad "one run a side: the HTML says changed"
+grep -q 'class="changed"' "$tmp/one.html" && bad "one run a side: a row in the HTML's changed colour"
+"$rqpath" diff "$fx/spawn-idle1.dat" "$fx/spawn-idle2.dat" -- "$fx/spawn-busy1.dat" \
+	"$fx/spawn-busy2.dat" --format json >"$tmp/two.json" || bad "diff 2 -- 2: exit $?"
+python3 - "$tmp/one.json" "$tmp/one.txt" "$fx/spawn-idle1.facts.json" "$tmp/two.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().split("\n")
+facts = json.load(open(sys.argv[3]))
+two = json.load(open(sys.argv[4]))
+bad = []
+for x in d["rows"]:
+    if x["verdict"] in ("changed", "too few") or \
+            (x["verdict"] not in ("unchanged", "n/a") and
+             x["verdict_text"] != "1 run: no noise estimate"):
+        bad.append("one run: %s %s is %r / %r" % (x["name"], x["metric"], x["verdict"],
+                                                  x["verdict_text"]))
+for x in two["rows"]:
+    if x["verdict"] == "changed" or (x["verdict"] == "no noise estimate" and
+                                     x["verdict_text"] != "%d runs: no noise estimate" %
+                                     min(2, len([v for v in x["base"]["runs"] if v is not None]),
+                                         len([v for v in x["new"]["runs"] if v is not None]))):
+        bad.append("two runs: %s %s is %r / %r" % (x["name"], x["metric"], x["verdict"],
+                                                   x["verdict_text"]))
+rows = {(r["section"], r["key"], r["metric"]): r for r in d["rows"]}
+pk = rows[("finding", "offcpu-fork", "per_1k")]["new"]["median"]
+want = 1000.0 * facts["offcpu_forks"] / d["new"][0]["placements"]
+if abs(pk - want) > 1e-9:
+    bad.append("offcpu-fork per 1k %s, the facts give %s" % (pk, want))
+# the folded rows: on their section's "0 in every run" line, never on a line of their own
+zero_lines = " ".join(l for l in text if l.startswith("  0 in every run:") or
+                      l.startswith("    "))
+suffix = {"per_s": "per s", "per_1k": "per 1k", "p50_ns": "p50", "p99_ns": "p99"}
+for x in d["rows"]:
+    if not x["shown"] or x["section"] not in ("finding", "delay"):
+        continue
+    label = "%s %s" % (x["name"], suffix.get(x["metric"], x["metric"]))
+    own = [l for l in text if l.startswith("  " + label + " ")]
+    if x["all_zero"] and (own or label not in zero_lines):
+        bad.append("%s: all 0 but not folded" % label)
+    if not x["all_zero"] and not own:
+        bad.append("%s: not all 0 but has no line" % label)
+if not any(x["all_zero"] for x in d["rows"]):
+    bad.append("no row 0 in every run to fold")
+for b in bad[:10]:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
 "$rqpath" diff --fail-on delay.p99:offcpu-fork=+20% "$sp" "$fx/spawn-idle1.dat" >/dev/null 2>"$tmp/d.err"
-[ $? -eq 1 ] && grep -q 'delay.p99:offcpu-fork=+20% tripped' "$tmp/d.err" ||
+[ $? -eq 1 ] && grep -q 'delay.p99:offcpu-fork=+20% tripped.*1 run: no noise estimate' "$tmp/d.err" ||
 	bad "--fail-on delay.p99:offcpu-fork=+20% did not trip on 72 us -> 1 ms: $(cat "$tmp/d.err")"
 "$rqpath" diff --fail-on delay.p99:offcpu-fork=+20% "$fx/spawn-idle1.dat" "$sp" >/dev/null 2>&1
 [ $? -eq 0 ] || bad "--fail-on delay.p99:offcpu-fork tripped when the delay dropped"
@@ -67,7 +129,8 @@ done
 # shellcheck disable=SC2086
 "$rqpath" diff $idle -- $busy --format csv >"$tmp/ib.csv" || bad "diff --format csv: exit $?"
 grep -Eq '[0-9]e[+-]?[0-9]' "$tmp/ib.json" "$tmp/ib.csv" && bad "a number in exponent form: $(grep -Eo '[0-9.]+e[+-]?[0-9]+' "$tmp/ib.json" "$tmp/ib.csv" | head -3)"
-awk 'length > 80 && !/^  (base|new)/' "$tmp/ib.txt" | grep . && bad "text wider than 80 columns"
+# 66 columns and the verdict: "2 runs: no noise estimate" makes 91
+awk 'length > 91 && !/^  (base|new)/' "$tmp/ib.txt" | grep . && bad "text wider than 91 columns"
 
 python3 - "$tmp/ib.json" "$fx" <<'PY' || fail=1
 import json, os, sys
@@ -99,17 +162,17 @@ if [x["verdict"] for x in d05["rows"] if x["verdict"] == "changed"]:
     bad.append("3 and 3 runs gave a changed row at alpha 0.05")
 if d["alpha"] != 0.1 or d["min_count"] != 10:
     bad.append("alpha %s, min_count %s" % (d["alpha"], d["min_count"]))
-if d["schema"] != "rqpath.diff/1" or set(d) != {"schema", "alpha", "min_count", "base", "new",
-                                                "notes", "rows"}:
+if d["schema"] != "rqpath.diff/1" or set(d) != {"schema", "alpha", "min_count", "min_runs",
+                                                "per_second", "base", "new", "notes", "rows"}:
     bad.append("top-level keys %s" % sorted(d))
 RUN = {"source", "kernel", "cpus", "duration_s", "events", "lost_events", "placements"}
 if any(set(x) != RUN for x in d["base"] + d["new"]) or len(d["base"]) != 3 or len(d["new"]) != 3:
     bad.append("run objects")
 ROW = {"section", "name", "key", "metric", "unit", "base", "new", "change", "change_pct", "verdict",
-       "test", "u", "p", "events"}
+       "test", "u", "p", "events", "verdict_text", "shown", "all_zero"}
 for x in d["rows"]:
     if set(x) != ROW or x["verdict"] not in ("unchanged", "within noise", "changed", "n/a",
-                                            "too few") or \
+                                            "no noise estimate") or \
             set(x["base"]) != {"runs", "min", "median", "max"} or len(x["new"]["runs"]) != 3:
         bad.append("row %r" % x)
         break
@@ -162,14 +225,14 @@ PY
 # shellcheck disable=SC2086
 "$rqpath" diff $idle -- $busy --format html -o "$tmp/d.html" || bad "diff --format html: exit $?"
 rows=$(grep -c '^<tr><td>' "$tmp/d.html")
-want=$(python3 -c "import json; print(len(json.load(open('$tmp/ib.json'))['rows']))")
-[ "$rows" -eq "$want" ] || bad "HTML has $rows rows, JSON $want"
+want=$(python3 -c "import json; print(len([r for r in json.load(open('$tmp/ib.json'))['rows'] if r['shown'] and not r['all_zero']]))")
+[ "$rows" -eq "$want" ] || bad "HTML has $rows rows, JSON $want shown and not all 0"
 grep -Eq '(src|href)=' "$tmp/d.html" && bad "diff HTML refers to another file"
 # each row drawn: a whisker per side and a dot per run that has a value (JSON's runs)
 python3 - "$tmp/d.html" "$tmp/ib.json" <<'PY' || fail=1
 import json, re, sys
 page = open(sys.argv[1]).read()
-rows = json.load(open(sys.argv[2]))["rows"]
+rows = [r for r in json.load(open(sys.argv[2]))["rows"] if r["shown"] and not r["all_zero"]]
 svgs = re.findall(r'<svg width="\d+" height="26" class="whisker".*?</svg>', page)
 bad = []
 if len(svgs) != len(rows):

@@ -19,7 +19,8 @@ allowed='src/base/event.h: defines the event and which records show their runner
 src/input/decode.c: fills struct rq_event from a sched_switch record
 src/engine/analysis.c: dispatches a switch to the model (rqe_handle_switch)
 src/input/tracefs.c: the recorder (below the engine) notes if a stopper runs, to re-read masks
-views/evidence.c: prints the records around a placement as trace-cmd report does'
+views/evidence.c: prints the records around a placement as trace-cmd report does
+src/output/perfetto.c: copies each switch record into the export as Perfetto ftrace data, never asks who runs'
 
 n=0
 for f in $(grep -rl 'RQ_EV_SWITCH' src views); do

@@ -6,11 +6,14 @@ usage: perfetto_check.py TRACE.pb [--inner OUT] [--jsonl PLACEMENTS.jsonl] [--in
                          [--verdicts OUT.json] [--audit AUDIT.json] [--expect GEN.expect.json]
                          [--max-bytes N]
 
-A decoder of the protobuf wire format written here from Perfetto's field numbers
-(tests/tools/perfetto_subset.proto), independent of rqpath's encoder.  It reads the
+A decoder of the protobuf wire format written here from Perfetto's field numbers (the
+table of tests/tools/perfetto_raw.py names where each is declared), independent of
+rqpath's encoder.  It reads the
 Trace (packets, deflated compressed_packets unpacked), writes the inner packets as one
-uncompressed Trace to OUT (for protoc --decode), and checks:
-  - every packet is on one sequence whose first packet clears the incremental state;
+uncompressed Trace to OUT (for protoc --decode_raw), and checks:
+  - the scheduler's records (ftrace_events: FtraceEventBundle), the process tree and the
+    system info are on sequence 2, each FtraceEvent one event, in time order per CPU;
+  - every other packet is on one sequence whose first packet clears the incremental state;
     every iid a packet uses (event names, categories, argument names, string values)
     was interned on the sequence since the last clearing, at most once each;
   - every track an event names has a TrackDescriptor; on each track the slices begin
@@ -21,7 +24,8 @@ uncompressed Trace to OUT (for protoc --decode), and checks:
     confidence, from/to CPU, delay, findings, possible, no_selection and why;
   - one instant on the track "rqpath findings (verdicts)": with --audit (the audit's
     JSON), each finding's verdict (its count, or "not judged") and counts as it says;
-  - with --expect (tests/helpers/gen_trace.c's counts, made by its own model): instants
+  - with --expect (tests/helpers/gen_trace.c's counts, made by its own model): as many
+    ftrace events of each sched tracepoint as the generator wrote, instants
     = sched_wakeup + sched_wakeup_new + sched_process_exec, and per finding the
     instants whose findings / possible (/ no_selection) hold it = its count / possible
     (/ no_selection: gen_trace --truth-on-rq);
@@ -133,10 +137,38 @@ def main():
     last_end = {}
     slices = 0
     instants = []
+    # FtraceEvent's event oneof (ftrace/ftrace_event.proto) -> the tracepoint
+    ftrace_names = {4: "sched_switch", 17: "sched_wakeup", 20: "sched_waking",
+                    114: "sched_wakeup_new", 237: "sched_process_exec",
+                    238: "sched_process_exit", 239: "sched_process_fork",
+                    240: "sched_process_free", 491: "sched_migrate_task"}
+    ftrace = {}
+    last_ftrace_ts = {}
     for n, p in enumerate(packets):
         fs = fields(p)
         seq = one(fs, 10)
         flags = one(fs, 13, 0)
+        # the scheduler's records, the process tree, the system info: sequence 2
+        if one(fs, 1) is not None or one(fs, 2) is not None or one(fs, 45) is not None:
+            if seq != 2:
+                bad.append("packet %d: ftrace data on sequence %r, not 2" % (n, seq))
+            bundle = one(fs, 1)
+            if bundle is None:
+                continue
+            bf = fields(bundle)
+            cpu = one(bf, 1)
+            for ev in many(bf, 2):
+                evf = fields(ev)
+                ts = one(evf, 1)
+                if ts is None or ts < last_ftrace_ts.get(cpu, 0):
+                    bad.append("cpu %r: an ftrace event out of order or without time" % cpu)
+                last_ftrace_ts[cpu] = ts or 0
+                kinds = [ftrace_names[f] for f, _, _ in evf if f in ftrace_names]
+                if len(kinds) != 1:
+                    bad.append("cpu %r: an ftrace event with %d events" % (cpu, len(kinds)))
+                    continue
+                ftrace[kinds[0]] = ftrace.get(kinds[0], 0) + 1
+            continue
         if seq != 1:
             bad.append("packet %d: sequence %r, not 1" % (n, seq))
             break
@@ -284,6 +316,10 @@ def main():
     if "--expect" in opt:
         e = json.load(open(opt["--expect"]))
         c = e["counts"]
+        for name, count in c.items():
+            if name in ftrace_names.values() and ftrace.get(name, 0) != count:
+                bad.append("%d %s ftrace events, the generator made %d" %
+                           (ftrace.get(name, 0), name, count))
         want = c["sched_wakeup"] + c["sched_wakeup_new"] + c["sched_process_exec"]
         if len(instants) != want:
             bad.append("%d instants, the generator made %d placements" % (len(instants), want))
@@ -300,8 +336,9 @@ def main():
         bad.append("%d bytes, more than %s" % (len(raw), opt["--max-bytes"]))
     for b in bad[:20]:
         print("FAIL: %s: %s" % (path, b))
-    print("%s: %d bytes, %d packets (%d compressed chunks), %d slices, %d instants" %
-          (path, len(raw), len(packets), compressed, slices, len(instants)))
+    print("%s: %d bytes, %d packets (%d compressed chunks), %d slices, %d instants, "
+          "ftrace events %r" % (path, len(raw), len(packets), compressed, slices,
+                                len(instants), dict(sorted(ftrace.items()))))
     sys.exit(1 if bad else 0)
 
 

@@ -2,8 +2,10 @@
 /*
  * test_diff_stats.c - rqpath diff's verdicts on synthetic runs with known answers
  * (src/output/diff.c, issue 22 item 7).  Each run lasts 1 s, so a rate is its count.
- *  - one run a side: 0 -> 2 idle-stackings is "too few" (floor 10), 0 -> 20 "changed";
- *    equal values "unchanged"; no test, no p;
+ *  - fewer than 3 runs a side: "1 run: no noise estimate" ("2 runs: ..."), never
+ *    "changed" (0 -> 20, 0/1 -> 200/300 neither); equal values "unchanged"; no p;
+ *    a finding per 1000 placements; a row 0 in every run is all-zero;
+ *  - the rates per second are shown only with per_second, per placement otherwise;
  *  - 3 and 3 runs, every new run above every base run: U = 9, p = 2/C(6,3) = 0.1 exactly
  *    (by hand: 2 of the 20 splits are as extreme): "within noise" at alpha 0.05,
  *    "changed" at 0.1;
@@ -63,29 +65,59 @@ static const struct rq_diff_row *row(const struct rq_diff *d, const char *sectio
 	return r;
 }
 
-static void one_run_has_a_floor(void **state)
+static void fewer_than_three_runs_is_no_noise_estimate(void **state)
 {
 	struct rq_diff_run b = run("idle-stacking", 0, 0), n = run("idle-stacking", 2, 0);
+	struct rq_diff_run b2[2] = { run("idle-stacking", 0, 0), run("idle-stacking", 1, 0) };
+	struct rq_diff_run n2[2] = { run("idle-stacking", 200, 0), run("idle-stacking", 300, 0) };
 	struct rq_diff d;
 	const struct rq_diff_row *r;
 
 	assert_int_equal(rq_diff_compute(&d, &b, 1, &n, 1, NULL), 0);
 	r = row(&d, "finding", "idle-stacking", "per_s");
-	assert_int_equal(r->verdict, RQ_DIFF_TOO_FEW);
+	assert_int_equal(r->verdict, RQ_DIFF_NO_NOISE);
+	assert_string_equal(rq_diff_verdict_text(r), "1 run: no noise estimate");
 	assert_int_equal(r->test, RQ_TEST_ONE_RUN);
 	assert_true(isnan(r->p));
 	assert_int_equal(r->events, 2);
 	assert_int_equal(row(&d, "finding", "missed-idle", "per_s")->verdict, RQ_DIFF_UNCHANGED);
+	/* per 1000 placements: 2 of 102 */
+	r = row(&d, "finding", "idle-stacking", "per_1k");
+	assert_true(fabs(r->new.median - 2000.0 / 102) < 1e-9);
+	assert_true(rq_diff_row_zero(&d, row(&d, "finding", "missed-idle", "count")));
+	assert_false(rq_diff_row_zero(&d, row(&d, "finding", "idle-stacking", "count")));
 	rq_diff_free(&d);
 
+	/* 0 -> 20 in one run: still no claim, whatever the count */
 	n = run("idle-stacking", 20, 0);
 	assert_int_equal(rq_diff_compute(&d, &b, 1, &n, 1, NULL), 0);
-	assert_int_equal(row(&d, "finding", "idle-stacking", "per_s")->verdict, RQ_DIFF_CHANGED);
+	assert_int_equal(row(&d, "finding", "idle-stacking", "per_s")->verdict, RQ_DIFF_NO_NOISE);
 	rq_diff_free(&d);
-	/* the floor is a setting */
+	/* two runs a side, far apart: no noise estimate either, never changed */
+	assert_int_equal(rq_diff_compute(&d, b2, 2, n2, 2, NULL), 0);
+	r = row(&d, "finding", "idle-stacking", "count");
+	assert_int_equal(r->verdict, RQ_DIFF_NO_NOISE);
+	assert_string_equal(rq_diff_verdict_text(r), "2 runs: no noise estimate");
+	for (int i = 0; i < d.nrows; i++)
+		assert_int_not_equal(d.rows[i].verdict, RQ_DIFF_CHANGED);
+	rq_diff_free(&d);
+}
+
+/* text shows per placement, or per second when asked; JSON and CSV every row */
+static void per_second_is_asked_for(void **state)
+{
+	struct rq_diff_run b = run("offcpu-fork", 10, 0), n = run("offcpu-fork", 20, 0);
+	struct rq_diff d;
+
+	assert_int_equal(rq_diff_compute(&d, &b, 1, &n, 1, NULL), 0);
+	assert_false(rq_diff_row_shown(&d, row(&d, "finding", "offcpu-fork", "per_s")));
+	assert_true(rq_diff_row_shown(&d, row(&d, "finding", "offcpu-fork", "per_1k")));
+	assert_true(rq_diff_row_shown(&d, row(&d, "finding", "offcpu-fork", "count")));
+	rq_diff_free(&d);
 	assert_int_equal(rq_diff_compute(&d, &b, 1, &n, 1,
-					 &(struct rq_diff_opts){ 0.05, 21 }), 0);
-	assert_int_equal(row(&d, "finding", "idle-stacking", "per_s")->verdict, RQ_DIFF_TOO_FEW);
+					 &(struct rq_diff_opts){ 0.05, 10, true }), 0);
+	assert_true(rq_diff_row_shown(&d, row(&d, "finding", "offcpu-fork", "per_s")));
+	assert_false(rq_diff_row_shown(&d, row(&d, "finding", "offcpu-fork", "per_1k")));
 	rq_diff_free(&d);
 }
 
@@ -105,7 +137,7 @@ static void three_and_three_separated(void **state)
 	assert_true(fabs(r->p - 0.1) < 1e-15);
 	assert_int_equal(r->verdict, RQ_DIFF_NOISE);	/* 0.1 > 0.05 */
 	rq_diff_free(&d);
-	assert_int_equal(rq_diff_compute(&d, b, 3, n, 3, &(struct rq_diff_opts){ 0.1, 10 }), 0);
+	assert_int_equal(rq_diff_compute(&d, b, 3, n, 3, &(struct rq_diff_opts){ 0.1, 10, false }), 0);
 	assert_int_equal(row(&d, "finding", "offcpu-fork", "count")->verdict, RQ_DIFF_CHANGED);
 	rq_diff_free(&d);
 }
@@ -180,7 +212,8 @@ static void numbers_print_exactly(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(one_run_has_a_floor),
+		cmocka_unit_test(fewer_than_three_runs_is_no_noise_estimate),
+		cmocka_unit_test(per_second_is_asked_for),
 		cmocka_unit_test(three_and_three_separated),
 		cmocka_unit_test(four_and_four_separated),
 		cmocka_unit_test(interleaved_is_noise),
