@@ -82,7 +82,7 @@ for dat in "$top"/fixtures/*.dat; do
 		{ echo "FAIL: audit json $name: exit $?: $(head -n 1 "$tmp/err")"; fail=1; continue; }
 	python3 "$check" "$tmp/p.pb" --inner "$tmp/inner.pb" --jsonl "$tmp/p.jsonl" \
 		--audit "$tmp/p.json" || fail=1
-	"$rqpath" audit "$dat" --perfetto-raw -o "$tmp/raw.pb" 2>"$tmp/err" ||
+	"$rqpath" audit "$dat" --perfetto-raw -o "$tmp/raw.pb" --force 2>"$tmp/err" ||
 		{ echo "FAIL: --perfetto-raw $name: exit $?: $(head -n 1 "$tmp/err")"; fail=1; }
 	cmp -s "$tmp/raw.pb" "$tmp/inner.pb" ||
 		{ echo "FAIL: $name: --perfetto-raw is not the inflated packets"; fail=1; }
