@@ -187,6 +187,7 @@ struct td_prefetch {
 struct td_worker {
 	pthread_t thread;
 	struct rq_td *td;
+	struct rq_td own;	/* its private copy, made before any worker starts */
 	int id;
 	bool started;
 };
@@ -1389,13 +1390,8 @@ static void *worker_main(void *arg)
 {
 	struct td_worker *w = arg;
 	struct rq_td *td = w->td;
-	struct rq_td own = *td;
+	struct rq_td own = w->own;
 
-	own.failed = false;
-	own.err[0] = '\0';
-	own.zctx = NULL;
-	own.zbuf = NULL;
-	own.zcap = 0;
 	pthread_mutex_lock(&td->lock);
 	while (!td->stop) {
 		struct td_prefetch *pf = NULL;
@@ -1527,9 +1523,23 @@ int rq_td_start_workers(struct rq_td *td, int n)
 	pthread_cond_init(&td->work, NULL);
 	td->stop = false;
 	td->nworkers = n;
+	/*
+	 * Every copy is taken before the first worker starts: a running worker updates
+	 * td->held_own atomically, and copying *td then would read it while it changes.
+	 */
 	for (int i = 0; i < n; i++) {
-		td->workers[i].td = td;
-		td->workers[i].id = i;
+		struct td_worker *w = &td->workers[i];
+
+		w->td = td;
+		w->id = i;
+		w->own = *td;
+		w->own.failed = false;
+		w->own.err[0] = '\0';
+		w->own.zctx = NULL;
+		w->own.zbuf = NULL;
+		w->own.zcap = 0;
+	}
+	for (int i = 0; i < n; i++) {
 		if (pthread_create(&td->workers[i].thread, NULL, worker_main, &td->workers[i]))
 			break;
 		td->workers[i].started = true;

@@ -24,11 +24,11 @@ cat "$dir/rec.err" | grep -v counts
 python3 "$RQPATH_TOP/tests/tools/lost_events.py" "$dir/lost.dat" >"$dir/want" || no "lost_events.py failed"
 cat "$dir/want"
 want=$(sed -n 's/^total=//p' "$dir/want")
-rec=$(sed -n 's/.* events, \([0-9]*\) lost events,.*/\1/p' "$dir/rec.err")
+rec=$(sed -n 's/.*, \([0-9]*\) lost events,.*/\1/p' "$dir/rec.err")
 [ "${want:-0}" -gt 0 ] || no "an 8 KB buffer lost nothing: the test proves nothing"
 [ "$rec" = "$want" ] || no "rqpath record says $rec lost, trace-cmd's counts say $want"
 "$RQPATH" audit "$dir/lost.dat" >"$dir/audit.out" || no "audit exited $?"
-audit=$(sed -n 's/.* events, \([0-9]*\) lost,.*/\1/p' "$dir/audit.out")
+audit=$(sed -n 's/.*, \([0-9]*\) lost,.*/\1/p' "$dir/audit.out")
 echo "lost: trace-cmd $want, rqpath record $rec, rqpath audit $audit"
 [ "$audit" = "$want" ] || no "rqpath audit says $audit lost, trace-cmd's counts say $want"
 
