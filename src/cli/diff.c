@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bsd/string.h>
+
 #include "child.h"
 #include "commands.h"
 #include "diff.h"
@@ -27,15 +29,17 @@ static char SEP[] = "\001--";
 /*
  * --fail-on RULE[=[+]N[%|UNIT]]: the row a rule gates, and the increase it allows; a
  * finding's rule trips too when NEW judged it in no run, unless RULE ends in :judged-ok.
- * RULE as audit's (a finding id: its proven rate per second; ID:possible: the possible
- * count), or a path id, a kind or "all" (placements per second), or delay.p50:KEY or
+ * RULE as audit's (a finding id: its proven count per 1000 placements; ID:possible: the
+ * possible count), or a path id or a kind (its share of the placements) or "all" (the
+ * placements' count) -- with --per-second each of these its rate per second, the row the
+ * table shows either way -- or delay.p50:KEY or
  * delay.p99:KEY (the queue delay quantile of a finding, a kind, flagged or unflagged;
  * N in ns, or with a unit ns, us, ms, s).
  */
 struct diff_rule {
 	char text[256];			/* as given (escaped), for the message */
 	char section[16], key[64];
-	const char *metric;
+	const char *metric;		/* per_s: the row the table shows (shown_row()) */
 	double max;			/* the increase allowed (ns for a delay) */
 	bool pct;			/* max is a percentage of the base median */
 	bool judged_ok;			/* ID:judged-ok: NEW judging nothing passes */
@@ -112,6 +116,24 @@ static int rule_row(const char *name, struct diff_rule *r)
 	else
 		return -1;
 	return 0;
+}
+
+/*
+ * The row a rate rule is checked on: the one the text table shows, so that what trips is
+ * a number the user sees -- per placement, or with --per-second the rate per second.
+ */
+static const struct rq_diff_row *shown_row(const struct rq_diff *d, const struct diff_rule *ru,
+					   bool per_second)
+{
+	if (strcmp(ru->metric, "per_s") || per_second)
+		return rq_diff_find(d, ru->section, ru->key, ru->metric);
+	if (!strcmp(ru->section, "finding"))
+		return rq_diff_find(d, "finding", ru->key, "per_1k");
+	if (!strcmp(ru->section, "kind"))
+		return rq_diff_find(d, "kind", ru->key, "share_pct");
+	if (!strcmp(ru->key, "all"))
+		return rq_diff_find(d, "placements", "all", "count");
+	return rq_diff_find(d, "share", ru->key, "share_pct");
 }
 
 static int parse_rule(const char *arg, struct diff_rule *r)
@@ -286,9 +308,10 @@ const struct cli_command cli_diff = {
 		"min/median/max per side; rows 0 in every run fold into one line.  With three\n"
 		"runs or more a side a row is changed when the Mann-Whitney rank test gives\n"
 		"p <= P; with fewer there is no noise estimate and no row is changed.  --runs N\n"
-		"records N runs of each command itself, alternating.  RULE: a finding id (its proven rate per second),\n"
-		"ID:possible (the possible count), a path id, a kind or all (placements per\n"
-		"second), delay.p50:KEY or delay.p99:KEY (KEY a finding, a kind, flagged or\n"
+		"records N runs of each command itself, alternating.  RULE: the row the table\n"
+		"shows of a finding id (per 1000 placements), ID:possible (the possible count),\n"
+		"a path id or a kind (its share) or all (the placements), each its rate per\n"
+		"second with --per-second; delay.p50:KEY or delay.p99:KEY (KEY a finding, a kind, flagged or\n"
 		"unflagged; N in ns or with us, ms, s); exit 1 when that row is changed and grew\n"
 		"by more than N (default 0), or when NEW judged the finding in no run (not\n"
 		"judged; ID:judged-ok passes).  Example: --fail-on delay.p99:wakeup=+20%.",
@@ -496,7 +519,7 @@ static int cmd_diff(int argc, char **argv)
 	}
 	for (int i = 0; i < nrules; i++) {
 		const struct diff_rule *ru = &rules[i];
-		const struct rq_diff_row *r = rq_diff_find(&d, ru->section, ru->key, ru->metric);
+		const struct rq_diff_row *r = shown_row(&d, ru, dopts.per_second);
 		char label[64], b[32], n[32], pv[32];
 		double allowed;
 
@@ -521,6 +544,9 @@ static int cmd_diff(int argc, char **argv)
 		if (!(r->change > 0) || !(r->change > allowed))
 			continue;
 		rq_diff_row_label(r, label, sizeof(label));
+		/* the table's section title says "per second"; this line has no title */
+		if (!strcmp(r->metric, "per_s") && strcmp(r->section, "finding"))
+			strlcat(label, " per s", sizeof(label));
 		fprintf(stderr, "rqpath: --fail-on %s tripped: %s %s -> %s (%s%s)\n", ru->text,
 			label, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
 			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),

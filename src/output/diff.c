@@ -633,18 +633,6 @@ const struct rq_diff_row *rq_diff_find(const struct rq_diff *d, const char *sect
 	return NULL;
 }
 
-const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char *id)
-{
-	for (int i = 0; i < d->nrows; i++) {
-		const struct rq_diff_row *r = &d->rows[i];
-
-		if (!strcmp(r->metric, "per_s") && !strcmp(r->key, id) &&
-		    (!strcmp(r->section, "finding") || !strcmp(r->section, "placements")))
-			return r;
-	}
-	return NULL;
-}
-
 /* ---- text ------------------------------------------------------------------- */
 
 /* A value in at most 11 characters: rates and counts with 4 significant digits. */

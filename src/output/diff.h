@@ -124,8 +124,6 @@ int rq_diff_format_find(const char *name, enum rq_diff_format *fmt);
 /* 0, or -1 if the output could not be written. */
 int rq_diff_write(FILE *f, const struct rq_diff *d, enum rq_diff_format fmt);
 
-/* The row a --fail-on RULE names: the per-second rate of a finding or path id; NULL if none. */
-const struct rq_diff_row *rq_diff_find_rate(const struct rq_diff *d, const char *id);
 /* The row of section, key and metric ("delay", "wakeup", "p99_ns"); NULL if none. */
 const struct rq_diff_row *rq_diff_find(const struct rq_diff *d, const char *section,
 				       const char *key, const char *metric);

@@ -45,6 +45,17 @@ busy="$fx/spawn-busy1.dat $fx/spawn-busy2.dat $fx/spawn-busy3.dat"
 "$rqpath" diff --alpha 0.1 --fail-on offcpu-fork=10% $busy -- $idle >/dev/null 2>"$tmp/bi.err"
 [ $? -eq 1 ] || bad "--fail-on offcpu-fork=10% did not trip when the rate grew"
 grep -q "tripped.*p 0.1" "$tmp/bi.err" || bad "no 'tripped' line with the p-value on stderr"
+# a rule is checked on the row the table shows: per 1000 placements, per second only with
+# --per-second.  The idle runs have fewer placements than the busy ones (468 vs 688 in
+# the first pair) in a shorter time, so "all" grows per second and not in count.
+grep -q "offcpu-fork per 1k 35.35 -> 205.13" "$tmp/bi.err" ||
+	bad "--fail-on offcpu-fork not checked per 1000 placements: $(cat "$tmp/bi.err")"
+# shellcheck disable=SC2086
+"$rqpath" diff --alpha 0.1 --fail-on all $busy -- $idle >/dev/null 2>"$tmp/all.err"
+[ $? -eq 0 ] || bad "--fail-on all tripped on the placements per second: $(cat "$tmp/all.err")"
+# shellcheck disable=SC2086
+"$rqpath" diff --per-second --alpha 0.1 --fail-on all $busy -- $idle >/dev/null 2>"$tmp/all.err"
+[ $? -eq 1 ] || bad "--per-second --fail-on all did not trip on 3333.5 -> 8570.9 per s"
 # shellcheck disable=SC2086
 "$rqpath" diff --fail-on offcpu-fork=10% $busy -- $idle >/dev/null 2>&1
 [ $? -eq 0 ] || bad "3 and 3 runs tripped at alpha 0.05 (p cannot be below 0.1)"
