@@ -55,11 +55,11 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 	int prev;
 
 	if (ev->type == RQ_EV_LOST) {
-		prev = valid_cpu(an, ev->cpu) ? an->cpus[ev->cpu].curr : -1;
+		prev = rqe_valid_cpu(an, ev->cpu) ? an->cpus[ev->cpu].curr : -1;
 		rqe_handle_lost(an, ev);
-		if (!valid_cpu(an, ev->cpu))
+		if (!rqe_valid_cpu(an, ev->cpu))
 			return;
-		rq_delay_lost(an, ev->cpu);
+		rqe_delay_lost(an, ev->cpu);
 		handled(an, ev, prev);
 		return;
 	}
@@ -78,7 +78,7 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_handle_truth(an, ev);
 		return;
 	}
-	if (!valid_cpu(an, ev->cpu))
+	if (!rqe_valid_cpu(an, ev->cpu))
 		return;
 	prev = an->cpus[ev->cpu].curr;
 	/*
@@ -174,7 +174,7 @@ static void obs_flags(struct rq_analysis *an)
 		an->obs_settled |= an->obs[i].on_settled != NULL;
 		an->obs_run |= an->obs[i].on_run != NULL;
 	}
-	rq_delay_keep_full(an, an->obs_settled);
+	rqe_delay_keep_full(an, an->obs_settled);
 }
 
 int rq_analysis_subscribe(struct rq_analysis *an, const struct rq_observer *o)
@@ -222,13 +222,13 @@ void rqe_notify_settled(struct rq_analysis *an, const struct rq_placement *p)
 
 int rq_analysis_curr(const struct rq_analysis *an, int cpu)
 {
-	return an->cpus && valid_cpu(an, cpu) ? an->cpus[cpu].curr : -1;
+	return an->cpus && rqe_valid_cpu(an, cpu) ? an->cpus[cpu].curr : -1;
 }
 
 void rq_analysis_finish(struct rq_analysis *an)
 {
-	rq_task_foreach(an, finish_task, an);
-	rq_delay_finish(an);
+	rqe_task_foreach(an, finish_task, an);
+	rqe_delay_finish(an);
 	/* every run ends with the trace */
 	for (int cpu = 0; an->cpus && an->obs_run && cpu < an->nr_cpus; cpu++)
 		for (int i = 0; i < an->nobs; i++)
@@ -356,12 +356,12 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 	an->opts.filter = NULL;	/* copied: the caller's may go */
 	an->recent_cap = an->opts.recent_capacity > 0 ? (unsigned int)an->opts.recent_capacity :
 			 an->opts.recent_capacity == RQ_RECENT_NONE ? 0 : RQ_RECENT_DEFAULT;
-	/* emit() and the readers of the ring skip it while recent_cap is 0 */
+	/* emit_placement() and the readers of the ring skip it while recent_cap is 0 */
 	an->recent = an->recent_cap ? calloc(an->recent_cap, sizeof(*an->recent)) : NULL;
-	an->delay = rq_delay_new(an);
+	an->delay = rqe_delay_new(an);
 	if ((an->recent_cap && !an->recent) || !an->delay) {
 		free(an->recent);
-		rq_delay_free(an->delay);
+		rqe_delay_free(an->delay);
 		free(an);
 		return NULL;
 	}
@@ -419,7 +419,7 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		return -1;
 	}
 	if (an->opts.topology &&
-	    rq_topology_apply(an, an->opts.topology, err, sizeof(err))) {
+	    rqe_topology_apply(an, an->opts.topology, err, sizeof(err))) {
 		snprintf(an->error, sizeof(an->error), "--topology: %.200s", err);
 		errno = EINVAL;
 		return -1;
@@ -463,6 +463,6 @@ void rq_analysis_free(struct rq_analysis *an)
 	free(an->exited_ring);
 	free(an->obs);
 	rqe_truth_free(an);
-	rq_delay_free(an->delay);
+	rqe_delay_free(an->delay);
 	free(an);
 }

@@ -607,16 +607,8 @@ void rq_profile_from_release(struct rq_profile *p, const char *release);
 /* The release unknown: what the events the trace defines say (has_event[RQ_EV__COUNT]). */
 void rq_profile_from_events(struct rq_profile *p, const bool *has_event);
 
-/*
- * Apply a topology spec (or the file that holds one) to an analysis begun with
- * nr_cpus CPUs.  Returns 0, or -1 with a message in err.  Spec lines (';' or newlines):
- *   llc CPULIST...   smt CPULIST...   node CPULIST...   capacity N...
- */
-int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen);
 /* This machine's topology (sysfs) in the spec format; returns 0 or -1 with err. */
 int rq_topology_describe_host(FILE *f, char *err, size_t errlen);
-/* N for a per-CPU kthread name (kworker/N:M, ksoftirqd/N, migration/N, ...), else -1. */
-int rq_percpu_kthread_cpu(const char *comm);
 
 /* Compose the human "why" for a placement (offcpu-fork extras included). */
 void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size);

@@ -2,7 +2,7 @@
 /*
  * classify.c - the classifier (docs/kernel.md §3): each placement event (wakeup, new task,
  * exec, migration) gets the select_task_rq() path that explains it and the confidence
- * the evidence allows, is handed to the judges (findings.c), and is stored by emit().
+ * the evidence allows, is handed to the judges (findings.c), and is stored by emit_placement().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,7 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 	memset(p, 0, sizeof(*p));
 	p->ts = ev->ts;
 	p->pid = t ? t->pid : ev->pid;
-	copy_comm(p->comm, t && t->comm[0] ? t->comm : ev->comm);
+	rqe_copy_comm(p->comm, t && t->comm[0] ? t->comm : ev->comm);
 	p->cpu = ev->cpu;
 	p->from_cpu = from;
 	p->to_cpu = to;
@@ -81,13 +81,13 @@ int rq_filter_check(const struct rq_filter *f, char *err, size_t errlen)
 	return rc;
 }
 
-static void emit(struct rq_analysis *an, struct rq_placement *p)
+static void emit_placement(struct rq_analysis *an, struct rq_placement *p)
 {
 	/* a CPU whose events were lost is unknown until seen idle again: say so */
 	if (an->lost_on_cpus &&
-	    ((valid_cpu(an, p->to_cpu) && an->cpus[p->to_cpu].lost_events &&
+	    ((rqe_valid_cpu(an, p->to_cpu) && an->cpus[p->to_cpu].lost_events &&
 	      !an->cpus[p->to_cpu].known) ||
-	     (valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known)))
+	     (rqe_valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known)))
 		p->notes |= RQ_NOTE_AFTER_LOSS;
 #ifdef RQ_TEST_FIFTH_FINDING
 	rqe_judge_test_dummy(an, p);	/* tests/unit/test_fifth_finding.c */
@@ -104,10 +104,10 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 	an->path_counts[p->path]++;
 	an->path_conf[p->path][p->conf]++;
 	an->conf_counts[p->conf]++;
-	if (valid_cpu(an, p->from_cpu) && p->from_cpu != p->to_cpu)
+	if (rqe_valid_cpu(an, p->from_cpu) && p->from_cpu != p->to_cpu)
 		rqe_count32(&an->cpus[p->from_cpu].placements_out,
 			    &an->cpus[p->from_cpu].placements_out_hi);
-	if (valid_cpu(an, p->to_cpu))
+	if (rqe_valid_cpu(an, p->to_cpu))
 		rqe_count32(&an->cpus[p->to_cpu].placements_in,
 			    &an->cpus[p->to_cpu].placements_in_hi);
 	if (an->recent_cap) {
@@ -117,7 +117,7 @@ static void emit(struct rq_analysis *an, struct rq_placement *p)
 		if (an->recent_len < an->recent_cap)
 			an->recent_len++;
 	}
-	rq_delay_placed(an, p);
+	rqe_delay_placed(an, p);
 }
 
 const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int i)
@@ -147,7 +147,7 @@ static bool selection_proven(const struct rq_analysis *an, const struct rq_task 
 	/* a move seen inside the waking window: set_task_cpu() after a selection */
 	if (!an->profile.delayed_dequeue || rt_or_dl || (t->wake_migrated && t->waking))
 		return true;
-	if (!valid_cpu(an, b) || !an->cpus[b].last_idle_ts ||
+	if (!rqe_valid_cpu(an, b) || !an->cpus[b].last_idle_ts ||
 	    an->cpus[b].last_idle_ts < t->blocked_ts)
 		return false;
 	if (!t->blocked_ts)
@@ -243,7 +243,7 @@ static void expire_first_stopper(struct rq_analysis *an, struct rq_task *t)
 /* A held stopper move that no exec explains: its reason from what else followed. */
 static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int *slot)
 {
-	struct rq_placement *p = held(an, *slot);
+	struct rq_placement *p = rqe_held(an, *slot);
 
 	p->conf = RQ_CONF_INFERRED;
 	if (t->cold->stopper_comm_changed) {
@@ -264,14 +264,14 @@ static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int 
 		p->why |= 1u << (an->has_event[RQ_EV_SETAFFINITY_ENTER] ? RQ_WHY_STOPPER_NO_EXEC :
 				 RQ_WHY_STOPPER_NO_AFFINITY);
 	}
-	emit(an, p);
+	emit_placement(an, p);
 	rqe_release(an, slot);
 }
 
 void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now)
 {
 	while (t->stopper_pending &&
-	       now - held(an, t->cold->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
+	       now - rqe_held(an, t->cold->stopper_slot)->ts > STOPPER_EXEC_WINDOW)
 		expire_first_stopper(an, t);
 }
 
@@ -286,7 +286,7 @@ void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t)
 {
 	if (!t->wake_move_held)
 		return;
-	emit(an, held(an, t->cold->wake_move_slot));
+	emit_placement(an, rqe_held(an, t->cold->wake_move_slot));
 	rqe_release(an, &rqe_cold_if(t)->wake_move_slot);
 	t->wake_move_held = false;
 	t->wake_migrated = false;
@@ -305,15 +305,15 @@ void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_resolve_wake_move(an, t);
 	snap = rqe_snap_take(an, t);
 	if (snap)
-		rqe_snapshot_cpus(an, t, snap, snap + mask_longs(an), snap + 2 * mask_longs(an));
+		rqe_snapshot_cpus(an, t, snap, snap + rqe_mask_longs(an), snap + 2 * rqe_mask_longs(an));
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
 	t->waker_pid = ev->common_pid;
 	t->wake_migrated = false;
-	if (t->cpu < 0 && valid_cpu(an, ev->cpu_a))
+	if (t->cpu < 0 && rqe_valid_cpu(an, ev->cpu_a))
 		t->cpu = ev->cpu_a;
 	/* target_cpu of sched_waking is task_cpu(p): where it blocked, if that was unseen */
-	if (t->blocked_cpu < 0 && valid_cpu(an, ev->cpu_a))
+	if (t->blocked_cpu < 0 && rqe_valid_cpu(an, ev->cpu_a))
 		t->blocked_cpu = ev->cpu_a;
 	/* not still queued or running (ttwu_runnable()): the wakeup is on its way there */
 	if (t->state != RQ_TS_RUNNING && !(t->state == RQ_TS_QUEUED && !t->on_delayed))
@@ -333,12 +333,12 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	/* the waker's CPU: its sched_waking's, or its move's (the trace has no sched_waking) */
 	int waker_cpu = saw_waking || t->wake_migrated ? t->waking_cpu : ev->cpu;
 	/* asked up to three times below: policy and prio do not change in between */
-	bool rt_or_dl = task_is_rt_or_dl(t);
+	bool rt_or_dl = rqe_task_is_rt_or_dl(t);
 	unsigned int proof_assume = 0;
 	bool proven = selection_proven(an, t, rt_or_dl, &proof_assume);
 	bool mask_one = t->mask_known && rq_cpumask_single(t->mask);
 	unsigned int assume = 0, path_assume = 0;
-	const struct rq_cpumask *mask = rq_task_mask(an, t, &assume);
+	const struct rq_cpumask *mask = rqe_task_mask(an, t, &assume);
 	/* still running or queued for the model: ttwu_runnable() */
 	bool runnable = t->state == RQ_TS_RUNNING ||
 			(t->state == RQ_TS_QUEUED && !t->wake_migrated);
@@ -377,8 +377,8 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		.x = to, .proven = proven, .proof_assume = proof_assume, .mask = mask,
 		.mask_assume = assume, .rt_or_dl = rt_or_dl,
 		.idle_before = snap,
-		.busy_before = snap ? snap + mask_longs(an) : NULL,
-		.unknown_before = snap ? snap + 2 * mask_longs(an) : NULL,
+		.busy_before = snap ? snap + rqe_mask_longs(an) : NULL,
+		.unknown_before = snap ? snap + 2 * rqe_mask_longs(an) : NULL,
 		.truth = tr, .no_selection = tr && runnable,
 	};
 
@@ -399,7 +399,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		   (!t->mask_known && mask && assume && rq_cpumask_single(mask)))) {
 		path = RQ_PATH_WAKE_AFFINE;
 		/*
-		 * a known mask may be stale (rq_task_mask()): the path rests on it then, and
+		 * a known mask may be stale (rqe_task_mask()): the path rests on it then, and
 		 * on what the proof of selection rests on
 		 */
 		conf = mask_one && proven && !assume && !proof_assume ? RQ_CONF_EXACT :
@@ -429,7 +429,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		path = RQ_PATH_WAKE_PULLED;
 	} else if (!an->has_topology) {
 		path = RQ_PATH_WAKE_MOVED;	/* which LLC each CPU is in is not known */
-	} else if (same_llc(an, from, to)) {
+	} else if (rqe_same_llc(an, from, to)) {
 		path = RQ_PATH_WAKE_LLC;
 	} else {
 		path = RQ_PATH_WAKE_CROSS_LLC;
@@ -473,7 +473,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	}
 	/* after the judges: their verdicts set p.assume to what the finding rests on */
 	p.assume |= (uint16_t)path_assume;
-	emit(an, &p);
+	emit_placement(an, &p);
 
 	t->waking = false;
 	t->wake_migrated = false;
@@ -481,7 +481,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 	t->cpu = to;
 	if (an->cpus[to].curr != t->pid) {
 		t->state = RQ_TS_QUEUED;
-		rq_enqueue(an, t, to, false);
+		rqe_enqueue(an, t, to, false);
 	}
 }
 
@@ -489,7 +489,7 @@ void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
 
-	if (!t || !valid_cpu(an, ev->cpu_a))
+	if (!t || !rqe_valid_cpu(an, ev->cpu_a))
 		return;
 	rqe_note_comm(t, ev->comm);
 	t->prio = rqe_prio(ev->prio);
@@ -513,7 +513,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	unsigned int path_assume = 0;
 	int nex;
 
-	if (!t || !valid_cpu(an, to))
+	if (!t || !rqe_valid_cpu(an, to))
 		return;
 	rqe_note_comm(t, ev->comm);
 	t->prio = rqe_prio(ev->prio);
@@ -523,13 +523,13 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	if (tr) {
 		unsigned int ignored = 0;
 
-		rqe_truth_compare(an, tr, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
+		rqe_truth_compare(an, tr, t, -1, -1, NULL, rqe_task_mask(an, t, &ignored));
 		path = rqe_truth_one_cpu(tr) ? RQ_PATH_FORK_AFFINE :
 		       rqe_truth_rt_or_dl(tr) ? RQ_PATH_FORK_RT :
 		       to == parent_cpu ? RQ_PATH_FORK_LOCAL : RQ_PATH_FORK_MOVED;
 	} else if (t->mask_known && rq_cpumask_single(t->mask)) {
 		path = RQ_PATH_FORK_AFFINE;
-	} else if (task_is_rt_or_dl(t)) {
+	} else if (rqe_task_is_rt_or_dl(t)) {
 		path = RQ_PATH_FORK_RT;
 	} else if (to == parent_cpu) {
 		path = RQ_PATH_FORK_LOCAL;
@@ -537,7 +537,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 		path = RQ_PATH_FORK_MOVED;
 	}
 	/*
-	 * with the mask unknown, or known but maybe stale (rq_task_mask()), the one-CPU
+	 * with the mask unknown, or known but maybe stale (rqe_task_mask()), the one-CPU
 	 * shortcut may have decided instead
 	 */
 	if (t->mask_known && path != RQ_PATH_FORK_RT && !tr)
@@ -548,7 +548,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	if (path == RQ_PATH_FORK_MOVED) {
 		p.level = !an->has_topology ? RQ_LEVEL_UNKNOWN :
 			  an->cpus[to].core == an->cpus[parent_cpu].core ? RQ_LEVEL_SMT :
-			  same_llc(an, to, parent_cpu) ? RQ_LEVEL_LLC :
+			  rqe_same_llc(an, to, parent_cpu) ? RQ_LEVEL_LLC :
 			  an->cpus[to].node == an->cpus[parent_cpu].node ? RQ_LEVEL_PKG :
 			  RQ_LEVEL_NUMA;
 		if (tr ? !rqe_truth_allows(tr, parent_cpu) :
@@ -558,8 +558,8 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 
 	nex = rqe_store(an, &p, RQ_FIND_OFFCPU_FORK)->nexamples;
 	rqe_judge_offcpu_fork(an, &p, t, parent_cpu, to);
-	sel.mask = rq_task_mask(an, t, &sel.mask_assume);
-	sel.rt_or_dl = task_is_rt_or_dl(t);
+	sel.mask = rqe_task_mask(an, t, &sel.mask_assume);
+	sel.rt_or_dl = rqe_task_is_rt_or_dl(t);
 	if (tr) {
 		rqe_truth_mark(an, &p, tr, t);
 		p.truth |= RQ_PT_POLICY | RQ_PT_MASK;
@@ -580,7 +580,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	if (rqe_store(an, &p, RQ_FIND_OFFCPU_FORK)->nexamples > nex)
 		rqe_store(an, &p, RQ_FIND_OFFCPU_FORK)->examples[nex].assume |=
 			(uint16_t)path_assume;
-	emit(an, &p);
+	emit_placement(an, &p);
 
 	t->first_run_pending = true;
 	if (rqe_cold(t)) {
@@ -589,13 +589,13 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	t->cpu = to;
 	t->state = RQ_TS_QUEUED;
-	rq_enqueue(an, t, to, false);
+	rqe_enqueue(an, t, to, false);
 }
 
 void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_task *t = rqe_task_get(an, ev->pid, ev->ts);
-	struct rq_task *writer = rq_task_find(an, ev->common_pid);
+	struct rq_task *writer = rqe_task_find(an, ev->common_pid);
 	int from = ev->cpu_a, to = ev->cpu_b;
 	struct rq_task_cold *c;
 	struct rq_placement p;
@@ -603,7 +603,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 	enum rq_confidence conf = RQ_CONF_INFERRED;
 	bool queued;
 
-	if (!t || !valid_cpu(an, to))
+	if (!t || !rqe_valid_cpu(an, to))
 		return;
 	rqe_note_comm(t, ev->comm);
 	t->prio = rqe_prio(ev->prio);
@@ -662,7 +662,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		    t->cold->affinity_change_ts &&
 		    ev->ts - t->cold->affinity_change_ts < AFFINITY_WINDOW)) {
 		path = RQ_PATH_AFFINITY_CALLER;
-	} else if (task_is_rt_or_dl(t)) {
+	} else if (rqe_task_is_rt_or_dl(t)) {
 		path = RQ_PATH_LB_RT;
 	} else if (!(ev->flags & (RQ_FLAG_HARDIRQ | RQ_FLAG_SOFTIRQ)) && to == ev->cpu &&
 		   ev->common_pid != t->pid && queued) {
@@ -704,13 +704,13 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		p.why_n = ev->flags;
 	}
 	/* load balancing does not select through select_task_rq(): no finding judged */
-	emit(an, &p);
+	emit_placement(an, &p);
 model:
 	t->cpu = to;
 	if (queued)
-		rq_enqueue(an, t, to, false);
+		rqe_enqueue(an, t, to, false);
 	else if (t->on_delayed)
-		rq_remove(an, t);
+		rqe_remove(an, t);
 }
 
 /*
@@ -732,7 +732,7 @@ void rqe_handle_prepare_exec(struct rq_analysis *an, const struct rq_event *ev)
 
 void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = rq_task_find(an, ev->pid2 ? ev->pid2 : ev->pid);
+	struct rq_task *t = rqe_task_find(an, ev->pid2 ? ev->pid2 : ev->pid);
 	struct rq_placement p;
 	const char *base;
 	enum rq_path path;
@@ -807,13 +807,13 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	if (tr) {
 		unsigned int ignored = 0;
 
-		rqe_truth_compare(an, tr, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
+		rqe_truth_compare(an, tr, t, -1, -1, NULL, rqe_task_mask(an, t, &ignored));
 	}
 
 	/* moves whose window closed had no exec; the first one left is this exec's */
 	rqe_expire_stopper(an, t, ev->ts);
 	if (t->stopper_pending) {
-		p = *held(an, t->cold->stopper_slot);
+		p = *rqe_held(an, t->cold->stopper_slot);
 		rqe_resolve_stopper(an, t, true);
 		p.ts = ev->ts;
 		strlcpy(p.comm, t->comm, sizeof(p.comm));
@@ -829,7 +829,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	} else {
 		if (mask_current && rq_cpumask_single(t->mask))
 			path = RQ_PATH_EXEC_AFFINE;
-		else if (task_is_rt_or_dl(t))
+		else if (rqe_task_is_rt_or_dl(t))
 			path = RQ_PATH_EXEC_RT;
 		else
 			path = RQ_PATH_EXEC_LOCAL;
@@ -862,8 +862,8 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 		rqe_judge_needless_callback(an, &p, t, mask_current);
 	}
 	p.assume |= (uint16_t)path_assume;
-	emit(an, &p);
-	/* numbered by emit(): the example if it is settled */
+	emit_placement(an, &p);
+	/* numbered by emit_placement(): the example if it is settled */
 	if (t->cold->unknown_execs == 1 && !tr && (!mask_current || t->cold->truth_exec_wait))
 		rqe_hold(an, &rqe_cold_if(t)->exec_slot, &p);
 	t->cpu = ev->cpu;

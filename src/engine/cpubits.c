@@ -13,7 +13,7 @@
  * worked out again without it at each snapshot.
  *
  * To find the CPUs a task runs on without visiting them all, each CPU keeps the task
- * its curr names (curr_task: rq_task_find(curr), kept in step when a task with that pid
+ * its curr names (curr_task: rqe_task_find(curr), kept in step when a task with that pid
  * is created or evicted), and each task how many CPUs name it and one of them.
  */
 #include <stdlib.h>
@@ -23,7 +23,7 @@
 
 int rqe_cpubits_init(struct rq_analysis *an)
 {
-	size_t words = mask_longs(an);
+	size_t words = rqe_mask_longs(an);
 
 	an->idle_bits = calloc(3 * words, sizeof(unsigned long));
 	an->dirty = calloc((size_t)an->nr_cpus, sizeof(int));
@@ -56,7 +56,7 @@ void rqe_cpubits_free(struct rq_analysis *an)
  */
 unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t)
 {
-	size_t words = 3 * mask_longs(an);
+	size_t words = 3 * rqe_mask_longs(an);
 
 	if (t->snap < 0) {
 		if (an->nsnap_free) {
@@ -121,7 +121,7 @@ static void curr_class(struct rq_cpu *c)
 {
 	const struct rq_task *t = c->curr_task;
 
-	c->curr_idle_class = t && task_is_idle_class(t);
+	c->curr_idle_class = t && rqe_task_is_idle_class(t);
 	c->curr_policy_known = t && t->policy != RQ_POLICY_UNKNOWN;
 }
 
@@ -151,9 +151,9 @@ void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t)
 /* A task that CPUs' bits depend on changed: where it runs, where it waits. */
 static void task_cpus_dirty(struct rq_analysis *an, const struct rq_task *t)
 {
-	if (valid_cpu(an, t->rq_cpu))
+	if (rqe_valid_cpu(an, t->rq_cpu))
 		rqe_cpu_dirty(an, t->rq_cpu);
-	if (t->ncurr == 1 && valid_cpu(an, t->curr_cpu)) {
+	if (t->ncurr == 1 && rqe_valid_cpu(an, t->curr_cpu)) {
 		rqe_cpu_dirty(an, t->curr_cpu);
 	} else if (t->ncurr) {
 		for (int i = 0; i < an->nr_cpus; i++)
@@ -165,7 +165,7 @@ static void task_cpus_dirty(struct rq_analysis *an, const struct rq_task *t)
 void rqe_task_class_changed(struct rq_analysis *an, const struct rq_task *t)
 {
 	task_cpus_dirty(an, t);
-	if (t->ncurr == 1 && valid_cpu(an, t->curr_cpu)) {
+	if (t->ncurr == 1 && rqe_valid_cpu(an, t->curr_cpu)) {
 		curr_class(&an->cpus[t->curr_cpu]);
 	} else if (t->ncurr) {
 		for (int i = 0; i < an->nr_cpus; i++)
@@ -249,7 +249,7 @@ static void cpu_state(const struct rq_analysis *an, int cpu, const struct rq_tas
 		return;
 	}
 	if (c->curr == 0) {
-		/* cpu_truly_idle() */
+		/* rqe_cpu_truly_idle() */
 		if (!c->nqueued && !c->ndelayed && !c->pending_wakeups) {
 			*idle = true;
 			return;
@@ -303,15 +303,15 @@ static void snapshot_skip(const struct rq_analysis *an, int cpu, const struct rq
 void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy, unsigned long *unknown)
 {
-	size_t words = mask_longs(an);
+	size_t words = rqe_mask_longs(an);
 
 	rqe_cpubits_flush(an);
 	memcpy(idle, an->idle_bits, words * sizeof(unsigned long));
 	memcpy(busy, an->busy_bits, words * sizeof(unsigned long));
 	memcpy(unknown, an->unknown_bits, words * sizeof(unsigned long));
-	if (valid_cpu(an, t->rq_cpu) && !t->on_delayed)
+	if (rqe_valid_cpu(an, t->rq_cpu) && !t->on_delayed)
 		snapshot_skip(an, t->rq_cpu, t, idle, busy, unknown);
-	if (t->ncurr == 1 && valid_cpu(an, t->curr_cpu)) {
+	if (t->ncurr == 1 && rqe_valid_cpu(an, t->curr_cpu)) {
 		snapshot_skip(an, t->curr_cpu, t, idle, busy, unknown);
 	} else if (t->ncurr) {
 		for (int i = 0; i < an->nr_cpus; i++)
@@ -325,7 +325,7 @@ void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
 /* The rows of the LLCs (one per LLC id), from the CPUs' llc fields. */
 static int llc_rebuild(struct rq_analysis *an)
 {
-	size_t words = mask_longs(an);
+	size_t words = rqe_mask_longs(an);
 	int nrows = 0;
 
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++)
@@ -333,7 +333,7 @@ static int llc_rebuild(struct rq_analysis *an)
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		int llc = an->cpus[cpu].llc;
 
-		if (valid_cpu(an, llc) && an->llc_row[llc] < 0)
+		if (rqe_valid_cpu(an, llc) && an->llc_row[llc] < 0)
 			an->llc_row[llc] = nrows++;
 	}
 	free(an->llc_bits);
@@ -344,14 +344,14 @@ static int llc_rebuild(struct rq_analysis *an)
 		int llc = an->cpus[cpu].llc;
 		unsigned long *row;
 
-		if (!valid_cpu(an, llc))
+		if (!rqe_valid_cpu(an, llc))
 			continue;
 		/* a row: its first and last word with a CPU (packed in one long), the bits */
 		row = an->llc_bits + (size_t)an->llc_row[llc] * (words + 1);
 		if (!row[0])
 			row[0] = (unsigned long)(cpu / BITS_PER_UL) << 16 | 0x8000;
 		row[0] = (row[0] & ~0x7fffUL) | (unsigned long)(cpu / BITS_PER_UL);
-		bit_set(row + 1, cpu);
+		rqe_bit_set(row + 1, cpu);
 	}
 	an->llc_stale = false;
 	return 0;
@@ -363,9 +363,9 @@ const unsigned long *rqe_llc_bits(struct rq_analysis *an, int llc, int *lo, int 
 
 	if (an->llc_stale && llc_rebuild(an))
 		return NULL;
-	if (!valid_cpu(an, llc) || an->llc_row[llc] < 0)
+	if (!rqe_valid_cpu(an, llc) || an->llc_row[llc] < 0)
 		return NULL;
-	row = an->llc_bits + (size_t)an->llc_row[llc] * (mask_longs(an) + 1);
+	row = an->llc_bits + (size_t)an->llc_row[llc] * (rqe_mask_longs(an) + 1);
 	*lo = (int)(row[0] >> 16);
 	*hi = (int)(row[0] & 0x7fff);
 	return row + 1;

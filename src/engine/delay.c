@@ -208,7 +208,7 @@ int rq_sketch_merge(struct rq_sketch *dst, const struct rq_sketch *src)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_u64p(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -235,7 +235,7 @@ uint64_t rq_sketch_quantile(struct rq_sketch *s, double q)
 		return s->max;
 	if (!s->buckets) {
 		if (!s->sorted) {
-			qsort(s->exact, s->nexact, sizeof(*s->exact), cmp_u64);
+			qsort(s->exact, s->nexact, sizeof(*s->exact), cmp_u64p);
 			s->sorted = true;
 		}
 		return s->exact[rank - 1];
@@ -281,7 +281,7 @@ void rq_sketch_free(struct rq_sketch *s)
 
 /* ---- pending placements ---------------------------------------------------- */
 
-struct rq_delay *rq_delay_new(struct rq_analysis *an)
+struct rq_delay *rqe_delay_new(struct rq_analysis *an)
 {
 	struct rq_delay *d = calloc(1, sizeof(*d));
 
@@ -293,7 +293,7 @@ struct rq_delay *rq_delay_new(struct rq_analysis *an)
 	d->finding = calloc(RQ_FIND__COUNT, sizeof(*d->finding));
 	d->kind = calloc(RQ_KIND__COUNT * 2, sizeof(*d->kind));
 	if (!d->added || !d->path || !d->finding || !d->kind) {
-		rq_delay_free(d);
+		rqe_delay_free(d);
 		return NULL;
 	}
 	return d;
@@ -305,7 +305,7 @@ static void free_sketches(struct rq_sketch *s, int n)
 		rq_sketch_free(&s[i]);
 }
 
-void rq_delay_free(struct rq_delay *d)
+void rqe_delay_free(struct rq_delay *d)
 {
 	if (!d)
 		return;
@@ -323,7 +323,7 @@ void rq_delay_free(struct rq_delay *d)
 	free(d);
 }
 
-void rq_delay_keep_full(struct rq_analysis *an, bool on)
+void rqe_delay_keep_full(struct rq_analysis *an, bool on)
 {
 	an->delay->keep_full = on;
 }
@@ -384,7 +384,7 @@ struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged)
 	return (struct rq_sketch *)&d->all[flagged];
 }
 
-static void add(struct rq_delay *d, struct rq_sketch *s, uint64_t v, int *b)
+static void sketch_put(struct rq_delay *d, struct rq_sketch *s, uint64_t v, int *b)
 {
 	if (sketch_add(s, v, b))
 		d->no_memory++;
@@ -395,14 +395,14 @@ static void account(struct rq_delay *d, unsigned int path, unsigned int findings
 {
 	int b = -1;
 
-	add(d, &d->added[path * 2 + (findings != 0)], v, &b);
+	sketch_put(d, &d->added[path * 2 + (findings != 0)], v, &b);
 	d->nadded++;
 	for (; findings; findings &= findings - 1) {
 		unsigned int f = (unsigned int)__builtin_ctz(findings);
 
 		if (f >= RQ_FIND__COUNT)
 			break;
-		add(d, &d->finding[f], v, &b);
+		sketch_put(d, &d->finding[f], v, &b);
 	}
 }
 
@@ -454,7 +454,7 @@ static void examples_update(struct rq_analysis *an, const struct rq_placement *q
  * A placement with all its facts: its findings' examples become this record, and the
  * subscribers get it (on_settled).
  */
-static void publish(struct rq_analysis *an, struct rq_placement *q)
+static void delay_publish(struct rq_analysis *an, struct rq_placement *q)
 {
 	q->settled = true;
 	examples_update(an, q);
@@ -463,13 +463,13 @@ static void publish(struct rq_analysis *an, struct rq_placement *q)
 }
 
 /* Is t the child placed by the fork placement p (the task still has that pid)? */
-static struct rq_task *fork_child(struct rq_analysis *an, const struct rq_placement *p)
+static struct rq_task *offcpu_child(struct rq_analysis *an, const struct rq_placement *p)
 {
 	struct rq_task *t;
 
 	if (rq_paths[p->path].kind != RQ_KIND_FORK)
 		return NULL;
-	t = rq_task_find(an, p->pid);
+	t = rqe_task_find(an, p->pid);
 	return t && t->cold->fork_ts == p->ts ? t : NULL;
 }
 
@@ -484,7 +484,7 @@ static void fork_outcome(const struct rq_analysis *an, const struct rq_task *t,
 
 	q->parent_cpu_idled = c->fork_parent_idled;
 	/* never ran: going idle meanwhile is still a fact, staying busy is not */
-	if (t->first_run_pending && valid_cpu(an, c->fork_parent_cpu) &&
+	if (t->first_run_pending && rqe_valid_cpu(an, c->fork_parent_cpu) &&
 	    an->cpus[c->fork_parent_cpu].idle_since >= c->fork_ts)
 		q->parent_cpu_idled = 1;
 	q->child_lifetime_ns = t->exited ? (int64_t)(c->exit_ts - c->fork_ts) : -1;
@@ -498,7 +498,7 @@ static void settled(struct rq_delay *d, const struct rq_placement *p, int64_t de
 	struct rq_task *t;
 
 	q.delay_ns = delay;
-	if ((q.findings & (1u << RQ_FIND_OFFCPU_FORK)) && (t = fork_child(an, &q))) {
+	if ((q.findings & (1u << RQ_FIND_OFFCPU_FORK)) && (t = offcpu_child(an, &q))) {
 		fork_outcome(an, t, &q);
 		if (!t->exited && !d->finishing && rqe_cold(t)) {
 			int slot = t->cold->fork_held - 1;
@@ -510,7 +510,7 @@ static void settled(struct rq_delay *d, const struct rq_placement *p, int64_t de
 			}
 		}
 	}
-	publish(an, &q);
+	delay_publish(an, &q);
 }
 
 /* A forked child exits (or is gone): its offcpu-fork placement is settled. */
@@ -521,11 +521,11 @@ void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t)
 
 	if (!t->cold->fork_held)
 		return;
-	q = *held(an, slot);
+	q = *rqe_held(an, slot);
 	rqe_cold_if(t)->fork_held = 0;
 	rqe_release(an, &slot);
 	fork_outcome(an, t, &q);
-	publish(an, &q);
+	delay_publish(an, &q);
 }
 
 /* Whether a placement's whole record is kept until it is settled. */
@@ -535,7 +535,7 @@ static inline bool whole(const struct rq_delay *d, const struct rq_placement *p)
 }
 
 /* A placement's delay is known (ns), or is not (-1: unmeasured or never ran). */
-static void settle(struct rq_delay *d, const struct rq_placement *p, int64_t delay, bool lost)
+static void settle_one(struct rq_delay *d, const struct rq_placement *p, int64_t delay, bool lost)
 {
 	if (delay >= 0 && !lost)
 		account(d, p->path, p->findings, (uint64_t)delay);
@@ -592,7 +592,7 @@ static void pool_put(struct rq_delay *d, uint32_t i)
 }
 
 /* e keeps what the statistics and the sinks need of placement p. */
-static inline void fill(struct rq_delay_pending *e, const struct rq_placement *p, bool wait)
+static inline void pending_fill(struct rq_delay_pending *e, const struct rq_placement *p, bool wait)
 {
 	e->used = true;
 	e->tainted = false;
@@ -628,7 +628,7 @@ static void keep(struct rq_delay *d, int i, const struct rq_placement *p, bool w
 {
 	struct rq_delay_pending *e = &d->pool[i];
 
-	fill(e, p, wait);
+	pending_fill(e, p, wait);
 	e->full = whole(d, p) && keep_full(d, i, p);
 	e->next = *head;
 	*head = (uint32_t)i + 1;
@@ -692,7 +692,7 @@ static void run_push(struct rq_task *t, uint64_t ts)
 		dt->nruns++;
 }
 
-void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
+void rqe_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 {
 	struct rq_delay *d = an->delay;
 	struct rq_task *t;
@@ -702,10 +702,10 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 
 	if (!d)
 		return;
-	t = rq_task_find(an, p->pid);
+	t = rqe_task_find(an, p->pid);
 	if (!t) {
 		d->unmeasured_other++;
-		settle(d, p, -1, true);
+		settle_one(d, p, -1, true);
 		return;
 	}
 	dt = &t->delay;
@@ -718,7 +718,7 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 		i = c ? pool_get(d) : -1;
 		if (i < 0) {
 			d->no_memory++;
-			settle(d, p, 0, false);
+			settle_one(d, p, 0, false);
 			return;
 		}
 		keep(d, i, p, true, &c->delay_wait_head);
@@ -735,23 +735,23 @@ void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p)
 				continue;
 			if (r == 0 && dt->nruns == RQ_DELAY_RUNS)
 				break;	/* an earlier run may have been pushed out */
-			settle(d, p, (int64_t)(run_at(t, r) - p->ts), false);
+			settle_one(d, p, (int64_t)(run_at(t, r) - p->ts), false);
 			return;
 		}
 		d->unmeasured_late++;
-		settle(d, p, -1, true);
+		settle_one(d, p, -1, true);
 		return;
 	}
 	/* already running (exec, a wakeup of a running task): it waited for nothing */
 	if (dt->running) {
-		settle(d, p, 0, false);
+		settle_one(d, p, 0, false);
 		return;
 	}
 	i = pool_get(d);
 	if (i < 0) {
 		d->no_memory++;
 		d->unmeasured_other++;
-		settle(d, p, -1, true);
+		settle_one(d, p, -1, true);
 		return;
 	}
 	keep(d, i, p, false, &t->delay_head);
@@ -766,7 +766,7 @@ static __attribute__((noinline)) void settle_pending_sink(struct rq_delay *d,
 	struct rq_placement p;
 
 	if (full) {
-		settle(d, full, delay, lost);
+		settle_one(d, full, delay, lost);
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -779,7 +779,7 @@ static __attribute__((noinline)) void settle_pending_sink(struct rq_delay *d,
 	p.findings = e->findings;
 	p.to_cpu = e->to_cpu;
 	p.path = e->path;
-	settle(d, &p, delay, lost);
+	settle_one(d, &p, delay, lost);
 }
 
 /* Settle pending placement e; without a sink only the statistics take it. */
@@ -821,7 +821,7 @@ static uint32_t pop_oldest(struct rq_delay *d, uint32_t *head)
 }
 
 /* Apply a marker's verdict to a waiting exec (the same change settle_unknown_execs counts). */
-void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
+void rqe_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 {
 	p->notes &= ~RQ_NOTE_MASK_UNKNOWN;
 	if (fix->truth) {
@@ -845,7 +845,7 @@ void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix)
 	}
 }
 
-void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
+void rqe_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 			    const struct rq_exec_fix *fix)
 {
 	struct rq_delay *d = an->delay;
@@ -859,7 +859,7 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 		struct rq_delay_pending *e = &d->pool[i - 1];
 
 		if (fix && e->full) {
-			rq_exec_fix_apply(&d->full[i - 1], fix);
+			rqe_exec_fix_apply(&d->full[i - 1], fix);
 			e->findings = d->full[i - 1].findings;
 			e->path = (uint8_t)d->full[i - 1].path;
 		} else if (fix) {
@@ -867,7 +867,7 @@ void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
 						  .notes = RQ_NOTE_MASK_UNKNOWN };
 			/* kept compact: only what it keeps (path, findings) is taken back */
 
-			rq_exec_fix_apply(&q, fix);
+			rqe_exec_fix_apply(&q, fix);
 			e->findings = q.findings;
 			e->path = (uint8_t)q.path;
 		}
@@ -900,7 +900,7 @@ static __attribute__((noinline)) void ran(struct rq_delay *d, struct rq_task *t,
 }
 
 /* Events were lost on cpu: a switch-in may be in the gap, what waits there is unmeasured. */
-void rq_delay_lost(struct rq_analysis *an, int cpu)
+void rqe_delay_lost(struct rq_analysis *an, int cpu)
 {
 	struct rq_delay *d = an->delay;
 
@@ -920,15 +920,15 @@ void rqe_curr_changed(struct rq_analysis *an, int cpu, int prev, int next, uint6
 
 	if (next == 0)
 		an->cpus[cpu].idle_since = ts;
-	if (prev > 0 && (t = rq_task_find(an, prev)))
+	if (prev > 0 && (t = rqe_task_find(an, prev)))
 		t->delay.running = false;
-	if (next <= 0 || !(t = rq_task_find(an, next)))
+	if (next <= 0 || !(t = rqe_task_find(an, next)))
 		return;
 	if (t->first_run_pending) {
 		t->first_run_pending = false;
 		struct rq_task_cold *c = rqe_cold(t);
 
-		if (c && !valid_cpu(an, c->fork_parent_cpu))
+		if (c && !rqe_valid_cpu(an, c->fork_parent_cpu))
 			c->fork_parent_idled = -1;
 		else if (c)
 			c->fork_parent_idled =
@@ -968,7 +968,7 @@ static void forks_finish(struct rq_analysis *an)
 		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
 			if (t->cold->fork_held) {
 				order[n] = (struct seq_idx){
-					held(an, t->cold->fork_held - 1)->seq, n };
+					rqe_held(an, t->cold->fork_held - 1)->seq, n };
 				tasks[n++] = t;
 			}
 	if (order && tasks) {
@@ -980,14 +980,14 @@ static void forks_finish(struct rq_analysis *an)
 	free(tasks);
 }
 
-void rq_delay_task_gone(struct rq_analysis *an, struct rq_task *t)
+void rqe_delay_task_gone(struct rq_analysis *an, struct rq_task *t)
 {
-	/* its pending placements stay in the pool, settled by rq_delay_finish() */
+	/* its pending placements stay in the pool, settled by rqe_delay_finish() */
 	if (an->delay)
 		rqe_fork_child_gone(an, t);
 }
 
-void rq_delay_finish(struct rq_analysis *an)
+void rqe_delay_finish(struct rq_analysis *an)
 {
 	struct rq_delay *d = an->delay;
 	struct seq_idx *order;

@@ -10,7 +10,7 @@
  * middle, so a quantile is within 1 % of the true one.  Count, total, min and max are
  * always exact.  Memory: 4 KB exact buffer, then about 12 KB of buckets, per sketch.
  *
- * The engine calls rq_delay_placed() when a placement is recorded, and tells it when the
+ * The engine calls rqe_delay_placed() when a placement is recorded, and tells it when the
  * model's running task of a CPU changes (rqe_curr_changed(): the model alone says who
  * runs, repaired from the records' common_pid).  Pending placements are kept until their
  * task runs; then they are settled (struct rq_observer's on_settled) with their delay, or
@@ -95,44 +95,6 @@ struct rq_event;
 /* The store of an analysis (rq_analysis_delay()); private to the engine (engine.h). */
 struct rq_delay;
 
-struct rq_delay *rq_delay_new(struct rq_analysis *an);
-void rq_delay_free(struct rq_delay *d);
-/*
- * Whether every placement is kept whole until it is settled (a subscriber wants them:
- * on_settled); flagged ones always are (their examples take the settled record).
- */
-void rq_delay_keep_full(struct rq_analysis *an, bool on);
-
-/* The engine's hooks: a placement is recorded; events were lost on cpu. */
-void rq_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
-void rq_delay_lost(struct rq_analysis *an, int cpu);
-/*
- * The execs of t that waited for the recorder's marker (RQ_NOTE_MASK_UNKNOWN) are
- * settled: fix (NULL: they stay not judged) is applied to each, then they go to the sink.
- */
-struct rq_exec_fix {
-	bool one_cpu;		/* the marker's mask has one CPU: exec-local becomes exec-affine */
-	bool needless;		/* ... and the kernel calls the callback: a needless-callback */
-	int cpu;		/* that CPU */
-	unsigned int assume;	/* what the mask read after the exec rests on (RQ_ASSUME_*) */
-	/*
-	 * settled by the exec's rqpath:truth record, not a marker: its facts (RQ_PT_*,
-	 * policy, CPUs allowed), and whether the class callback was the RT/DL one
-	 */
-	uint8_t truth, truth_policy;
-	uint16_t truth_allowed;
-	bool rt;
-};
-void rq_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
-			    const struct rq_exec_fix *fix);
-void rq_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix);
-/*
- * The engine is about to free t (evicted) or to reuse it (a fork with its pid): what
- * it has pending stays for rq_delay_finish() (it did not run).
- */
-void rq_delay_task_gone(struct rq_analysis *an, struct rq_task *t);
-/* End of the trace: what is still pending did not run; the sink sees it with -1. */
-void rq_delay_finish(struct rq_analysis *an);
 
 /*
  * The sketches, NULL if out of range: one kind's placements, flagged or not; one path's;

@@ -60,7 +60,7 @@ struct rq_task {
 	/* the CPUs whose curr_task it is (cpubits.c): how many, one of them (-1 none) */
 	int16_t ncurr, curr_cpu;
 	/* what comm says, worked out when it changes (rqe_comm_changed()), not per event */
-	int16_t kthread_cpu;	/* rq_percpu_kthread_cpu(comm) */
+	int16_t kthread_cpu;	/* rqe_percpu_kthread_cpu(comm) */
 	int16_t seen_cpu;	/* first CPU it ran on since the mask last changed, -1 */
 	int rq_index;		/* its place in that list */
 	int waker_pid;
@@ -215,9 +215,9 @@ struct rqe_mask {
 };
 
 /* Call fn for each task known; stops early when fn returns non-zero. */
-int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
+int rqe_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
 		    void *data);
-/* rq_task_mask() of a task whose mask is no fact (out of line: the rarer case) */
+/* rqe_task_mask() of a task whose mask is no fact (out of line: the rarer case) */
 const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 					       const struct rq_task *t, unsigned int *assume);
 
@@ -248,7 +248,7 @@ struct rq_delay {
 	struct rq_placement *full;	/* the whole placements, same index, while a sink is set */
 	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
 	bool keep_full;		/* a subscriber wants whole placements settled (on_settled) */
-	bool finishing;		/* rq_delay_finish(): nothing is held any longer */
+	bool finishing;		/* rqe_delay_finish(): nothing is held any longer */
 	struct rq_analysis *an;
 };
 
@@ -258,18 +258,18 @@ struct rq_delay {
 
 /*
  * The page of pid_pages that no known pid is in: every entry of the index points to it
- * until a task with a pid in that range is created, so that rq_task_find() loads without
+ * until a task with a pid in that range is created, so that rqe_task_find() loads without
  * testing for a missing page.  All NULL, and never written.
  */
 extern struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
 
-/* rq_task_find() of a pid not in the direct index */
+/* rqe_task_find() of a pid not in the direct index */
 struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
 /* rqe_task_get() of a pid not known yet (pid > 0) */
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
 /* free the memory of every task (rq_analysis_free()) */
 void rqe_tasks_free(struct rq_analysis *an);
-/* rq_enqueue() of a full list: double it */
+/* rqe_enqueue() of a full list: double it */
 
 /*
  * One CPU of the model (struct rq_cpu_summary is what the outputs see of it).  What most
@@ -283,7 +283,7 @@ struct rq_cpu {
 	 * wakeup on its target (at 256 CPUs only these lines stay in L1; a field here
 	 * that an event touches costs nothing, one a line further costs a miss an event)
 	 */
-	struct rq_task *curr_task;	/* rq_task_find(curr), kept in step (cpubits.c) */
+	struct rq_task *curr_task;	/* rqe_task_find(curr), kept in step (cpubits.c) */
 	struct rq_task **queued;	/* runnable, not running */
 	struct rq_task **delayed;	/* blocked fair tasks maybe still enqueued (DELAY_DEQUEUE) */
 	uint64_t last_idle_ts;	/* when it was last seen running the idle task */
@@ -303,7 +303,7 @@ struct rq_cpu {
 	 * or the bits' flush asking whether the CPU's runner makes it busy reads no other
 	 * line (at 256 CPUs the runner's was a miss a wakeup)
 	 */
-	bool curr_idle_class : 1;	/* task_is_idle_class(curr_task) */
+	bool curr_idle_class : 1;	/* rqe_task_is_idle_class(curr_task) */
 	bool curr_policy_known : 1;	/* curr_task->policy != RQ_POLICY_UNKNOWN */
 	/* the lists' capacities, rqe_list_cap(): 1 << n, 0 none yet */
 	unsigned int queued_cap : 5, delayed_cap : 5;
@@ -389,11 +389,11 @@ struct rq_analysis {
 	int *llc_row;
 	unsigned long *llc_bits;
 	bool llc_stale;
-	/* the wakings' snapshots (rqe_snap_take()): 3 * mask_longs() words each, free list */
+	/* the wakings' snapshots (rqe_snap_take()): 3 * rqe_mask_longs() words each, free list */
 	unsigned long *snaps;
 	int *snap_free, nsnaps, nsnap_free, snap_cap;
 	/*
-	 * Every task is in the hash, which gives rq_task_foreach() its order (outputs
+	 * Every task is in the hash, which gives rqe_task_foreach() its order (outputs
 	 * depend on it: rq_analysis_finish() resolves pending moves in it).  Lookups, a few
 	 * per event, go first to pid_pages: an index by pid for the pids a kernel hands out,
 	 * in pages allocated when a pid in them is first seen, so that a hostile pid costs
@@ -470,7 +470,7 @@ static inline struct rq_finding_store *rqe_store(struct rq_analysis *an,
 	return rqe_in_scope(an, p) ? &an->findings[f] : &an->filtered_out[f];
 }
 
-static inline struct rq_task *rq_task_find(const struct rq_analysis *an, int pid)
+static inline struct rq_task *rqe_task_find(const struct rq_analysis *an, int pid)
 {
 	unsigned int i = (unsigned int)pid;	/* a negative pid is >= RQ_PID_LIMIT */
 
@@ -483,7 +483,7 @@ static inline struct rq_task *rq_task_find(const struct rq_analysis *an, int pid
 /* The task with that pid, created if new; NULL for pid <= 0 or out of memory. */
 static inline struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts)
 {
-	struct rq_task *t = rq_task_find(an, pid);
+	struct rq_task *t = rqe_task_find(an, pid);
 
 	return t || pid <= 0 ? t : rqe_task_new(an, pid, ts);
 }
@@ -518,7 +518,7 @@ static inline struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint
  */
 #define TRUTH_EXEC_AFTER (20 * NSEC_PER_MSEC)
 
-static inline bool valid_cpu(const struct rq_analysis *an, int cpu)
+static inline bool rqe_valid_cpu(const struct rq_analysis *an, int cpu)
 {
 	/* one compare: a negative cpu is a large unsigned */
 	return (unsigned int)cpu < (unsigned int)an->nr_cpus;
@@ -568,11 +568,11 @@ static inline void rqe_count32(uint32_t *lo, uint32_t *hi)
 }
 
 /* Take t off whatever runqueue list the model has it on. */
-static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
+static inline void rqe_remove(struct rq_analysis *an, struct rq_task *t)
 {
 	struct rq_cpu *c;
 
-	if (!valid_cpu(an, t->rq_cpu))
+	if (!rqe_valid_cpu(an, t->rq_cpu))
 		return;
 	rqe_cpu_dirty(an, t->rq_cpu);
 	c = &an->cpus[t->rq_cpu];
@@ -585,14 +585,14 @@ static inline void rq_remove(struct rq_analysis *an, struct rq_task *t)
 }
 
 /* Put t at the end of cpu's queue, or of its maybe-delayed set. */
-static inline void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
+static inline void rqe_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
 {
 	struct rq_task **list;
 	struct rq_cpu *c;
 	int *n;
 
-	rq_remove(an, t);
-	if (!valid_cpu(an, cpu))
+	rqe_remove(an, t);
+	if (!rqe_valid_cpu(an, cpu))
 		return;
 	c = &an->cpus[cpu];
 	n = delayed ? &c->ndelayed : &c->nqueued;
@@ -608,7 +608,7 @@ static inline void rq_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu
 }
 
 /* idle_cpu(): the idle task runs, nothing queued, no wakeup on its way. */
-static inline bool cpu_truly_idle(const struct rq_analysis *an, int cpu)
+static inline bool rqe_cpu_truly_idle(const struct rq_analysis *an, int cpu)
 {
 	const struct rq_cpu *c = &an->cpus[cpu];
 
@@ -617,23 +617,23 @@ static inline bool cpu_truly_idle(const struct rq_analysis *an, int cpu)
 
 #define BITS_PER_UL (sizeof(unsigned long) * 8)
 
-static inline size_t mask_longs(const struct rq_analysis *an)
+static inline size_t rqe_mask_longs(const struct rq_analysis *an)
 {
 	return ((size_t)an->nr_cpus + BITS_PER_UL - 1) / BITS_PER_UL;
 }
 
-static inline bool bit_test(const unsigned long *bits, int cpu)
+static inline bool rqe_bit_test(const unsigned long *bits, int cpu)
 {
 	return bits[cpu / BITS_PER_UL] & (1UL << (cpu % BITS_PER_UL));
 }
 
-static inline void bit_set(unsigned long *bits, int cpu)
+static inline void rqe_bit_set(unsigned long *bits, int cpu)
 {
 	bits[cpu / BITS_PER_UL] |= 1UL << (cpu % BITS_PER_UL);
 }
 
 /* RT and DL tasks show prio < 100 (DL: -1) in every sched event. */
-static inline bool task_is_rt_or_dl(const struct rq_task *t)
+static inline bool rqe_task_is_rt_or_dl(const struct rq_task *t)
 {
 	if (t->policy == RQ_SCHED_FIFO || t->policy == RQ_SCHED_RR ||
 	    t->policy == RQ_SCHED_DEADLINE)
@@ -641,7 +641,7 @@ static inline bool task_is_rt_or_dl(const struct rq_task *t)
 	return t->prio != PRIO_UNKNOWN && t->prio < 100;
 }
 
-static inline bool task_is_idle_class(const struct rq_task *t)
+static inline bool rqe_task_is_idle_class(const struct rq_task *t)
 {
 	return t->policy == RQ_SCHED_IDLE || t->idle_cgroup;
 }
@@ -661,7 +661,7 @@ static inline unsigned int rqe_mask_unseen(const struct rq_analysis *an)
  * The allowed CPUs a verdict may use for t; *assume gets the RQ_ASSUME_* bits, if any.
  * Every placement asks: a known mask (a marker's, or inherited) is answered inline.
  */
-static inline const struct rq_cpumask *rq_task_mask(const struct rq_analysis *an,
+static inline const struct rq_cpumask *rqe_task_mask(const struct rq_analysis *an,
 						    const struct rq_task *t, unsigned int *assume)
 {
 	if (t->mask_known) {
@@ -697,7 +697,7 @@ static inline unsigned int rqe_policy_unseen(const struct rq_analysis *an)
  * from a known policy rests on rqe_policy_unseen(); a cpu.idle cgroup answers "yes"
  * whatever the policy.
  */
-static inline int idle_class(const struct rq_analysis *an, const struct rq_task *t,
+static inline int rqe_idle_class(const struct rq_analysis *an, const struct rq_task *t,
 			     unsigned int *assume)
 {
 	if (!t)
@@ -717,15 +717,15 @@ static inline int idle_class(const struct rq_analysis *an, const struct rq_task 
 
 
 /* comm arrays are all RQ_COMM_LEN bytes and NUL-terminated: a fixed copy is enough */
-static inline void copy_comm(char *dst, const char *src)
+static inline void rqe_copy_comm(char *dst, const char *src)
 {
 	memcpy(dst, src, RQ_COMM_LEN);
 	dst[RQ_COMM_LEN - 1] = '\0';
 }
 
-static inline bool same_llc(const struct rq_analysis *an, int a, int b)
+static inline bool rqe_same_llc(const struct rq_analysis *an, int a, int b)
 {
-	return valid_cpu(an, a) && valid_cpu(an, b) && an->cpus[a].llc == an->cpus[b].llc;
+	return rqe_valid_cpu(an, a) && rqe_valid_cpu(an, b) && an->cpus[a].llc == an->cpus[b].llc;
 }
 
 /*
@@ -781,23 +781,23 @@ void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
 		       unsigned long *idle, unsigned long *busy, unsigned long *unknown);
 /*
  * t's waking snapshot, a buffer of the pool held until rqe_snap_put() (the task's next
- * waking reuses it): idle words, busy words, unknown words (mask_longs() each); NULL
+ * waking reuses it): idle words, busy words, unknown words (rqe_mask_longs() each); NULL
  * when out of memory.  Valid until the next rqe_snap_take() of any task.
  */
 unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t);
 void rqe_snap_put(struct rq_analysis *an, struct rq_task *t);
 static inline unsigned long *rqe_snap(const struct rq_analysis *an, const struct rq_task *t)
 {
-	return t->snap < 0 ? NULL : an->snaps + (size_t)t->snap * 3 * mask_longs(an);
+	return t->snap < 0 ? NULL : an->snaps + (size_t)t->snap * 3 * rqe_mask_longs(an);
 }
-/* cpu's curr becomes pid, whose task is t (rq_task_find(pid), NULL for pid <= 0). */
+/* cpu's curr becomes pid, whose task is t (rqe_task_find(pid), NULL for pid <= 0). */
 void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t);
 /* t's policy or cgroup changed (whether it is SCHED_IDLE work): its CPUs' bits are stale. */
 void rqe_task_class_changed(struct rq_analysis *an, const struct rq_task *t);
 void rqe_task_created(struct rq_analysis *an, struct rq_task *t);
 void rqe_task_evicted(struct rq_analysis *an, struct rq_task *t);
 /*
- * The CPUs of LLC id llc as a bitmap (mask_longs() words), *lo and *hi its first and last
+ * The CPUs of LLC id llc as a bitmap (rqe_mask_longs() words), *lo and *hi its first and last
  * word with a CPU; NULL if none (or out of memory).
  */
 const unsigned long *rqe_llc_bits(struct rq_analysis *an, int llc, int *lo, int *hi);
@@ -840,7 +840,7 @@ static inline bool rqe_busy_by_curr(const struct rq_analysis *an, int cpu,
 
 	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
 		return false;
-	/* q, rq_task_find(curr), is curr_task: its class is in c (cpubits.c) */
+	/* q, rqe_task_find(curr), is curr_task: its class is in c (cpubits.c) */
 	return c->curr_task && c->curr_policy_known && !c->curr_idle_class;
 }
 
@@ -860,7 +860,7 @@ static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
 		/* what the scan finds at its first task, and where it stops */
 		*l = (struct cpu_look){
 			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
-			/* busy by the running task's known policy: idle_class() */
+			/* busy by the running task's known policy: rqe_idle_class() */
 			.assume = (c->watched && !c->last_idle_ts ?
 				   1u << RQ_ASSUME_CPU_WATCHED : 0) | rqe_policy_unseen(an),
 		};
@@ -949,7 +949,7 @@ void rqe_handle_prepare_exec(struct rq_analysis *an, const struct rq_event *ev);
  */
 int rqe_hold(struct rq_analysis *an, int *slot, const struct rq_placement *p);
 void rqe_release(struct rq_analysis *an, int *slot);
-static inline struct rq_placement *held(struct rq_analysis *an, int slot)
+static inline struct rq_placement *rqe_held(struct rq_analysis *an, int slot)
 {
 	return &an->held[slot];
 }
@@ -966,9 +966,9 @@ struct rqe_select {
 	const unsigned long *unknown_before;	/* unknown ones then, or NULL */
 	bool proven;		/* select_task_rq() provably ran (selection_proven()) */
 	unsigned int proof_assume;	/* what that proof rests on */
-	const struct rq_cpumask *mask;	/* rq_task_mask() of the task, worked out once */
+	const struct rq_cpumask *mask;	/* rqe_task_mask() of the task, worked out once */
 	unsigned int mask_assume;	/* what that mask rests on */
-	bool rt_or_dl;		/* task_is_rt_or_dl() of the task, worked out once */
+	bool rt_or_dl;		/* rqe_task_is_rt_or_dl() of the task, worked out once */
 	/*
 	 * the kernel's state at the waking or fork (truth.c), or NULL; no_selection: it
 	 * shows the task on a runqueue, so a finding is "no selection", never counted
@@ -987,7 +987,7 @@ static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_pla
 {
 	unsigned int ignored = 0;
 
-	if (an->profile.idle_stack_allowed && idle_class(an, t, &ignored) != 0)
+	if (an->profile.idle_stack_allowed && rqe_idle_class(an, t, &ignored) != 0)
 		rqe_judge_idle_stacking_full(an, p, t, sel);
 }
 void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
@@ -1027,5 +1027,54 @@ void rqe_judge_test_dummy(struct rq_analysis *an, struct rq_placement *p);
 #endif
 /* No marker will describe t's execs waiting for one: they stay not judged, everywhere. */
 void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t);
+
+/* The queue-delay store (delay.c): the engine's hooks into it. */
+struct rq_delay *rqe_delay_new(struct rq_analysis *an);
+void rqe_delay_free(struct rq_delay *d);
+/*
+ * Whether every placement is kept whole until it is settled (a subscriber wants them:
+ * on_settled); flagged ones always are (their examples take the settled record).
+ */
+void rqe_delay_keep_full(struct rq_analysis *an, bool on);
+
+/* The engine's hooks: a placement is recorded; events were lost on cpu. */
+void rqe_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
+void rqe_delay_lost(struct rq_analysis *an, int cpu);
+/*
+ * The execs of t that waited for the recorder's marker (RQ_NOTE_MASK_UNKNOWN) are
+ * settled: fix (NULL: they stay not judged) is applied to each, then they go to the sink.
+ */
+struct rq_exec_fix {
+	bool one_cpu;		/* the marker's mask has one CPU: exec-local becomes exec-affine */
+	bool needless;		/* ... and the kernel calls the callback: a needless-callback */
+	int cpu;		/* that CPU */
+	unsigned int assume;	/* what the mask read after the exec rests on (RQ_ASSUME_*) */
+	/*
+	 * settled by the exec's rqpath:truth record, not a marker: its facts (RQ_PT_*,
+	 * policy, CPUs allowed), and whether the class callback was the RT/DL one
+	 */
+	uint8_t truth, truth_policy;
+	uint16_t truth_allowed;
+	bool rt;
+};
+void rqe_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
+			    const struct rq_exec_fix *fix);
+void rqe_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix);
+/*
+ * The engine is about to free t (evicted) or to reuse it (a fork with its pid): what
+ * it has pending stays for rqe_delay_finish() (it did not run).
+ */
+void rqe_delay_task_gone(struct rq_analysis *an, struct rq_task *t);
+/* End of the trace: what is still pending did not run; the sink sees it with -1. */
+void rqe_delay_finish(struct rq_analysis *an);
+
+/*
+ * Apply a topology spec (or the file that holds one) to an analysis begun with
+ * nr_cpus CPUs.  Returns 0, or -1 with a message in err.  Spec lines (';' or newlines):
+ *   llc CPULIST...   smt CPULIST...   node CPULIST...   capacity N...
+ */
+int rqe_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen);
+/* N for a per-CPU kthread name (kworker/N:M, ksoftirqd/N, migration/N, ...), else -1. */
+int rqe_percpu_kthread_cpu(const char *comm);
 
 #endif

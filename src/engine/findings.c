@@ -15,7 +15,7 @@ int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 	struct rq_finding_store *s = rqe_store(an, p, f);
 
 	p->findings |= 1u << f;
-	/* emit() follows at once and gives it this number */
+	/* emit_placement() follows at once and gives it this number */
 	if (!p->seq)
 		p->seq = an->nr_placements + 1;
 	s->count++;
@@ -173,7 +173,7 @@ void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p
 	if (!an->profile.idle_stack_allowed)
 		return;		/* v7.1 skips SCHED_IDLE rqs for SCHED_IDLE tasks */
 	/* called by the truth judge (x unknown to the record): the wakee's is the kernel's */
-	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : idle_class(an, t, &assume);
+	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : rqe_idle_class(an, t, &assume);
 	if (cls == 0)
 		return;
 	if (!supported(an, RQ_FIND_IDLE_STACKING, p)) {
@@ -245,7 +245,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	bool unknown;
 
 	/* called by the truth judge (x unknown to the record): the wakee's is the kernel's */
-	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : idle_class(an, t, &assume);
+	cls = sel->truth ? rqe_truth_idle_class(sel->truth, t) : rqe_idle_class(an, t, &assume);
 	if (cls == 1 || sel->rt_or_dl ||
 	    (sel->truth ? (int)sel->truth->policy : t->policy) == RQ_SCHED_EXT)
 		return;		/* not a fair, non-SCHED_IDLE wakee */
@@ -272,7 +272,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 		/* SCHED_IDLE work only, unless a delayed fair task is still enqueued */
 		possible = true;
 	}
-	if (sel->busy_before && !bit_test(sel->busy_before, x)) {
+	if (sel->busy_before && !rqe_bit_test(sel->busy_before, x)) {
 		s->judged++;
 		return;		/* not busy when the kernel chose */
 	}
@@ -307,7 +307,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 void rqe_judge_none(struct rq_analysis *an, struct rq_task *t, const struct rqe_select *sel)
 {
 	unsigned int ignored = 0;
-	int cls = idle_class(an, t, &ignored);
+	int cls = rqe_idle_class(an, t, &ignored);
 
 	if (an->profile.idle_stack_allowed && cls != 0)
 		an->findings[RQ_FIND_IDLE_STACKING].not_judged++;
@@ -340,19 +340,19 @@ static int truth_idle_cpu(struct rq_analysis *an, const struct rqe_select *sel,
 	     c++) {
 		enum rq_truth_cpu_state st;
 
-		if (c == x || !bit_test(in_llc, c) || !rq_cpumask_test(sel->mask, c))
+		if (c == x || !rqe_bit_test(in_llc, c) || !rq_cpumask_test(sel->mask, c))
 			continue;
 		st = rqe_truth_cpu(an, r, c, t->pid, wakee_idle);
 		if (st == RQ_TCPU_IDLE)
 			return c;
 		if (st != RQ_TCPU_UNKNOWN)
 			continue;
-		if (bit_test(an->idle_bits, c) &&
-		    (!sel->idle_before || bit_test(sel->idle_before, c))) {
+		if (rqe_bit_test(an->idle_bits, c) &&
+		    (!sel->idle_before || rqe_bit_test(sel->idle_before, c))) {
 			if (model < 0)
 				model = c;
-		} else if (bit_test(an->unknown_bits, c) ||
-			   (sel->unknown_before && bit_test(sel->unknown_before, c))) {
+		} else if (rqe_bit_test(an->unknown_bits, c) ||
+			   (sel->unknown_before && rqe_bit_test(sel->unknown_before, c))) {
 			*unknown = true;
 		}
 	}
@@ -499,7 +499,7 @@ void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, st
 static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_t n,
 			      const struct rq_exec_fix *fix)
 {
-	rq_delay_execs_settled(an, t, fix);
+	rqe_delay_execs_settled(an, t, fix);
 	/* the ring's newest entries: stop at the n-th waiting exec of t */
 	for (unsigned int i = 0; n && i < an->recent_len; i++) {
 		struct rq_placement *p = &an->recent[(an->recent_head + an->recent_cap - 1 - i) %
@@ -507,7 +507,7 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 
 		if (p->pid != t->pid || !(p->notes & RQ_NOTE_MASK_UNKNOWN))
 			continue;
-		rq_exec_fix_apply(p, fix);
+		rqe_exec_fix_apply(p, fix);
 		n--;
 	}
 }
@@ -521,7 +521,7 @@ void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t)
 		c->truth_exec_wait = false;
 		c->truth_exec_marked = false;
 	}
-	rq_delay_execs_settled(an, t, NULL);
+	rqe_delay_execs_settled(an, t, NULL);
 	if (c)
 		rqe_release(an, &c->exec_slot);
 }
@@ -537,7 +537,7 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 	uint64_t n = t->cold->unknown_execs;
 	struct rq_placement none = { .parent_cpu_idled = -1, .child_lifetime_ns = -1 };
 	/* the first of them; none if it could not be held (out of memory) */
-	struct rq_placement *p = t->cold->exec_slot >= 0 ? held(an, t->cold->exec_slot) : &none;
+	struct rq_placement *p = t->cold->exec_slot >= 0 ? rqe_held(an, t->cold->exec_slot) : &none;
 	/* n > 0: execs were counted in it */
 	struct rq_task_cold *c = rqe_cold_if(t);
 	enum rq_confidence conf = RQ_CONF_EXACT;
@@ -653,13 +653,13 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 
 	if (!c)
 		return;		/* nothing waits: the exec was settled already */
-	p = c->exec_slot >= 0 ? held(an, c->exec_slot) : &none;
+	p = c->exec_slot >= 0 ? rqe_held(an, c->exec_slot) : &none;
 	s = rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK);
 	c->truth_exec_wait = false;
 	c->truth_exec_marked = false;
 	if (c->unknown_execs != 1)
 		return;		/* older execs wait too: the marker settles them all */
-	rqe_truth_compare(an, r, t, -1, -1, NULL, rq_task_mask(an, t, &ignored));
+	rqe_truth_compare(an, r, t, -1, -1, NULL, rqe_task_mask(an, t, &ignored));
 	for (int cpu = 0; cpu < RQ_TRUTH_MASK_WORDS * 64; cpu++)
 		if (r->nr_cpus_allowed == 1 && rqe_truth_allows(r, cpu)) {
 			fix.cpu = cpu;
@@ -675,7 +675,7 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 	s->not_judged -= s->not_judged ? 1 : 0;
 	s->judged++;
 	if (fix.one_cpu) {
-		rq_exec_fix_apply(p, &fix);
+		rqe_exec_fix_apply(p, &fix);
 		if (fix.needless) {
 			p->findings &= ~(1u << RQ_FIND_NEEDLESS_CALLBACK);	/* counted below */
 			p->late_findings = 0;
@@ -739,7 +739,7 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 			rqe_cold_if(t)->unknown_execs++;
 	} else if (rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->judged++,
 		   rq_cpumask_single(t->mask) && an->profile.exec_callback_unconditional) {
-		p->why |= 1u << (task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
+		p->why |= 1u << (rqe_task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
 		p->why_cpu = rq_cpumask_first(t->mask);
 		/* current as far as the trace shows: a cpuset move it lacks is not */
 		p->assume |= rqe_mask_unseen(an);

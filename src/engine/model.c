@@ -190,7 +190,7 @@ static int masks_grow(struct rq_analysis *an)
 
 const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq_cpumask *m)
 {
-	size_t n = mask_longs(an), size = n * sizeof(unsigned long);
+	size_t n = rqe_mask_longs(an), size = n * sizeof(unsigned long);
 	uint32_t h = mask_words_hash(m->bits, n);
 	struct rqe_mask *e;
 
@@ -402,7 +402,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	return t;
 }
 
-int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
+int rqe_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
 		    void *data)
 {
 	for (unsigned int i = 0; i < an->task_hash_size; i++)
@@ -417,7 +417,7 @@ int rq_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task
 
 /* ---- per-CPU runqueue model (docs/kernel.md §4) ----------------------- */
 
-/* The per-CPU lists only ever grow, and rarely: out of the inline rq_enqueue(). */
+/* The per-CPU lists only ever grow, and rarely: out of the inline rqe_enqueue(). */
 int rqe_list_grow(struct rq_cpu *c, bool delayed)
 {
 	struct rq_task ***list = delayed ? &c->delayed : &c->queued;
@@ -477,7 +477,7 @@ static void prune_delayed(struct rq_analysis *an, int cpu, uint64_t now)
 			i++;
 			continue;
 		}
-		rq_remove(an, t);
+		rqe_remove(an, t);
 	}
 }
 
@@ -488,7 +488,7 @@ static void prune_delayed(struct rq_analysis *an, int cpu, uint64_t now)
  * (kthread_bind / kthread_create_on_cpu).  One list, documented in rqpath-paths(7).
  * Returns N, or -1 when comm is not one of them.
  */
-int rq_percpu_kthread_cpu(const char *comm)
+int rqe_percpu_kthread_cpu(const char *comm)
 {
 #define P(s) { s, sizeof(s) - 1 }
 	static const struct {
@@ -560,7 +560,7 @@ const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 /* Count q into l; true when q is not SCHED_IDLE work by its known policy. */
 static bool look_task(const struct rq_analysis *an, const struct rq_task *q, struct cpu_look *l)
 {
-	int cls = idle_class(an, q, &l->assume);
+	int cls = rqe_idle_class(an, q, &l->assume);
 
 	l->ntasks++;
 	if (cls == 0)
@@ -595,7 +595,7 @@ void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_ta
 		const struct rq_task *d = c->delayed[i];
 
 		if (d != skip && an->last_ts - d->blocked_ts <= DELAYED_WINDOW &&
-		    idle_class(an, d, &ignored) != 1)
+		    rqe_idle_class(an, d, &ignored) != 1)
 			l->delayed_nonidle++;
 	}
 	l->idle = !l->ntasks && !l->pending && c->curr == 0;
@@ -636,9 +636,9 @@ bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task
 
 	if (c->curr <= 0 || (skip && c->curr == skip->pid))
 		return false;
-	q = c->curr_task;	/* rq_task_find(curr) without the index's line */
+	q = c->curr_task;	/* rqe_task_find(curr) without the index's line */
 	memset(l, 0, sizeof(*l));
-	if (!q || task_is_idle_class(q))
+	if (!q || rqe_task_is_idle_class(q))
 		return false;
 	l->known = true;
 	l->pending = c->pending_wakeups > 0;
@@ -657,13 +657,13 @@ void rqe_note_comm(struct rq_task *t, const char *comm)
 	 */
 	if (t->stopper_pending && t->comm[0] && !t->cold->exec_prepared)
 		rqe_cold_if(t)->stopper_comm_changed = true;	/* a held move: it has one */
-	copy_comm(t->comm, comm);
+	rqe_copy_comm(t->comm, comm);
 	rqe_comm_changed(t);
 }
 
 void rqe_comm_changed(struct rq_task *t)
 {
-	t->kthread_cpu = rq_percpu_kthread_cpu(t->comm);
+	t->kthread_cpu = rqe_percpu_kthread_cpu(t->comm);
 	t->stop_class = t->comm[0] == 'm' && !strncmp(t->comm, "migration/", 10);
 }
 
@@ -695,7 +695,7 @@ void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t)
 
 	if (cpu < 0)
 		return;
-	if (valid_cpu(an, cpu) && an->cpus[cpu].pending_wakeups > 0) {
+	if (rqe_valid_cpu(an, cpu) && an->cpus[cpu].pending_wakeups > 0) {
 		an->cpus[cpu].pending_wakeups--;
 		rqe_cpu_dirty(an, cpu);
 	}
@@ -705,7 +705,7 @@ void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t)
 void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu)
 {
 	rqe_clear_pending(an, t);
-	if (!valid_cpu(an, cpu))
+	if (!rqe_valid_cpu(an, cpu))
 		return;
 	an->cpus[cpu].pending_wakeups++;
 	rqe_cpu_dirty(an, cpu);
@@ -779,7 +779,7 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 			c->idle_repairs++;
 			c->idle_repaired = true;
 		}
-		t = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
+		t = c->curr > 0 ? rqe_task_find(an, c->curr) : NULL;
 		/* it switched out unseen: blocked or preempted, nobody knows */
 		if (t && t->state == RQ_TS_RUNNING)
 			rqe_left_unseen(t, ev->cpu, ev->ts);
@@ -796,7 +796,7 @@ void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_set_curr(an, ev->cpu, owner, t);
 	if (!t)
 		return;
-	rq_remove(an, t);
+	rqe_remove(an, t);
 	rqe_clear_pending(an, t);
 	t->state = RQ_TS_RUNNING;
 	note_running(an, t, ev->cpu);
@@ -823,7 +823,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		c->idle_repairs++;
 		c->idle_repaired = true;
 	} else if (c->curr >= 0 && c->curr != ev->pid) {
-		struct rq_task *gone = c->curr > 0 ? rq_task_find(an, c->curr) : NULL;
+		struct rq_task *gone = c->curr > 0 ? rqe_task_find(an, c->curr) : NULL;
 
 		c->switch_mismatches++;
 		if (gone && gone->state == RQ_TS_RUNNING)
@@ -841,7 +841,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 		if (!(ev->state & 0xff)) {
 			/* preempted, possibly while exiting: still queued */
 			prev->state = RQ_TS_QUEUED;
-			rq_enqueue(an, prev, ev->cpu, false);
+			rqe_enqueue(an, prev, ev->cpu, false);
 		} else if (ev->state & 0x30 || (prev->exited && ev->state & 0x40)) {
 			/* X or Z (TASK_DEAD, 0x40, on kernels before 4.14): its last switch */
 			retire_task(an, prev);
@@ -850,10 +850,10 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 			/* DELAY_DEQUEUE (v6.12+) may leave a blocked fair task enqueued */
 			prev->blocked_ts = ev->ts;
 			prev->blocked_cpu = ev->cpu;
-			if (!task_is_rt_or_dl(prev))
-				rq_enqueue(an, prev, ev->cpu, true);
+			if (!rqe_task_is_rt_or_dl(prev))
+				rqe_enqueue(an, prev, ev->cpu, true);
 			else
-				rq_remove(an, prev);
+				rqe_remove(an, prev);
 		}
 		prev->cpu = ev->cpu;
 	}
@@ -884,7 +884,7 @@ void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev)
 	/* it runs without a sched_wakeup: a move held as its wakeup's was not */
 	rqe_resolve_wake_move(an, next);
 	next->fork_selecting = false;
-	rq_remove(an, next);
+	rqe_remove(an, next);
 	rqe_clear_pending(an, next);
 	next->state = RQ_TS_RUNNING;
 	note_running(an, next, ev->cpu);
@@ -909,7 +909,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	if (!child)
 		return;
 	/* pid reuse: forget whatever an earlier task with this pid left behind */
-	rq_remove(an, child);
+	rqe_remove(an, child);
 	rqe_clear_pending(an, child);
 	if (rqe_cold_if(child)) {
 		rqe_release(an, &rqe_cold_if(child)->stopper_slot);
@@ -918,7 +918,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	rqe_snap_put(an, child);
 	rqe_unknown_execs_stay(an, child);
-	rq_delay_task_gone(an, child);
+	rqe_delay_task_gone(an, child);
 	task_init(child, ev->pid2, ev->ts);
 	/* wake_up_new_task() selects its CPU next (a move then is the fork's, < v4.1) */
 	child->fork_selecting = true;
@@ -933,7 +933,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 		child->prio = parent->prio;
 		rqe_copy_attrs(an, child, parent);
 		/* SCHED_RESET_ON_FORK is invisible: an RT/DL parent's child may be NORMAL */
-		if (task_is_rt_or_dl(parent))
+		if (rqe_task_is_rt_or_dl(parent))
 			child->policy = RQ_POLICY_UNKNOWN;
 	}
 	/* a pid reused: the task's class is the new one's */
@@ -942,7 +942,7 @@ void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev)
 
 void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = rq_task_find(an, ev->pid);
+	struct rq_task *t = rqe_task_find(an, ev->pid);
 
 	if (!t)
 		return;
@@ -962,7 +962,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	rqe_resolve_stopper(an, t, false);
 	rqe_resolve_wake_move(an, t);
 	rqe_unknown_execs_stay(an, t);
-	rq_remove(an, t);
+	rqe_remove(an, t);
 	rqe_clear_pending(an, t);
 	while (*pp && *pp != t)
 		pp = &(*pp)->hnext;
@@ -970,7 +970,7 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 		*pp = t->hnext;
 	pid_slot_clear(an, t);
 	rqe_task_evicted(an, t);
-	rq_delay_task_gone(an, t);
+	rqe_delay_task_gone(an, t);
 	rqe_task_drop_mask(an, t);
 	rqe_snap_put(an, t);
 	cold_free(t);
@@ -991,7 +991,7 @@ static void retire_task(struct rq_analysis *an, struct rq_task *t)
 
 	t->exited = true;
 	t->state = RQ_TS_DEAD;
-	rq_remove(an, t);
+	rqe_remove(an, t);
 	if (t->retired)
 		return;
 	t->retired = true;
@@ -1003,7 +1003,7 @@ static void retire_task(struct rq_analysis *an, struct rq_task *t)
 		}
 	}
 	if (an->nr_exited_kept == EXITED_KEEP) {
-		old = rq_task_find(an, an->exited_ring[an->exited_head]);
+		old = rqe_task_find(an, an->exited_ring[an->exited_head]);
 		/*
 		 * the pid may belong to a new task by now: only a dead one goes, and not t
 		 * (its pid's earlier task was reused by a fork: the entry is stale)
@@ -1019,7 +1019,7 @@ static void retire_task(struct rq_analysis *an, struct rq_task *t)
 
 void rqe_handle_free(struct rq_analysis *an, const struct rq_event *ev)
 {
-	struct rq_task *t = rq_task_find(an, ev->pid);
+	struct rq_task *t = rqe_task_find(an, ev->pid);
 
 	if (t)
 		retire_task(an, t);
@@ -1059,7 +1059,7 @@ void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev)
 	default:
 		break;
 	}
-	t = caller->cold->inflight_target ? rq_task_find(an, caller->cold->inflight_target) : NULL;
+	t = caller->cold->inflight_target ? rqe_task_find(an, caller->cold->inflight_target) : NULL;
 	if (!t)
 		return;
 	if (ev->type == RQ_EV_SETAFFINITY_EXIT) {
@@ -1118,10 +1118,10 @@ void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
 static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 {
 	/* --topology was given: the user's word wins over what the recording says */
-	if (!valid_cpu(an, m->cpu) || an->llc_source == RQ_LLC_OPTION)
+	if (!rqe_valid_cpu(an, m->cpu) || an->llc_source == RQ_LLC_OPTION)
 		return;
 	an->cpus[m->cpu].core = m->core;
-	an->cpus[m->cpu].llc = valid_cpu(an, m->llc) ? m->llc : m->cpu;
+	an->cpus[m->cpu].llc = rqe_valid_cpu(an, m->llc) ? m->llc : m->cpu;
 	an->llc_stale = true;
 	an->cpus[m->cpu].node = m->node;
 	if (m->capacity > 0) {
@@ -1234,7 +1234,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	struct rq_cpu *c;
 
 	an->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 0;
-	if (!valid_cpu(an, ev->cpu))
+	if (!rqe_valid_cpu(an, ev->cpu))
 		return;
 	c = &an->cpus[ev->cpu];
 	if (ev->state == RQ_LOST_BACKWARDS)
@@ -1247,7 +1247,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 	 * running and queued tasks stopped running there
 	 */
 	if (c->curr > 0) {
-		struct rq_task *t = rq_task_find(an, c->curr);
+		struct rq_task *t = rqe_task_find(an, c->curr);
 
 		if (t && t->state == RQ_TS_RUNNING)
 			rqe_left_unseen(t, ev->cpu, ev->ts);

@@ -5,7 +5,7 @@
  */
 #include "engine.h"
 
-static void fill(const struct rq_task *t, struct rq_task_info *ti)
+static void info_fill(const struct rq_task *t, struct rq_task_info *ti)
 {
 	ti->pid = t->pid;
 	ti->tgid = t->tgid_self ? t->pid : t->cold->tgid;
@@ -30,11 +30,11 @@ static void fill(const struct rq_task *t, struct rq_task_info *ti)
 
 bool rq_task_info_get(const struct rq_analysis *an, int pid, struct rq_task_info *out)
 {
-	const struct rq_task *t = rq_task_find(an, pid);
+	const struct rq_task *t = rqe_task_find(an, pid);
 
 	if (!t)
 		return false;
-	fill(t, out);
+	info_fill(t, out);
 	return true;
 }
 
@@ -48,7 +48,7 @@ static int walk_one(const struct rq_task *t, void *data)
 	struct info_walk *w = data;
 	struct rq_task_info ti;
 
-	fill(t, &ti);
+	info_fill(t, &ti);
 	return w->fn(&ti, w->data);
 }
 
@@ -57,5 +57,5 @@ int rq_task_info_foreach(const struct rq_analysis *an,
 {
 	struct info_walk w = { .fn = fn, .data = data };
 
-	return rq_task_foreach(an, walk_one, &w);
+	return rqe_task_foreach(an, walk_one, &w);
 }

@@ -178,7 +178,7 @@ static int parse_capacity(char *rest, int nr_cpus, int *cap, char *err, size_t e
 	return 0;
 }
 
-int rq_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen)
+int rqe_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen)
 {
 	int n = an->nr_cpus, ret = -1;
 	int *llc = calloc((size_t)n, sizeof(int)), *smt = calloc((size_t)n, sizeof(int));

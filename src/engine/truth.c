@@ -68,7 +68,7 @@ static void check_on_rq(struct rq_analysis *an, const struct rq_truth_rec *r)
 
 	if (r->point != RQ_TRUTH_WAKING)
 		return;
-	t = rq_task_find(an, (int)r->pid);
+	t = rqe_task_find(an, (int)r->pid);
 	if (!t || t->state != RQ_TS_SLEEPING)
 		return;
 	checked(an, RQ_TCHK_ON_RQ, (r->flags & (RQ_TRUTH_ON_RQ | RQ_TRUTH_DELAYED)) ==
@@ -154,7 +154,7 @@ void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev)
 	if (!r->pid)
 		return;
 	if (r->point == RQ_TRUTH_EXEC) {
-		struct rq_task *t = rq_task_find(an, (int)r->pid);
+		struct rq_task *t = rqe_task_find(an, (int)r->pid);
 
 		if (t && t->cold->truth_exec_ts && r->ts >= t->cold->truth_exec_ts &&
 		    r->ts - t->cold->truth_exec_ts <= TRUTH_EXEC_AFTER) {
@@ -237,7 +237,7 @@ enum rq_truth_cpu_state rqe_truth_cpu(const struct rq_analysis *an, const struct
 	const struct rq_truth_cpu *c;
 	int n, h;
 
-	if (!valid_cpu(an, cpu))
+	if (!rqe_valid_cpu(an, cpu))
 		return RQ_TCPU_UNKNOWN;
 	c = rqe_truth_entry(r, cpu);
 	if (!c || c->known != RQ_TRUTH_RQ_KNOWN)
@@ -280,13 +280,13 @@ void rqe_truth_mark(const struct rq_analysis *an, struct rq_placement *p,
 static enum rq_truth_cpu_state model_cpu(const struct rq_analysis *an, const unsigned long *snap,
 					 int cpu)
 {
-	size_t w = mask_longs(an);
+	size_t w = rqe_mask_longs(an);
 
-	if (bit_test(snap + 2 * w, cpu))
+	if (rqe_bit_test(snap + 2 * w, cpu))
 		return RQ_TCPU_UNKNOWN;
-	if (bit_test(snap, cpu))
+	if (rqe_bit_test(snap, cpu))
 		return RQ_TCPU_IDLE;
-	if (bit_test(snap + w, cpu))
+	if (rqe_bit_test(snap + w, cpu))
 		return RQ_TCPU_BUSY;
 	return RQ_TCPU_IDLE_ONLY;	/* neither: SCHED_IDLE work, or only the wakee */
 }

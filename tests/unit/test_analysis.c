@@ -338,7 +338,7 @@ static void exiting_task_preempted_then_pulled(void **state)
 	assert_int_equal(path_count(an, "lb-newidle"), 1);
 	assert_int_equal(path_count(an, "unknown"), 0);
 	ev_switch(an, 7 * MS, 0, 101, 0x10 /* X */, 0, NULL);
-	assert_int_equal(rq_task_find(an, 101)->state, RQ_TS_DEAD);
+	assert_int_equal(rqe_task_find(an, 101)->state, RQ_TS_DEAD);
 	rq_analysis_free(an);
 }
 
@@ -357,7 +357,7 @@ static void task_info_copies_the_model(void **state)
 	assert_false(rq_task_info_get(an, 4242, &ti));
 	assert_true(rq_task_info_get(an, 100, &ti));
 	assert_int_equal(ti.pid, 100);
-	assert_int_equal(ti.nr_forks, rq_task_find(an, 100)->nr_forks);
+	assert_int_equal(ti.nr_forks, rqe_task_find(an, 100)->nr_forks);
 	assert_true(ti.nr_forks >= 1);
 	assert_true(rq_task_info_get(an, 101, &ti));
 	assert_string_equal(ti.comm, "child");
@@ -475,7 +475,7 @@ static void policy_from_setscheduler_syscall(void **state)
 	mark_task(an, 2 * MS, 100, 0, "0-1");
 	ev_simple(an, 3 * MS, 0, RQ_EV_SETSCHED_ENTER, 100, 0, 5 | 0x40000000);
 	ev_simple(an, 3 * MS, 0, RQ_EV_SETSCHED_EXIT, 100, 0, 0);
-	t = rq_task_find(an, 100);
+	t = rqe_task_find(an, 100);
 	assert_non_null(t);
 	assert_int_equal(t->policy, RQ_SCHED_IDLE);
 	/* a failed call changes nothing */

@@ -42,39 +42,39 @@ static int rnd_pid(void)
 static void brute(const struct rq_analysis *an, const struct rq_task *t, unsigned long *idle,
 		  unsigned long *busy, unsigned long *unknown)
 {
-	memset(idle, 0, mask_longs(an) * sizeof(unsigned long));
-	memset(busy, 0, mask_longs(an) * sizeof(unsigned long));
-	memset(unknown, 0, mask_longs(an) * sizeof(unsigned long));
+	memset(idle, 0, rqe_mask_longs(an) * sizeof(unsigned long));
+	memset(busy, 0, rqe_mask_longs(an) * sizeof(unsigned long));
+	memset(unknown, 0, rqe_mask_longs(an) * sizeof(unsigned long));
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		const struct rq_cpu *c = &an->cpus[cpu];
 		unsigned int ignored = 0;
 		struct cpu_look l;
 
 		if (rqe_cpu_unknown(c)) {
-			bit_set(unknown, cpu);
+			rqe_bit_set(unknown, cpu);
 			continue;
 		}
 		if (!c->known) {
 			if (rqe_runner_busy(an, cpu, t, &l))
-				bit_set(busy, cpu);
+				rqe_bit_set(busy, cpu);
 			continue;
 		}
 		if (c->curr == 0) {
 			if (!c->nqueued && !c->ndelayed && !c->pending_wakeups) {
-				bit_set(idle, cpu);
+				rqe_bit_set(idle, cpu);
 				continue;
 			}
 		} else if (!t || c->curr != t->pid) {
-			const struct rq_task *q = rq_task_find(an, c->curr);
+			const struct rq_task *q = rqe_task_find(an, c->curr);
 
-			if (!q || !task_is_idle_class(q)) {
-				bit_set(busy, cpu);
+			if (!q || !rqe_task_is_idle_class(q)) {
+				rqe_bit_set(busy, cpu);
 				continue;
 			}
 		}
 		rqe_look_cpu_scan(an, cpu, t, &l, true);
 		if (l.known && rqe_look_busy(&l, &ignored))
-			bit_set(busy, cpu);
+			rqe_bit_set(busy, cpu);
 	}
 }
 
@@ -101,13 +101,13 @@ static void check(struct rq_analysis *an, bool every_task)
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		const struct rq_cpu *c = &an->cpus[cpu];
 
-		assert_ptr_equal(c->curr_task, c->curr > 0 ? rq_task_find(an, c->curr) : NULL);
+		assert_ptr_equal(c->curr_task, c->curr > 0 ? rqe_task_find(an, c->curr) : NULL);
 		unresolved += c->curr > 0 && !c->curr_task;
 		if (c->curr_task)
 			check_task(c->curr_task, an);
 		/* the copies of the runner's class and of idle_repairs != 0 */
 		assert_int_equal(c->curr_idle_class,
-				 c->curr_task && task_is_idle_class(c->curr_task));
+				 c->curr_task && rqe_task_is_idle_class(c->curr_task));
 		assert_int_equal(c->curr_policy_known,
 				 c->curr_task && c->curr_task->policy != RQ_POLICY_UNKNOWN);
 		assert_int_equal(c->idle_repaired, c->idle_repairs != 0);
@@ -115,14 +115,14 @@ static void check(struct rq_analysis *an, bool every_task)
 	assert_int_equal(an->nunresolved, unresolved);
 	/* the tasks no CPU names: now and then (thousands of them) */
 	if (every_task)
-		rq_task_foreach(an, check_task, an);
+		rqe_task_foreach(an, check_task, an);
 	rqe_cpubits_flush(an);
 	brute(an, NULL, idle, busy, unknown);
 	assert_memory_equal(idle, an->idle_bits, sizeof(idle));
 	assert_memory_equal(busy, an->busy_bits, sizeof(busy));
 	assert_memory_equal(unknown, an->unknown_bits, sizeof(unknown));
 	/* a waking of some task: its own CPUs without it */
-	t = rq_task_find(an, 1 + (int)rnd(NPIDS));
+	t = rqe_task_find(an, 1 + (int)rnd(NPIDS));
 	if (t) {
 		check_task(t, an);
 		brute(an, t, idle, busy, unknown);

@@ -196,7 +196,7 @@ static void late_placement_after_long_gaps(void **state)
 		ev_switch(an, 8, 0, 20, 1, 0, NULL);
 		ev_switch(an, t0 / 2, 0, 0, 0, 20, "t");
 		ev_switch(an, t0 / 2 + 8, 0, 20, 1, 0, NULL);
-		assert_true(rq_task_find(an, 20)->delay.spilled);
+		assert_true(rqe_task_find(an, 20)->delay.spilled);
 		ev_switch(an, t0, 0, 0, 0, 20, "t");
 		ev_switch(an, t0 + 8, 0, 20, 0, 50, "migration/0");
 		ev_migrate(an, t0 + 1000, 0, 50, 0, 20, 120, 0, 1);
@@ -231,7 +231,7 @@ static void counters_past_16_bits(void **state)
 	}
 	assert_true(rq_task_info_get(an, 20, &ti));
 	assert_int_equal(ti.nr_wakeups, 70000);
-	assert_true(rq_task_find(an, 20)->cold != &rqe_cold_none);
+	assert_true(rqe_task_find(an, 20)->cold != &rqe_cold_none);
 	rq_analysis_free(an);
 }
 
@@ -275,7 +275,7 @@ static void pid_reused_after_eviction(void **state)
 		ev_simple(an, ts++, 0, RQ_EV_FREE, 10, 1000 + i, 0);
 	}
 	assert_true(an->nr_tasks_evicted > evicted);
-	assert_null(rq_task_find(an, 20));
+	assert_null(rqe_task_find(an, 20));
 	ev_fork(an, ts, 0, 10, 20);			/* a new task 20 */
 	ev_wakeup_new(an, ts + 1, 0, 10, 20, 1);	/* placed on CPU 1 */
 	ev_simple(an, ts + 501, 1, RQ_EV_OTHER, 20, 0, 0);	/* it runs: 500 ns later */
@@ -305,7 +305,7 @@ static void pending_outlives_task(void **state)
 		ev_fork(an, ts++, 0, 10, 1000 + i);
 		ev_simple(an, ts++, 0, RQ_EV_FREE, 10, 1000 + i, 0);
 	}
-	assert_null(rq_task_find(an, 20));
+	assert_null(rqe_task_find(an, 20));
 	ev_fork(an, ts, 0, 10, 21);
 	ev_wakeup_new(an, ts + 1, 0, 10, 21, 1);	/* 21 waits on CPU 1 ... */
 	ev_fork(an, ts + 2, 0, 10, 21);			/* ... when a fork reuses its pid */
@@ -339,7 +339,7 @@ static void retired_pid_reused_not_self_evicted(void **state)
 	}
 	ev_switch(an, ts++, 1, 0, 0, 20, "child");	/* the new 20 runs on CPU 1 */
 	ev_switch(an, ts++, 1, 20, 0x20, 0, NULL);	/* and dies (EXIT_ZOMBIE) */
-	assert_non_null(rq_task_find(an, 20));		/* kept for the views */
+	assert_non_null(rqe_task_find(an, 20));		/* kept for the views */
 	rq_analysis_finish(an);
 	rq_analysis_free(an);
 }

@@ -30,7 +30,7 @@ void rqe_judge_test_dummy(struct rq_analysis *an, struct rq_placement *p)
 		return;
 	s->judged++;
 	s->of++;
-	rqe_add_finding(an, p, rq_task_find(an, p->pid), RQ_FIND_TEST_DUMMY);
+	rqe_add_finding(an, p, rqe_task_find(an, p->pid), RQ_FIND_TEST_DUMMY);
 }
 
 /* What f printed, as a string (the caller frees it). */

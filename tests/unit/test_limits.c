@@ -94,8 +94,8 @@ static void million_pids_bounded(void **state)
 	assert_int_equal(path_count(an, "fork-moved") + path_count(an, "fork-local"), NR_TASKS);
 	assert_true(an->recent_len <= an->recent_cap);
 	/* the oldest children were evicted: the pid index forgot them too */
-	assert_null(rq_task_find(an, 1000));
-	assert_non_null(rq_task_find(an, 1000 + NR_TASKS - 1));
+	assert_null(rqe_task_find(an, 1000));
+	assert_non_null(rqe_task_find(an, 1000 + NR_TASKS - 1));
 	rq_analysis_free(an);
 }
 
@@ -144,19 +144,19 @@ static void pid_table_borders(void **state)
 	assert_null(rqe_task_get(an, -5, 1));
 	assert_null(rqe_task_get(an, -0x7fffffff - 1, 1));
 	for (int i = 0; i < n; i++) {
-		assert_null(rq_task_find(an, pids[i]));
+		assert_null(rqe_task_find(an, pids[i]));
 		t[i] = rqe_task_get(an, pids[i], 1);
 		assert_non_null(t[i]);
 		assert_int_equal(t[i]->pid, pids[i]);
 	}
 	for (int i = 0; i < n; i++) {
-		assert_ptr_equal(rq_task_find(an, pids[i]), t[i]);
+		assert_ptr_equal(rqe_task_find(an, pids[i]), t[i]);
 		assert_ptr_equal(rqe_task_get(an, pids[i], 2), t[i]);
 	}
-	assert_null(rq_task_find(an, 0));
-	assert_null(rq_task_find(an, -5));
-	assert_null(rq_task_find(an, 3));
-	assert_null(rq_task_find(an, RQ_PID_LIMIT + 2));
+	assert_null(rqe_task_find(an, 0));
+	assert_null(rqe_task_find(an, -5));
+	assert_null(rqe_task_find(an, 3));
+	assert_null(rqe_task_find(an, RQ_PID_LIMIT + 2));
 	assert_int_equal(an->nr_tasks, n);
 	rq_analysis_free(an);
 }
@@ -172,7 +172,7 @@ static void pid_table_many(void **state)
 		for (int i = 0; i < n; i++) {
 			/* odd i: one pid every 200 up to RQ_PID_LIMIT; even: up to 2e9 */
 			int pid = i % 2 ? i * 200 + 1 : RQ_PID_LIMIT + i * 100000;
-			struct rq_task *t = pass ? rq_task_find(an, pid) : rqe_task_get(an, pid, 1);
+			struct rq_task *t = pass ? rqe_task_find(an, pid) : rqe_task_get(an, pid, 1);
 
 			assert_non_null(t);
 			assert_int_equal(t->pid, pid);

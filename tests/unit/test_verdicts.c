@@ -414,7 +414,7 @@ static void markers_trusted_from_the_recorder_only(void **state)
 
 	mark_task(an, 1 * MS, 950, 0, "0-1");
 	forged_marker(an, 2 * MS, 4242, "task pid=950 tgid=950 policy=0 cpus=1 idle_cg=0 comm=x");
-	t = rq_task_find(an, 950);
+	t = rqe_task_find(an, 950);
 	assert_non_null(t);
 	assert_int_equal(an->markers_ignored, 1);
 	assert_int_equal(rq_cpumask_weight(t->mask), 2);
@@ -423,7 +423,7 @@ static void markers_trusted_from_the_recorder_only(void **state)
 
 	mark_task(an, 4 * MS, 960, 0, "1");
 	ev_switch(an, 5 * MS, 0, 0, 0, 960, "pinned");		/* runs on CPU 0 */
-	t = rq_task_find(an, 960);
+	t = rqe_task_find(an, 960);
 	assert_int_equal(an->mask_violations, 1);
 	assert_false(t->mask_known);
 	rq_analysis_free(an);
@@ -551,16 +551,16 @@ static void comm_facts_follow_renames(void **state)
 
 static void percpu_kthread_names(void **state)
 {
-	assert_int_equal(rq_percpu_kthread_cpu("kworker/3:1H"), 3);
-	assert_int_equal(rq_percpu_kthread_cpu("kworker/u8:2"), -1);
-	assert_int_equal(rq_percpu_kthread_cpu("ksoftirqd/12"), 12);
-	assert_int_equal(rq_percpu_kthread_cpu("migration/0"), 0);
-	assert_int_equal(rq_percpu_kthread_cpu("cpuhp/7"), 7);
-	assert_int_equal(rq_percpu_kthread_cpu("rcuc/1"), 1);
-	assert_int_equal(rq_percpu_kthread_cpu("idle_inject/2"), 2);
-	assert_int_equal(rq_percpu_kthread_cpu("ksoftirqd/1x"), -1);
-	assert_int_equal(rq_percpu_kthread_cpu("rcu_preempt"), -1);
-	assert_int_equal(rq_percpu_kthread_cpu("kworker/R-mm_pe"), -1);
+	assert_int_equal(rqe_percpu_kthread_cpu("kworker/3:1H"), 3);
+	assert_int_equal(rqe_percpu_kthread_cpu("kworker/u8:2"), -1);
+	assert_int_equal(rqe_percpu_kthread_cpu("ksoftirqd/12"), 12);
+	assert_int_equal(rqe_percpu_kthread_cpu("migration/0"), 0);
+	assert_int_equal(rqe_percpu_kthread_cpu("cpuhp/7"), 7);
+	assert_int_equal(rqe_percpu_kthread_cpu("rcuc/1"), 1);
+	assert_int_equal(rqe_percpu_kthread_cpu("idle_inject/2"), 2);
+	assert_int_equal(rqe_percpu_kthread_cpu("ksoftirqd/1x"), -1);
+	assert_int_equal(rqe_percpu_kthread_cpu("rcu_preempt"), -1);
+	assert_int_equal(rqe_percpu_kthread_cpu("kworker/R-mm_pe"), -1);
 }
 
 /* --topology: what it accepts, and a clear error for what it does not. */
@@ -713,7 +713,7 @@ static void self_normal(struct rq_analysis *an, uint64_t ts, int pid)
 {
 	ev_simple(an, ts + 1 * US, 0, RQ_EV_SETSCHED_ENTER, pid, 0, RQ_SCHED_NORMAL);
 	ev_simple(an, ts + 2 * US, 0, RQ_EV_SETSCHED_EXIT, pid, 0, 0);
-	assert_int_equal(rq_task_find(an, pid)->policy, RQ_SCHED_NORMAL);
+	assert_int_equal(rqe_task_find(an, pid)->policy, RQ_SCHED_NORMAL);
 }
 
 /*
@@ -848,7 +848,7 @@ static void policy_rests_on_the_policy_syscalls(void **state)
 			 */
 			an = marked_with(2, "6.6.30", ev);
 			woken_on_busy_policy(an, false, 5, &rec, true);
-			assert_int_equal(rq_task_find(an, 900)->policy, RQ_SCHED_IDLE);
+			assert_int_equal(rqe_task_find(an, 900)->policy, RQ_SCHED_IDLE);
 			assert_counted(an, RQ_FIND_MISSED_IDLE, exact, unseen, "truth, x unknown");
 			assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, 0);
 			rq_analysis_free(an);
