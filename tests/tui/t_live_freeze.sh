@@ -54,8 +54,11 @@ has tl-frozen 'FROZEN \(Space: live again\)' "timeline: the header names Z (whic
 hasnt tl-thawed 'FROZEN' "Space did not thaw in the timeline"
 has ask 'reset the counters and count from now\? y resets' "R does not ask"
 has reset 'counters reset' "R y does not say the counters were reset"
-after=$(events after14)
+# the screen right after y: 15 dumps later a fork storm on a loaded machine may have
+# counted past the old total again (9898 -> 16663 seen in CI), which proves nothing
+after=$(events reset)
 last=$(events t14)
 [ "$after" -lt "$last" ] 2>/dev/null || fail "R: the count did not start again ($last -> $after)"
+[ "$(events after14)" -ge "$after" ] 2>/dev/null || fail "after R the count fell again"
 has after14 ' markers: affinity' "after R, the attribute snapshot did not come again"
 finish
