@@ -1390,7 +1390,7 @@ static void *worker_main(void *arg)
 {
 	struct td_worker *w = arg;
 	struct rq_td *td = w->td;
-	struct rq_td own = w->own;
+	struct rq_td *own = &w->own;
 
 	pthread_mutex_lock(&td->lock);
 	while (!td->stop) {
@@ -1408,13 +1408,13 @@ static void *worker_main(void *arg)
 		}
 		pf->state = PF_BUSY;
 		pthread_mutex_unlock(&td->lock);
-		own.failed = false;
-		ok = load_block(&own, &pf->src);
+		own->failed = false;
+		ok = load_block(own, &pf->src);
 		pthread_mutex_lock(&td->lock);
 		if (ok) {
 			pf->state = PF_READY;
-		} else if (own.failed) {
-			snprintf(pf->err, sizeof(pf->err), "%s", own.err);
+		} else if (own->failed) {
+			snprintf(pf->err, sizeof(pf->err), "%s", own->err);
 			pf->state = PF_ERROR;
 		} else {
 			pf->state = PF_END;
@@ -1422,8 +1422,8 @@ static void *worker_main(void *arg)
 		pthread_cond_broadcast(&td->ready);
 	}
 	pthread_mutex_unlock(&td->lock);
-	ZSTD_freeDCtx(own.zctx);
-	free(own.zbuf);
+	ZSTD_freeDCtx(own->zctx);
+	free(own->zbuf);
 	return NULL;
 }
 
