@@ -5,7 +5,7 @@
 #   scripts      tests/{golden,robust,live,tui,truth,kernels}/t_*.sh
 #                (kernels: one QEMU guest of a Debian kernel, tests/kernels/t_guest_small.sh)
 # A script passes with exit 0, is skipped with exit 77 (its last line says why),
-# and fails otherwise.  TESTS="pattern" runs only the tests whose name matches;
+# and fails otherwise.  TESTS="pattern ..." runs only the tests whose name matches one;
 # TESTS_SKIP="pattern ..." skips those matching any pattern (e.g. the tests that record
 # through tracefs while another job on the machine uses it).
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +31,11 @@ mkdir -p "$logdir"
 
 run_one() {
 	name=$1; shift
-	case "$name" in *${TESTS:-}*) ;; *) return ;; esac
+	want=${TESTS:+no}
+	for p in ${TESTS:-}; do
+		case "$name" in *$p*) want= ;; esac
+	done
+	[ -z "$want" ] || return
 	for p in ${TESTS_SKIP:-}; do
 		case "$name" in *$p*)
 			skip=$((skip + 1)); echo "skip  $name: TESTS_SKIP has $p"; return ;;
