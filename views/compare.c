@@ -6,10 +6,10 @@
  * path, kind or finding, b the BASE trace's; x (any view) switches the trace the other
  * views show.
  *
- * The views read one trace through struct tui (an, idx, rp, path, the replay clock); the
- * side not shown waits in a struct tui_side and tui_compare_swap() exchanges them.  The
- * views' private state belongs to a trace (row pointers, index positions), so a swap
- * frees it and the views open afresh on the other trace.
+ * Each trace is a struct tui_side (t->side[0] BASE, t->side[1] NEW: an, idx, rp, path, the
+ * replay clock); the views read the one t->cur points to and tui_compare_swap() points it
+ * at the other.  The views' private state belongs to a trace (row pointers, index
+ * positions), so a swap frees it and the views open afresh on the other trace.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,8 +25,7 @@
 #include "tui.h"
 
 struct tui_compare {
-	int side;			/* shown through struct tui: 0 BASE, 1 NEW */
-	struct tui_side other;		/* the side not shown */
+	int side;			/* the side t->cur shows: 0 BASE, 1 NEW */
 	const char *const *files[2];
 	int nfiles[2];
 	struct rq_diff_run *runs;	/* nfiles[0] BASE runs, then nfiles[1] NEW runs */
@@ -74,11 +73,6 @@ void tui_compare_free(struct tui_compare *c)
 {
 	if (!c)
 		return;
-	if (c->other.rp)
-		rq_replay_close(c->other.rp);
-	if (c->other.an)
-		rq_analysis_free(c->other.an);
-	tl_index_free(c->other.idx);
 	rq_diff_free(&c->diff);
 	free(c->runs);
 	free(c);
@@ -97,7 +91,7 @@ int tui_compare_side(const struct tui_compare *c)
 /* The views' state points into the trace they showed: they start over. */
 static void views_reset(struct tui *t)
 {
-	t->playing = false;
+	t->play.playing = false;
 	t->generation++;
 	for (int i = 0; i < VIEW__COUNT; i++) {
 		struct view *v = &t->views[i];
@@ -114,24 +108,10 @@ static void views_reset(struct tui *t)
 	t->dirty = true;
 }
 
-#define SWAP(a, b) do { __typeof__(a) tmp_ = (a); (a) = (b); (b) = tmp_; } while (0)
-
 void tui_compare_swap(struct tui *t)
 {
-	struct tui_side *o = &t->cmp->other;
-
-	SWAP(t->path, o->path);
-	SWAP(t->rp, o->rp);
-	SWAP(t->an, o->an);
-	SWAP(t->idx, o->idx);
-	SWAP(t->trace_first, o->trace_first);
-	SWAP(t->trace_last, o->trace_last);
-	SWAP(t->play_ts, o->play_ts);
-	SWAP(t->pump, o->pump);
-	SWAP(t->at_end, o->at_end);
-	SWAP(t->progress, o->progress);
-	SWAP(t->hist, o->hist);
 	t->cmp->side ^= 1;
+	t->cur = &t->side[t->cmp->side];
 	views_reset(t);
 }
 
@@ -139,7 +119,7 @@ bool tui_compare_show(struct tui *t, int side)
 {
 	if (side == t->cmp->side)
 		return true;
-	if (t->loading) {
+	if (t->play.loading) {
 		tui_message(t, "%s is still loading: the other trace waits until it is read",
 			    side_names[t->cmp->side]);
 		return false;
@@ -161,7 +141,7 @@ void tui_compare_next_run(struct tui *t)
 			    side_names[s]);
 		return;
 	}
-	if (t->loading) {
+	if (t->play.loading) {
 		tui_message(t, "%s is still loading", side_names[s]);
 		return;
 	}
@@ -170,7 +150,7 @@ void tui_compare_next_run(struct tui *t)
 	if (tui_replay_load(t, c->files[s][c->run[s]]))
 		return;		/* the message says why; the views show an empty trace */
 	tui_switch(t, bottom, NULL);
-	tui_esc(t->path, name, sizeof(name));
+	tui_esc(t->cur->path, name, sizeof(name));
 	tui_message(t, "%s run %d of %d: %s", side_names[s], c->run[s] + 1, n, name);
 }
 
@@ -179,9 +159,9 @@ void tui_compare_take(struct tui *t)
 	struct tui_compare *c = t->cmp;
 	int s = c->side;
 
-	if (c->have[s] || !t->an || !t->at_end || t->loading)
+	if (c->have[s] || !t->cur->an || !t->cur->at_end || t->play.loading)
 		return;
-	rq_diff_run_from(&c->runs[(s ? c->nfiles[0] : 0) + c->run[s]], t->an);
+	rq_diff_run_from(&c->runs[(s ? c->nfiles[0] : 0) + c->run[s]], t->cur->an);
 	c->have[s] = true;
 }
 
@@ -443,7 +423,8 @@ static void compare_draw(struct view *v, int y0, int h)
 	if (!compute(v->t)) {
 		tui_clear_row(y0 + 1, 0);
 		snprintf(buf, sizeof(buf), " reading %s (%.0f%%): the table comes when both traces "
-			 "are read to their end (G)", side_names[c->side], v->t->progress * 100);
+			 "are read to their end (G)", side_names[c->side],
+			 v->t->cur->progress * 100);
 		tui_puts(y0 + 1, 0, -1, buf);
 		return;
 	}

@@ -37,7 +37,7 @@ static void fmt_count(uint64_t n, char *buf, size_t size)
 static void draw_info(struct view *v, int y)
 {
 	struct tui *t = v->t;
-	const struct rq_summary *sum = rq_analysis_summary(t->an);
+	const struct rq_summary *sum = rq_analysis_summary(t->cur->an);
 	char ev[32], rate[32], line[256], lost[32], truth[64] = "";
 	double span = 0;
 	int x;
@@ -55,11 +55,11 @@ static void draw_info(struct view *v, int y)
 		snprintf(truth, sizeof(truth), "  (+%s truth records)", n);
 	}
 	fmt_count(sum->lost_events, lost, sizeof(lost));
-	if (t->live) {
+	if (t->cur->live) {
 		if (t->test_mode)
 			snprintf(rate, sizeof(rate), "-");
 		else
-			snprintf(rate, sizeof(rate), "%.0f/s", t->rate);
+			snprintf(rate, sizeof(rate), "%.0f/s", t->rec.rate);
 	} else {
 		if (sum->last_ts > sum->first_ts)
 			span = (sum->last_ts - sum->first_ts) / 1e9;
@@ -74,7 +74,7 @@ static void draw_info(struct view *v, int y)
 	x += tui_puts(y, x, -1, line);
 	if (sum->lost_events) {
 		/* live, the remedy is at hand: a bigger ring buffer per CPU */
-		const char *mark = t->live ? " ! raise --buffer-kb" : " !";
+		const char *mark = t->cur->live ? " ! raise --buffer-kb" : " !";
 
 		attron(tui_attr(C_FINDING));
 		x += tui_puts(y, x, -1, mark);
@@ -82,7 +82,7 @@ static void draw_info(struct view *v, int y)
 	}
 	/* after the lost count and its advice: on a narrow screen this is cut first */
 	x += tui_puts(y, x, -1, truth);
-	if (t->live) {
+	if (t->cur->live) {
 		if (!t->test_mode) {
 			snprintf(line, sizeof(line), "  elapsed %.0fs", tui_wall_elapsed(t));
 		} else {
@@ -94,9 +94,9 @@ static void draw_info(struct view *v, int y)
 		if (t->abs_time)
 			snprintf(line, sizeof(line), "  at %ss", tui_fmt_ts(t, tui_position(t), 0, a,
 									  sizeof(a)));
-		else if (t->trace_last)
+		else if (t->cur->trace_last)
 			snprintf(line, sizeof(line), "  at %.3f/%.3fs",
-				 tui_rel(t, tui_position(t)), tui_rel(t, t->trace_last));
+				 tui_rel(t, tui_position(t)), tui_rel(t, t->cur->trace_last));
 		else
 			snprintf(line, sizeof(line), "  at %.3fs",
 				 tui_rel(t, tui_position(t)));
@@ -110,7 +110,7 @@ static void draw_info(struct view *v, int y)
  */
 static void draw_limits(struct view *v, int y)
 {
-	const struct rq_summary *sum = rq_analysis_summary(v->t->an);
+	const struct rq_summary *sum = rq_analysis_summary(v->t->cur->an);
 	char line[512], rep[256] = "";
 	uint64_t repairs = 0, mism = 0;
 	size_t off = 0;
@@ -154,7 +154,7 @@ static void draw_limits(struct view *v, int y)
 /* One CPU cell: "cpu0 comm:pid q1 in out" into w columns (compact below 60). */
 static void draw_cpu(struct view *v, int y, int x, int w, int cpu)
 {
-	const struct rq_analysis *an = v->t->an;
+	const struct rq_analysis *an = v->t->cur->an;
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	const struct rq_cpu_summary *c = &sum->cpus[cpu];
 	int namew = w < 60 ? 17 : 23;
@@ -203,7 +203,7 @@ static int cpu_columns(int n, int rows_avail)
 
 static int draw_cpus(struct view *v, int y, int rows)
 {
-	const struct rq_summary *sum = rq_analysis_summary(v->t->an);
+	const struct rq_summary *sum = rq_analysis_summary(v->t->cur->an);
 	int n = sum->nr_cpus, ncol, colw, per_col;
 
 	if (!sum->cpus || n <= 0) {
@@ -262,7 +262,7 @@ static void select_row(int y, bool sel)
 static int draw_paths(struct view *v, int y, int ymax)
 {
 	struct dash_state *s = v->priv;
-	const struct rq_summary *sum = rq_analysis_summary(v->t->an);
+	const struct rq_summary *sum = rq_analysis_summary(v->t->cur->an);
 	uint64_t max = 0;
 	int shown = 0, nonzero = 0;
 
@@ -389,13 +389,13 @@ static int find_spark_x(const struct find_cols *c)
 /* The column header on the findings' rule, over columns as wide as they are. */
 static void find_header(const struct tui *t, int y)
 {
-	struct find_cols c = find_cols(rq_analysis_summary(t->an));
+	struct find_cols c = find_cols(rq_analysis_summary(t->cur->an));
 	char hdr[160];
 
 	snprintf(hdr, sizeof(hdr), " %*s  %-*s %*s %*s %*s %*s", c.cnt, "count", c.ofs, "of",
 		 c.num, "exact", c.num, "infer", c.num, "poss", c.num, "n/j");
 	tui_puts(y, 20, -1, hdr);
-	if (t->hist.used && COLS > find_spark_x(&c) + 11)
+	if (t->cur->hist.used && COLS > find_spark_x(&c) + 11)
 		tui_puts(y, find_spark_x(&c) + 1, -1, " rate over the trace ");
 }
 
@@ -403,7 +403,7 @@ static int draw_findings(struct view *v, int y, int ymax)
 {
 	struct dash_state *s = v->priv;
 	struct tui *t = v->t;
-	const struct rq_summary *sum = rq_analysis_summary(t->an);
+	const struct rq_summary *sum = rq_analysis_summary(t->cur->an);
 	struct find_cols c = find_cols(sum);
 
 	for (int f = 0; f < RQ_FIND__COUNT && y < ymax; f++) {
@@ -433,9 +433,9 @@ static int draw_findings(struct view *v, int y, int ymax)
 		sw = COLS - x - 2;
 		if (sw > TUI_HIST)
 			sw = TUI_HIST;
-		if (t->hist.used > 0 && sw > 4) {
+		if (t->cur->hist.used > 0 && sw > 4) {
 			tui_puts(y, x, 1, tui_g.vline);
-			tui_spark(y, x + 1, sw, t->hist.n[f], t->hist.used);
+			tui_spark(y, x + 1, sw, t->cur->hist.n[f], t->cur->hist.used);
 		}
 		y++;
 	}
@@ -490,7 +490,7 @@ static void draw_top_tasks(struct view *v, int y, int ymax)
 		return;
 	if (c.want > 64)
 		c.want = 64;
-	rq_task_info_foreach(v->t->an, top_add, &c);
+	rq_task_info_foreach(v->t->cur->an, top_add, &c);
 	tui_rule(v->t, y++, "tasks with the most findings (key 3: all tasks)");
 	if (!c.n)
 		tui_puts(y, 1, -1, "(no task has a finding)");
@@ -523,11 +523,11 @@ static void dashboard_draw(struct view *v, int y0, int h)
 	int y = y0, ymax = y0 + h;
 	int ncpu_rows, left, npaths, pend;
 
-	if (!t->an) {
+	if (!t->cur->an) {
 		tui_puts(y, 1, -1, "no data");
 		return;
 	}
-	sum = rq_analysis_summary(t->an);
+	sum = rq_analysis_summary(t->cur->an);
 	s->npaths = 0;
 	draw_info(v, y++);
 	draw_limits(v, y++);

@@ -88,7 +88,7 @@ static void add_wrapped(struct facts *s, enum tui_color c, const char *indent,
 static void add_cpus(struct facts *s, struct tui *t, const struct rq_placement *p,
 		     const struct rq_task_info *tk)
 {
-	const struct tl_index *x = t->idx;
+	const struct tl_index *x = t->cur->idx;
 	bool known = tk && tk->mask_known;
 	char name[RQ_COMM_LEN * 4 + 1], what[RQ_COMM_LEN * 4 + 64], q[32];
 
@@ -132,7 +132,7 @@ void tui_detail_facts(struct tui *t, const struct rq_placement *p,
 		      tui_fact_fn fn, void *data)
 {
 	struct facts fs = { fn, data, width }, *s = &fs;
-	const struct rq_analysis *an = t->an;
+	const struct rq_analysis *an = t->cur->an;
 	const struct rq_path_info *pi = &rq_paths[p->path];
 	struct rq_task_info info;
 	const struct rq_task_info *tk = an && rq_task_info_get(an, p->pid, &info) ? &info : NULL;
@@ -253,11 +253,11 @@ static void build(struct view *v)
  */
 void tui_open_placement(struct tui *t, const struct rq_placement *p)
 {
-	const struct rq_analysis *an = t->an;
+	const struct rq_analysis *an = t->cur->an;
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	struct rq_placement rec;
 
-	if (t->idx && tl_pl_find(t->idx, p->seq, p->ts, &rec)) {
+	if (t->cur->idx && tl_pl_find(t->cur->idx, p->seq, p->ts, &rec)) {
 		tui_push(t, VIEW_DETAIL, &rec);
 		return;
 	}
@@ -287,13 +287,13 @@ static int detail_open(struct view *v, const void *arg)
 		s->p = *(const struct rq_placement *)arg;
 		s->valid = true;
 		s->ev_err[0] = '\0';
-		if (v->t->live || !v->t->path) {
+		if (v->t->cur->live || !v->t->cur->path) {
 			s->nev = -1;
 			snprintf(s->ev_err, sizeof(s->ev_err), "shown in replay (rqpath replay "
 				 "FILE); live, the recording is still being written");
 		} else {
-			s->nev = tui_evidence(v->t, v->t->path, &s->p, s->ev, DL_EVIDENCE, s->ev_err,
-					      sizeof(s->ev_err));
+			s->nev = tui_evidence(v->t, v->t->cur->path, &s->p, s->ev, DL_EVIDENCE,
+					      s->ev_err, sizeof(s->ev_err));
 		}
 	}
 	v->top = v->sel = 0;

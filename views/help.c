@@ -57,7 +57,7 @@ static void build(struct view *v)
 
 	s->n = 0;
 	add_scope(s, NULL, "keys everywhere");
-	if (!v->t->live)
+	if (!v->t->cur->live)
 		add_scope(s, "replay", "replay");
 	else
 		add_scope(s, "live", "live");

@@ -185,9 +185,9 @@ static bool in_scope(const struct tui *t, const char *scope, const char *view)
 	if (!scope)
 		return true;
 	if (!strcmp(scope, "replay"))
-		return !t->live;
+		return !t->cur->live;
 	if (!strcmp(scope, "live"))
-		return t->live;
+		return t->cur->live;
 	if (!strcmp(scope, "compare-mode"))
 		return t->cmp != NULL;
 	if (!strcmp(scope, "prompt"))	/* tui_prompt_action() only */
@@ -249,8 +249,8 @@ void tui_help_line(const struct tui *t, char *buf, size_t size)
 				mine = k->scope && strcmp(k->scope, "replay") &&
 				       tui_scope_has(k->scope, view);
 			else if (pass == 2)
-				mine = k->scope && ((!strcmp(k->scope, "replay") && !t->live) ||
-						    (!strcmp(k->scope, "live") && t->live));
+				mine = k->scope && ((!strcmp(k->scope, "replay") && !t->cur->live) ||
+						    (!strcmp(k->scope, "live") && t->cur->live));
 			else	/* with two traces, their keys come first */
 				mine = !k->scope || (!strcmp(k->scope, "compare-mode") && t->cmp);
 			if (!mine)

@@ -344,7 +344,7 @@ static const struct rq_placement *row_pl(struct view *v, int i)
 	if (!s->indexed)
 		return s->rows[i];
 	p = &s->scratch[s->next_scratch++ % 4];
-	tl_pl_expand(v->t->idx, &v->t->idx->pl[pos_of(s, i)], p);
+	tl_pl_expand(v->t->cur->idx, &v->t->cur->idx->pl[pos_of(s, i)], p);
 	return p;
 }
 
@@ -352,7 +352,7 @@ static uint32_t row_seq(struct view *v, int i)
 {
 	struct pl_state *s = v->priv;
 
-	return s->indexed ? v->t->idx->pl[pos_of(s, i)].seq : (uint32_t)s->rows[i]->seq;
+	return s->indexed ? v->t->cur->idx->pl[pos_of(s, i)].seq : (uint32_t)s->rows[i]->seq;
 }
 
 /*
@@ -435,8 +435,8 @@ static void index_reset(struct pl_state *s, const struct tl_index *x)
 static int rebuild_base(struct view *v)
 {
 	struct pl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
-	uint64_t until = v->t->an ? rq_analysis_summary(v->t->an)->last_ts : 0;
+	struct tl_index *x = v->t->cur->idx;
+	uint64_t until = v->t->cur->an ? rq_analysis_summary(v->t->cur->an)->last_ts : 0;
 	uint8_t *cm = NULL;
 
 	tl_index_sort(x);
@@ -615,7 +615,7 @@ static bool cols_step(struct pl_state *s, const struct tl_index *x, size_t budge
 static int rebuild_ring(struct view *v)
 {
 	struct pl_state *s = v->priv;
-	const struct rq_analysis *an = v->t->an;
+	const struct rq_analysis *an = v->t->cur->an;
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	unsigned int n = an ? sum->recent_len : 0;
 
@@ -723,7 +723,7 @@ static int irows_room(struct pl_state *s, size_t n)
 static int sort_index(struct view *v)
 {
 	struct pl_state *s = v->priv;
-	const struct tl_index *x = v->t->idx;
+	const struct tl_index *x = v->t->cur->idx;
 	const uint32_t *ids;
 	uint32_t n;
 
@@ -757,7 +757,7 @@ static int sort_index(struct view *v)
 static void sort_ring(struct view *v)
 {
 	struct pl_state *s = v->priv;
-	struct sort_ctx c = { v->t->idx, &s->sort };
+	struct sort_ctx c = { v->t->cur->idx, &s->sort };
 
 	if (s->nrows < 2 || (s->sort.col == PS_TIME && !s->sort.reverse))
 		return;
@@ -777,7 +777,7 @@ static void sort_ring(struct view *v)
 static void section_rows(struct view *v)
 {
 	struct pl_state *s = v->priv;
-	const struct tl_index *x = v->t->idx;
+	const struct tl_index *x = v->t->cur->idx;
 	unsigned int bit;
 	void *tmp;
 	size_t size = s->indexed ? sizeof(uint32_t) : sizeof(s->rows[0]);
@@ -825,7 +825,7 @@ static void section_rows(struct view *v)
 static void rebuild(struct view *v)
 {
 	struct pl_state *s = v->priv;
-	bool indexed = v->t->idx && v->t->idx->complete && !v->t->live;
+	bool indexed = v->t->cur->idx && v->t->cur->idx->complete && !v->t->cur->live;
 	int keep = -1;
 
 	if (s->built && !v->stale && s->generation == v->t->generation && s->indexed == indexed)
@@ -933,15 +933,15 @@ bool pl_step(struct view *v, int dir)
 	remember(v);
 	/* backwards past what the evidence's reader still holds: the rows before this one
 	 * all in the one pass from the start, not a pass each */
-	if (dir < 0 && !v->t->live && v->t->path &&
-	    !tui_evidence_near(v->t, v->t->path, row_pl(v, d))) {
+	if (dir < 0 && !v->t->cur->live && v->t->cur->path &&
+	    !tui_evidence_near(v->t, v->t->cur->path, row_pl(v, d))) {
 		struct rq_placement *ps = malloc(TUI_EV_PREFETCH * sizeof(*ps));
 		int n = 0;
 
 		for (int i = d; ps && i >= 0 && n < TUI_EV_PREFETCH; i--)
 			ps[n++] = *row_pl(v, i);
 		if (ps)
-			tui_evidence_prefetch(v->t, v->t->path, ps, n);
+			tui_evidence_prefetch(v->t, v->t->cur->path, ps, n);
 		free(ps);
 	}
 	tui_open_placement(v->t, row_pl(v, d));
@@ -1025,7 +1025,7 @@ static void placements_row(struct view *v, int y, int i, bool sel)
 
 static void placements_draw(struct view *v, int y0, int h)
 {
-	const struct rq_summary *sum = v->t->an ? rq_analysis_summary(v->t->an) : NULL;
+	const struct rq_summary *sum = v->t->cur->an ? rq_analysis_summary(v->t->cur->an) : NULL;
 	struct pl_state *s = v->priv;
 	struct tui *t = v->t;
 	char buf[512], f[200];
@@ -1101,7 +1101,7 @@ static bool pid_has(int32_t pid, const char *needle)
 static int search_bits(struct view *v, const char *needle, bool icase)
 {
 	struct pl_state *s = v->priv;
-	const struct tl_index *x = v->t->idx;
+	const struct tl_index *x = v->t->cur->idx;
 	bool digits = needle[0] && all_digits(needle), pm[RQ_PATH__COUNT];
 	bool any_comm = false, any_path = false;
 	uint8_t *cm, *pidm = NULL;
@@ -1333,9 +1333,9 @@ static enum view_key placements_key(struct view *v, enum tui_action act)
 static bool placements_idle(struct view *v, unsigned int budget)
 {
 	struct pl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
+	struct tl_index *x = v->t->cur->idx;
 
-	if (!x || !x->complete || v->t->live || v->t->loading)
+	if (!x || !x->complete || v->t->cur->live || v->t->play.loading)
 		return false;
 	tl_index_sort(x);
 	index_reset(s, x);

@@ -37,7 +37,7 @@ struct tl_state {
 
 static struct tl_index *index_of(struct view *v)
 {
-	struct tl_index *x = v->t->idx;
+	struct tl_index *x = v->t->cur->idx;
 
 	if (x)
 		tl_index_sort(x);
@@ -200,7 +200,7 @@ static uint64_t col_time(const struct tl_state *s, int i, int w)
 static void draw_lane(struct view *v, int y, int cpu, int w)
 {
 	struct tl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
+	struct tl_index *x = v->t->cur->idx;
 	char label[16];
 
 	snprintf(label, sizeof(label), "cpu%-3d", cpu);
@@ -249,7 +249,7 @@ static void draw_lane(struct view *v, int y, int cpu, int w)
 static void draw_marks(struct view *v, int y, int cpu, int w)
 {
 	struct tl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
+	struct tl_index *x = v->t->cur->idx;
 	size_t k = tl_pl_at(x, s->t0);
 
 	for (int i = 0; i < w; i++) {
@@ -307,7 +307,7 @@ static void fmt_span(uint64_t ns, char *buf, size_t size)
 static void draw_axis(struct view *v, int y, int w)
 {
 	struct tl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
+	struct tl_index *x = v->t->cur->idx;
 	char buf[48];
 
 	int col = -100;
@@ -339,7 +339,7 @@ static void draw_axis(struct view *v, int y, int w)
 static void draw_instant(struct view *v, int y, int ymax)
 {
 	struct tl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
+	struct tl_index *x = v->t->cur->idx;
 	const struct tl_pl *p;
 	char buf[256], ts[48], marks[8], from[8];
 	int xcol;
@@ -407,7 +407,8 @@ static void draw_instant(struct view *v, int y, int ymax)
 		/* who waited: the first one (by the model's name for it), and how many more */
 		if (q > 0 && qp[0] > 0) {
 			struct rq_task_info tk;
-			const char *name = v->t->an && rq_task_info_get(v->t->an, qp[0], &tk) &&
+			struct rq_analysis *an = v->t->cur->an;
+			const char *name = an && rq_task_info_get(an, qp[0], &tk) &&
 					   tk.comm[0] ? tk.comm : "?";
 
 			xcol += tui_puts(y, xcol, -1, "[");
@@ -427,7 +428,7 @@ static void draw_instant(struct view *v, int y, int ymax)
 static void draw_near(struct view *v, int y, int ymax)
 {
 	struct tl_state *s = v->priv;
-	struct tl_index *x = v->t->idx;
+	struct tl_index *x = v->t->cur->idx;
 	size_t first, n = (size_t)(ymax - y);
 
 	if (s->cur == NONE || s->cur >= x->sorted)
@@ -527,7 +528,7 @@ static void timeline_draw(struct view *v, int y0, int h)
 		 tui_fmt_ts(v->t, s->t0 + s->span, 0, b, sizeof(b)), span, x->sorted, nflag,
 		 s->finding < 0 ? "flagged" : rq_finding_ids[s->finding],
 		 x->full ? "  (index full: out of memory)" :
-		 !x->complete && !v->t->live ? "  (index incomplete: G reads to the end)" : "");
+		 !x->complete && !v->t->cur->live ? "  (index incomplete: G reads to the end)" : "");
 	tui_clear_row(y0, 0);
 	tui_puts(y0, 0, -1, buf);
 	draw_axis(v, y0 + 1, w);
@@ -605,7 +606,7 @@ static void open_detail(struct view *v)
 	struct tl_state *s = v->priv;
 	struct rq_placement p;
 
-	tl_pl_expand(v->t->idx, &v->t->idx->pl[s->cur], &p);
+	tl_pl_expand(v->t->cur->idx, &v->t->cur->idx->pl[s->cur], &p);
 	tui_open_placement(v->t, &p);
 }
 

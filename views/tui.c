@@ -255,12 +255,14 @@ static double wall_now(void)
 
 double tui_wall_elapsed(const struct tui *t)
 {
-	return wall_now() - t->started;
+	return wall_now() - t->rec.started;
 }
 
 double tui_rel(const struct tui *t, uint64_t ts)
 {
-	uint64_t base = t->trace_first ? t->trace_first : (t->an ? rq_analysis_summary(t->an)->first_ts : 0);
+	const struct tui_side *s = t->cur;
+	uint64_t base = s->trace_first ? s->trace_first :
+			(s->an ? rq_analysis_summary(s->an)->first_ts : 0);
 
 	if (ts < base)
 		return 0;
@@ -284,7 +286,9 @@ const char *tui_fmt_ts(const struct tui *t, uint64_t ts, int width, char *buf, s
 int tui_time_width(const struct tui *t)
 {
 	char buf[64];
-	uint64_t last = t->trace_last ? t->trace_last : t->an ? rq_analysis_summary(t->an)->last_ts : 0;
+	const struct tui_side *s = t->cur;
+	uint64_t last = s->trace_last ? s->trace_last :
+			s->an ? rq_analysis_summary(s->an)->last_ts : 0;
 	int w;
 
 	if (!t->abs_time)
@@ -387,7 +391,7 @@ bool tui_idle(struct tui *t, unsigned int budget)
 
 static void hist_reset(struct tui *t)
 {
-	memset(&t->hist, 0, sizeof(t->hist));
+	memset(&t->cur->hist, 0, sizeof(t->cur->hist));
 }
 
 static void hist_add(struct tui_hist *h, uint64_t ts, unsigned int findings)
@@ -427,11 +431,11 @@ static void on_placement(void *data, const struct rq_placement *p)
 {
 	struct tui *t = data;
 
-	if (!t->hist.base_ts && t->trace_first)
-		hist_add(&t->hist, t->trace_first, 0);
-	hist_add(&t->hist, p->ts, p->findings);
-	if (t->seek_placement && t->pump)
-		rq_pump_stop(t->pump);
+	if (!t->cur->hist.base_ts && t->cur->trace_first)
+		hist_add(&t->cur->hist, t->cur->trace_first, 0);
+	hist_add(&t->cur->hist, p->ts, p->findings);
+	if (t->play.seek_placement && t->cur->pump)
+		rq_pump_stop(t->cur->pump);
 }
 
 /* A later verdict (an exec settled by a marker) adds its finding to the sparkline. */
@@ -440,30 +444,46 @@ static void on_settled(void *data, const struct rq_placement *p)
 	struct tui *t = data;
 
 	if (p->late_findings)
-		hist_add(&t->hist, p->ts, p->late_findings);
+		hist_add(&t->cur->hist, p->ts, p->late_findings);
 }
 
 static void subscribe(struct tui *t)
 {
-	rq_analysis_subscribe(t->an, &(struct rq_observer){
+	rq_analysis_subscribe(t->cur->an, &(struct rq_observer){
 		.on_placement = on_placement, .on_settled = on_settled, .ctx = t });
 }
 
-/* New events arrived: views must drop their row pointers (a frozen screen keeps its). */
+/*
+ * New events arrived, replay or live: views must drop their row pointers (a frozen screen
+ * keeps its).  Live also notes when tracepoint records last came and the first one's time.
+ */
 static void on_advance(void *data, uint64_t ts)
 {
 	struct tui *t = data;
+	struct tui_side *s = t->cur;
 
 	(void)ts;
-	if (!t->frozen)
+	if (s->live) {
+		if (t->rec.kernel_events)
+			t->rec.events_at = wall_now();
+		t->rec.kernel_events = false;
+		if (!s->trace_first && s->an && rq_analysis_summary(s->an)->first_ts)
+			s->trace_first = rq_analysis_summary(s->an)->first_ts;
+	}
+	if (!t->rec.frozen)
 		t->generation++;
 }
 
-static void observe(struct tui *t, struct rq_pump *pump)
+/*
+ * The side's fresh analysis, replay or live, is read from here: the TUI observes it and
+ * its pump, and the sparkline and the views' rows start over.
+ */
+static void side_begun(struct tui *t)
 {
-	t->pump = pump;
 	subscribe(t);
-	rq_pump_on_advance(pump, on_advance, t);
+	rq_pump_on_advance(t->cur->pump, on_advance, t);
+	hist_reset(t);
+	t->generation++;
 }
 
 /* ---- replay source ---------------------------------------------------------------- */
@@ -478,8 +498,8 @@ void tui_set_filter(const struct rq_filter *f)
 
 static struct rq_analysis *new_analysis(const struct tui *t)
 {
-	struct rq_analysis_opts o = { .topology = t->topology, .no_truth = t->no_truth,
-				      .filter = t->live ? NULL : replay_filter };
+	struct rq_analysis_opts o = { .topology = t->play.topology, .no_truth = t->play.no_truth,
+				      .filter = t->cur->live ? NULL : replay_filter };
 	const char *e = getenv("RQPATH_TUI_RING");
 
 	if (e && *e && atoi(e) > 0)
@@ -491,64 +511,63 @@ static int replay_reopen(struct tui *t)
 {
 	char err[512];
 
-	if (t->rp)
-		rq_replay_close(t->rp);
-	t->rp = NULL;
-	if (t->an)
-		rq_analysis_free(t->an);
-	t->an = new_analysis(t);
-	if (!t->an) {
+	if (t->cur->rp)
+		rq_replay_close(t->cur->rp);
+	t->cur->rp = NULL;
+	if (t->cur->an)
+		rq_analysis_free(t->cur->an);
+	t->cur->an = new_analysis(t);
+	if (!t->cur->an) {
 		tui_message(t, "out of memory");
 		return -1;
 	}
-	t->pump = NULL;
-	t->rp = rq_replay_open(t->path, err, sizeof(err));
+	t->cur->pump = NULL;
+	t->cur->rp = rq_replay_open(t->cur->path, err, sizeof(err));
 	/* the index of the whole trace is built by the first pass that reaches the end */
-	if (t->idx && !t->idx->complete)
-		tl_index_attach(t->idx, t->an);
-	if (!t->rp || rq_replay_begin(t->rp, t->an)) {
-		tui_message(t, "%s", !t->rp ? err : *rq_analysis_error(t->an) ? rq_analysis_error(t->an) :
-			    "cannot read the trace");
+	if (t->cur->idx && !t->cur->idx->complete)
+		tl_index_attach(t->cur->idx, t->cur->an);
+	if (!t->cur->rp || rq_replay_begin(t->cur->rp, t->cur->an)) {
+		tui_message(t, "%s", !t->cur->rp ? err : *rq_analysis_error(t->cur->an) ?
+			    rq_analysis_error(t->cur->an) : "cannot read the trace");
 		return -1;
 	}
-	observe(t, rq_replay_pump(t->rp));
-	t->trace_first = rq_replay_next_ts(t->rp);
-	if (t->trace_first == UINT64_MAX)
-		t->trace_first = 0;
-	t->play_ts = t->trace_first;
-	t->at_end = false;
-	t->playing = false;
-	t->loading = false;
-	t->progress = 0;
-	hist_reset(t);
-	t->generation++;
+	t->cur->pump = rq_replay_pump(t->cur->rp);
+	t->cur->trace_first = rq_replay_next_ts(t->cur->rp);
+	if (t->cur->trace_first == UINT64_MAX)
+		t->cur->trace_first = 0;
+	t->cur->play_ts = t->cur->trace_first;
+	t->cur->at_end = false;
+	t->play.playing = false;
+	t->play.loading = false;
+	t->cur->progress = 0;
+	side_begun(t);
 	return 0;
 }
 
-/* Feed toward t->seek_ts for at most budget seconds.  true when that target is reached. */
+/* Feed toward t->play.seek_ts for at most budget seconds.  true when that target is reached. */
 static bool replay_feed(struct tui *t, double budget)
 {
 	struct rq_budget b = { .max_seconds = budget };
 	bool done = false;
 
-	if (!t->rp || !t->an) {
-		t->at_end = true;
+	if (!t->cur->rp || !t->cur->an) {
+		t->cur->at_end = true;
 		return true;
 	}
-	if (t->seek_ts != UINT64_MAX)
-		b.until_ts = t->seek_ts;
-	if (!t->at_end) {
-		switch (rq_replay_run(t->rp, &b)) {
+	if (t->play.seek_ts != UINT64_MAX)
+		b.until_ts = t->play.seek_ts;
+	if (!t->cur->at_end) {
+		switch (rq_replay_run(t->cur->rp, &b)) {
 		case RQ_PUMP_ERROR:
-			tui_message(t, "%s; stopped here", rq_replay_error(t->rp));
-			t->at_end = true;
+			tui_message(t, "%s; stopped here", rq_replay_error(t->cur->rp));
+			t->cur->at_end = true;
 			break;
 		case RQ_PUMP_END:
-			t->at_end = true;
-			t->trace_last = rq_analysis_summary(t->an)->last_ts;
-			if (t->idx && !t->idx->complete) {
-				tl_index_complete(t->idx);
-				tl_index_detach(t->idx, t->an);
+			t->cur->at_end = true;
+			t->cur->trace_last = rq_analysis_summary(t->cur->an)->last_ts;
+			if (t->cur->idx && !t->cur->idx->complete) {
+				tl_index_complete(t->cur->idx);
+				tl_index_detach(t->cur->idx, t->cur->an);
 			}
 			break;
 		case RQ_PUMP_UNTIL:
@@ -559,26 +578,26 @@ static bool replay_feed(struct tui *t, double budget)
 			break;
 		}
 	}
-	if (t->at_end)
+	if (t->cur->at_end)
 		done = true;
-	t->progress = t->at_end ? 1.0 : rq_replay_progress(t->rp);
+	t->cur->progress = t->cur->at_end ? 1.0 : rq_replay_progress(t->cur->rp);
 	return done;
 }
 
 static void replay_seek(struct tui *t, uint64_t limit, bool until_placement)
 {
-	t->seek_ts = limit;
-	t->seek_placement = until_placement;
-	t->loading = true;
-	t->playing = false;
+	t->play.seek_ts = limit;
+	t->play.seek_placement = until_placement;
+	t->play.loading = true;
+	t->play.playing = false;
 }
 
 /* The replay clock: where the user is in the trace (>= the last event fed). */
 static uint64_t position(const struct tui *t)
 {
-	if (t->live)
-		return t->an ? rq_analysis_summary(t->an)->last_ts : 0;
-	return t->play_ts;
+	if (t->cur->live)
+		return t->cur->an ? rq_analysis_summary(t->cur->an)->last_ts : 0;
+	return t->cur->play_ts;
 }
 
 uint64_t tui_position(const struct tui *t)
@@ -610,15 +629,16 @@ static void jump_done(struct tui *t, const char *text, void *data)
 	if (s < 0)
 		s = 0;
 	/* the times on screen are absolute: so is the answer */
-	target = t->abs_time && !rel ? (uint64_t)(s * 1e9) : t->trace_first + (uint64_t)(s * 1e9);
-	if (target < t->trace_first)
-		target = t->trace_first;
-	if (t->trace_last && target > t->trace_last) {
+	target = t->abs_time && !rel ? (uint64_t)(s * 1e9) :
+		 t->cur->trace_first + (uint64_t)(s * 1e9);
+	if (target < t->cur->trace_first)
+		target = t->cur->trace_first;
+	if (t->cur->trace_last && target > t->cur->trace_last) {
 		tui_message(t, "%s is past the end of the trace (%s): at the end", text,
-			    tui_fmt_ts(t, t->trace_last, 0, buf, sizeof(buf)));
-		target = t->trace_last;
+			    tui_fmt_ts(t, t->cur->trace_last, 0, buf, sizeof(buf)));
+		target = t->cur->trace_last;
 	}
-	sum = rq_analysis_summary(t->an);
+	sum = rq_analysis_summary(t->cur->an);
 	if (sum->nr_events && target < sum->last_ts) {
 		if (replay_reopen(t))
 			return;
@@ -630,32 +650,28 @@ static void replay_action(struct tui *t, enum tui_action act)
 {
 	switch (act) {
 	case ACT_PLAY:
-		if (t->at_end) {
+		if (t->cur->at_end) {
 			tui_message(t, "at the end of the trace: R restarts from the start");
 			break;
 		}
-		t->loading = false;
-		t->playing = !t->playing;
-		t->play_ts = position(t);
+		t->play.loading = false;
+		t->play.playing = !t->play.playing;
+		t->cur->play_ts = position(t);
 		break;
 	case ACT_FASTER:
-		if (t->speed < NR_SPEEDS - 1)
-			t->speed++;
+		if (t->play.speed < NR_SPEEDS - 1)
+			t->play.speed++;
 		break;
 	case ACT_SLOWER:
-		if (t->speed > 0)
-			t->speed--;
+		if (t->play.speed > 0)
+			t->play.speed--;
 		break;
 	case ACT_STEP:
-		if (t->at_end) {
+		if (t->cur->at_end) {
 			tui_message(t, "at the end of the trace: R restarts from the start");
 			break;
 		}
 		replay_seek(t, UINT64_MAX, true);
-		break;
-	case ACT_START:
-		/* every count goes back to 0: ask (g and Home are the top of a list) */
-		t->confirm = CONFIRM_RESTART;
 		break;
 	case ACT_FINISH:
 		replay_seek(t, UINT64_MAX, false);
@@ -682,30 +698,32 @@ static void draw_title(struct tui *t)
 	for (int i = 0; i < COLS; i++)
 		mvaddch(0, i, ' ');
 	x += tui_puts(0, x, -1, " rqpath ");
-	if (t->live) {
+	if (t->cur->live) {
 		x += tui_puts(0, x, -1, "live");
 	} else {
 		x += tui_puts(0, x, -1, "replay ");
 		if (t->cmp)	/* which of the two traces the views show */
 			x += tui_puts(0, x, -1, tui_compare_side(t->cmp) ? "NEW " : "BASE ");
 	}
-	if (t->live) {
+	if (t->cur->live) {
 		char state[96];
-		double quiet = wall_now() - t->events_at;
+		double quiet = wall_now() - t->rec.events_at;
 
 		/*
 		 * No event for seconds and the recorder knows why (tracing switched off, the
 		 * instance removed): stalled, not recording.  Quiet alone is only quiet.
 		 */
-		if (!t->live_ready)
+		if (!t->rec.live_ready)
 			snprintf(state, sizeof(state), "starting");
-		else if (t->stall)
+		else if (t->rec.stall)
 			snprintf(state, sizeof(state), "stalled: no events for %.0fs, %s",
-				 t->events_at ? quiet : wall_now() - t->started, t->stall);
-		else if (t->frozen)	/* Z zooms in the timeline: name the key that thaws */
+				 t->rec.events_at ? quiet : wall_now() - t->rec.started,
+				 t->rec.stall);
+		/* Z zooms in the timeline: name the key that thaws */
+		else if (t->rec.frozen)
 			snprintf(state, sizeof(state), "FROZEN (%s: live again)",
 				 tui_key_name(t, ACT_FREEZE));
-		else if (t->events_at && quiet >= 3)
+		else if (t->rec.events_at && quiet >= 3)
 			snprintf(state, sizeof(state), "recording, quiet for %.0fs", quiet);
 		else
 			snprintf(state, sizeof(state), "recording");
@@ -714,19 +732,19 @@ static void draw_title(struct tui *t)
 		const char *state;
 		char sp[32];
 
-		snprintf(sp, sizeof(sp), "%gx", speeds[t->speed]);
-		if (t->loading && t->seek_ts == UINT64_MAX && !t->seek_placement)
+		snprintf(sp, sizeof(sp), "%gx", speeds[t->play.speed]);
+		if (t->play.loading && t->play.seek_ts == UINT64_MAX && !t->play.seek_placement)
 			state = "loading";
-		else if (t->loading)
+		else if (t->play.loading)
 			state = "seeking";
-		else if (t->at_end)
+		else if (t->cur->at_end)
 			state = "END";
-		else if (t->playing)
+		else if (t->play.playing)
 			state = "playing";
 		else
 			state = "paused";
-		if (t->loading && t->seek_ts == UINT64_MAX && !t->seek_placement)
-			snprintf(pos, sizeof(pos), "%3.0f%%", t->progress * 100);
+		if (t->play.loading && t->play.seek_ts == UINT64_MAX && !t->play.seek_placement)
+			snprintf(pos, sizeof(pos), "%3.0f%%", t->cur->progress * 100);
 		else
 		{
 			char ts[48];
@@ -735,24 +753,24 @@ static void draw_title(struct tui *t)
 								   sizeof(ts)));
 		}
 		snprintf(right, sizeof(right), "%s  %s %s %s %s ", v ? v->ops->title : "",
-			 t->playing ? tui_g.play : tui_g.pause, state, sp, pos);
+			 t->play.playing ? tui_g.play : tui_g.pause, state, sp, pos);
 	}
 	rw = tui_width(right);
-	if (!t->live && t->path)
-		tui_puts_untrusted(0, x, COLS - x - rw - 1, t->path, strlen(t->path));
-	if (t->live && t->output) {
+	if (!t->cur->live && t->cur->path)
+		tui_puts_untrusted(0, x, COLS - x - rw - 1, t->cur->path, strlen(t->cur->path));
+	if (t->cur->live && t->rec.output) {
 		struct stat st;
 		char size[32] = "";
 
-		if (stat(t->output, &st) == 0)
+		if (stat(t->rec.output, &st) == 0)
 			snprintf(size, sizeof(size), " %.1f MB", st.st_size / 1e6);
 		x += tui_puts(0, x, -1, " ");
 		x += tui_puts(0, x, -1, tui_g.arrow);
 		x += tui_puts(0, x, -1, " ");
-		x += tui_puts_untrusted(0, x, COLS - x - rw - 1 - (int)strlen(size), t->output,
-					strlen(t->output));
+		x += tui_puts_untrusted(0, x, COLS - x - rw - 1 - (int)strlen(size), t->rec.output,
+					strlen(t->rec.output));
 		tui_puts(0, x, COLS - x - rw - 1, size);
-	} else if (t->live) {
+	} else if (t->cur->live) {
 		tui_puts(0, x, COLS - x - rw - 1, " (not kept: no -o)");
 	}
 	tui_puts(0, COLS - rw > x ? COLS - rw : x, rw, right);
@@ -765,7 +783,7 @@ static void draw_bottom(struct tui *t)
 	char line[512];
 
 	tui_clear_row(y, 0);
-	if (t->prompt_active) {
+	if (t->prompt.active) {
 		tui_prompt_draw(t, y);
 		return;
 	}
@@ -826,7 +844,7 @@ void tui_mouse(struct tui *t, int y, int x, enum tui_mouse what)
 	int n;
 
 	t->dirty = true;
-	if (!v || !v->ops->key || t->prompt_active)
+	if (!v || !v->ops->key || t->prompt.active)
 		return;
 	if (what == TUI_WHEEL_UP || what == TUI_WHEEL_DOWN) {
 		for (int i = 0; i < 3; i++)
@@ -865,6 +883,9 @@ static void mouse_event(struct tui *t)
 		tui_mouse(t, me.y, me.x, TUI_CLICK);
 }
 
+static void source_action(struct tui *t, enum tui_action act);
+static void side_restart(struct tui *t);
+
 static void handle_key(struct tui *t, int ch)
 {
 	static const enum tui_view_id cycle[] = { VIEW_DASHBOARD, VIEW_PLACEMENTS, VIEW_TASKS,
@@ -884,7 +905,7 @@ static void handle_key(struct tui *t, int ch)
 		t->quit = true;
 		return;
 	}
-	if (t->prompt_active) {
+	if (t->prompt.active) {
 		tui_prompt_key(t, ch);
 		return;
 	}
@@ -901,10 +922,8 @@ static void handle_key(struct tui *t, int ch)
 		else if (!yes)
 			tui_message(t, "%s", what == CONFIRM_RESTART ? "not restarted" :
 				    "not reset");
-		else if (what == CONFIRM_RESTART)
-			replay_reopen(t);
 		else
-			tui_live_action(t, ACT_RESET);
+			side_restart(t);
 		return;
 	}
 	act = tui_key_action(t, ch);
@@ -917,7 +936,7 @@ static void handle_key(struct tui *t, int ch)
 	}
 	if (act == ACT_QUIT || act == ACT_QUIT_ALL) {
 		/* q would throw away a live recording nobody asked to keep: ask */
-		if (t->live && !t->output)
+		if (t->cur->live && !t->rec.output)
 			t->confirm = CONFIRM_QUIT;
 		else
 			t->quit = true;
@@ -985,7 +1004,7 @@ static void handle_key(struct tui *t, int ch)
 			char name[256];
 
 			tui_switch(t, bottom, NULL);
-			tui_esc(t->path, name, sizeof(name));
+			tui_esc(t->cur->path, name, sizeof(name));
 			tui_message(t, "the views show %s: %s", tui_compare_side(t->cmp) ? "NEW" :
 				    "BASE", name);
 		}
@@ -1033,16 +1052,9 @@ static void handle_key(struct tui *t, int ch)
 	case ACT_START:
 	case ACT_FINISH:
 	case ACT_JUMP_TIME:
-		if (!t->live)
-			replay_action(t, act);
-		break;
 	case ACT_FREEZE:
-		if (t->live)
-			tui_live_action(t, act);
-		break;
 	case ACT_RESET:
-		if (t->live)
-			t->confirm = CONFIRM_RESET;
+		source_action(t, act);
 		break;
 	default:
 		break;
@@ -1051,24 +1063,50 @@ static void handle_key(struct tui *t, int ch)
 
 /* ---- the end of a TUI ------------------------------------------------------------- */
 
+/*
+ * A TUI on one side, a trace file (path: its index is built as it loads) or a live source
+ * (its analysis and index begin with the recording); NULL when out of memory.
+ */
+static struct tui *tui_new(bool live, const char *path, const char *topology, bool no_truth)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->cur = &t->side[0];
+	t->cur->live = live;
+	t->cur->path = path;
+	t->play.topology = topology;
+	t->play.no_truth = no_truth;
+	t->play.speed = SPEED_1X;
+	if (!live)
+		t->cur->idx = tl_index_new();
+	return t;
+}
+
+/* The TUI and both its sides, freed. */
 static void tui_free(struct tui *t)
 {
-	tl_index_free(t->idx);
-	t->idx = NULL;
 	for (int i = 0; i < VIEW__COUNT; i++) {
 		if (t->views[i].priv && t->views[i].ops && t->views[i].ops->done)
 			t->views[i].ops->done(&t->views[i]);
 		free(t->views[i].priv);
 		t->views[i].priv = NULL;
 	}
-	if (t->rp)
-		rq_replay_close(t->rp);
-	if (t->an)
-		rq_analysis_free(t->an);
-	t->rp = NULL;
-	t->an = NULL;
+	for (int i = 0; i < 2; i++) {
+		struct tui_side *s = &t->side[i];
+
+		tl_index_free(s->idx);
+		s->idx = NULL;
+		if (s->rp)
+			rq_replay_close(s->rp);
+		if (s->an)
+			rq_analysis_free(s->an);
+		s->rp = NULL;
+		s->an = NULL;
+	}
 	tui_compare_free(t->cmp);
-	t->cmp = NULL;
+	free(t);
 }
 
 /* Rows of background work a turn (view_ops.idle): a few milliseconds. */
@@ -1082,9 +1120,9 @@ int tui_replay_load(struct tui *t, const char *path)
 		tui_message(t, "out of memory");
 		return -1;
 	}
-	tl_index_free(t->idx);
-	t->idx = idx;
-	t->path = path;
+	tl_index_free(t->cur->idx);
+	t->cur->idx = idx;
+	t->cur->path = path;
 	if (replay_reopen(t))
 		return -1;
 	replay_seek(t, UINT64_MAX, false);
@@ -1101,25 +1139,25 @@ static int compare_load(struct tui *t, char *err, size_t errlen)
 	char name[1024];
 	int rc = 0;
 
-	rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
-	if (!t->idx && !(t->idx = tl_index_new())) {
+	rq_escape_c(t->cur->path, strlen(t->cur->path), name, sizeof(name));
+	if (!t->cur->idx && !(t->cur->idx = tl_index_new())) {
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	if (!t->rp && replay_reopen(t)) {
+	if (!t->cur->rp && replay_reopen(t)) {
 		rc = -1;
 	} else {
 		replay_seek(t, UINT64_MAX, false);
 		while (!replay_feed(t, 0.2))
 			if (progress)
-				rq_progress("reading %s %3.0f%%", name, t->progress * 100);
+				rq_progress("reading %s %3.0f%%", name, t->cur->progress * 100);
 		if (progress)
 			rq_progress(NULL);
-		t->loading = false;
-		t->play_ts = rq_analysis_summary(t->an)->nr_events ?
-			     rq_analysis_summary(t->an)->last_ts : t->trace_first;
+		t->play.loading = false;
+		t->cur->play_ts = rq_analysis_summary(t->cur->an)->nr_events ?
+			     rq_analysis_summary(t->cur->an)->last_ts : t->cur->trace_first;
 		/* an error while reading ends the feed early: an index never completed */
-		rc = t->msg[0] || !t->idx->complete ? -1 : 0;
+		rc = t->msg[0] || !t->cur->idx->complete ? -1 : 0;
 		tui_compare_take(t);
 	}
 	if (rc)
@@ -1136,24 +1174,18 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 	char terr[512];
 	int rc;
 
-	t = calloc(1, sizeof(*t));
+	t = tui_new(false, base[0], topology, no_truth);
 	if (!t) {
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	t->path = base[0];
-	t->topology = topology;
-	t->no_truth = no_truth;
-	t->speed = SPEED_1X;
-	t->idx = tl_index_new();
 	/* open once before touching the terminal: a bad file is one line on stderr */
 	if (replay_reopen(t)) {
 		char name[1024];
 
-		rq_escape_c(t->path, strlen(t->path), name, sizeof(name));
+		rq_escape_c(t->cur->path, strlen(t->cur->path), name, sizeof(name));
 		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
 		tui_free(t);
-		free(t);
 		return -1;
 	}
 	if (nnew) {
@@ -1163,22 +1195,20 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 					 errlen);
 		ok = t->cmp && !compare_load(t, err, errlen);
 		if (ok) {
-			/* NEW in the other slot, then back to BASE */
+			/* NEW in the other side, then back to BASE */
 			tui_compare_swap(t);
-			t->path = new[0];
+			t->cur->path = new[0];
 			ok = !compare_load(t, err, errlen);
 			tui_compare_swap(t);
 		}
 		if (!ok) {
 			tui_free(t);
-			free(t);
 			return -1;
 		}
 	}
 	if (term_start(t, terr, sizeof(terr))) {
 		snprintf(err, errlen, "replay: %s", terr);
 		tui_free(t);
-		free(t);
 		return -1;
 	}
 	tui_switch(t, t->cmp ? VIEW_COMPARE : VIEW_DASHBOARD, NULL);
@@ -1187,7 +1217,6 @@ static int replay_main(const char *const *base, int nbase, const char *const *ne
 	term_end();
 	tui_script_close(t);
 	tui_free(t);
-	free(t);
 	return rc;
 }
 
@@ -1221,7 +1250,7 @@ int tui_why(const char *path, const char *topology, bool no_truth, int pid, bool
 	int rc = 0;
 
 	rq_escape_c(path, strlen(path), name, sizeof(name));
-	t = calloc(1, sizeof(*t));
+	t = tui_new(false, path, topology, no_truth);
 	if (!t) {
 		snprintf(err, errlen, "why: out of memory");
 		return -1;
@@ -1229,13 +1258,8 @@ int tui_why(const char *path, const char *topology, bool no_truth, int pid, bool
 	setlocale(LC_ALL, "");
 	t->utf8 = locale_is_utf8();
 	t->test_mode = true;
-	t->path = path;
-	t->topology = topology;
-	t->no_truth = no_truth;
-	t->speed = SPEED_1X;
-	t->idx = tl_index_new();
 	tui_draw_init(t);	/* the glyphs only: no colour, no terminal */
-	if (!t->idx || replay_reopen(t)) {
+	if (!t->cur->idx || replay_reopen(t)) {
 		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot open the trace");
 		rc = -1;
 		goto out;
@@ -1243,14 +1267,14 @@ int tui_why(const char *path, const char *topology, bool no_truth, int pid, bool
 	replay_seek(t, UINT64_MAX, false);
 	while (!replay_feed(t, 0.5))
 		;
-	if (t->msg[0] || !t->idx->complete) {
+	if (t->msg[0] || !t->cur->idx->complete) {
 		snprintf(err, errlen, "%s: %s", name, t->msg[0] ? t->msg : "cannot read the trace");
 		rc = -1;
 		goto out;
 	}
-	tl_index_sort(t->idx);
-	for (size_t i = 0; i < t->idx->npl; i++) {
-		if (t->idx->pl[i].pid != pid)
+	tl_index_sort(t->cur->idx);
+	for (size_t i = 0; i < t->cur->idx->npl; i++) {
+		if (t->cur->idx->pl[i].pid != pid)
 			continue;
 		if (n == cap) {
 			struct rq_placement *np = realloc(ps, (cap ? 2 * cap : 64) * sizeof(*ps));
@@ -1263,7 +1287,7 @@ int tui_why(const char *path, const char *topology, bool no_truth, int pid, bool
 			ps = np;
 			cap = cap ? 2 * cap : 64;
 		}
-		tl_pl_expand(t->idx, &t->idx->pl[i], &ps[n]);
+		tl_pl_expand(t->cur->idx, &t->cur->idx->pl[i], &ps[n]);
 		/* the one nearest at: the first of two as near */
 		if (at_given && n && fabs(tui_rel(t, ps[n].ts) - at) <
 		    fabs(tui_rel(t, ps[best].ts) - at))
@@ -1290,7 +1314,6 @@ out:
 	free(ps);
 	tui_evidence_free(t);
 	tui_free(t);
-	free(t);
 	return rc;
 }
 
@@ -1309,20 +1332,8 @@ static void live_sink(void *data, const struct rq_event *ev)
 	struct tui *t = data;
 
 	/* kernel truth (BPF) goes on while tracing is off: only the tracepoints' count */
-	t->kernel_events |= ev->type != RQ_EV_TRUTH;
-	rq_analysis_feed(t->an, ev);
-}
-
-static void live_advance(void *data, uint64_t ts)
-{
-	struct tui *t = data;
-
-	if (t->kernel_events)
-		t->events_at = wall_now();
-	t->kernel_events = false;
-	if (!t->trace_first && t->an && rq_analysis_summary(t->an)->first_ts)
-		t->trace_first = rq_analysis_summary(t->an)->first_ts;
-	on_advance(data, ts);
+	t->rec.kernel_events |= ev->type != RQ_EV_TRUTH;
+	rq_analysis_feed(t->cur->an, ev);
 }
 
 /*
@@ -1334,45 +1345,43 @@ static int live_begin(struct tui *t)
 	struct rq_analysis *an = new_analysis(t);
 	struct tl_index *idx = tl_index_new();
 
-	if (!an || !idx || rq_analysis_begin(an, "live", rq_pump_cpus(t->pump), t->release,
-					     rq_pump_available(t->pump))) {
+	if (!an || !idx || rq_analysis_begin(an, "live", rq_pump_cpus(t->cur->pump), t->rec.release,
+					     rq_pump_available(t->cur->pump))) {
 		rq_analysis_free(an);
 		tl_index_free(idx);
 		return -1;
 	}
-	if (t->idx)
-		tl_index_detach(t->idx, t->an);
-	tl_index_free(t->idx);
+	if (t->cur->idx)
+		tl_index_detach(t->cur->idx, t->cur->an);
+	tl_index_free(t->cur->idx);
 	/* a fresh analysis learns the tasks' attributes and the topology again */
-	if (t->an)
-		rq_recorder_snapshot(t->rec);
-	rq_analysis_free(t->an);
-	t->an = an;
-	t->idx = idx;
+	if (t->cur->an)
+		rq_recorder_snapshot(t->rec.recorder);
+	rq_analysis_free(t->cur->an);
+	t->cur->an = an;
+	t->cur->idx = idx;
 	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
-	tl_index_window(t->idx, 1 << 20, 2 << 20);
-	tl_index_attach(t->idx, t->an);
-	subscribe(t);
-	t->trace_first = 0;
-	hist_reset(t);
-	t->counting_since = wall_now();
+	tl_index_window(t->cur->idx, 1 << 20, 2 << 20);
+	tl_index_attach(t->cur->idx, t->cur->an);
+	t->cur->trace_first = 0;
+	t->rec.counting_since = wall_now();
 	for (int i = 0; i < VIEW__COUNT; i++)
 		t->views[i].stale = true;
-	t->generation++;
-	t->live_ready = true;
+	side_begun(t);
+	t->rec.live_ready = true;
 	return 0;
 }
 
-void tui_live_action(struct tui *t, enum tui_action act)
+static void live_action(struct tui *t, enum tui_action act)
 {
 	switch (act) {
 	case ACT_FREEZE:
-		t->frozen = !t->frozen;
-		if (t->frozen) {
+		t->rec.frozen = !t->rec.frozen;
+		if (t->rec.frozen) {
 			tui_message(t, "frozen: the screen waits, recording and analysis go on "
 				    "(%s: live again)", tui_key_name(t, ACT_FREEZE));
 		} else {
-			uint64_t n = rq_analysis_summary(t->an)->nr_events;
+			uint64_t n = rq_analysis_summary(t->cur->an)->nr_events;
 
 			/* the rows the views kept while frozen are old now */
 			for (int i = 0; i < VIEW__COUNT; i++)
@@ -1383,36 +1392,62 @@ void tui_live_action(struct tui *t, enum tui_action act)
 				    "counted)", (unsigned long long)n);
 		}
 		break;
-	case ACT_RESET:
-		t->frozen = false;
-		if (live_begin(t))
-			tui_message(t, "out of memory");
-		else
-			tui_message(t, "counters reset: counting from now");
-		t->rate = 0;
-		t->rate_events = rq_pump_records(t->pump);
-		t->rate_at = wall_now();
-		break;
 	default:
 		break;
 	}
 }
 
+/*
+ * The source's keys, replay or live: play, speed, step, finish and jump in a trace file,
+ * freeze live; restart (a file) and reset (live) ask first.  A key of the other kind of
+ * source does nothing.
+ */
+static void source_action(struct tui *t, enum tui_action act)
+{
+	if (act == ACT_START || act == ACT_RESET) {
+		/* every count goes back to 0: ask (g and Home are the top of a list) */
+		if ((act == ACT_RESET) == t->cur->live)
+			t->confirm = t->cur->live ? CONFIRM_RESET : CONFIRM_RESTART;
+		return;
+	}
+	if (t->cur->live)
+		live_action(t, act);
+	else
+		replay_action(t, act);
+}
+
+/* y to restart or reset: every count from 0 (a file from its start, live from now). */
+static void side_restart(struct tui *t)
+{
+	if (!t->cur->live) {
+		replay_reopen(t);
+		return;
+	}
+	t->rec.frozen = false;
+	if (live_begin(t))
+		tui_message(t, "out of memory");
+	else
+		tui_message(t, "counters reset: counting from now");
+	t->rec.rate = 0;
+	t->rec.rate_events = rq_pump_records(t->cur->pump);
+	t->rec.rate_at = wall_now();
+}
+
 /* Rates that decay, and whether a quiet source is stalled. */
 static void live_status(struct tui *t, double now)
 {
-	uint64_t n = rq_pump_records(t->pump);
-	double dt = now - t->rate_at;
+	uint64_t n = rq_pump_records(t->cur->pump);
+	double dt = now - t->rec.rate_at;
 
 	if (dt >= 0.5) {
 		/* exponentially weighted: a burst fades within a few seconds */
-		t->rate = rq_rate_decay(t->rate, n - t->rate_events, dt, RATE_TAU);
-		t->rate_events = n;
-		t->rate_at = now;
+		t->rec.rate = rq_rate_decay(t->rec.rate, n - t->rec.rate_events, dt, RATE_TAU);
+		t->rec.rate_events = n;
+		t->rec.rate_at = now;
 	}
-	t->stall = NULL;
-	if (!t->events_at || now - t->events_at >= LIVE_QUIET)
-		t->stall = rq_recorder_stalled(t->rec);
+	t->rec.stall = NULL;
+	if (!t->rec.events_at || now - t->rec.events_at >= LIVE_QUIET)
+		t->rec.stall = rq_recorder_stalled(t->rec.recorder);
 }
 
 /*
@@ -1435,31 +1470,32 @@ struct loop {
 /* Replay's turn: feed toward the target, play on, or work in the background at rest. */
 static void replay_turn(struct tui *t, struct loop *l)
 {
-	if (t->loading) {
+	if (t->play.loading) {
 		if (replay_feed(t, 0.05)) {
-			const struct rq_summary *sum = rq_analysis_summary(t->an);
+			const struct rq_summary *sum = rq_analysis_summary(t->cur->an);
 
-			t->loading = false;
+			t->play.loading = false;
 			t->dirty = true;
-			if (t->at_end || t->seek_placement)
-				t->play_ts = sum->nr_events ? sum->last_ts : t->trace_first;
+			if (t->cur->at_end || t->play.seek_placement)
+				t->cur->play_ts = sum->nr_events ? sum->last_ts :
+						  t->cur->trace_first;
 			else
-				t->play_ts = t->seek_ts;
+				t->cur->play_ts = t->play.seek_ts;
 		}
 		l->last = wall_now();
-	} else if (t->playing) {
+	} else if (t->play.playing) {
 		/* a script plays on a virtual clock: 40 ms a turn */
 		double now = t->script ? l->last + 0.04 : wall_now();
 
-		t->play_ts += (uint64_t)((now - l->last) * speeds[t->speed] * 1e9);
+		t->cur->play_ts += (uint64_t)((now - l->last) * speeds[t->play.speed] * 1e9);
 		l->last = now;
-		t->seek_ts = t->play_ts;
-		t->seek_placement = false;
+		t->play.seek_ts = t->cur->play_ts;
+		t->play.seek_placement = false;
 		replay_feed(t, 0.03);
-		if (t->at_end) {
-			t->playing = false;
+		if (t->cur->at_end) {
+			t->play.playing = false;
 			t->dirty = true;
-			t->play_ts = rq_analysis_summary(t->an)->last_ts;
+			t->cur->play_ts = rq_analysis_summary(t->cur->an)->last_ts;
 		}
 	} else {
 		l->last = wall_now();
@@ -1476,10 +1512,10 @@ static bool live_turn(struct tui *t, struct loop *l)
 	double now = wall_now();
 
 	/* --duration S: the recording ends as the user would end it (q) */
-	if (t->duration > 0 && now - t->started >= t->duration)
+	if (t->rec.duration > 0 && now - t->rec.started >= t->rec.duration)
 		t->quit = true;
 	if (l->more || now - l->last_read >= LIVE_GAP) {
-		l->ret = rq_recorder_step(t->rec, &slice);
+		l->ret = rq_recorder_step(t->rec.recorder, &slice);
 		if (l->ret <= 0)
 			return false;
 		l->last_read = now;
@@ -1496,10 +1532,10 @@ static bool loop_draws(const struct tui *t, const struct loop *l, bool after_tur
 		return true;
 	if (!after_turn)
 		return false;
-	if (!t->live)
-		return t->loading || t->playing;
+	if (!t->cur->live)
+		return t->play.loading || t->play.playing;
 	/* a frozen screen waits for a key (a script's dumps show it waiting) */
-	if (t->frozen)
+	if (t->rec.frozen)
 		return false;
 	return t->script || wall_now() - l->last_draw >= LIVE_FRAME;
 }
@@ -1510,10 +1546,10 @@ static void loop_wait(struct tui *t, struct loop *l)
 	double now = wall_now(), wait;
 	int n = 0;
 
-	if (!t->live) {
-		if (t->script || t->loading || l->idle_more)
+	if (!t->cur->live) {
+		if (t->script || t->play.loading || l->idle_more)
 			return;
-		wait = t->playing ? 0.04 : 0.25;
+		wait = t->play.playing ? 0.04 : 0.25;
 	} else {
 		if (l->more)
 			return;
@@ -1537,8 +1573,8 @@ static void loop_wait(struct tui *t, struct loop *l)
 		l->fds[n].events = POLLIN;
 		n++;
 	}
-	if (t->live && (t->script || now - l->last_read >= LIVE_GAP))
-		n += rq_recorder_pollfds(t->rec, l->fds + n, l->ncpu + 1);
+	if (t->cur->live && (t->script || now - l->last_read >= LIVE_GAP))
+		n += rq_recorder_pollfds(t->rec.recorder, l->fds + n, l->ncpu + 1);
 	poll(l->fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 }
 
@@ -1547,7 +1583,7 @@ static int tui_loop(struct tui *t)
 	struct loop l = { .last = wall_now() };
 	int ch;
 
-	l.ncpu = t->live ? rq_pump_cpus(t->pump) : 0;
+	l.ncpu = t->cur->live ? rq_pump_cpus(t->cur->pump) : 0;
 	/* the keyboard, each CPU's ring buffer, the BPF ring buffer */
 	l.fds = calloc((size_t)l.ncpu + 2, sizeof(*l.fds));
 	if (!l.fds)
@@ -1557,7 +1593,7 @@ static int tui_loop(struct tui *t)
 		/* keys first, and their screen at once: the source's work comes after */
 		if (t->script) {
 			/* one scripted key per turn, replay only at rest: the dumps are exact */
-			if (t->live || (!t->loading && !t->playing)) {
+			if (t->cur->live || (!t->play.loading && !t->play.playing)) {
 				ch = tui_script_key(t);
 				if (ch != ERR)
 					handle_key(t, ch);
@@ -1574,7 +1610,7 @@ static int tui_loop(struct tui *t)
 			t->dirty = false;
 			l.last_draw = wall_now();
 		}
-		if (t->live) {
+		if (t->cur->live) {
 			if (!live_turn(t, &l))
 				break;
 		} else {
@@ -1601,24 +1637,21 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	struct tui *t;
 	int fd = -1, rc;
 
-	t = calloc(1, sizeof(*t));
+	t = tui_new(true, NULL, NULL, false);
 	if (!t) {
 		snprintf(err, errlen, "live: out of memory");
 		return -1;
 	}
-	t->live = true;
-	t->output = o->output;
-	t->duration = o->duration;
-	t->speed = SPEED_1X;
+	t->rec.output = o->output;
+	t->rec.duration = o->duration;
 	if (uname(&un) == 0)
-		snprintf(t->release, sizeof(t->release), "%s", un.release);
+		snprintf(t->rec.release, sizeof(t->rec.release), "%s", un.release);
 	if (term_start(t, rerr, sizeof(rerr))) {
 		snprintf(err, errlen, "live: %s", rerr);
 		tui_free(t);
-		free(t);
 		return -1;
 	}
-	t->started = t->rate_at = wall_now();
+	t->rec.started = t->rec.rate_at = wall_now();
 	tui_switch(t, VIEW_DASHBOARD, NULL);
 	draw(t);
 	/* without -o the recording goes to a file that never has a name (nothing left) */
@@ -1631,27 +1664,25 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	opts.quiet = true;
 	opts.stop = &sig_quit;	/* a signal that would end rqpath ends the recording */
 	rerr[0] = '\0';
-	t->rec = rq_recorder_start(&opts, &st, rerr, sizeof(rerr));
+	t->rec.recorder = rq_recorder_start(&opts, &st, rerr, sizeof(rerr));
 	rc = -1;
-	if (t->rec) {
-		t->pump = rq_recorder_pump(t->rec);
-		rq_pump_on_advance(t->pump, live_advance, t);
-		if (live_begin(t) || rq_pump_add_sink(t->pump, live_sink, t)) {
+	if (t->rec.recorder) {
+		t->cur->pump = rq_recorder_pump(t->rec.recorder);
+		if (live_begin(t) || rq_pump_add_sink(t->cur->pump, live_sink, t)) {
 			snprintf(rerr, sizeof(rerr), "out of memory");
-			rc = rq_recorder_finish(t->rec, -1);
+			rc = rq_recorder_finish(t->rec.recorder, -1);
 		} else {
 			rc = tui_loop(t);
-			rc = rq_recorder_finish(t->rec, rc);
+			rc = rq_recorder_finish(t->rec.recorder, rc);
 		}
-		t->rec = NULL;
-		t->pump = NULL;
+		t->rec.recorder = NULL;
+		t->cur->pump = NULL;
 	}
 	term_end();
 	tui_script_close(t);
 	if (fd >= 0)
 		close(fd);
 	tui_free(t);
-	free(t);
 	if (rc) {
 		snprintf(err, errlen, "live: %s", rerr[0] ? rerr : "recording failed");
 		return -1;

@@ -216,36 +216,40 @@ struct tl_index;
 struct ev_cache;
 struct tui_compare;
 
-struct tui {
-	struct rq_analysis *an;
-	struct tl_index *idx;	/* runs and placements of the whole trace (tlindex.h) */
-	bool live;
-	bool abs_time;		/* T: absolute timestamps as trace-cmd report prints them */
-	bool test_mode;		/* RQPATH_TUI_TEST=1 or a script: no wall clock on screen */
-	struct tui_script *script;	/* RQPATH_TUI_SCRIPT: keys from a file (script.c) */
-	bool utf8, color;
-	int rows, cols;
-	bool quit;
-
-	/* replay */
-	const char *path;
-	const char *topology;	/* --topology of replay, or NULL */
-	bool no_truth;		/* --no-truth of replay */
+/*
+ * One trace: its file or live source, the analysis and index read from it and the replay
+ * clock over it.  Replay and live use side[0]; --compare loads BASE into side[0] and NEW
+ * into side[1].  The views read the one shown, t->cur.
+ */
+struct tui_side {
+	bool live;		/* the source: a live recording, else the trace file path */
+	const char *path;	/* the trace file, NULL live */
 	struct rq_replay *rp;
 	struct rq_pump *pump;	/* of the replay or of the live recording */
-	struct tui_compare *cmp;	/* --compare: the other trace and the diff (compare.c) */
+	struct rq_analysis *an;
+	struct tl_index *idx;	/* runs and placements of the whole trace (tlindex.h) */
+	uint64_t trace_first;	/* first record timestamp, 0 unknown */
+	uint64_t trace_last;	/* last one, 0 until seen */
+	uint64_t play_ts;	/* trace time reached by playback */
+	bool at_end;
+	double progress;
+	struct tui_hist hist;	/* findings over time, fed by the placement observer */
+};
+
+/* Replay: the options of the trace's analysis and the clock's state over it. */
+struct tui_play {
+	const char *topology;	/* --topology of replay, or NULL */
+	bool no_truth;		/* --no-truth of replay */
 	bool loading;		/* the initial load to the end, with progress */
 	uint64_t seek_ts;	/* loading: feed up to this trace time (UINT64_MAX: all) */
 	bool seek_placement;	/* loading: stop after the next placement (s) */
 	bool playing;
-	bool at_end;
 	int speed;		/* index into the speed table */
-	uint64_t trace_first;	/* first record timestamp, 0 unknown */
-	uint64_t trace_last;	/* last one, 0 until seen */
-	uint64_t play_ts;	/* trace time reached by playback */
-	double progress;
+};
 
-	/* live */
+/* Live: the recording and what the title line says about it. */
+struct tui_rec {
+	struct rq_recorder *recorder;	/* the recording (record.h) */
 	double started;		/* wall clock, seconds */
 	double duration;	/* live --duration S: quit S seconds after the start, 0 never */
 	double rate;		/* events per second, exponentially weighted (decays) */
@@ -254,15 +258,40 @@ struct tui {
 	char release[128];
 	bool live_ready;	/* analysis begun */
 	const char *output;	/* live -o FILE, NULL: a temporary file, deleted at the end */
-	enum tui_confirm confirm;	/* a y/n question on the bottom line */
 	double events_at;	/* wall clock of the last records read */
 	bool kernel_events;	/* a tracepoint record (not kernel truth) since the last advance */
-	struct rq_recorder *rec;	/* the recording (record.h) */
 	bool frozen;		/* Z: the display waits; recording and analysis go on */
 	double counting_since;	/* wall clock of the analysis' start (R, Z resets it) */
 	const char *stall;	/* why no event can come (rq_recorder_stalled()), NULL */
+};
 
-	struct tui_hist hist;	/* findings over time, fed by the placement observer */
+/* The prompt being edited on the bottom line (prompt.c). */
+struct tui_prompt {
+	bool active;
+	char label[96];
+	char buf[128];
+	int len, pos;		/* text length, cursor */
+	int at;			/* history entry shown, -1: the text typed */
+	struct prompt_hist *h;
+	struct prompt_hist hist[TUI_PROMPT_KINDS];
+	tui_prompt_fn done;
+	void *data;
+};
+
+struct tui {
+	struct tui_side side[2];	/* the traces: 0 BASE (or the only one), 1 NEW */
+	struct tui_side *cur;	/* the side the views show */
+	struct tui_compare *cmp;	/* --compare: the diff of the two sides (compare.c) */
+	struct tui_play play;	/* replay */
+	struct tui_rec rec;	/* live */
+
+	/* the terminal */
+	bool abs_time;		/* T: absolute timestamps as trace-cmd report prints them */
+	bool test_mode;		/* RQPATH_TUI_TEST=1 or a script: no wall clock on screen */
+	struct tui_script *script;	/* RQPATH_TUI_SCRIPT: keys from a file (script.c) */
+	bool utf8, color;
+	bool quit;
+
 	struct ev_cache *evidence;	/* the detail's evidence reader (evidence.c) */
 	uint64_t generation;	/* bumped on every model change */
 
@@ -273,21 +302,13 @@ struct tui {
 	char search[64];	/* the last / pattern, shared by the views */
 	bool dirty;		/* something to draw */
 
-	/* bottom line: a message, or a prompt being edited */
+	/* bottom line: a question, a message, or a prompt being edited */
+	enum tui_confirm confirm;	/* a y/n question on the bottom line */
 	char msg[256];
-	bool prompt_active;
-	char prompt_label[96];
-	char prompt_buf[128];
-	int prompt_len, prompt_pos;	/* text length, cursor */
-	int prompt_at;			/* history entry shown, -1: the text typed */
-	struct prompt_hist *prompt_h;
-	struct prompt_hist prompt_hist[TUI_PROMPT_KINDS];
-	tui_prompt_fn prompt_done;
-	void *prompt_data;
+	struct tui_prompt prompt;
 };
 
 /* tui.c */
-void tui_live_action(struct tui *t, enum tui_action act);
 /* The views' background work (view_ops.idle), budget rows (0: all); true if more. */
 bool tui_idle(struct tui *t, unsigned int budget);
 void tui_push(struct tui *t, enum tui_view_id id, const void *arg);
@@ -485,23 +506,11 @@ bool tl_step(struct view *v, int dir);
 
 /*
  * compare.c: `rqpath replay BASE... --compare NEW...`.  The first file of each side is
- * loaded whole (analysis, index, replay state); the views show one side at a time
- * through the fields of struct tui, the other side waits in a struct tui_side, and
- * tui_compare_swap() exchanges the two.  The other files of a side are audited for
- * their numbers only.  The compare view shows src/output/diff.c's rows.
+ * loaded whole (analysis, index, replay state) into its struct tui_side (t->side[0] BASE,
+ * t->side[1] NEW); the views show the one t->cur points to, and tui_compare_swap() points
+ * it at the other.  The other files of a side are audited for their numbers only.  The
+ * compare view shows src/output/diff.c's rows.
  */
-struct tui_side {
-	const char *path;
-	struct rq_replay *rp;
-	struct rq_pump *pump;
-	struct rq_analysis *an;
-	struct tl_index *idx;
-	uint64_t trace_first, trace_last, play_ts;
-	bool at_end;
-	double progress;
-	struct tui_hist hist;
-};
-
 /* NULL and a line in err when a file cannot be read (audits the extra runs). */
 struct tui_compare *tui_compare_new(const char *const *base, int nbase,
 				    const char *const *new, int nnew, const char *topology,
