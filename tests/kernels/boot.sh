@@ -90,7 +90,7 @@ case $topo in
 	;;
 128-16llc)
 	smp="-smp 128,sockets=16,cores=8,threads=1" mem=8G numa=""
-	want="cpus=128 llc=$(seq 0 8 120 | awk '{ printf "%s%d-%d", NR > 1 ? "," : "", $1, $1 + 7 }') smt=1 nodes=0-127"
+	want="cpus=128 llc=$(seq 0 8 120 | awk '{ printf "%s%d-%d", (NR > 1 ? "," : ""), $1, $1 + 7 }') smt=1 nodes=0-127"
 	;;
 *) kerr "unknown topology '$topo' (4 16-2s-smt-numa 16-4llc 64-2s-smt-numa 64-8llc 128-16llc)"
    exit 2 ;;
