@@ -305,10 +305,7 @@ static void detail_draw(struct view *v, int y0, int h)
 	struct detail_state *s = v->priv;
 
 	build(v);
-	if (v->top > s->n - h)
-		v->top = s->n - h;
-	if (v->top < 0)
-		v->top = 0;
+	tui_pager_clamp(v, s->n, h);
 	for (int i = 0; i < h && v->top + i < s->n; i++) {
 		const struct dline *l = &s->lines[v->top + i];
 

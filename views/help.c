@@ -118,10 +118,7 @@ static void help_draw(struct view *v, int y0, int h)
 	struct help_state *s = v->priv;
 
 	build(v);
-	if (v->top > s->n - h)
-		v->top = s->n - h;
-	if (v->top < 0)
-		v->top = 0;
+	tui_pager_clamp(v, s->n, h);
 	for (int i = 0; i < h && v->top + i < s->n; i++) {
 		if (s->head[v->top + i])
 			attron(tui_attr(C_HEADER));

@@ -37,11 +37,16 @@ bool tui_pager_key(struct view *v, enum tui_action act, int n)
 
 	if (!move_key(&v->top, act, h, n))
 		return false;
+	tui_pager_clamp(v, n, h);
+	return true;
+}
+
+void tui_pager_clamp(struct view *v, int n, int h)
+{
 	if (v->top > n - h)
 		v->top = n - h;
 	if (v->top < 0)
 		v->top = 0;
-	return true;
 }
 
 /* Move the selection of a list view of n rows; false if act is not a move. */

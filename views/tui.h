@@ -412,6 +412,8 @@ int tui_wrap(int *y, int ymax, int x, int w, const char *text, int skip);
 bool tui_list_key(struct view *v, enum tui_action act, int n);
 bool tui_pager_key(struct view *v, enum tui_action act, int n);
 void tui_list_clamp(struct view *v, int n, int h);
+/* A pager of n lines h high: v->top kept so that the last screen is full (or 0). */
+void tui_pager_clamp(struct view *v, int n, int h);
 /* One row of a list: draw row i of v at screen row y. */
 typedef void (*tui_list_row_fn)(struct view *v, int y, int i, bool sel);
 /*

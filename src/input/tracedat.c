@@ -1803,6 +1803,23 @@ static bool streams_disjoint(struct rq_td *td, int n)
 	return ok;
 }
 
+/*
+ * A v7 buffer's offset must point at a data section (OPT_BUFFER); *compressed says whether
+ * that section's CPU data is compressed.
+ */
+static bool section_compressed(struct rq_td *td, const struct td_buffer *b, bool *compressed)
+{
+	uint8_t hdr[16];
+
+	if (!td_pread(td, hdr, sizeof(hdr), b->offset, "a buffer's data section"))
+		return false;
+	if (get16(hdr) != OPT_BUFFER)
+		return td_fail(td, "corrupt trace.dat: buffer \"%s\" points to section id %u, "
+			       "not a data section", b->name, get16(hdr));
+	*compressed = get16(hdr + 2) & SEC_FL_COMPRESS;
+	return true;
+}
+
 /* Set up the cursors of buffer b and read each CPU's first record. */
 static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 {
@@ -1829,14 +1846,8 @@ static bool open_buffer(struct rq_td *td, const struct td_buffer *b)
 		return td_fail(td, "corrupt trace.dat: page size %u is smaller than a page "
 			       "header", td->bpage);
 	if (td->version >= 7 && b->ncpu) {
-		uint8_t hdr[16];
-
-		if (!td_pread(td, hdr, sizeof(hdr), b->offset, "a buffer's data section"))
+		if (!section_compressed(td, b, &td->compressed))
 			return false;
-		if (get16(hdr) != OPT_BUFFER)
-			return td_fail(td, "corrupt trace.dat: buffer \"%s\" points to section "
-				       "id %u, not a data section", b->name, get16(hdr));
-		td->compressed = get16(hdr + 2) & SEC_FL_COMPRESS;
 		if (td->compressed && td->comp == COMP_NONE)
 			return td_fail(td, "corrupt trace.dat: compressed CPU data in a file "
 				       "without compression");
@@ -1962,14 +1973,11 @@ static bool add_truth(struct rq_td *td)
 		return td_fail(td, "corrupt trace.dat: buffer \"%s\" has pages of %u bytes, the "
 			       "CPUs' are %u", b->name, b->page_size, td->bpage);
 	if (td->version >= 7) {
-		uint8_t hdr[16];
+		bool compressed = false;
 
-		if (!td_pread(td, hdr, sizeof(hdr), b->offset, "a buffer's data section"))
+		if (!section_compressed(td, b, &compressed))
 			return false;
-		if (get16(hdr) != OPT_BUFFER)
-			return td_fail(td, "corrupt trace.dat: buffer \"%s\" points to section "
-				       "id %u, not a data section", b->name, get16(hdr));
-		if (!(get16(hdr + 2) & SEC_FL_COMPRESS) != !td->compressed)
+		if (compressed != td->compressed)
 			return td_fail(td, "corrupt trace.dat: buffer \"%s\" is %scompressed, the "
 				       "CPUs' data is %s", b->name, td->compressed ? "not " : "",
 				       td->compressed ? "compressed" : "not");
