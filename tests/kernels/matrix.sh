@@ -67,8 +67,13 @@ for k in $KERNELS; do
 		[ $r = 0 ] || rc=1
 	done
 done
+# the table: the default topologies, then any other one run now or kept from a run before
+topos="4 16-2s-smt-numa 16-4llc 64-2s-smt-numa"
+for t in $TOPOLOGIES $(ls -d "$KMATRIX_DIR"/*/*/ 2>/dev/null | awk -F/ '{ print $(NF - 1) }'); do
+	case " $topos " in *" $t "*) ;; *) topos="$topos $t" ;; esac
+done
 python3 tests/kernels/matrix.py --dir "$KMATRIX_DIR" --kernels "$KALIASES" \
-	--topologies "4 16-2s-smt-numa 16-4llc 64-2s-smt-numa" \
+	--topologies "$topos" \
 	--tests "spawn wake_llc execl idle_stack hackbench build" \
 	--missing "${KMATRIX_NOTE:-not run}" --out "$KMATRIX_OUT" || rc=1
 [ "$KMATRIX_OUT" = - ] || echo "table: $KMATRIX_OUT"
