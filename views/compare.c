@@ -25,7 +25,6 @@
 #include "tui.h"
 
 struct tui_compare {
-	int side;			/* the side t->cur shows: 0 BASE, 1 NEW */
 	const char *const *files[2];
 	int nfiles[2];
 	struct rq_diff_run *runs;	/* nfiles[0] BASE runs, then nfiles[1] NEW runs */
@@ -83,9 +82,9 @@ const char *tui_compare_path(const struct tui_compare *c, int side)
 	return c->files[side][c->run[side]];
 }
 
-int tui_compare_side(const struct tui_compare *c)
+int tui_compare_side(const struct tui *t)
 {
-	return c->side;
+	return (int)(t->cur - t->side);
 }
 
 /* The views' state points into the trace they showed: they start over. */
@@ -110,18 +109,17 @@ static void views_reset(struct tui *t)
 
 void tui_compare_swap(struct tui *t)
 {
-	t->cmp->side ^= 1;
-	t->cur = &t->side[t->cmp->side];
+	t->cur = &t->side[!tui_compare_side(t)];
 	views_reset(t);
 }
 
 bool tui_compare_show(struct tui *t, int side)
 {
-	if (side == t->cmp->side)
+	if (side == tui_compare_side(t))
 		return true;
 	if (t->play.loading) {
 		tui_message(t, "%s is still loading: the other trace waits until it is read",
-			    side_names[t->cmp->side]);
+			    side_names[tui_compare_side(t)]);
 		return false;
 	}
 	tui_compare_swap(t);
@@ -131,7 +129,7 @@ bool tui_compare_show(struct tui *t, int side)
 void tui_compare_next_run(struct tui *t)
 {
 	struct tui_compare *c = t->cmp;
-	int s = c->side, n = c->nfiles[s];
+	int s = tui_compare_side(t), n = c->nfiles[s];
 	enum tui_view_id bottom = t->depth ? (enum tui_view_id)(t->stack[0] - t->views) :
 				  VIEW_DASHBOARD;
 	char name[256];
@@ -157,7 +155,7 @@ void tui_compare_next_run(struct tui *t)
 void tui_compare_take(struct tui *t)
 {
 	struct tui_compare *c = t->cmp;
-	int s = c->side;
+	int s = tui_compare_side(t);
 
 	if (c->have[s] || !t->cur->an || !t->cur->at_end || t->play.loading)
 		return;
@@ -256,10 +254,10 @@ static void draw_side(struct view *v, int y, int side)
 	int x;
 
 	tui_clear_row(y, 0);
-	if (side == c->side)
+	if (side == tui_compare_side(v->t))
 		attron(A_BOLD);
 	x = tui_puts(y, 0, -1, side ? " NEW  " : " BASE ");
-	if (side == c->side)
+	if (side == tui_compare_side(v->t))
 		attroff(A_BOLD);
 	if (c->nfiles[side] > 1)
 		snprintf(more, sizeof(more), " run %d/%d", c->run[side] + 1, c->nfiles[side]);
@@ -423,7 +421,7 @@ static void compare_draw(struct view *v, int y0, int h)
 	if (!compute(v->t)) {
 		tui_clear_row(y0 + 1, 0);
 		snprintf(buf, sizeof(buf), " reading %s (%.0f%%): the table comes when both traces "
-			 "are read to their end (G)", side_names[c->side],
+			 "are read to their end (G)", side_names[tui_compare_side(v->t)],
 			 v->t->cur->progress * 100);
 		tui_puts(y0 + 1, 0, -1, buf);
 		return;

@@ -703,7 +703,7 @@ static void draw_title(struct tui *t)
 	} else {
 		x += tui_puts(0, x, -1, "replay ");
 		if (t->cmp)	/* which of the two traces the views show */
-			x += tui_puts(0, x, -1, tui_compare_side(t->cmp) ? "NEW " : "BASE ");
+			x += tui_puts(0, x, -1, tui_compare_side(t) ? "NEW " : "BASE ");
 	}
 	if (t->cur->live) {
 		char state[96];
@@ -1000,12 +1000,12 @@ static void handle_key(struct tui *t, int ch)
 				    "--compare NEW.dat");
 			break;
 		}
-		if (tui_compare_show(t, !tui_compare_side(t->cmp))) {
+		if (tui_compare_show(t, !tui_compare_side(t))) {
 			char name[256];
 
 			tui_switch(t, bottom, NULL);
 			tui_esc(t->cur->path, name, sizeof(name));
-			tui_message(t, "the views show %s: %s", tui_compare_side(t->cmp) ? "NEW" :
+			tui_message(t, "the views show %s: %s", tui_compare_side(t) ? "NEW" :
 				    "BASE", name);
 		}
 		break;

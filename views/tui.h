@@ -521,7 +521,7 @@ struct tui_compare *tui_compare_new(const char *const *base, int nbase,
 void tui_compare_free(struct tui_compare *c);
 /* The file of a side (0 BASE, 1 NEW) loaded now; the side the views show now. */
 const char *tui_compare_path(const struct tui_compare *c, int side);
-int tui_compare_side(const struct tui_compare *c);
+int tui_compare_side(const struct tui *t);
 /* Exchange the shown trace with the other one; the views start over on it. */
 void tui_compare_swap(struct tui *t);
 /* The shown side has been read to its end: keep its numbers for the diff. */
