@@ -469,7 +469,7 @@ static void delay_publish(struct rq_analysis *an, struct rq_placement *q)
 {
 	q->settled = true;
 	examples_update(an, q);
-	if (an->obs_settled)
+	if (an->obs.settled)
 		rqe_notify_settled(an, q);
 }
 
@@ -968,15 +968,15 @@ static void forks_finish(struct rq_analysis *an)
 	struct rq_task **tasks;
 	uint32_t n = 0;
 
-	for (int i = 0; i < an->nheld; i++)
+	for (int i = 0; i < an->held.n; i++)
 		n++;
 	if (!n)
 		return;
 	order = calloc(n, sizeof(*order));
 	tasks = calloc(n, sizeof(*tasks));
 	n = 0;
-	for (unsigned int b = 0; order && tasks && b < an->task_hash_size; b++)
-		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
+	for (unsigned int b = 0; order && tasks && b < an->tasks.task_hash_size; b++)
+		for (struct rq_task *t = an->tasks.task_hash[b]; t; t = t->hnext)
 			if (t->cold->fork_held) {
 				order[n] = (struct seq_idx){
 					rqe_held(an, t->cold->fork_held - 1)->seq, n };
@@ -1033,8 +1033,8 @@ void rqe_delay_finish(struct rq_analysis *an)
 	d->pool = NULL;
 	d->pool_cap = d->pool_used = d->free_head = 0;
 	/* the tasks' heads point into the freed pool: clear them */
-	for (unsigned int b = 0; b < an->task_hash_size; b++)
-		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
+	for (unsigned int b = 0; b < an->tasks.task_hash_size; b++)
+		for (struct rq_task *t = an->tasks.task_hash[b]; t; t = t->hnext)
 		{
 			t->delay_head = 0;
 			if (rqe_cold_if(t))

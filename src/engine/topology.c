@@ -284,18 +284,18 @@ int rqe_topology_apply(struct rq_analysis *an, const char *spec, char *err, size
 			c->node = node[cpu];	/* the first CPU of the node names it */
 		if (has_cap) {
 			if (!cpu) {
-				an->capacity_source = "option";
-				an->asym_capacity = false;	/* these capacities decide */
+				an->facts.capacity_source = "option";
+				an->facts.asym_capacity = false;	/* these capacities decide */
 			}
 			c->capacity = cap[cpu];
 			if (cap[cpu] != cap[0])
-				an->asym_capacity = true;
+				an->facts.asym_capacity = true;
 		}
 	}
-	an->llc_stale = true;
+	an->bits.llc_stale = true;
 	if (has_llc) {
-		an->has_topology = true;
-		an->llc_source = RQ_LLC_OPTION;
+		an->facts.has_topology = true;
+		an->facts.llc_source = RQ_LLC_OPTION;
 	}
 	ret = 0;
 out:
