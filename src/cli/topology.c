@@ -9,6 +9,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "topology_spec.h"
 
 static int cmd_topology(int argc, char **argv);
 

@@ -27,18 +27,18 @@ static __attribute__((noinline)) void curr_changed(struct rq_analysis *an, int c
 	int next = an->cpus[cpu].curr;
 
 	rqe_curr_changed(an, cpu, prev, next, ts);
-	if (an->obs_run)
-		for (int i = 0; i < an->nobs; i++)
-			if (an->obs[i].on_run)
-				an->obs[i].on_run(an->obs[i].ctx, cpu, next, ts);
+	if (an->obs.run)
+		for (int i = 0; i < an->obs.n; i++)
+			if (an->obs.list[i].on_run)
+				an->obs.list[i].on_run(an->obs.list[i].ctx, cpu, next, ts);
 }
 
 static __attribute__((noinline)) void notify_event(struct rq_analysis *an,
 						   const struct rq_event *ev)
 {
-	for (int i = 0; i < an->nobs; i++)
-		if (an->obs[i].on_event)
-			an->obs[i].on_event(an->obs[i].ctx, ev);
+	for (int i = 0; i < an->obs.n; i++)
+		if (an->obs.list[i].on_event)
+			an->obs.list[i].on_event(an->obs.list[i].ctx, ev);
 }
 
 /* After the handler: who runs may have changed (only ever on the event's CPU). */
@@ -46,7 +46,7 @@ static inline void handled(struct rq_analysis *an, const struct rq_event *ev, in
 {
 	if (an->cpus[ev->cpu].curr != prev)
 		curr_changed(an, ev->cpu, prev, ev->ts);
-	if (an->obs_event)
+	if (an->obs.event)
 		notify_event(an, ev);
 }
 
@@ -63,13 +63,13 @@ void rq_analysis_feed(struct rq_analysis *an, const struct rq_event *ev)
 		handled(an, ev, prev);
 		return;
 	}
-	an->nr_events++;
-	if (!an->first_ts || ev->ts < an->first_ts)
-		an->first_ts = ev->ts;
-	if (ev->ts > an->last_ts)
-		an->last_ts = ev->ts;
+	an->stats.nr_events++;
+	if (!an->stats.first_ts || ev->ts < an->stats.first_ts)
+		an->stats.first_ts = ev->ts;
+	if (ev->ts > an->stats.last_ts)
+		an->stats.last_ts = ev->ts;
 	if ((unsigned int)ev->type < RQ_EV__COUNT)
-		an->counts[ev->type]++;
+		an->stats.counts[ev->type]++;
 	/*
 	 * the kernel's state (truth.c) changes nothing in the model and says nothing of who
 	 * runs where it was written: before the repair from common_pid, whatever its CPU
@@ -145,50 +145,50 @@ static int finish_task(const struct rq_task *t, void *data)
 
 void rq_analysis_note_lost(struct rq_analysis *an, uint64_t n)
 {
-	an->lost_events += n;
+	an->stats.lost_events += n;
 }
 
 void rq_analysis_note_cut(struct rq_analysis *an, const char *why)
 {
-	an->cut = why;
+	an->stats.cut = why;
 }
 
 void rq_analysis_note_eas(struct rq_analysis *an, const char *name)
 {
 	if (!name || !*name)
 		return;
-	snprintf(an->eas_event, sizeof(an->eas_event), "%s", name);
-	if (an->capacity_source)
+	snprintf(an->facts.eas_event, sizeof(an->facts.eas_event), "%s", name);
+	if (an->facts.capacity_source)
 		return;		/* the capacities are known: they decide */
-	an->capacity_source = "eas-events";
-	an->asym_capacity = true;
+	an->facts.capacity_source = "eas-events";
+	an->facts.asym_capacity = true;
 }
 
 /* Which hooks some subscriber has: one flag each for the per-event tests. */
 static void obs_flags(struct rq_analysis *an)
 {
-	an->obs_event = an->obs_placement = an->obs_settled = an->obs_run = false;
-	for (int i = 0; i < an->nobs; i++) {
-		an->obs_event |= an->obs[i].on_event != NULL;
-		an->obs_placement |= an->obs[i].on_placement != NULL;
-		an->obs_settled |= an->obs[i].on_settled != NULL;
-		an->obs_run |= an->obs[i].on_run != NULL;
+	an->obs.event = an->obs.placement = an->obs.settled = an->obs.run = false;
+	for (int i = 0; i < an->obs.n; i++) {
+		an->obs.event |= an->obs.list[i].on_event != NULL;
+		an->obs.placement |= an->obs.list[i].on_placement != NULL;
+		an->obs.settled |= an->obs.list[i].on_settled != NULL;
+		an->obs.run |= an->obs.list[i].on_run != NULL;
 	}
-	rqe_delay_keep_full(an, an->obs_settled);
+	rqe_delay_keep_full(an, an->obs.settled);
 }
 
 int rq_analysis_subscribe(struct rq_analysis *an, const struct rq_observer *o)
 {
-	if (an->nobs == an->obs_cap) {
-		int ncap = an->obs_cap ? an->obs_cap * 2 : 4;
-		struct rq_observer *n = reallocarray(an->obs, (size_t)ncap, sizeof(*n));
+	if (an->obs.n == an->obs.cap) {
+		int ncap = an->obs.cap ? an->obs.cap * 2 : 4;
+		struct rq_observer *n = reallocarray(an->obs.list, (size_t)ncap, sizeof(*n));
 
 		if (!n)
 			return -1;
-		an->obs = n;
-		an->obs_cap = ncap;
+		an->obs.list = n;
+		an->obs.cap = ncap;
 	}
-	an->obs[an->nobs++] = *o;
+	an->obs.list[an->obs.n++] = *o;
 	obs_flags(an);
 	return 0;
 }
@@ -197,27 +197,27 @@ int rq_analysis_unsubscribe(struct rq_analysis *an, const void *ctx)
 {
 	int kept = 0, removed;
 
-	for (int i = 0; i < an->nobs; i++)
-		if (an->obs[i].ctx != ctx)
-			an->obs[kept++] = an->obs[i];
-	removed = an->nobs - kept;
-	an->nobs = kept;
+	for (int i = 0; i < an->obs.n; i++)
+		if (an->obs.list[i].ctx != ctx)
+			an->obs.list[kept++] = an->obs.list[i];
+	removed = an->obs.n - kept;
+	an->obs.n = kept;
 	obs_flags(an);
 	return removed;
 }
 
 void rqe_notify_placement(struct rq_analysis *an, const struct rq_placement *p)
 {
-	for (int i = 0; i < an->nobs; i++)
-		if (an->obs[i].on_placement)
-			an->obs[i].on_placement(an->obs[i].ctx, p);
+	for (int i = 0; i < an->obs.n; i++)
+		if (an->obs.list[i].on_placement)
+			an->obs.list[i].on_placement(an->obs.list[i].ctx, p);
 }
 
 void rqe_notify_settled(struct rq_analysis *an, const struct rq_placement *p)
 {
-	for (int i = 0; i < an->nobs; i++)
-		if (an->obs[i].on_settled)
-			an->obs[i].on_settled(an->obs[i].ctx, p);
+	for (int i = 0; i < an->obs.n; i++)
+		if (an->obs.list[i].on_settled)
+			an->obs.list[i].on_settled(an->obs.list[i].ctx, p);
 }
 
 int rq_analysis_curr(const struct rq_analysis *an, int cpu)
@@ -230,10 +230,10 @@ void rq_analysis_finish(struct rq_analysis *an)
 	rqe_task_foreach(an, finish_task, an);
 	rqe_delay_finish(an);
 	/* every run ends with the trace */
-	for (int cpu = 0; an->cpus && an->obs_run && cpu < an->nr_cpus; cpu++)
-		for (int i = 0; i < an->nobs; i++)
-			if (an->obs[i].on_run)
-				an->obs[i].on_run(an->obs[i].ctx, cpu, -1, an->last_ts);
+	for (int cpu = 0; an->cpus && an->obs.run && cpu < an->nr_cpus; cpu++)
+		for (int i = 0; i < an->obs.n; i++)
+			if (an->obs.list[i].on_run)
+				an->obs.list[i].on_run(an->obs.list[i].ctx, cpu, -1, an->stats.last_ts);
 }
 
 /* ---- what the outputs read ------------------------------------------------- */
@@ -247,38 +247,38 @@ const struct rq_summary *rq_analysis_summary(const struct rq_analysis *an)
 	s->source = an->source;
 	s->nr_cpus = an->cpus ? an->nr_cpus : 0;
 	s->profile = an->profile;
-	s->nr_events = an->nr_events;
-	s->lost_events = an->lost_events;
-	s->cut = an->cut;
-	s->first_ts = an->first_ts;
-	s->last_ts = an->last_ts;
-	s->counts = an->counts;
-	s->path_counts = an->path_counts;
-	s->path_conf = (const uint64_t (*)[3])an->path_conf;
-	s->conf_counts = an->conf_counts;
-	s->nr_placements = an->nr_placements - an->nr_filtered;
-	s->nr_filtered = an->nr_filtered;
+	s->nr_events = an->stats.nr_events;
+	s->lost_events = an->stats.lost_events;
+	s->cut = an->stats.cut;
+	s->first_ts = an->stats.first_ts;
+	s->last_ts = an->stats.last_ts;
+	s->counts = an->stats.counts;
+	s->path_counts = an->stats.path_counts;
+	s->path_conf = (const uint64_t (*)[3])an->stats.path_conf;
+	s->conf_counts = an->stats.conf_counts;
+	s->nr_placements = an->stats.nr_placements - an->stats.nr_filtered;
+	s->nr_filtered = an->stats.nr_filtered;
 	s->findings = an->findings;
-	s->has_event = an->has_event;
+	s->has_event = an->facts.has_event;
 	for (int f = 0; f < RQ_FIND__COUNT; f++)
-		s->lacks[f] = rq_finding_lacks(f, an->counts);
-	s->has_markers = an->has_markers;
-	s->has_topology = an->has_topology;
-	s->llc_source = an->llc_source;
-	s->asym_capacity = an->asym_capacity;
-	s->capacity_source = an->capacity_source ? an->capacity_source : "assumed";
-	s->eas_event = an->eas_event;
-	s->markers_ignored = an->markers_ignored;
-	s->truth_records = an->counts[RQ_EV_TRUTH];
-	s->truth_drops = an->truth_drops;
-	s->truth_misses = an->truth_misses;
-	s->truth_source = s->truth_records || an->truth_marked ? "bpf" : "none";
-	s->mask_violations = an->mask_violations;
-	s->truth = an->truth;
-	s->nr_tasks = an->nr_tasks;
-	s->nr_tasks_evicted = an->nr_tasks_evicted;
-	s->recent_len = an->recent_len;
-	s->recent_cap = an->recent_cap;
+		s->lacks[f] = rq_finding_lacks(f, an->stats.counts);
+	s->has_markers = an->facts.has_markers;
+	s->has_topology = an->facts.has_topology;
+	s->llc_source = an->facts.llc_source;
+	s->asym_capacity = an->facts.asym_capacity;
+	s->capacity_source = an->facts.capacity_source ? an->facts.capacity_source : "assumed";
+	s->eas_event = an->facts.eas_event;
+	s->markers_ignored = an->quality.markers_ignored;
+	s->truth_records = an->stats.counts[RQ_EV_TRUTH];
+	s->truth_drops = an->quality.truth_drops;
+	s->truth_misses = an->quality.truth_misses;
+	s->truth_source = s->truth_records || an->quality.truth_marked ? "bpf" : "none";
+	s->mask_violations = an->quality.mask_violations;
+	s->truth = an->truth.summary;
+	s->nr_tasks = an->tasks.nr_tasks;
+	s->nr_tasks_evicted = an->tasks.nr_tasks_evicted;
+	s->recent_len = an->recent.len;
+	s->recent_cap = an->recent.cap;
 	s->delay = an->delay;
 	for (int cpu = 0; w->cpu_summary && cpu < s->nr_cpus; cpu++) {
 		const struct rq_cpu *c = &an->cpus[cpu];
@@ -339,36 +339,36 @@ struct rq_analysis *rq_analysis_new(const struct rq_analysis_opts *opts)
 	if (opts)
 		an->opts = *opts;
 	if (rq_filter_active(an->opts.filter)) {
-		an->filtering = true;
-		an->filter = *an->opts.filter;
-		if (an->filter.comm)
-			memcpy(an->filter_comm, an->filter.comm,
-			       strnlen(an->filter.comm, RQ_COMM_LEN));
-		an->filtered_out = calloc(RQ_FIND__COUNT, sizeof(*an->filtered_out));
-		if (!an->filtered_out || rq_cpumask_init(&an->filter_cpus, RQ_MAX_CPUS) ||
-		    (an->filter.cpus && rq_cpumask_parse(&an->filter_cpus, an->filter.cpus))) {
-			rq_cpumask_free(&an->filter_cpus);
-			free(an->filtered_out);
+		an->scope.filtering = true;
+		an->scope.filter = *an->opts.filter;
+		if (an->scope.filter.comm)
+			memcpy(an->scope.filter_comm, an->scope.filter.comm,
+			       strnlen(an->scope.filter.comm, RQ_COMM_LEN));
+		an->scope.filtered_out = calloc(RQ_FIND__COUNT, sizeof(*an->scope.filtered_out));
+		if (!an->scope.filtered_out || rq_cpumask_init(&an->scope.filter_cpus, RQ_MAX_CPUS) ||
+		    (an->scope.filter.cpus && rq_cpumask_parse(&an->scope.filter_cpus, an->scope.filter.cpus))) {
+			rq_cpumask_free(&an->scope.filter_cpus);
+			free(an->scope.filtered_out);
 			free(an);
 			return NULL;
 		}
 	}
 	an->opts.filter = NULL;	/* copied: the caller's may go */
-	an->recent_cap = an->opts.recent_capacity > 0 ? (unsigned int)an->opts.recent_capacity :
+	an->recent.cap = an->opts.recent_capacity > 0 ? (unsigned int)an->opts.recent_capacity :
 			 an->opts.recent_capacity == RQ_RECENT_NONE ? 0 : RQ_RECENT_DEFAULT;
 	/* emit_placement() and the readers of the ring skip it while recent_cap is 0 */
-	an->recent = an->recent_cap ? calloc(an->recent_cap, sizeof(*an->recent)) : NULL;
+	an->recent.ring = an->recent.cap ? calloc(an->recent.cap, sizeof(*an->recent.ring)) : NULL;
 	an->delay = rqe_delay_new(an);
-	if ((an->recent_cap && !an->recent) || !an->delay) {
-		free(an->recent);
+	if ((an->recent.cap && !an->recent.ring) || !an->delay) {
+		free(an->recent.ring);
 		rqe_delay_free(an->delay);
 		free(an);
 		return NULL;
 	}
 	rq_profile_from_release(&an->profile, NULL);
-	an->marker_pid = -1;
-	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
-		an->pid_pages[i] = (struct rq_task **)rqe_no_pid_page;
+	an->quality.marker_pid = -1;
+	for (size_t i = 0; i < sizeof(an->tasks.pid_pages) / sizeof(an->tasks.pid_pages[0]); i++)
+		an->tasks.pid_pages[i] = (struct rq_task **)rqe_no_pid_page;
 	return an;
 }
 
@@ -393,7 +393,7 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 	an->cpu_summary = calloc((size_t)nr_cpus, sizeof(*an->cpu_summary));
 	if (!an->cpus || !an->cpu_summary || rqe_grow_hash(an))
 		return -1;
-	if (rq_cpumask_init(&an->all_cpus, nr_cpus) || rqe_masks_init(an))
+	if (rq_cpumask_init(&an->masks.all_cpus, nr_cpus) || rqe_masks_init(an))
 		return -1;
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		/* without topology in the trace: one LLC, one core per CPU (said so) */
@@ -401,17 +401,17 @@ int rq_analysis_begin(struct rq_analysis *an, const char *source, int nr_cpus,
 		an->cpus[cpu].llc = 0;
 		an->cpus[cpu].core = cpu;
 		an->cpus[cpu].trailing_prev = -1;
-		rq_cpumask_set(&an->all_cpus, cpu);
+		rq_cpumask_set(&an->masks.all_cpus, cpu);
 	}
 	if (rqe_cpubits_init(an))
 		return -1;
-	an->llc_source = RQ_LLC_ASSUMED;
+	an->facts.llc_source = RQ_LLC_ASSUMED;
 	if (has_event)
-		memcpy(an->has_event, has_event, sizeof(an->has_event));
+		memcpy(an->facts.has_event, has_event, sizeof(an->facts.has_event));
 	rq_profile_from_release(&an->profile, release && *release ? release : NULL);
 	/* no release: what the events the trace defines say of the kernel's age */
 	if (!an->profile.major && has_event)
-		rq_profile_from_events(&an->profile, an->has_event);
+		rq_profile_from_events(&an->profile, an->facts.has_event);
 	if (an->opts.profile_override &&
 	    rq_profile_override(&an->profile, an->opts.profile_override, err, sizeof(err))) {
 		strlcpy(an->error, err, sizeof(an->error));
@@ -431,10 +431,10 @@ void rq_analysis_free(struct rq_analysis *an)
 {
 	if (!an)
 		return;
-	rq_cpumask_free(&an->filter_cpus);
-	free(an->filtered_out);
-	for (unsigned int i = 0; i < an->task_hash_size; i++) {
-		struct rq_task *t = an->task_hash[i], *next;
+	rq_cpumask_free(&an->scope.filter_cpus);
+	free(an->scope.filtered_out);
+	for (unsigned int i = 0; i < an->tasks.task_hash_size; i++) {
+		struct rq_task *t = an->tasks.task_hash[i], *next;
 
 		for (; t; t = next) {
 			next = t->hnext;
@@ -451,17 +451,17 @@ void rq_analysis_free(struct rq_analysis *an)
 		rqe_cpubits_free(an);
 	free(an->cpus);
 	free(an->cpu_summary);
-	rq_cpumask_free(&an->all_cpus);
+	rq_cpumask_free(&an->masks.all_cpus);
 	rqe_masks_free(an);
-	free(an->task_hash);
-	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
-		if (an->pid_pages[i] != rqe_no_pid_page)
-			free(an->pid_pages[i]);
-	free(an->recent);
-	free(an->held);
-	free(an->held_free);
-	free(an->exited_ring);
-	free(an->obs);
+	free(an->tasks.task_hash);
+	for (size_t i = 0; i < sizeof(an->tasks.pid_pages) / sizeof(an->tasks.pid_pages[0]); i++)
+		if (an->tasks.pid_pages[i] != rqe_no_pid_page)
+			free(an->tasks.pid_pages[i]);
+	free(an->recent.ring);
+	free(an->held.slots);
+	free(an->held.free_slots);
+	free(an->tasks.exited_ring);
+	free(an->obs.list);
 	rqe_truth_free(an);
 	rqe_delay_free(an->delay);
 	free(an);

@@ -607,8 +607,20 @@ void rq_profile_from_release(struct rq_profile *p, const char *release);
 /* The release unknown: what the events the trace defines say (has_event[RQ_EV__COUNT]). */
 void rq_profile_from_events(struct rq_profile *p, const bool *has_event);
 
-/* This machine's topology (sysfs) in the spec format; returns 0 or -1 with err. */
-int rq_topology_describe_host(FILE *f, char *err, size_t errlen);
+/*
+ * This machine's topology (sysfs), per CPU the first CPU of its group: LLC (the package
+ * where sysfs has no cache information: llc_from_cache false), core, node; capacity
+ * where sysfs has one for every CPU (has_capacity).  rq_topology_host() returns 0, or -1
+ * with err; rq_topology_host_free() frees what it filled.  Written out in the --topology
+ * format by the output layer (topology_spec.h).
+ */
+struct rq_host_topology {
+	int nr_cpus;
+	int *llc, *smt, *node, *capacity;
+	bool has_capacity, llc_from_cache;
+};
+int rq_topology_host(struct rq_host_topology *h, char *err, size_t errlen);
+void rq_topology_host_free(struct rq_host_topology *h);
 
 /* Compose the human "why" for a placement (offcpu-fork extras included). */
 void rq_placement_describe(const struct rq_placement *p, char *buf, size_t size);

@@ -33,17 +33,17 @@ static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 /* Store a classified placement: counters and the recent ring. */
 bool rqe_in_scope_slow(const struct rq_analysis *an, const struct rq_placement *p)
 {
-	const struct rq_filter *f = &an->filter;
-	double at = p->ts >= an->first_ts ? (double)(p->ts - an->first_ts) / 1e9 : 0;
+	const struct rq_filter *f = &an->scope.filter;
+	double at = p->ts >= an->stats.first_ts ? (double)(p->ts - an->stats.first_ts) / 1e9 : 0;
 	bool pid = !f->npids;
 
 	for (int i = 0; i < f->npids && !pid; i++)
 		pid = f->pids[i] == p->pid;
 	if (!pid)
 		return false;
-	if (f->comm && strncmp(an->filter_comm, p->comm, RQ_COMM_LEN))
+	if (f->comm && strncmp(an->scope.filter_comm, p->comm, RQ_COMM_LEN))
 		return false;
-	if (f->cpus && !rq_cpumask_test(&an->filter_cpus, p->to_cpu))
+	if (f->cpus && !rq_cpumask_test(&an->scope.filter_cpus, p->to_cpu))
 		return false;
 	if (f->has_from && at < f->from)
 		return false;
@@ -84,47 +84,48 @@ int rq_filter_check(const struct rq_filter *f, char *err, size_t errlen)
 static void emit_placement(struct rq_analysis *an, struct rq_placement *p)
 {
 	/* a CPU whose events were lost is unknown until seen idle again: say so */
-	if (an->lost_on_cpus &&
+	if (an->quality.lost_on_cpus &&
 	    ((rqe_valid_cpu(an, p->to_cpu) && an->cpus[p->to_cpu].lost_events &&
 	      !an->cpus[p->to_cpu].known) ||
-	     (rqe_valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events && !an->cpus[p->cpu].known)))
+	     (rqe_valid_cpu(an, p->cpu) && an->cpus[p->cpu].lost_events &&
+	      !an->cpus[p->cpu].known)))
 		p->notes |= RQ_NOTE_AFTER_LOSS;
 #ifdef RQ_TEST_FIFTH_FINDING
 	rqe_judge_test_dummy(an, p);	/* tests/unit/test_fifth_finding.c */
 #endif
-	an->nr_placements++;
-	p->seq = an->nr_placements;
+	an->stats.nr_placements++;
+	p->seq = an->stats.nr_placements;
 	if (!rqe_in_scope(an, p)) {
 		/* left out: counted nowhere, shown nowhere (the model already has it) */
-		an->nr_filtered++;
+		an->stats.nr_filtered++;
 		return;
 	}
-	if (an->obs_placement)
+	if (an->obs.placement)
 		rqe_notify_placement(an, p);
-	an->path_counts[p->path]++;
-	an->path_conf[p->path][p->conf]++;
-	an->conf_counts[p->conf]++;
+	an->stats.path_counts[p->path]++;
+	an->stats.path_conf[p->path][p->conf]++;
+	an->stats.conf_counts[p->conf]++;
 	if (rqe_valid_cpu(an, p->from_cpu) && p->from_cpu != p->to_cpu)
 		rqe_count32(&an->cpus[p->from_cpu].placements_out,
 			    &an->cpus[p->from_cpu].placements_out_hi);
 	if (rqe_valid_cpu(an, p->to_cpu))
 		rqe_count32(&an->cpus[p->to_cpu].placements_in,
 			    &an->cpus[p->to_cpu].placements_in_hi);
-	if (an->recent_cap) {
-		an->recent[an->recent_head] = *p;
-		if (++an->recent_head == an->recent_cap)
-			an->recent_head = 0;
-		if (an->recent_len < an->recent_cap)
-			an->recent_len++;
+	if (an->recent.cap) {
+		an->recent.ring[an->recent.head] = *p;
+		if (++an->recent.head == an->recent.cap)
+			an->recent.head = 0;
+		if (an->recent.len < an->recent.cap)
+			an->recent.len++;
 	}
 	rqe_delay_placed(an, p);
 }
 
 const struct rq_placement *rq_recent(const struct rq_analysis *an, unsigned int i)
 {
-	if (i >= an->recent_len)
+	if (i >= an->recent.len)
 		return NULL;
-	return &an->recent[(an->recent_head + an->recent_cap - 1 - i) % an->recent_cap];
+	return &an->recent.ring[(an->recent.head + an->recent.cap - 1 - i) % an->recent.cap];
 }
 
 /*
@@ -160,28 +161,28 @@ static bool selection_proven(const struct rq_analysis *an, const struct rq_task 
 int rqe_hold(struct rq_analysis *an, int *slot, const struct rq_placement *p)
 {
 	if (*slot < 0) {
-		if (an->nheld_free) {
-			*slot = an->held_free[--an->nheld_free];
+		if (an->held.nfree) {
+			*slot = an->held.free_slots[--an->held.nfree];
 		} else {
-			if (an->nheld == an->held_cap) {
-				int ncap = an->held_cap ? an->held_cap * 2 : 16;
-				struct rq_placement *nh = reallocarray(an->held, (size_t)ncap,
+			if (an->held.n == an->held.cap) {
+				int ncap = an->held.cap ? an->held.cap * 2 : 16;
+				struct rq_placement *nh = reallocarray(an->held.slots, (size_t)ncap,
 								       sizeof(*nh));
 				int *nf;
 
 				if (!nh)
 					return -1;
-				an->held = nh;
-				nf = reallocarray(an->held_free, (size_t)ncap, sizeof(*nf));
+				an->held.slots = nh;
+				nf = reallocarray(an->held.free_slots, (size_t)ncap, sizeof(*nf));
 				if (!nf)
 					return -1;
-				an->held_free = nf;
-				an->held_cap = ncap;
+				an->held.free_slots = nf;
+				an->held.cap = ncap;
 			}
-			*slot = an->nheld++;
+			*slot = an->held.n++;
 		}
 	}
-	an->held[*slot] = *p;
+	an->held.slots[*slot] = *p;
 	return 0;
 }
 
@@ -189,7 +190,7 @@ void rqe_release(struct rq_analysis *an, int *slot)
 {
 	if (*slot < 0)
 		return;
-	an->held_free[an->nheld_free++] = *slot;
+	an->held.free_slots[an->held.nfree++] = *slot;
 	*slot = -1;
 }
 
@@ -254,15 +255,15 @@ static void resolve_stopper_move(struct rq_analysis *an, struct rq_task *t, int 
 		   p->ts - t->cold->affinity_change_ts < AFFINITY_WINDOW) {
 		p->path = RQ_PATH_AFFINITY_STOPPER;
 		p->why |= 1u << RQ_WHY_STOPPER_AFFINITY;
-	} else if ((an->has_event[RQ_EV_EXEC] || an->counts[RQ_EV_EXEC]) &&
-		   an->has_event[RQ_EV_SETAFFINITY_ENTER]) {
+	} else if ((an->facts.has_event[RQ_EV_EXEC] || an->stats.counts[RQ_EV_EXEC]) &&
+		   an->facts.has_event[RQ_EV_SETAFFINITY_ENTER]) {
 		p->path = RQ_PATH_LB_ACTIVE;
 		p->why |= 1u << RQ_WHY_STOPPER_ACTIVE;
 	} else {
 		p->path = RQ_PATH_STOPPER_UNKNOWN;
 		p->conf = RQ_CONF_UNKNOWN;
-		p->why |= 1u << (an->has_event[RQ_EV_SETAFFINITY_ENTER] ? RQ_WHY_STOPPER_NO_EXEC :
-				 RQ_WHY_STOPPER_NO_AFFINITY);
+		p->why |= 1u << (an->facts.has_event[RQ_EV_SETAFFINITY_ENTER] ?
+				 RQ_WHY_STOPPER_NO_EXEC : RQ_WHY_STOPPER_NO_AFFINITY);
 	}
 	emit_placement(an, p);
 	rqe_release(an, slot);
@@ -305,7 +306,8 @@ void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev)
 	rqe_resolve_wake_move(an, t);
 	snap = rqe_snap_take(an, t);
 	if (snap)
-		rqe_snapshot_cpus(an, t, snap, snap + rqe_mask_longs(an), snap + 2 * rqe_mask_longs(an));
+		rqe_snapshot_cpus(an, t, snap, snap + rqe_mask_longs(an),
+				  snap + 2 * rqe_mask_longs(an));
 	t->waking = true;
 	t->waking_cpu = ev->cpu;
 	t->waker_pid = ev->common_pid;
@@ -423,11 +425,11 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		if (t->mask_known && !tr)
 			path_assume = assume | (saw_waking && proven ? proof_assume : 0);
 		if (((saw_waking && proven && t->mask_known && !assume && !proof_assume) || tr) &&
-		    !an->asym_capacity)
+		    !an->facts.asym_capacity)
 			conf = RQ_CONF_EXACT;
 	} else if (to == waker_cpu) {
 		path = RQ_PATH_WAKE_PULLED;
-	} else if (!an->has_topology) {
+	} else if (!an->facts.has_topology) {
 		path = RQ_PATH_WAKE_MOVED;	/* which LLC each CPU is in is not known */
 	} else if (rqe_same_llc(an, from, to)) {
 		path = RQ_PATH_WAKE_LLC;
@@ -451,7 +453,7 @@ static void wakeup_placement(struct rq_analysis *an, const struct rq_event *ev,
 		if (!runnable)
 			p.truth &= (uint8_t)~RQ_PT_ON_RQ;	/* moved in the window: selected */
 		p.truth |= RQ_PT_SELECTION | RQ_PT_POLICY | RQ_PT_MASK;
-		an->truth.placements++;
+		an->truth.summary.placements++;
 	}
 
 	if (tr) {
@@ -546,7 +548,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 		       (t->mask_known && !path_assume) || path == RQ_PATH_FORK_RT || tr ?
 		       RQ_CONF_EXACT : RQ_CONF_INFERRED);
 	if (path == RQ_PATH_FORK_MOVED) {
-		p.level = !an->has_topology ? RQ_LEVEL_UNKNOWN :
+		p.level = !an->facts.has_topology ? RQ_LEVEL_UNKNOWN :
 			  an->cpus[to].core == an->cpus[parent_cpu].core ? RQ_LEVEL_SMT :
 			  rqe_same_llc(an, to, parent_cpu) ? RQ_LEVEL_LLC :
 			  an->cpus[to].node == an->cpus[parent_cpu].node ? RQ_LEVEL_PKG :
@@ -563,7 +565,7 @@ void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev)
 	if (tr) {
 		rqe_truth_mark(an, &p, tr, t);
 		p.truth |= RQ_PT_POLICY | RQ_PT_MASK;
-		an->truth.placements++;
+		an->truth.summary.placements++;
 		sel.mask = rqe_truth_mask(an, tr, sel.mask);
 		sel.mask_assume = 0;
 		sel.rt_or_dl = rqe_truth_rt_or_dl(tr);
@@ -668,7 +670,7 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		   ev->common_pid != t->pid && queued) {
 		path = RQ_PATH_LB_NEWIDLE;
 	} else if (t->state == RQ_TS_SLEEPING ||
-		   (t->state == RQ_TS_UNKNOWN && !an->has_event[RQ_EV_WAKING])) {
+		   (t->state == RQ_TS_UNKNOWN && !an->facts.has_event[RQ_EV_WAKING])) {
 		/*
 		 * only a wakeup selects a CPU for a sleeping task (its waking was not seen);
 		 * without sched_waking in the trace (before v4.3) every wakeup's move looks
@@ -681,8 +683,8 @@ void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev)
 		 * a sched_wakeup will follow when the trace has them: some seen, or (its
 		 * first wakeups come after their moves) the event defined without sched_waking
 		 */
-		if (an->counts[RQ_EV_WAKEUP] ||
-		    (an->has_event[RQ_EV_WAKEUP] && !an->has_event[RQ_EV_WAKING])) {
+		if (an->stats.counts[RQ_EV_WAKEUP] ||
+		    (an->facts.has_event[RQ_EV_WAKEUP] && !an->facts.has_event[RQ_EV_WAKING])) {
 			p.why |= 1u << RQ_WHY_MIGRATE_UNKNOWN;
 			p.why_n = ev->flags;
 			p.conf = RQ_CONF_UNKNOWN;
@@ -799,7 +801,7 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	 * every exec and writes the mask in its next marker, which settles this exec.
 	 */
 	mask_current = t->mask_known &&
-		       (an->has_event[RQ_EV_SETAFFINITY_ENTER] || !an->has_markers);
+		       (an->facts.has_event[RQ_EV_SETAFFINITY_ENTER] || !an->facts.has_markers);
 	/* the last exec's record can no longer come: its marker settles it, if one came */
 	rqe_exec_wait_end(an, t);
 	/* the kernel's state at sched_process_exec: the one-CPU test itself */
@@ -853,9 +855,9 @@ void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev)
 	}
 	if (tr) {
 		rqe_truth_mark(an, &p, tr, t);
-		an->truth.placements++;
+		an->truth.summary.placements++;
 		rqe_judge_needless_truth(an, &p, t, tr);
-	} else if (an->truth.records && !an->truth.rejected) {
+	} else if (an->truth.summary.records && !an->truth.summary.rejected) {
 		/* the trace has the kernel's state: this exec's record comes next */
 		rqe_judge_needless_wait(an, &p, t, ev->ts);
 	} else {

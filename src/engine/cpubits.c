@@ -25,27 +25,27 @@ int rqe_cpubits_init(struct rq_analysis *an)
 {
 	size_t words = rqe_mask_longs(an);
 
-	an->idle_bits = calloc(3 * words, sizeof(unsigned long));
-	an->dirty = calloc((size_t)an->nr_cpus, sizeof(int));
-	an->llc_row = calloc((size_t)an->nr_cpus, sizeof(int));
-	if (!an->idle_bits || !an->dirty || !an->llc_row)
+	an->bits.idle_bits = calloc(3 * words, sizeof(unsigned long));
+	an->bits.dirty = calloc((size_t)an->nr_cpus, sizeof(int));
+	an->bits.llc_row = calloc((size_t)an->nr_cpus, sizeof(int));
+	if (!an->bits.idle_bits || !an->bits.dirty || !an->bits.llc_row)
 		return -1;
-	an->busy_bits = an->idle_bits + words;
-	an->unknown_bits = an->busy_bits + words;
+	an->bits.busy_bits = an->bits.idle_bits + words;
+	an->bits.unknown_bits = an->bits.busy_bits + words;
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++)
 		rqe_cpu_dirty(an, cpu);
-	an->llc_stale = true;
+	an->bits.llc_stale = true;
 	return 0;
 }
 
 void rqe_cpubits_free(struct rq_analysis *an)
 {
-	free(an->idle_bits);
-	free(an->dirty);
-	free(an->llc_row);
-	free(an->llc_bits);
-	free(an->snaps);
-	free(an->snap_free);
+	free(an->bits.idle_bits);
+	free(an->bits.dirty);
+	free(an->bits.llc_row);
+	free(an->bits.llc_bits);
+	free(an->bits.snaps);
+	free(an->bits.snap_free);
 }
 
 /* ---- the wakings' snapshots ------------------------------------------------------------ */
@@ -59,25 +59,25 @@ unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t)
 	size_t words = 3 * rqe_mask_longs(an);
 
 	if (t->snap < 0) {
-		if (an->nsnap_free) {
-			t->snap = an->snap_free[--an->nsnap_free];
+		if (an->bits.nsnap_free) {
+			t->snap = an->bits.snap_free[--an->bits.nsnap_free];
 		} else {
-			if (an->nsnaps == an->snap_cap) {
-				int ncap = an->snap_cap ? an->snap_cap * 2 : 64;
-				unsigned long *ns = reallocarray(an->snaps, (size_t)ncap * words,
+			if (an->bits.nsnaps == an->bits.snap_cap) {
+				int ncap = an->bits.snap_cap ? an->bits.snap_cap * 2 : 64;
+				unsigned long *ns = reallocarray(an->bits.snaps, (size_t)ncap * words,
 								 sizeof(*ns));
 				int *nf;
 
 				if (!ns)
 					return NULL;
-				an->snaps = ns;
-				nf = reallocarray(an->snap_free, (size_t)ncap, sizeof(*nf));
+				an->bits.snaps = ns;
+				nf = reallocarray(an->bits.snap_free, (size_t)ncap, sizeof(*nf));
 				if (!nf)
 					return NULL;
-				an->snap_free = nf;
-				an->snap_cap = ncap;
+				an->bits.snap_free = nf;
+				an->bits.snap_cap = ncap;
 			}
-			t->snap = an->nsnaps++;
+			t->snap = an->bits.nsnaps++;
 		}
 	}
 	return rqe_snap(an, t);
@@ -87,7 +87,7 @@ void rqe_snap_put(struct rq_analysis *an, struct rq_task *t)
 {
 	if (t->snap < 0)
 		return;
-	an->snap_free[an->nsnap_free++] = t->snap;
+	an->bits.snap_free[an->bits.nsnap_free++] = t->snap;
 	t->snap = -1;
 }
 
@@ -135,7 +135,7 @@ void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t)
 	struct rq_cpu *c = &an->cpus[cpu];
 
 	rqe_cpu_dirty(an, cpu);
-	an->nunresolved -= unresolved(c);
+	an->bits.nunresolved -= unresolved(c);
 	if (c->curr_task != t) {
 		if (c->curr_task)
 			curr_detach(an, c->curr_task, cpu);
@@ -145,7 +145,7 @@ void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t)
 		curr_class(c);
 	}
 	c->curr = pid;
-	an->nunresolved += unresolved(c);
+	an->bits.nunresolved += unresolved(c);
 }
 
 /* A task that CPUs' bits depend on changed: where it runs, where it waits. */
@@ -177,7 +177,7 @@ void rqe_task_class_changed(struct rq_analysis *an, const struct rq_task *t)
 /* A new task: a CPU whose curr is its pid (none found until now) names it from here on. */
 void rqe_task_created(struct rq_analysis *an, struct rq_task *t)
 {
-	if (!an->nunresolved)
+	if (!an->bits.nunresolved)
 		return;
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct rq_cpu *c = &an->cpus[i];
@@ -186,7 +186,7 @@ void rqe_task_created(struct rq_analysis *an, struct rq_task *t)
 			c->curr_task = t;
 			curr_class(c);
 			curr_attach(t, i);
-			an->nunresolved--;
+			an->bits.nunresolved--;
 			rqe_cpu_dirty(an, i);
 		}
 	}
@@ -203,7 +203,7 @@ void rqe_task_evicted(struct rq_analysis *an, struct rq_task *t)
 			c->curr_task = NULL;
 			curr_class(c);
 			t->ncurr--;
-			an->nunresolved += unresolved(c);
+			an->bits.nunresolved += unresolved(c);
 		}
 	}
 	t->curr_cpu = -1;
@@ -270,17 +270,17 @@ static void cpu_state(const struct rq_analysis *an, int cpu, const struct rq_tas
 
 void rqe_cpubits_flush(struct rq_analysis *an)
 {
-	for (int i = 0; i < an->ndirty; i++) {
-		int cpu = an->dirty[i];
+	for (int i = 0; i < an->bits.ndirty; i++) {
+		int cpu = an->bits.dirty[i];
 		bool idle, busy, unknown;
 
 		an->cpus[cpu].dirty = false;
 		cpu_state(an, cpu, NULL, &idle, &busy, &unknown);
-		bit_put(an->idle_bits, cpu, idle);
-		bit_put(an->busy_bits, cpu, busy);
-		bit_put(an->unknown_bits, cpu, unknown);
+		bit_put(an->bits.idle_bits, cpu, idle);
+		bit_put(an->bits.busy_bits, cpu, busy);
+		bit_put(an->bits.unknown_bits, cpu, unknown);
 	}
-	an->ndirty = 0;
+	an->bits.ndirty = 0;
 }
 
 /* cpu's bits in a snapshot for t: worked out again without t */
@@ -306,9 +306,9 @@ void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
 	size_t words = rqe_mask_longs(an);
 
 	rqe_cpubits_flush(an);
-	memcpy(idle, an->idle_bits, words * sizeof(unsigned long));
-	memcpy(busy, an->busy_bits, words * sizeof(unsigned long));
-	memcpy(unknown, an->unknown_bits, words * sizeof(unsigned long));
+	memcpy(idle, an->bits.idle_bits, words * sizeof(unsigned long));
+	memcpy(busy, an->bits.busy_bits, words * sizeof(unsigned long));
+	memcpy(unknown, an->bits.unknown_bits, words * sizeof(unsigned long));
 	if (rqe_valid_cpu(an, t->rq_cpu) && !t->on_delayed)
 		snapshot_skip(an, t->rq_cpu, t, idle, busy, unknown);
 	if (t->ncurr == 1 && rqe_valid_cpu(an, t->curr_cpu)) {
@@ -329,16 +329,16 @@ static int llc_rebuild(struct rq_analysis *an)
 	int nrows = 0;
 
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++)
-		an->llc_row[cpu] = -1;
+		an->bits.llc_row[cpu] = -1;
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		int llc = an->cpus[cpu].llc;
 
-		if (rqe_valid_cpu(an, llc) && an->llc_row[llc] < 0)
-			an->llc_row[llc] = nrows++;
+		if (rqe_valid_cpu(an, llc) && an->bits.llc_row[llc] < 0)
+			an->bits.llc_row[llc] = nrows++;
 	}
-	free(an->llc_bits);
-	an->llc_bits = calloc((size_t)nrows * (words + 1), sizeof(unsigned long));
-	if (!an->llc_bits)
+	free(an->bits.llc_bits);
+	an->bits.llc_bits = calloc((size_t)nrows * (words + 1), sizeof(unsigned long));
+	if (!an->bits.llc_bits)
 		return -1;
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		int llc = an->cpus[cpu].llc;
@@ -347,13 +347,13 @@ static int llc_rebuild(struct rq_analysis *an)
 		if (!rqe_valid_cpu(an, llc))
 			continue;
 		/* a row: its first and last word with a CPU (packed in one long), the bits */
-		row = an->llc_bits + (size_t)an->llc_row[llc] * (words + 1);
+		row = an->bits.llc_bits + (size_t)an->bits.llc_row[llc] * (words + 1);
 		if (!row[0])
 			row[0] = (unsigned long)(cpu / BITS_PER_UL) << 16 | 0x8000;
 		row[0] = (row[0] & ~0x7fffUL) | (unsigned long)(cpu / BITS_PER_UL);
 		rqe_bit_set(row + 1, cpu);
 	}
-	an->llc_stale = false;
+	an->bits.llc_stale = false;
 	return 0;
 }
 
@@ -361,11 +361,11 @@ const unsigned long *rqe_llc_bits(struct rq_analysis *an, int llc, int *lo, int 
 {
 	const unsigned long *row;
 
-	if (an->llc_stale && llc_rebuild(an))
+	if (an->bits.llc_stale && llc_rebuild(an))
 		return NULL;
-	if (!rqe_valid_cpu(an, llc) || an->llc_row[llc] < 0)
+	if (!rqe_valid_cpu(an, llc) || an->bits.llc_row[llc] < 0)
 		return NULL;
-	row = an->llc_bits + (size_t)an->llc_row[llc] * (rqe_mask_longs(an) + 1);
+	row = an->bits.llc_bits + (size_t)an->bits.llc_row[llc] * (rqe_mask_longs(an) + 1);
 	*lo = (int)(row[0] >> 16);
 	*hi = (int)(row[0] & 0x7fff);
 	return row + 1;

@@ -328,6 +328,14 @@ void rqe_delay_keep_full(struct rq_analysis *an, bool on)
 	an->delay->keep_full = on;
 }
 
+/* Of the unmeasured delays, those after lost events: the rest have a cause of their own. */
+static uint64_t unmeasured_lost(const struct rq_delay *d)
+{
+	uint64_t other = d->unmeasured_late + d->unmeasured_other;
+
+	return d->unmeasured > other ? d->unmeasured - other : 0;
+}
+
 /*
  * The groups (per path, per kind, every placement) from the path sketches, merged again
  * if values came since the last read: a sketch answers the same whatever the order of
@@ -384,6 +392,17 @@ struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged)
 	return (struct rq_sketch *)&d->all[flagged];
 }
 
+void rq_delay_counts(const struct rq_delay *d, struct rq_delay_counts *out)
+{
+	*out = (struct rq_delay_counts){
+		.not_run = d->not_run,
+		.unmeasured = d->unmeasured,
+		.lost = unmeasured_lost(d),
+		.late = d->unmeasured_late,
+		.other = d->unmeasured_other,
+	};
+}
+
 static void sketch_put(struct rq_delay *d, struct rq_sketch *s, uint64_t v, int *b)
 {
 	if (sketch_add(s, v, b))
@@ -404,14 +423,6 @@ static void account(struct rq_delay *d, unsigned int path, unsigned int findings
 			break;
 		sketch_put(d, &d->finding[f], v, &b);
 	}
-}
-
-/* Of the unmeasured delays, those after lost events: the rest have a cause of their own. */
-static uint64_t unmeasured_lost(const struct rq_delay *d)
-{
-	uint64_t other = d->unmeasured_late + d->unmeasured_other;
-
-	return d->unmeasured > other ? d->unmeasured - other : 0;
 }
 
 /* The delay is not known: the task did not run again (-1), or events were lost (lost). */
@@ -458,7 +469,7 @@ static void delay_publish(struct rq_analysis *an, struct rq_placement *q)
 {
 	q->settled = true;
 	examples_update(an, q);
-	if (an->obs_settled)
+	if (an->obs.settled)
 		rqe_notify_settled(an, q);
 }
 
@@ -957,15 +968,15 @@ static void forks_finish(struct rq_analysis *an)
 	struct rq_task **tasks;
 	uint32_t n = 0;
 
-	for (int i = 0; i < an->nheld; i++)
+	for (int i = 0; i < an->held.n; i++)
 		n++;
 	if (!n)
 		return;
 	order = calloc(n, sizeof(*order));
 	tasks = calloc(n, sizeof(*tasks));
 	n = 0;
-	for (unsigned int b = 0; order && tasks && b < an->task_hash_size; b++)
-		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
+	for (unsigned int b = 0; order && tasks && b < an->tasks.task_hash_size; b++)
+		for (struct rq_task *t = an->tasks.task_hash[b]; t; t = t->hnext)
 			if (t->cold->fork_held) {
 				order[n] = (struct seq_idx){
 					rqe_held(an, t->cold->fork_held - 1)->seq, n };
@@ -1022,8 +1033,8 @@ void rqe_delay_finish(struct rq_analysis *an)
 	d->pool = NULL;
 	d->pool_cap = d->pool_used = d->free_head = 0;
 	/* the tasks' heads point into the freed pool: clear them */
-	for (unsigned int b = 0; b < an->task_hash_size; b++)
-		for (struct rq_task *t = an->task_hash[b]; t; t = t->hnext)
+	for (unsigned int b = 0; b < an->tasks.task_hash_size; b++)
+		for (struct rq_task *t = an->tasks.task_hash[b]; t; t = t->hnext)
 		{
 			t->delay_head = 0;
 			if (rqe_cold_if(t))
@@ -1032,23 +1043,6 @@ void rqe_delay_finish(struct rq_analysis *an)
 }
 
 /* ---- comparison groups ----------------------------------------------------- */
-
-char *rq_delay_others_label(int finding, char *buf, size_t size)
-{
-	unsigned int kinds;
-
-	if (finding < 0 || finding >= RQ_FIND__COUNT) {
-		snprintf(buf, size, "others");
-		return buf;
-	}
-	/* the kind it is counted out of first: "other wakeups+forks" */
-	kinds = rq_finding_kinds[finding] & ~(1u << rq_finding_of[finding]);
-	snprintf(buf, size, "other %s", rq_kind_plural[rq_finding_of[finding]]);
-	for (int k = 0; k < RQ_KIND__COUNT; k++)
-		if (kinds & (1u << k))
-			snprintf(buf + strlen(buf), size - strlen(buf), "+%s", rq_kind_plural[k]);
-	return buf;
-}
 
 int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out)
 {
@@ -1060,164 +1054,4 @@ int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out
 		    rq_sketch_merge(out, rq_delay_kind(d, k, false)))
 			return -1;
 	return 0;
-}
-
-/* ---- output helpers ------------------------------------------------------- */
-
-void rq_delay_json(FILE *f, struct rq_sketch *s)
-{
-	fprintf(f, "{\"n\": %llu, \"p50_ns\": %llu, \"p90_ns\": %llu, \"p99_ns\": %llu, "
-		   "\"max_ns\": %llu, \"total_ns\": %llu, \"exact\": %s}",
-		(unsigned long long)s->n, (unsigned long long)rq_sketch_quantile(s, 0.50),
-		(unsigned long long)rq_sketch_quantile(s, 0.90),
-		(unsigned long long)rq_sketch_quantile(s, 0.99), (unsigned long long)s->max,
-		(unsigned long long)s->total, rq_sketch_is_exact(s) ? "true" : "false");
-}
-
-char *rq_delay_fmt(uint64_t ns, char *buf, size_t size)
-{
-	/* at most 8 characters up to 99999 s */
-	if (ns < 1000)
-		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
-	else if (ns < 999950)
-		snprintf(buf, size, "%.1f us", (double)ns / 1e3);
-	else if (ns < 999950000)
-		snprintf(buf, size, "%.1f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, size, "%.2f s", (double)ns / 1e9);
-	return buf;
-}
-
-static void text_row(FILE *f, const char *label, struct rq_sketch *s)
-{
-	char a[24], b[24], c[24], m[24], t[24];
-
-	if (!s->n) {
-		fprintf(f, "  %-25s %6d %8s %8s %8s %8s %8s\n", label, 0, "-", "-", "-", "-", "-");
-		return;
-	}
-	fprintf(f, "  %-25s %6llu %8s %8s %8s %8s %8s\n", label, (unsigned long long)s->n,
-		rq_delay_fmt(rq_sketch_quantile(s, 0.50), a, sizeof(a)),
-		rq_delay_fmt(rq_sketch_quantile(s, 0.90), b, sizeof(b)),
-		rq_delay_fmt(rq_sketch_quantile(s, 0.99), c, sizeof(c)),
-		rq_delay_fmt(s->max, m, sizeof(m)), rq_delay_fmt(s->total, t, sizeof(t)));
-}
-
-void rq_delay_text(FILE *f, const struct rq_summary *sum)
-{
-	struct rq_delay *d = sum->delay;
-	bool exact = true;
-
-	if (!d)
-		return;
-	groups_merge(d);
-	fprintf(f, "\nQueue delay (placement until the task runs)\n");
-	if (!d->all[0].n && !d->all[1].n && !d->not_run && !d->unmeasured) {
-		fprintf(f, "  (no placement)\n");
-		return;
-	}
-	fprintf(f, "  %-25s %6s %8s %8s %8s %8s %8s\n", "", "n", "p50", "p90", "p99", "max",
-		"total");
-	for (int p = 0; p < RQ_PATH__COUNT; p++) {
-		char label[40];
-
-		if (!d->path[p].n)
-			continue;
-		snprintf(label, sizeof(label), "%s %s", rq_kind_names[rq_paths[p].kind],
-			 rq_paths[p].id);
-		exact &= rq_sketch_is_exact(&d->path[p]);
-		text_row(f, label, &d->path[p]);
-	}
-	text_row(f, "flagged (any finding)", &d->all[1]);
-	text_row(f, "not flagged", &d->all[0]);
-	for (int i = 0; i < RQ_FIND__COUNT; i++) {
-		struct rq_sketch others;
-		char label[40];
-
-		if (!d->finding[i].n)
-			continue;
-		text_row(f, rq_finding_ids[i], &d->finding[i]);
-		if (!rq_delay_others(d, i, &others)) {
-			char what[48];
-
-			snprintf(label, sizeof(label), "  vs %s",
-				 rq_delay_others_label(i, what, sizeof(what)));
-			text_row(f, label, &others);
-		}
-		rq_sketch_free(&others);
-	}
-	if (d->not_run || d->unmeasured)
-		fprintf(f, "  not measured: %llu did not run again inside the trace, %llu after "
-			   "lost events\n", (unsigned long long)d->not_run,
-			(unsigned long long)unmeasured_lost(d));
-	if (d->unmeasured_late)
-		fprintf(f, "    and %llu move(s) classified late (a migration/N move once what "
-			   "followed\n    was known): their first run since is no longer known\n",
-			(unsigned long long)d->unmeasured_late);
-	if (d->unmeasured_other)
-		fprintf(f, "    and %llu of a task no longer known, or out of memory\n",
-			(unsigned long long)d->unmeasured_other);
-	exact &= rq_sketch_is_exact(&d->all[0]) && rq_sketch_is_exact(&d->all[1]);
-	if (!exact)
-		fprintf(f, "  (quantiles of groups over %d placements are within 1 %%)\n",
-			RQ_SKETCH_EXACT);
-}
-
-void rq_delay_json_summary(FILE *f, const struct rq_summary *sum)
-{
-	struct rq_delay *d = sum->delay;
-	struct rq_delay empty = { 0 };
-
-	if (!d)
-		d = &empty;
-	groups_merge(d);
-	fprintf(f, "{\"flagged\": ");
-	rq_delay_json(f, &d->all[1]);
-	fprintf(f, ", \"unflagged\": ");
-	rq_delay_json(f, &d->all[0]);
-	fprintf(f, ", \"by_kind\": {");
-	for (int k = 0, first = 1; d->kind && k < RQ_KIND__COUNT; k++) {
-		struct rq_sketch s = { 0 };
-
-		if (!d->kind[2 * k].n && !d->kind[2 * k + 1].n)
-			continue;
-		if (!rq_sketch_merge(&s, &d->kind[2 * k]) && !rq_sketch_merge(&s, &d->kind[2 * k + 1])) {
-			fprintf(f, "%s\"%s\": ", first ? "" : ", ", rq_kind_names[k]);
-			rq_delay_json(f, &s);
-			first = 0;
-		}
-		rq_sketch_free(&s);
-	}
-	fprintf(f, "}, \"not_run\": %llu, \"unmeasured\": %llu, \"unmeasured_causes\": "
-		   "{\"lost_events\": %llu, \"late_moves\": %llu, \"other\": %llu}}",
-		(unsigned long long)d->not_run, (unsigned long long)d->unmeasured,
-		(unsigned long long)unmeasured_lost(d), (unsigned long long)d->unmeasured_late,
-		(unsigned long long)d->unmeasured_other);
-}
-
-/* ---- the audit JSON's per-path and per-finding keys (report.c) ------------------ */
-
-void rq_report_json_path_delay(FILE *f, const struct rq_summary *sum, int path)
-{
-	if (!sum->delay || path < 0 || path >= RQ_PATH__COUNT)
-		return;
-	fprintf(f, ", \"delay\": ");
-	rq_delay_json(f, rq_delay_path(sum->delay, path));
-}
-
-void rq_report_json_finding_delay(FILE *f, const struct rq_summary *sum, int finding)
-{
-	struct rq_sketch others;
-
-	if (!sum->delay || finding < 0 || finding >= RQ_FIND__COUNT)
-		return;
-	fprintf(f, ", \"delay\": ");
-	rq_delay_json(f, &sum->delay->finding[finding]);
-	if (rq_delay_others(sum->delay, finding, &others)) {
-		rq_sketch_free(&others);
-		return;
-	}
-	fprintf(f, ", \"delay_others\": ");
-	rq_delay_json(f, &others);
-	rq_sketch_free(&others);
 }

@@ -20,8 +20,8 @@
 #define RQPATH_DELAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #define RQ_SKETCH_EXACT 512
 #define RQ_SKETCH_LINEAR 64
@@ -110,18 +110,16 @@ struct rq_sketch *rq_delay_all(const struct rq_delay *d, bool flagged);
  * (wakeups for missed-idle, forks for offcpu-fork, ...), merged into out (freed by caller).
  */
 int rq_delay_others(const struct rq_delay *d, int finding, struct rq_sketch *out);
-/* "other wakeups+forks": the name of that group, in buf. */
-char *rq_delay_others_label(int finding, char *buf, size_t size);
-
-/* Output helpers for the report sinks (JSON object; text "1.234 ms"). */
-void rq_delay_json(FILE *f, struct rq_sketch *s);
-char *rq_delay_fmt(uint64_t ns, char *buf, size_t size);
-/* The text section "Queue delay" of the audit report. */
-void rq_delay_text(FILE *f, const struct rq_summary *sum);
-/* The top-level JSON "delay" value (without key). */
-void rq_delay_json_summary(FILE *f, const struct rq_summary *sum);
-/* ", \"delay\": {…}" inside a placements entry, and for a finding with "delay_others". */
-void rq_report_json_path_delay(FILE *f, const struct rq_summary *sum, int path);
-void rq_report_json_finding_delay(FILE *f, const struct rq_summary *sum, int finding);
+/*
+ * The placements whose delay is not known: their task had not run again when the trace
+ * ended (not_run), or its switch-in may be missing (unmeasured), of which after events
+ * lost on the CPU (lost), a move classified late whose first run the ring of recent
+ * switch-ins no longer reaches (late), a task no longer known or no memory (other).
+ */
+struct rq_delay_counts {
+	uint64_t not_run, unmeasured;
+	uint64_t lost, late, other;
+};
+void rq_delay_counts(const struct rq_delay *d, struct rq_delay_counts *out);
 
 #endif

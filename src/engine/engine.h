@@ -18,6 +18,10 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "classify.h"
+#include "cpubits.h"
+#include "model.h"
+#include "truth_model.h"
 
 /*
  * One task as the engine knows it.  Outside the engine (outputs, views) a task is seen
@@ -202,17 +206,6 @@ static inline uint64_t rqe_add16(uint16_t *c, uint64_t n)
 	} while (0)
 
 
-/*
- * An interned CPU set (model.c): the tasks allowed the same CPUs share one, counted, so
- * that 100 k tasks allowed everywhere hold one set, not 100 k (issue 23).  Every set of
- * an analysis has nr_cpus bits.
- */
-struct rqe_mask {
-	struct rq_cpumask m;	/* first: a task's mask pointer is its entry's */
-	struct rqe_mask *next;	/* the intern table's chain */
-	uint32_t refs;		/* tasks (and per-CPU assumptions) holding it */
-	uint32_t hash;
-};
 
 /* Call fn for each task known; stops early when fn returns non-zero. */
 int rqe_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
@@ -252,9 +245,6 @@ struct rq_delay {
 	struct rq_analysis *an;
 };
 
-/* PID_MAX_LIMIT of a 64-bit kernel: pids from 1 to here are indexed directly */
-#define RQ_PID_LIMIT 4194304
-#define RQ_PID_PAGE 1024	/* pids per page of the index (8 KiB) */
 
 /*
  * The page of pid_pages that no known pid is in: every entry of the index points to it
@@ -323,13 +313,8 @@ struct rq_cpu {
 	uint64_t clock_backwards;	/* records older than the CPU's previous one */
 } __attribute__((aligned(64)));
 
-struct rq_analysis {
-	struct rq_analysis_opts opts;
-	/* trace identity */
-	char source[512];	/* file name or "live" */
-	int nr_cpus;
-	struct rq_profile profile;
-	/* counters */
+/* What was fed and classified: the summary's counters. */
+struct rqe_stats {
 	uint64_t nr_events;
 	uint64_t lost_events;
 	const char *cut;	/* the recording is cut short: why (rq_analysis_note_cut()) */
@@ -340,14 +325,10 @@ struct rq_analysis {
 	uint64_t conf_counts[3];
 	uint64_t nr_placements;
 	uint64_t nr_filtered;	/* placements the filter left out (seq numbers go on) */
-	struct rq_finding_store findings[RQ_FIND__COUNT];
-	/* the filter (opts.filter copied), and the stores of the placements it leaves out */
-	bool filtering;
-	struct rq_filter filter;
-	char filter_comm[RQ_COMM_LEN];
-	struct rq_cpumask filter_cpus;
-	struct rq_finding_store *filtered_out;
-	/* what the trace can and cannot support */
+};
+
+/* What the trace can and cannot support. */
+struct rqe_facts {
 	bool has_event[RQ_EV__COUNT];
 	bool has_markers;
 	bool has_topology;
@@ -355,7 +336,10 @@ struct rq_analysis {
 	bool asym_capacity;	/* CPUs of different capacities: EAS may place wakeups */
 	const char *capacity_source;	/* rq_summary's; NULL: "assumed" */
 	char eas_event[64];	/* rq_analysis_note_eas(): "" none */
-	/* data quality beyond the per-CPU repair counters */
+};
+
+/* Data quality beyond the per-CPU repair counters (model.c). */
+struct rqe_quality {
 	int marker_pid;		/* the recorder: the writer of the first marker, -1 none yet */
 	uint64_t markers_ignored;	/* marker lines from another writer: not trusted */
 	bool truth_marked;		/* the recorder's truth line says source=bpf */
@@ -363,89 +347,40 @@ struct rq_analysis {
 	uint64_t truth_misses;		/* ... or not made (the programs did not run) */
 	uint64_t mask_violations;	/* a task ran outside its marked mask: mask dropped */
 	bool lost_on_cpus;	/* some CPU's lost_events is not 0 */
-	struct rq_cpumask all_cpus;	/* the assumed mask of tasks with no other evidence */
-	/*
-	 * the interned masks (struct rqe_mask) in a hash table; no_mask, the empty set every
-	 * task without one points to (not counted); scratch, to parse into; one_cpu[c], the
-	 * set of CPU c alone, made when a per-CPU kthread's assumed mask first needs it
-	 */
-	struct rqe_mask **masks;
-	unsigned int masks_size, nmasks;
-	struct rqe_mask no_mask;
-	struct rq_cpumask scratch;
-	const struct rq_cpumask **one_cpu;
+};
+
+/*
+ * rq_analysis_subscribe() (analysis.c): the subscribers, and for each hook whether any
+ * has it, so that a replay with no subscriber (audit) tests one flag per event
+ */
+struct rqe_observers {
+	struct rq_observer *list;
+	int n, cap;
+	bool event, placement, settled, run;
+};
+
+struct rq_analysis {
+	struct rq_analysis_opts opts;
+	/* trace identity */
+	char source[512];	/* file name or "live" */
+	int nr_cpus;
+	struct rq_profile profile;
 	char error[256];	/* why rq_analysis_begin() failed, for the user */
+	struct rqe_stats stats;	/* what was fed and classified (analysis.c, classify.c) */
+	struct rq_finding_store findings[RQ_FIND__COUNT];
+	struct rqe_scope scope;	/* the filter (classify.h) */
+	struct rqe_facts facts;	/* what the trace can and cannot support */
+	struct rqe_quality quality;	/* data quality beyond the per-CPU repair counters */
 	/* model */
 	struct rq_cpu *cpus;
-	/*
-	 * cpubits.c: the truly idle, the busy (no task left out) and the unknown CPUs
-	 * (rqe_cpu_unknown()) as bitmaps, valid for the CPUs not in dirty[]; the CPUs whose
-	 * curr has no task; the LLCs as bitmaps (a row per LLC id, llc_row[id]), rebuilt
-	 * when llc_stale
-	 */
-	unsigned long *idle_bits, *busy_bits, *unknown_bits;
-	int *dirty, ndirty;
-	int nunresolved;
-	int *llc_row;
-	unsigned long *llc_bits;
-	bool llc_stale;
-	/* the wakings' snapshots (rqe_snap_take()): 3 * rqe_mask_longs() words each, free list */
-	unsigned long *snaps;
-	int *snap_free, nsnaps, nsnap_free, snap_cap;
-	/*
-	 * Every task is in the hash, which gives rqe_task_foreach() its order (outputs
-	 * depend on it: rq_analysis_finish() resolves pending moves in it).  Lookups, a few
-	 * per event, go first to pid_pages: an index by pid for the pids a kernel hands out,
-	 * in pages allocated when a pid in them is first seen, so that a hostile pid costs
-	 * one page at most; a pid from RQ_PID_LIMIT on is only in the hash.
-	 */
-	struct rq_task **task_hash;
-	unsigned int task_hash_size;
-	struct rq_task **pid_pages[RQ_PID_LIMIT / RQ_PID_PAGE];
-	/*
-	 * the pids each page holds: a page whose last task is evicted is freed, or a kernel
-	 * handing out ever higher pids (until pid_max wraps) would cost 8 bytes for every pid
-	 * it ever used, i.e. memory growing with the trace's length (issue 23)
-	 */
-	uint16_t pid_page_used[RQ_PID_LIMIT / RQ_PID_PAGE];
-	/*
-	 * the tasks' memory (model.c, task_alloc()): chunks of RQE_TASK_CHUNK slots, each
-	 * the task's own size, a free list of the slots of evicted tasks
-	 */
-	struct rqe_task_chunk *task_chunks;
-	unsigned int task_chunk_used;	/* slots handed out of the newest chunk */
-	struct rqe_task_slot *task_free;
-	unsigned int nr_tasks;
-	unsigned int nr_exited_kept;
-	unsigned int exited_head;
-	int *exited_ring;	/* pids of freed tasks kept for the views, oldest first */
-	uint64_t nr_tasks_evicted;
-	/*
-	 * placements held until what follows them is known (a migration/N move, an exec
-	 * with an unknown mask), by slot; the tasks keep the slot numbers
-	 */
-	struct rq_placement *held;
-	int *held_free;		/* free slots */
-	int nheld, held_cap, nheld_free;
-	/* recent placements ring */
-	struct rq_placement *recent;
-	unsigned int recent_cap, recent_head, recent_len;
+	struct rqe_masks masks;	/* the interned CPU sets (model.h) */
+	struct rqe_cpubits bits;	/* the CPUs and LLCs as bitmaps, snapshots (cpubits.h) */
+	struct rqe_tasks tasks;	/* the tasks and their memory (model.h) */
+	struct rqe_held held;	/* placements held until what follows is known (classify.h) */
+	struct rqe_recent recent;	/* recent placements ring (classify.h) */
 	struct rq_delay *delay;	/* queue delay of each placement (delay.h) */
-	/*
-	 * rq_analysis_subscribe(): the subscribers, and for each hook whether any has it, so
-	 * that a replay with no subscriber (audit) tests one flag per event
-	 */
-	struct rq_observer *obs;
-	int nobs, obs_cap;
-	bool obs_event, obs_placement, obs_settled, obs_run;
-	/*
-	 * the kernel's state (truth.c): the records waiting for their wakeup, fork or exec,
-	 * direct-mapped by pid (TRUTH_SLOTS, allocated at the first record), and the model
-	 * measured against them
-	 */
-	struct rq_truth_rec *truth_slots;
-	struct rq_truth_summary truth;
-	struct rq_cpumask truth_mask;	/* rqe_truth_mask()'s answer */
+	struct rqe_observers obs;	/* rq_analysis_subscribe()'s subscribers */
+	struct rqe_truth truth;	/* the kernel's state, from rqpath:truth (truth_model.h) */
 	/* rq_analysis_summary()'s answer, refilled at each call */
 	struct rq_summary summary;
 	struct rq_cpu_summary *cpu_summary;
@@ -459,7 +394,7 @@ struct rq_analysis {
 bool rqe_in_scope_slow(const struct rq_analysis *an, const struct rq_placement *p);
 static inline bool rqe_in_scope(const struct rq_analysis *an, const struct rq_placement *p)
 {
-	return !an->filtering || rqe_in_scope_slow(an, p);
+	return !an->scope.filtering || rqe_in_scope_slow(an, p);
 }
 
 /* The store a judge counts p's verdict of finding f in: the one reported, or the
@@ -467,7 +402,7 @@ static inline bool rqe_in_scope(const struct rq_analysis *an, const struct rq_pl
 static inline struct rq_finding_store *rqe_store(struct rq_analysis *an,
 						 const struct rq_placement *p, int f)
 {
-	return rqe_in_scope(an, p) ? &an->findings[f] : &an->filtered_out[f];
+	return rqe_in_scope(an, p) ? &an->findings[f] : &an->scope.filtered_out[f];
 }
 
 static inline struct rq_task *rqe_task_find(const struct rq_analysis *an, int pid)
@@ -477,7 +412,7 @@ static inline struct rq_task *rqe_task_find(const struct rq_analysis *an, int pi
 	if (i >= RQ_PID_LIMIT)
 		return rqe_task_find_hashed(an, pid);
 	/* a page not allocated is rqe_no_pid_page: NULL there too */
-	return an->pid_pages[i / RQ_PID_PAGE][i % RQ_PID_PAGE];
+	return an->tasks.pid_pages[i / RQ_PID_PAGE][i % RQ_PID_PAGE];
 }
 
 /* The task with that pid, created if new; NULL for pid <= 0 or out of memory. */
@@ -547,7 +482,7 @@ static inline void rqe_cpu_dirty(struct rq_analysis *an, int cpu)
 
 	if (!c->dirty) {
 		c->dirty = true;
-		an->dirty[an->ndirty++] = cpu;
+		an->bits.dirty[an->bits.ndirty++] = cpu;
 	}
 }
 
@@ -653,8 +588,8 @@ static inline bool rqe_task_is_idle_class(const struct rq_task *t)
  */
 static inline unsigned int rqe_mask_unseen(const struct rq_analysis *an)
 {
-	return (an->has_event[RQ_EV_SETAFFINITY_ENTER] ? 0 : 1u << RQ_ASSUME_MASK_LAST_READ) |
-	       (an->has_event[RQ_EV_CGROUP_ATTACH] ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN);
+	return (an->facts.has_event[RQ_EV_SETAFFINITY_ENTER] ? 0 : 1u << RQ_ASSUME_MASK_LAST_READ) |
+	       (an->facts.has_event[RQ_EV_CGROUP_ATTACH] ? 0 : 1u << RQ_ASSUME_CPUSET_UNSEEN);
 }
 
 /*
@@ -684,8 +619,8 @@ static inline const struct rq_cpumask *rqe_task_mask(const struct rq_analysis *a
  */
 static inline unsigned int rqe_policy_unseen(const struct rq_analysis *an)
 {
-	return an->has_event[RQ_EV_SETSCHED_ENTER] && an->has_event[RQ_EV_SETSCHED_EXIT] &&
-	       an->has_event[RQ_EV_SETATTR_ENTER] && an->has_event[RQ_EV_SETATTR_EXIT] ?
+	return an->facts.has_event[RQ_EV_SETSCHED_ENTER] && an->facts.has_event[RQ_EV_SETSCHED_EXIT] &&
+	       an->facts.has_event[RQ_EV_SETATTR_ENTER] && an->facts.has_event[RQ_EV_SETATTR_EXIT] ?
 	       0 : 1u << RQ_ASSUME_POLICY_LAST_READ;
 }
 
@@ -763,7 +698,7 @@ void rqe_masks_free(struct rq_analysis *an);
 const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq_cpumask *m);
 void rqe_mask_put(struct rq_analysis *an, const struct rq_cpumask *m);
 /*
- * t's mask becomes m's set (-1 when out of memory: t then has none, an->no_mask), or
+ * t's mask becomes m's set (-1 when out of memory: t then has none, an->masks.no_mask), or
  * src's own (shared), or none.
  */
 int rqe_task_set_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_cpumask *m);
@@ -788,7 +723,7 @@ unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t);
 void rqe_snap_put(struct rq_analysis *an, struct rq_task *t);
 static inline unsigned long *rqe_snap(const struct rq_analysis *an, const struct rq_task *t)
 {
-	return t->snap < 0 ? NULL : an->snaps + (size_t)t->snap * 3 * rqe_mask_longs(an);
+	return t->snap < 0 ? NULL : an->bits.snaps + (size_t)t->snap * 3 * rqe_mask_longs(an);
 }
 /* cpu's curr becomes pid, whose task is t (rqe_task_find(pid), NULL for pid <= 0). */
 void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t);
@@ -951,7 +886,7 @@ int rqe_hold(struct rq_analysis *an, int *slot, const struct rq_placement *p);
 void rqe_release(struct rq_analysis *an, int *slot);
 static inline struct rq_placement *rqe_held(struct rq_analysis *an, int slot)
 {
-	return &an->held[slot];
+	return &an->held.slots[slot];
 }
 
 /* findings.c */

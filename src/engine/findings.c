@@ -17,7 +17,7 @@ int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 	p->findings |= 1u << f;
 	/* emit_placement() follows at once and gives it this number */
 	if (!p->seq)
-		p->seq = an->nr_placements + 1;
+		p->seq = an->stats.nr_placements + 1;
 	s->count++;
 	if (p->assume)
 		s->inferred++;
@@ -50,7 +50,7 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 		p->no_selection |= 1u << f;
 		s->no_selection++;
 		if (!p->seq)
-			p->seq = an->nr_placements + 1;
+			p->seq = an->stats.nr_placements + 1;
 		return;
 	}
 	if (!possible) {
@@ -61,7 +61,7 @@ static void verdict(struct rq_analysis *an, struct rq_placement *p, struct rq_ta
 	p->possible |= 1u << f;
 	s->possible++;
 	if (!p->seq)
-		p->seq = an->nr_placements + 1;
+		p->seq = an->stats.nr_placements + 1;
 	if (s->npossible < (int)(sizeof(s->possible_examples) / sizeof(s->possible_examples[0])))
 		s->possible_examples[s->npossible++] = *p;
 }
@@ -82,7 +82,7 @@ static bool supported(const struct rq_analysis *an, enum rq_finding f,
 		      const struct rq_placement *p)
 {
 	/* a fork's placement is its sched_wakeup_new: judged without sched_wakeup */
-	return !(rq_findings[f].needs & (1u << RQ_EV_WAKEUP)) || an->counts[RQ_EV_WAKEUP] ||
+	return !(rq_findings[f].needs & (1u << RQ_EV_WAKEUP)) || an->stats.counts[RQ_EV_WAKEUP] ||
 	       rq_paths[p->path].kind == RQ_KIND_FORK;
 }
 
@@ -118,18 +118,18 @@ static int idle_allowed_cpu(struct rq_analysis *an, const struct rq_cpumask *mas
 			cand &= idle_before[w] | unknown_before[w];
 			then = idle_before[w];
 		}
-		both = cand & then & an->idle_bits[w];
+		both = cand & then & an->bits.idle_bits[w];
 		if (both) {
 			cpu = w * (int)BITS_PER_UL + __builtin_ctzl(both);
 			break;
 		}
 		/* idle now, or unknown now: it may have been idle at both */
-		if (cand & (an->idle_bits[w] | an->unknown_bits[w]))
+		if (cand & (an->bits.idle_bits[w] | an->bits.unknown_bits[w]))
 			*unknown = true;
 	}
 	if (cpu < 0)
 		return -1;
-	if (!an->has_topology)
+	if (!an->facts.has_topology)
 		*assume |= 1u << RQ_ASSUME_LLC;
 	/* its switches out of idle are missing here: was it really idle? */
 	if (an->cpus[cpu].idle_repaired)
@@ -292,7 +292,7 @@ void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struc
 	p->why_pid = an->cpus[x].curr;
 	p->why_cpu = idle_cpu;
 	p->why_idle_ts = an->cpus[idle_cpu].idle_since;
-	if (an->asym_capacity) {
+	if (an->facts.asym_capacity) {
 		/* EAS or select_idle_capacity() may have preferred x for its capacity */
 		p->notes |= RQ_NOTE_ASYM;
 		possible = true;
@@ -347,11 +347,11 @@ static int truth_idle_cpu(struct rq_analysis *an, const struct rqe_select *sel,
 			return c;
 		if (st != RQ_TCPU_UNKNOWN)
 			continue;
-		if (rqe_bit_test(an->idle_bits, c) &&
+		if (rqe_bit_test(an->bits.idle_bits, c) &&
 		    (!sel->idle_before || rqe_bit_test(sel->idle_before, c))) {
 			if (model < 0)
 				model = c;
-		} else if (rqe_bit_test(an->unknown_bits, c) ||
+		} else if (rqe_bit_test(an->bits.unknown_bits, c) ||
 			   (sel->unknown_before && rqe_bit_test(sel->unknown_before, c))) {
 			*unknown = true;
 		}
@@ -384,7 +384,7 @@ static int truth_judged_idle_cpu(struct rq_analysis *an, struct rq_finding_store
 /* What a verdict resting on the model's idle CPU (from_model) rests on. */
 static unsigned int truth_found_assume(const struct rq_analysis *an, int cpu, bool from_model)
 {
-	unsigned int assume = an->has_topology ? 0 : 1u << RQ_ASSUME_LLC;
+	unsigned int assume = an->facts.has_topology ? 0 : 1u << RQ_ASSUME_LLC;
 
 	if (from_model && an->cpus[cpu].idle_repaired)
 		assume |= 1u << RQ_ASSUME_IDLE_REPAIRED;
@@ -461,7 +461,7 @@ void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
 			 xc->nr_running ? RQ_WHY_BUSY_WAITING : RQ_WHY_BUSY_PENDING);
 	p->why_pid = (int)xc->curr_pid;
 	p->why_cpu = idle_cpu;
-	if (an->asym_capacity) {
+	if (an->facts.asym_capacity) {
 		/* EAS or select_idle_capacity() may have preferred x for its capacity */
 		p->notes |= RQ_NOTE_ASYM;
 		possible = true;
@@ -501,9 +501,9 @@ static void settled_execs_out(struct rq_analysis *an, struct rq_task *t, uint64_
 {
 	rqe_delay_execs_settled(an, t, fix);
 	/* the ring's newest entries: stop at the n-th waiting exec of t */
-	for (unsigned int i = 0; n && i < an->recent_len; i++) {
-		struct rq_placement *p = &an->recent[(an->recent_head + an->recent_cap - 1 - i) %
-						     an->recent_cap];
+	for (unsigned int i = 0; n && i < an->recent.len; i++) {
+		unsigned int k = (an->recent.head + an->recent.cap - 1 - i) % an->recent.cap;
+		struct rq_placement *p = &an->recent.ring[k];
 
 		if (p->pid != t->pid || !(p->notes & RQ_NOTE_MASK_UNKNOWN))
 			continue;
@@ -586,14 +586,14 @@ void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t)
 			s->exact += n - 1;
 		rqe_task_count(t, nr_findings[RQ_FIND_NEEDLESS_CALLBACK], n - 1);
 	}
-	if (rqe_in_scope(an, p) && an->path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
-	    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] >= n) {
-		an->path_counts[RQ_PATH_EXEC_LOCAL] -= n;
-		an->path_counts[RQ_PATH_EXEC_AFFINE] += n;
-		an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] -= n;
-		an->path_conf[RQ_PATH_EXEC_AFFINE][conf] += n;
-		an->conf_counts[RQ_CONF_INFERRED] -= n;
-		an->conf_counts[conf] += n;
+	if (rqe_in_scope(an, p) && an->stats.path_counts[RQ_PATH_EXEC_LOCAL] >= n &&
+	    an->stats.path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] >= n) {
+		an->stats.path_counts[RQ_PATH_EXEC_LOCAL] -= n;
+		an->stats.path_counts[RQ_PATH_EXEC_AFFINE] += n;
+		an->stats.path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED] -= n;
+		an->stats.path_conf[RQ_PATH_EXEC_AFFINE][conf] += n;
+		an->stats.conf_counts[RQ_CONF_INFERRED] -= n;
+		an->stats.conf_counts[conf] += n;
 	}
 	rqe_release(an, &c->exec_slot);
 }
@@ -645,8 +645,9 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 	struct rq_placement *p;
 	unsigned int ignored = 0;
 	struct rq_exec_fix fix = {
-		.one_cpu = rqe_truth_exec_one_cpu(r), .cpu = (int)r->cpu, .rt = rqe_truth_rt_or_dl(r),
-		.truth = RQ_PT_RECORD | RQ_PT_MASK | RQ_PT_POLICY, .truth_policy = (uint8_t)r->policy,
+		.one_cpu = rqe_truth_exec_one_cpu(r), .cpu = (int)r->cpu,
+		.rt = rqe_truth_rt_or_dl(r), .truth = RQ_PT_RECORD | RQ_PT_MASK | RQ_PT_POLICY,
+		.truth_policy = (uint8_t)r->policy,
 		.truth_allowed = (uint16_t)(r->nr_cpus_allowed > UINT16_MAX ? UINT16_MAX :
 					    r->nr_cpus_allowed),
 	};
@@ -669,7 +670,7 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 		fix.truth |= RQ_PT_ONE_CPU;
 	fix.needless = fix.one_cpu && an->profile.exec_callback_unconditional;
 	c->unknown_execs = 0;
-	an->truth.placements++;
+	an->truth.summary.placements++;
 	settled_execs_out(an, t, 1, &fix);
 	s->unknown -= s->unknown ? 1 : 0;
 	s->not_judged -= s->not_judged ? 1 : 0;
@@ -683,14 +684,14 @@ void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t, const stru
 			rqe_add_finding(an, p, t, RQ_FIND_NEEDLESS_CALLBACK);
 		}
 		/* the path was counted exec-local (inferred): it is exec-affine, exact */
-		if (an->path_counts[RQ_PATH_EXEC_LOCAL] &&
-		    an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]) {
-			an->path_counts[RQ_PATH_EXEC_LOCAL]--;
-			an->path_counts[RQ_PATH_EXEC_AFFINE]++;
-			an->path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]--;
-			an->path_conf[RQ_PATH_EXEC_AFFINE][RQ_CONF_EXACT]++;
-			an->conf_counts[RQ_CONF_INFERRED]--;
-			an->conf_counts[RQ_CONF_EXACT]++;
+		if (an->stats.path_counts[RQ_PATH_EXEC_LOCAL] &&
+		    an->stats.path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]) {
+			an->stats.path_counts[RQ_PATH_EXEC_LOCAL]--;
+			an->stats.path_counts[RQ_PATH_EXEC_AFFINE]++;
+			an->stats.path_conf[RQ_PATH_EXEC_LOCAL][RQ_CONF_INFERRED]--;
+			an->stats.path_conf[RQ_PATH_EXEC_AFFINE][RQ_CONF_EXACT]++;
+			an->stats.conf_counts[RQ_CONF_INFERRED]--;
+			an->stats.conf_counts[RQ_CONF_EXACT]++;
 		}
 	}
 	rqe_release(an, &c->exec_slot);
@@ -727,8 +728,8 @@ void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struc
 void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
 				 bool mask_current)
 {
-	if (!mask_current && t->seen_multi && an->has_event[RQ_EV_SETAFFINITY_ENTER] &&
-	    an->has_event[RQ_EV_CGROUP_ATTACH]) {
+	if (!mask_current && t->seen_multi && an->facts.has_event[RQ_EV_SETAFFINITY_ENTER] &&
+	    an->facts.has_event[RQ_EV_CGROUP_ATTACH]) {
 		p->why |= 1u << RQ_WHY_EXEC_MULTI_CPU;
 		rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->judged++;
 	} else if (!mask_current) {
@@ -739,7 +740,8 @@ void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p,
 			rqe_cold_if(t)->unknown_execs++;
 	} else if (rqe_store(an, p, RQ_FIND_NEEDLESS_CALLBACK)->judged++,
 		   rq_cpumask_single(t->mask) && an->profile.exec_callback_unconditional) {
-		p->why |= 1u << (rqe_task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT : RQ_WHY_NEEDLESS_FAIR);
+		p->why |= 1u << (rqe_task_is_rt_or_dl(t) ? RQ_WHY_NEEDLESS_RT :
+				 RQ_WHY_NEEDLESS_FAIR);
 		p->why_cpu = rq_cpumask_first(t->mask);
 		/* current as far as the trace shows: a cpuset move it lacks is not */
 		p->assume |= rqe_mask_unseen(an);

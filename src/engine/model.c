@@ -31,9 +31,9 @@ struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid)
 {
 	struct rq_task *t;
 
-	if (!an->task_hash)
+	if (!an->tasks.task_hash)
 		return NULL;
-	for (t = an->task_hash[pid_hash(pid, an->task_hash_size)]; t; t = t->hnext)
+	for (t = an->tasks.task_hash[pid_hash(pid, an->tasks.task_hash_size)]; t; t = t->hnext)
 		if (t->pid == pid)
 			return t;
 	return NULL;
@@ -41,13 +41,13 @@ struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid)
 
 int rqe_grow_hash(struct rq_analysis *an)
 {
-	unsigned int nsize = an->task_hash_size ? an->task_hash_size * 2 : 1024;
+	unsigned int nsize = an->tasks.task_hash_size ? an->tasks.task_hash_size * 2 : 1024;
 	struct rq_task **nh = calloc(nsize, sizeof(*nh));
 
 	if (!nh)
 		return -1;
-	for (unsigned int i = 0; i < an->task_hash_size; i++) {
-		struct rq_task *t = an->task_hash[i], *next;
+	for (unsigned int i = 0; i < an->tasks.task_hash_size; i++) {
+		struct rq_task *t = an->tasks.task_hash[i], *next;
 
 		for (; t; t = next) {
 			unsigned int b = pid_hash(t->pid, nsize);
@@ -57,9 +57,9 @@ int rqe_grow_hash(struct rq_analysis *an)
 			nh[b] = t;
 		}
 	}
-	free(an->task_hash);
-	an->task_hash = nh;
-	an->task_hash_size = nsize;
+	free(an->tasks.task_hash);
+	an->tasks.task_hash = nh;
+	an->tasks.task_hash_size = nsize;
 	return 0;
 }
 
@@ -138,19 +138,20 @@ static uint32_t mask_words_hash(const unsigned long *w, size_t n)
 
 int rqe_masks_init(struct rq_analysis *an)
 {
-	an->masks_size = 64;
-	an->masks = calloc(an->masks_size, sizeof(*an->masks));
-	an->one_cpu = calloc((size_t)an->nr_cpus, sizeof(*an->one_cpu));
-	if (!an->masks || !an->one_cpu || rq_cpumask_init(&an->no_mask.m, an->nr_cpus) ||
-	    rq_cpumask_init(&an->scratch, an->nr_cpus))
+	an->masks.masks_size = 64;
+	an->masks.table = calloc(an->masks.masks_size, sizeof(*an->masks.table));
+	an->masks.one_cpu = calloc((size_t)an->nr_cpus, sizeof(*an->masks.one_cpu));
+	if (!an->masks.table || !an->masks.one_cpu ||
+	    rq_cpumask_init(&an->masks.no_mask.m, an->nr_cpus) ||
+	    rq_cpumask_init(&an->masks.scratch, an->nr_cpus))
 		return -1;
 	return 0;
 }
 
 void rqe_masks_free(struct rq_analysis *an)
 {
-	for (unsigned int b = 0; an->masks && b < an->masks_size; b++) {
-		struct rqe_mask *e = an->masks[b], *next;
+	for (unsigned int b = 0; an->masks.table && b < an->masks.masks_size; b++) {
+		struct rqe_mask *e = an->masks.table[b], *next;
 
 		for (; e; e = next) {
 			next = e->next;
@@ -158,23 +159,23 @@ void rqe_masks_free(struct rq_analysis *an)
 			free(e);
 		}
 	}
-	free(an->masks);
-	free(an->one_cpu);
-	rq_cpumask_free(&an->no_mask.m);
-	rq_cpumask_free(&an->scratch);
-	an->masks = NULL;
-	an->one_cpu = NULL;
+	free(an->masks.table);
+	free(an->masks.one_cpu);
+	rq_cpumask_free(&an->masks.no_mask.m);
+	rq_cpumask_free(&an->masks.scratch);
+	an->masks.table = NULL;
+	an->masks.one_cpu = NULL;
 }
 
 static int masks_grow(struct rq_analysis *an)
 {
-	unsigned int nsize = an->masks_size * 2;
+	unsigned int nsize = an->masks.masks_size * 2;
 	struct rqe_mask **nt = calloc(nsize, sizeof(*nt));
 
 	if (!nt)
 		return -1;
-	for (unsigned int b = 0; b < an->masks_size; b++) {
-		struct rqe_mask *e = an->masks[b], *next;
+	for (unsigned int b = 0; b < an->masks.masks_size; b++) {
+		struct rqe_mask *e = an->masks.table[b], *next;
 
 		for (; e; e = next) {
 			next = e->next;
@@ -182,9 +183,9 @@ static int masks_grow(struct rq_analysis *an)
 			nt[e->hash & (nsize - 1)] = e;
 		}
 	}
-	free(an->masks);
-	an->masks = nt;
-	an->masks_size = nsize;
+	free(an->masks.table);
+	an->masks.table = nt;
+	an->masks.masks_size = nsize;
 	return 0;
 }
 
@@ -194,12 +195,12 @@ const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq
 	uint32_t h = mask_words_hash(m->bits, n);
 	struct rqe_mask *e;
 
-	for (e = an->masks[h & (an->masks_size - 1)]; e; e = e->next)
+	for (e = an->masks.table[h & (an->masks.masks_size - 1)]; e; e = e->next)
 		if (e->hash == h && !memcmp(e->m.bits, m->bits, size)) {
 			e->refs++;
 			return &e->m;
 		}
-	if (an->nmasks >= an->masks_size && masks_grow(an))
+	if (an->masks.nmasks >= an->masks.masks_size && masks_grow(an))
 		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e || rq_cpumask_init(&e->m, an->nr_cpus)) {
@@ -209,9 +210,9 @@ const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq
 	memcpy(e->m.bits, m->bits, size);
 	e->hash = h;
 	e->refs = 1;
-	e->next = an->masks[h & (an->masks_size - 1)];
-	an->masks[h & (an->masks_size - 1)] = e;
-	an->nmasks++;
+	e->next = an->masks.table[h & (an->masks.masks_size - 1)];
+	an->masks.table[h & (an->masks.masks_size - 1)] = e;
+	an->masks.nmasks++;
 	return &e->m;
 }
 
@@ -219,14 +220,14 @@ void rqe_mask_put(struct rq_analysis *an, const struct rq_cpumask *m)
 {
 	struct rqe_mask *e = mask_entry(m), **pp;
 
-	if (!m || m == &an->no_mask.m || --e->refs)
+	if (!m || m == &an->masks.no_mask.m || --e->refs)
 		return;
-	for (pp = &an->masks[e->hash & (an->masks_size - 1)]; *pp; pp = &(*pp)->next)
+	for (pp = &an->masks.table[e->hash & (an->masks.masks_size - 1)]; *pp; pp = &(*pp)->next)
 		if (*pp == e) {
 			*pp = e->next;
 			break;
 		}
-	an->nmasks--;
+	an->masks.nmasks--;
 	rq_cpumask_free(&e->m);
 	free(e);
 }
@@ -236,13 +237,13 @@ int rqe_task_set_mask(struct rq_analysis *an, struct rq_task *t, const struct rq
 	const struct rq_cpumask *nm = rqe_mask_intern(an, m);
 
 	rqe_mask_put(an, t->mask);
-	t->mask = nm ? nm : &an->no_mask.m;
+	t->mask = nm ? nm : &an->masks.no_mask.m;
 	return nm ? 0 : -1;
 }
 
 void rqe_task_share_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_task *src)
 {
-	if (src->mask != &an->no_mask.m)
+	if (src->mask != &an->masks.no_mask.m)
 		mask_entry(src->mask)->refs++;
 	rqe_mask_put(an, t->mask);
 	t->mask = src->mask;
@@ -251,7 +252,7 @@ void rqe_task_share_mask(struct rq_analysis *an, struct rq_task *t, const struct
 void rqe_task_drop_mask(struct rq_analysis *an, struct rq_task *t)
 {
 	rqe_mask_put(an, t->mask);
-	t->mask = &an->no_mask.m;
+	t->mask = &an->masks.no_mask.m;
 }
 
 struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
@@ -263,7 +264,7 @@ static struct rq_task **pid_slot(struct rq_analysis *an, int pid, bool alloc)
 
 	if (pid <= 0 || pid >= RQ_PID_LIMIT)
 		return NULL;
-	page = &an->pid_pages[pid / RQ_PID_PAGE];
+	page = &an->tasks.pid_pages[pid / RQ_PID_PAGE];
 	if (*page == rqe_no_pid_page) {
 		struct rq_task **np = alloc ? calloc(RQ_PID_PAGE, sizeof(**page)) : NULL;
 
@@ -279,7 +280,7 @@ static void pid_slot_set(struct rq_analysis *an, struct rq_task **slot, int pid,
 			 struct rq_task *t)
 {
 	if (!*slot)
-		an->pid_page_used[pid / RQ_PID_PAGE]++;
+		an->tasks.pid_page_used[pid / RQ_PID_PAGE]++;
 	*slot = t;
 }
 
@@ -293,9 +294,9 @@ static void pid_slot_clear(struct rq_analysis *an, struct rq_task *t)
 		return;
 	*slot = NULL;
 	pg = t->pid / RQ_PID_PAGE;
-	if (!--an->pid_page_used[pg]) {
-		free(an->pid_pages[pg]);
-		an->pid_pages[pg] = (struct rq_task **)rqe_no_pid_page;
+	if (!--an->tasks.pid_page_used[pg]) {
+		free(an->tasks.pid_pages[pg]);
+		an->tasks.pid_pages[pg] = (struct rq_task **)rqe_no_pid_page;
 	}
 }
 
@@ -332,22 +333,22 @@ struct rqe_task_chunk {
 /* A zeroed task; NULL out of memory. */
 static struct rq_task *task_alloc(struct rq_analysis *an)
 {
-	struct rqe_task_slot *s = an->task_free;
+	struct rqe_task_slot *s = an->tasks.task_free;
 
 	if (s) {
 		slot_unpoison(s);
-		an->task_free = s->next_free;
+		an->tasks.task_free = s->next_free;
 	} else {
-		if (!an->task_chunks || an->task_chunk_used == RQE_TASK_CHUNK) {
+		if (!an->tasks.task_chunks || an->tasks.task_chunk_used == RQE_TASK_CHUNK) {
 			struct rqe_task_chunk *c = aligned_alloc(64, sizeof(*c));
 
 			if (!c)
 				return NULL;
-			c->next = an->task_chunks;
-			an->task_chunks = c;
-			an->task_chunk_used = 0;
+			c->next = an->tasks.task_chunks;
+			an->tasks.task_chunks = c;
+			an->tasks.task_chunk_used = 0;
 		}
-		s = &an->task_chunks->slot[an->task_chunk_used++];
+		s = &an->tasks.task_chunks->slot[an->tasks.task_chunk_used++];
 	}
 	memset(&s->t, 0, sizeof(s->t));
 	return &s->t;
@@ -357,21 +358,21 @@ static void task_release(struct rq_analysis *an, struct rq_task *t)
 {
 	struct rqe_task_slot *s = (struct rqe_task_slot *)t;
 
-	s->next_free = an->task_free;
-	an->task_free = s;
+	s->next_free = an->tasks.task_free;
+	an->tasks.task_free = s;
 	slot_poison(s);
 }
 
 void rqe_tasks_free(struct rq_analysis *an)
 {
-	while (an->task_chunks) {
-		struct rqe_task_chunk *c = an->task_chunks;
+	while (an->tasks.task_chunks) {
+		struct rqe_task_chunk *c = an->tasks.task_chunks;
 
-		an->task_chunks = c->next;
+		an->tasks.task_chunks = c->next;
 		/* the free slots are poisoned: free() does not mind */
 		free(c);
 	}
-	an->task_free = NULL;
+	an->tasks.task_free = NULL;
 }
 
 struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
@@ -379,7 +380,7 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	struct rq_task *t, **slot;
 	unsigned int b;
 
-	if (an->nr_tasks >= 2 * an->task_hash_size && rqe_grow_hash(an))
+	if (an->tasks.nr_tasks >= 2 * an->tasks.task_hash_size && rqe_grow_hash(an))
 		return NULL;
 	slot = pid_slot(an, pid, true);
 	if (!slot && pid < RQ_PID_LIMIT)
@@ -387,17 +388,17 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 	t = task_alloc(an);
 	if (!t)
 		return NULL;
-	t->mask = &an->no_mask.m;
+	t->mask = &an->masks.no_mask.m;
 	t->cold = &rqe_cold_none;
 	if (slot)
 		pid_slot_set(an, slot, pid, t);
 	t->curr_cpu = -1;
 	t->snap = -1;
 	task_init(t, pid, ts);
-	b = pid_hash(pid, an->task_hash_size);
-	t->hnext = an->task_hash[b];
-	an->task_hash[b] = t;
-	an->nr_tasks++;
+	b = pid_hash(pid, an->tasks.task_hash_size);
+	t->hnext = an->tasks.task_hash[b];
+	an->tasks.task_hash[b] = t;
+	an->tasks.nr_tasks++;
 	rqe_task_created(an, t);
 	return t;
 }
@@ -405,8 +406,8 @@ struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts)
 int rqe_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
 		    void *data)
 {
-	for (unsigned int i = 0; i < an->task_hash_size; i++)
-		for (struct rq_task *t = an->task_hash[i]; t; t = t->hnext) {
+	for (unsigned int i = 0; i < an->tasks.task_hash_size; i++)
+		for (struct rq_task *t = an->tasks.task_hash[i]; t; t = t->hnext) {
 			int ret = fn(t, data);
 
 			if (ret)
@@ -532,10 +533,10 @@ one_cpu_mask(const struct rq_analysis *can, int cpu)
 {
 	struct rq_analysis *an = (struct rq_analysis *)can;
 
-	rq_cpumask_clear(&an->scratch);
-	rq_cpumask_set(&an->scratch, cpu);
-	an->one_cpu[cpu] = rqe_mask_intern(an, &an->scratch);
-	return an->one_cpu[cpu];
+	rq_cpumask_clear(&an->masks.scratch);
+	rq_cpumask_set(&an->masks.scratch, cpu);
+	an->masks.one_cpu[cpu] = rqe_mask_intern(an, &an->masks.scratch);
+	return an->masks.one_cpu[cpu];
 }
 
 const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
@@ -544,15 +545,15 @@ const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 	int cpu;
 
 	/* a change in the trace whose value the trace does not hold: nothing to assume */
-	if (t->mask_changed || an->has_markers)
+	if (t->mask_changed || an->facts.has_markers)
 		return NULL;
 	cpu = t->kthread_cpu;
-	if (cpu >= 0 && cpu < an->nr_cpus && (an->one_cpu[cpu] || one_cpu_mask(an, cpu))) {
+	if (cpu >= 0 && cpu < an->nr_cpus && (an->masks.one_cpu[cpu] || one_cpu_mask(an, cpu))) {
 		*assume |= 1u << RQ_ASSUME_PERCPU_KTHREAD;
-		return an->one_cpu[cpu];
+		return an->masks.one_cpu[cpu];
 	}
 	*assume |= 1u << RQ_ASSUME_MASK_ALL;
-	return &an->all_cpus;
+	return &an->masks.all_cpus;
 }
 
 /* ---- what the kernel would see on a CPU ------------------------------------- */
@@ -594,7 +595,7 @@ void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_ta
 	for (int i = 0; i < c->ndelayed; i++) {
 		const struct rq_task *d = c->delayed[i];
 
-		if (d != skip && an->last_ts - d->blocked_ts <= DELAYED_WINDOW &&
+		if (d != skip && an->stats.last_ts - d->blocked_ts <= DELAYED_WINDOW &&
 		    rqe_idle_class(an, d, &ignored) != 1)
 			l->delayed_nonidle++;
 	}
@@ -739,7 +740,7 @@ static void mask_forget(struct rq_task *t)
 static void note_running(struct rq_analysis *an, struct rq_task *t, int cpu)
 {
 	if (t->mask_known && !rq_cpumask_test(t->mask, cpu)) {
-		an->mask_violations++;
+		an->quality.mask_violations++;
 		mask_forget(t);
 	}
 	if (t->seen_cpu < 0)
@@ -956,8 +957,8 @@ void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev)
 
 static void evict_task(struct rq_analysis *an, struct rq_task *t)
 {
-	unsigned int b = pid_hash(t->pid, an->task_hash_size);
-	struct rq_task **pp = &an->task_hash[b];
+	unsigned int b = pid_hash(t->pid, an->tasks.task_hash_size);
+	struct rq_task **pp = &an->tasks.task_hash[b];
 
 	rqe_resolve_stopper(an, t, false);
 	rqe_resolve_wake_move(an, t);
@@ -975,8 +976,8 @@ static void evict_task(struct rq_analysis *an, struct rq_task *t)
 	rqe_snap_put(an, t);
 	cold_free(t);
 	task_release(an, t);
-	an->nr_tasks--;
-	an->nr_tasks_evicted++;
+	an->tasks.nr_tasks--;
+	an->tasks.nr_tasks_evicted++;
 }
 
 /*
@@ -995,26 +996,27 @@ static void retire_task(struct rq_analysis *an, struct rq_task *t)
 	if (t->retired)
 		return;
 	t->retired = true;
-	if (!an->exited_ring) {
-		an->exited_ring = calloc(EXITED_KEEP, sizeof(int));
-		if (!an->exited_ring) {
+	if (!an->tasks.exited_ring) {
+		an->tasks.exited_ring = calloc(EXITED_KEEP, sizeof(int));
+		if (!an->tasks.exited_ring) {
 			evict_task(an, t);
 			return;
 		}
 	}
-	if (an->nr_exited_kept == EXITED_KEEP) {
-		old = rqe_task_find(an, an->exited_ring[an->exited_head]);
+	if (an->tasks.nr_exited_kept == EXITED_KEEP) {
+		old = rqe_task_find(an, an->tasks.exited_ring[an->tasks.exited_head]);
 		/*
 		 * the pid may belong to a new task by now: only a dead one goes, and not t
 		 * (its pid's earlier task was reused by a fork: the entry is stale)
 		 */
 		if (old && old->retired && old != t)
 			evict_task(an, old);
-		an->exited_head = (an->exited_head + 1) % EXITED_KEEP;
-		an->nr_exited_kept--;
+		an->tasks.exited_head = (an->tasks.exited_head + 1) % EXITED_KEEP;
+		an->tasks.nr_exited_kept--;
 	}
-	an->exited_ring[(an->exited_head + an->nr_exited_kept) % EXITED_KEEP] = t->pid;
-	an->nr_exited_kept++;
+	an->tasks.exited_ring[(an->tasks.exited_head + an->tasks.nr_exited_kept) % EXITED_KEEP] =
+		t->pid;
+	an->tasks.nr_exited_kept++;
 }
 
 void rqe_handle_free(struct rq_analysis *an, const struct rq_event *ev)
@@ -1118,26 +1120,27 @@ void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev)
 static void apply_cpu_marker(struct rq_analysis *an, const struct rq_marker *m)
 {
 	/* --topology was given: the user's word wins over what the recording says */
-	if (!rqe_valid_cpu(an, m->cpu) || an->llc_source == RQ_LLC_OPTION)
+	if (!rqe_valid_cpu(an, m->cpu) || an->facts.llc_source == RQ_LLC_OPTION)
 		return;
 	an->cpus[m->cpu].core = m->core;
 	an->cpus[m->cpu].llc = rqe_valid_cpu(an, m->llc) ? m->llc : m->cpu;
-	an->llc_stale = true;
+	an->bits.llc_stale = true;
 	an->cpus[m->cpu].node = m->node;
 	if (m->capacity > 0) {
-		if (!an->capacity_source || strcmp(an->capacity_source, "option")) {
+		if (!an->facts.capacity_source || strcmp(an->facts.capacity_source, "option")) {
 			/* the recorder's word replaces what the kernel's events suggested */
-			if (an->capacity_source && !strcmp(an->capacity_source, "eas-events"))
-				an->asym_capacity = false;
-			an->capacity_source = "trace";
+			if (an->facts.capacity_source &&
+			    !strcmp(an->facts.capacity_source, "eas-events"))
+				an->facts.asym_capacity = false;
+			an->facts.capacity_source = "trace";
 		}
 		an->cpus[m->cpu].capacity = m->capacity;
 		for (int c = 0; c < an->nr_cpus; c++)
 			if (an->cpus[c].capacity && an->cpus[c].capacity != m->capacity)
-				an->asym_capacity = true;
+				an->facts.asym_capacity = true;
 	}
-	an->has_topology = true;
-	an->llc_source = !strcmp(m->llc_src, "cache") ? RQ_LLC_CACHE :
+	an->facts.has_topology = true;
+	an->facts.llc_source = !strcmp(m->llc_src, "cache") ? RQ_LLC_CACHE :
 			 !strcmp(m->llc_src, "package") ? RQ_LLC_PACKAGE : RQ_LLC_ASSUMED;
 }
 
@@ -1166,9 +1169,9 @@ static void apply_task_marker(struct rq_analysis *an, const struct rq_marker *m,
 	t->idle_cgroup = m->idle_cg > 0;
 	rqe_task_class_changed(an, t);
 	t->mask_known = strcmp(m->cpulist, "?") &&
-			!rq_cpumask_parse(&an->scratch, m->cpulist) &&
-			rq_cpumask_weight(&an->scratch) > 0 &&
-			!rqe_task_set_mask(an, t, &an->scratch);
+			!rq_cpumask_parse(&an->masks.scratch, m->cpulist) &&
+			rq_cpumask_weight(&an->masks.scratch) > 0 &&
+			!rqe_task_set_mask(an, t, &an->masks.scratch);
 	if (t->mask_known) {
 		t->mask_changed = false;
 		t->seen_cpu = -1;
@@ -1197,19 +1200,20 @@ void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev)
 	 * line, before any command starts) and every later one from the same pid.  A
 	 * traced command can write to trace_marker too: its lines are counted, not used.
 	 */
-	if (an->marker_pid < 0) {
-		an->marker_pid = ev->common_pid;
-	} else if (ev->common_pid != an->marker_pid) {
-		an->markers_ignored++;
+	if (an->quality.marker_pid < 0) {
+		an->quality.marker_pid = ev->common_pid;
+	} else if (ev->common_pid != an->quality.marker_pid) {
+		an->quality.markers_ignored++;
 		return;
 	}
-	an->has_markers = true;
+	an->facts.has_markers = true;
 	switch (m.kind) {
 	case RQ_MARK_KERNEL:
 		if (!an->profile.release[0] && !an->profile.overridden) {
 			rq_profile_from_release(&an->profile, m.release);
 			if (an->opts.profile_override)
-				rq_profile_override(&an->profile, an->opts.profile_override, NULL, 0);
+				rq_profile_override(&an->profile, an->opts.profile_override,
+						    NULL, 0);
 		}
 		break;
 	case RQ_MARK_CPU:
@@ -1220,9 +1224,9 @@ void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev)
 		apply_task_marker(an, &m, ev->ts);
 		break;
 	case RQ_MARK_TRUTH:
-		an->truth_marked = !strcmp(m.truth_source, "bpf");
-		an->truth_drops += (uint64_t)m.truth_drops;
-		an->truth_misses += (uint64_t)m.truth_misses;
+		an->quality.truth_marked = !strcmp(m.truth_source, "bpf");
+		an->quality.truth_drops += (uint64_t)m.truth_drops;
+		an->quality.truth_misses += (uint64_t)m.truth_misses;
 		break;
 	default:
 		break;
@@ -1233,7 +1237,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 {
 	struct rq_cpu *c;
 
-	an->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 0;
+	an->stats.lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 0;
 	if (!rqe_valid_cpu(an, ev->cpu))
 		return;
 	c = &an->cpus[ev->cpu];
@@ -1241,7 +1245,7 @@ void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev)
 		c->clock_backwards++;
 	else
 		c->lost_events += ev->arg > 0 ? (uint64_t)ev->arg : 1;
-	an->lost_on_cpus |= c->lost_events > 0;
+	an->quality.lost_on_cpus |= c->lost_events > 0;
 	/*
 	 * what happened in the gap is unknown: so is this CPU's runqueue, and when its
 	 * running and queued tasks stopped running there

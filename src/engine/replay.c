@@ -169,9 +169,9 @@ static unsigned int truth_precheck(struct rq_replay *r, const struct rq_analysis
 					rq_pump_available(again->pump)) &&
 	    !rq_pump_add_analysis(again->pump, pre)) {
 		while (rq_pump_run(again->pump, &step) == RQ_PUMP_BUDGET &&
-		       !precheck_done(&pre->truth) && pre->nr_events < TRUTH_PRECHECK_EVENTS)
+		       !precheck_done(&pre->truth.summary) && pre->stats.nr_events < TRUTH_PRECHECK_EVENTS)
 			;
-		rejected = pre->truth.rejected;
+		rejected = pre->truth.summary.rejected;
 	}
 	/* a pre-check that could not run refuses nothing: the replay's own check still runs */
 	rq_replay_close(again);
@@ -190,7 +190,7 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 		release[0] = '\0';
 	if (rq_analysis_begin(an, r->path, r->nr_cpus, release, rq_pump_available(r->pump)))
 		return -1;
-	an->truth.rejected = truth_precheck(r, an, release);
+	an->truth.summary.rejected = truth_precheck(r, an, release);
 	rq_analysis_note_eas(an, rq_td_eas_event(r->td));
 	/* what the file's statistics say was lost before any mark in the pages */
 	rq_analysis_note_lost(an, rq_td_stats_overrun(r->td));

@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +32,32 @@
 
 #define SPEC_MAX (64 * 1024)
 
+/* Up to size bytes of fd into buf; the count read, or -1 (errno). */
+static ssize_t read_upto(int fd, char *buf, size_t size)
+{
+	size_t got = 0;
+
+	while (got < size) {
+		ssize_t r = read(fd, buf + got, size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (!r)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
 /* The spec itself, or the contents of the file it names. */
 static char *load_spec(const char *arg, char *err, size_t errlen)
 {
 	struct stat st;
+	ssize_t n;
 	char *buf;
-	FILE *f;
-	size_t n;
+	int fd;
 
 	if (stat(arg, &st) || !S_ISREG(st.st_mode))
 		return strdup(arg);
@@ -45,16 +65,16 @@ static char *load_spec(const char *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "topology file is larger than %d bytes", SPEC_MAX);
 		return NULL;
 	}
-	f = fopen(arg, "re");
-	if (!f) {
+	fd = open(arg, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot read the topology file: %s", strerror(errno));
 		return NULL;
 	}
 	buf = calloc(1, (size_t)st.st_size + 1);
-	n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-	fclose(f);
+	n = buf ? read_upto(fd, buf, (size_t)st.st_size) : 0;
+	close(fd);
 	if (buf)
-		buf[n] = '\0';
+		buf[n > 0 ? n : 0] = '\0';
 	return buf;
 }
 
@@ -264,18 +284,18 @@ int rqe_topology_apply(struct rq_analysis *an, const char *spec, char *err, size
 			c->node = node[cpu];	/* the first CPU of the node names it */
 		if (has_cap) {
 			if (!cpu) {
-				an->capacity_source = "option";
-				an->asym_capacity = false;	/* these capacities decide */
+				an->facts.capacity_source = "option";
+				an->facts.asym_capacity = false;	/* these capacities decide */
 			}
 			c->capacity = cap[cpu];
 			if (cap[cpu] != cap[0])
-				an->asym_capacity = true;
+				an->facts.asym_capacity = true;
 		}
 	}
-	an->llc_stale = true;
+	an->bits.llc_stale = true;
 	if (has_llc) {
-		an->has_topology = true;
-		an->llc_source = RQ_LLC_OPTION;
+		an->facts.has_topology = true;
+		an->facts.llc_source = RQ_LLC_OPTION;
 	}
 	ret = 0;
 out:
@@ -287,93 +307,79 @@ out:
 	return ret;
 }
 
-/* Print one property's groups ("llc 0-1 2-3") from first-CPU-of-group numbers. */
-static void print_groups(FILE *f, const char *key, const int *group, int n)
+/* A positive number from the first line of a small sysfs file, or 0. */
+static int read_positive(const char *path)
 {
-	struct rq_cpumask m;
-	char list[4096];
+	char buf[32];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (rq_cpumask_init(&m, n))
-		return;
-	fprintf(f, "%s", key);
-	for (int first = 0; first < n; first++) {
-		if (group[first] != first)
-			continue;
-		rq_cpumask_clear(&m);
-		for (int cpu = first; cpu < n; cpu++)
-			if (group[cpu] == first)
-				rq_cpumask_set(&m, cpu);
-		fprintf(f, " %s", rq_cpumask_format(&m, list, sizeof(list)));
-	}
-	fputc('\n', f);
-	rq_cpumask_free(&m);
+	if (fd < 0)
+		return 0;
+	n = read_upto(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return atoi(buf) > 0 ? atoi(buf) : 0;
 }
 
-int rq_topology_describe_host(FILE *f, char *err, size_t errlen)
+void rq_topology_host_free(struct rq_host_topology *h)
+{
+	free(h->llc);
+	free(h->smt);
+	free(h->node);
+	free(h->capacity);
+	memset(h, 0, sizeof(*h));
+}
+
+int rq_topology_host(struct rq_host_topology *h, char *err, size_t errlen)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
-	int *llc, *smt, *node, *cap, *node_first;
-	bool have_cap = true, llc_from_cache = true;
+	int *node_first;
 
+	memset(h, 0, sizeof(*h));
 	if (n <= 0 || n > RQ_MAX_CPUS) {
 		snprintf(err, errlen, "cannot tell how many CPUs this machine has");
 		return -1;
 	}
-	llc = calloc((size_t)n, sizeof(int));
-	smt = calloc((size_t)n, sizeof(int));
-	node = calloc((size_t)n, sizeof(int));
-	cap = calloc((size_t)n, sizeof(int));
+	h->nr_cpus = (int)n;
+	h->llc = calloc((size_t)n, sizeof(int));
+	h->smt = calloc((size_t)n, sizeof(int));
+	h->node = calloc((size_t)n, sizeof(int));
+	h->capacity = calloc((size_t)n, sizeof(int));
 	node_first = calloc((size_t)RQ_MAX_CPUS, sizeof(int));
-	if (!llc || !smt || !node || !cap || !node_first) {
+	if (!h->llc || !h->smt || !h->node || !h->capacity || !node_first) {
 		snprintf(err, errlen, "out of memory");
-		free(llc), free(smt), free(node), free(cap), free(node_first);
+		free(node_first);
+		rq_topology_host_free(h);
 		return -1;
 	}
+	h->has_capacity = h->llc_from_cache = true;
 	for (int i = 0; i < RQ_MAX_CPUS; i++)
 		node_first[i] = -1;
 	for (int cpu = 0; cpu < n; cpu++) {
 		struct rq_marker m;
-		char path[128], buf[32];
-		FILE *cf;
+		char path[128];
 
 		rq_snapshot_cpu(cpu, &m);
-		llc[cpu] = m.llc >= 0 && m.llc < n ? m.llc : cpu;
-		smt[cpu] = m.core >= 0 && m.core < n ? m.core : cpu;
+		h->llc[cpu] = m.llc >= 0 && m.llc < n ? m.llc : cpu;
+		h->smt[cpu] = m.core >= 0 && m.core < n ? m.core : cpu;
 		if (strcmp(m.llc_src, "cache"))
-			llc_from_cache = false;
+			h->llc_from_cache = false;
 		/* nodes are numbered; the spec names each by its CPUs */
 		if (m.node >= 0 && m.node < RQ_MAX_CPUS) {
 			if (node_first[m.node] < 0)
 				node_first[m.node] = cpu;
-			node[cpu] = node_first[m.node];
+			h->node[cpu] = node_first[m.node];
 		} else {
-			node[cpu] = cpu;
+			h->node[cpu] = cpu;
 		}
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
-		cf = fopen(path, "re");
-		if (!cf || !fgets(buf, sizeof(buf), cf) || atoi(buf) <= 0)
-			have_cap = false;
-		else
-			cap[cpu] = atoi(buf);
-		if (cf)
-			fclose(cf);
+		h->capacity[cpu] = read_positive(path);
+		if (!h->capacity[cpu])
+			h->has_capacity = false;
 	}
-	fprintf(f, "# rqpath topology of this machine (%ld CPUs); use with --topology FILE\n", n);
-	if (!llc_from_cache)
-		fprintf(f, "# no cache information in sysfs: llc groups are the packages\n");
-	print_groups(f, "llc", llc, (int)n);
-	print_groups(f, "smt", smt, (int)n);
-	print_groups(f, "node", node, (int)n);
-	if (have_cap) {
-		fprintf(f, "capacity");
-		for (int cpu = 0; cpu < n; cpu++)
-			fprintf(f, " %d", cap[cpu]);
-		fputc('\n', f);
-	}
-	free(llc), free(smt), free(node), free(cap), free(node_first);
-	if (fflush(f) || ferror(f)) {
-		snprintf(err, errlen, "cannot write: %s", strerror(errno));
-		return -1;
-	}
+	free(node_first);
 	return 0;
 }

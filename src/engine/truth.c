@@ -32,7 +32,7 @@ const char *const rq_mvt_names[RQ_MVT__COUNT] = {
 
 static struct rq_truth_rec *slot_of(struct rq_analysis *an, int pid)
 {
-	return &an->truth_slots[(unsigned int)pid % TRUTH_SLOTS];
+	return &an->truth.slots[(unsigned int)pid % TRUTH_SLOTS];
 }
 
 const char *const rq_tchk_names[RQ_TCHK__COUNT] = {
@@ -41,7 +41,7 @@ const char *const rq_tchk_names[RQ_TCHK__COUNT] = {
 
 static void checked(struct rq_analysis *an, enum rq_tchk_kind k, bool contradicts)
 {
-	struct rq_truth_summary *s = &an->truth;
+	struct rq_truth_summary *s = &an->truth.summary;
 
 	s->checked[k]++;
 	if (!contradicts)
@@ -143,9 +143,9 @@ void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev)
 
 	if (an->opts.no_truth || !r)
 		return;
-	an->truth.records++;
+	an->truth.summary.records++;
 	self_check(an, r);
-	if (an->truth.rejected)
+	if (an->truth.summary.rejected)
 		return;
 	/* the records after the placement (sched_wakeup, sched_wakeup_new) judge nothing */
 	if (r->point != RQ_TRUTH_WAKING && r->point != RQ_TRUTH_FORK &&
@@ -163,15 +163,15 @@ void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev)
 			 * else (judged before records came) it is no later exec's
 			 */
 			if (t->cold->truth_exec_wait) {
-				an->truth.used++;
+				an->truth.summary.used++;
 				rqe_settle_exec_truth(an, t, r);
 			}
 			return;
 		}
 	}
-	if (!an->truth_slots) {
-		an->truth_slots = calloc(TRUTH_SLOTS, sizeof(*an->truth_slots));
-		if (!an->truth_slots)
+	if (!an->truth.slots) {
+		an->truth.slots = calloc(TRUTH_SLOTS, sizeof(*an->truth.slots));
+		if (!an->truth.slots)
 			return;
 	}
 	s = slot_of(an, (int)r->pid);
@@ -215,7 +215,7 @@ const struct rq_truth_rec *rqe_truth_take(struct rq_analysis *an, int pid, int p
 {
 	struct rq_truth_rec *s;
 
-	if (!an->truth_slots || pid <= 0 || an->truth.rejected)
+	if (!an->truth.slots || pid <= 0 || an->truth.summary.rejected)
 		return NULL;
 	s = slot_of(an, pid);
 	if ((int)s->pid != pid || !s->point)
@@ -227,7 +227,7 @@ const struct rq_truth_rec *rqe_truth_take(struct rq_analysis *an, int pid, int p
 		return NULL;
 	}
 	s->point = 0;	/* used once; the copy stays valid until the slot is written */
-	an->truth.used++;
+	an->truth.summary.used++;
 	return s;
 }
 
@@ -293,8 +293,8 @@ static enum rq_truth_cpu_state model_cpu(const struct rq_analysis *an, const uns
 
 static void compared(struct rq_analysis *an, enum rq_mvt_kind k, bool disagree)
 {
-	an->truth.compared[k]++;
-	an->truth.disagree[k] += disagree;
+	an->truth.summary.compared[k]++;
+	an->truth.summary.disagree[k] += disagree;
 }
 
 void rqe_truth_compare(struct rq_analysis *an, const struct rq_truth_rec *r,
@@ -344,7 +344,7 @@ void rqe_truth_compare(struct rq_analysis *an, const struct rq_truth_rec *r,
 const struct rq_cpumask *rqe_truth_mask(struct rq_analysis *an, const struct rq_truth_rec *r,
 					const struct rq_cpumask *model)
 {
-	struct rq_cpumask *m = &an->truth_mask;
+	struct rq_cpumask *m = &an->truth.mask;
 
 	if (!m->bits && rq_cpumask_init(m, an->nr_cpus))
 		return NULL;
@@ -358,7 +358,7 @@ const struct rq_cpumask *rqe_truth_mask(struct rq_analysis *an, const struct rq_
 
 void rqe_truth_free(struct rq_analysis *an)
 {
-	free(an->truth_slots);
-	an->truth_slots = NULL;
-	rq_cpumask_free(&an->truth_mask);
+	free(an->truth.slots);
+	an->truth.slots = NULL;
+	rq_cpumask_free(&an->truth.mask);
 }

@@ -18,7 +18,7 @@
 
 #include <bsd/string.h>
 
-#include "delay.h"
+#include "delay_report.h"
 #include "diff.h"
 #include "escape.h"
 #include "mannwhitney.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "delay.h"
+#include "delay_report.h"
 #include "escape.h"
 #include "html.h"
 #include "report.h"

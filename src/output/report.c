@@ -8,7 +8,7 @@
 
 #include "escape.h"
 #include "report.h"
-#include "delay.h"
+#include "delay_report.h"
 #include "writer.h"
 
 static double secs(uint64_t ns)

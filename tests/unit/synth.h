@@ -177,7 +177,7 @@ static inline int path_count(const struct rq_analysis *an, const char *id)
 {
 	for (int p = 0; p < RQ_PATH__COUNT; p++)
 		if (!strcmp(rq_paths[p].id, id))
-			return (int)an->path_counts[p];
+			return (int)an->stats.path_counts[p];
 	return -1;
 }
 

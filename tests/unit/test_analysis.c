@@ -293,7 +293,7 @@ static void wakeup_paths(void **state)
 	assert_int_equal(path_count(an, "wake-llc"), 1);
 	assert_int_equal(path_count(an, "wake-cross-llc"), 1);
 	assert_int_equal(path_count(an, "wake-runnable"), 1);
-	assert_int_equal(an->counts[RQ_EV_MIGRATE], 3);
+	assert_int_equal(an->stats.counts[RQ_EV_MIGRATE], 3);
 	rq_analysis_free(an);
 }
 
@@ -494,7 +494,7 @@ static void lost_events_reset_cpu(void **state)
 	struct rq_analysis *an = two_cpus_known();
 
 	ev_simple(an, 2 * MS, 1, RQ_EV_LOST, 0, 0, 7);
-	assert_int_equal(an->lost_events, 7);
+	assert_int_equal(an->stats.lost_events, 7);
 	assert_false(an->cpus[1].known);
 	assert_true(an->cpus[0].known);
 	/* a placement onto the CPU in the gap says so */
@@ -520,9 +520,9 @@ static void memory_flat_with_many_pids(void **state)
 		ev_simple(an, ts + 2, 1, RQ_EV_EXIT, pid, pid, 0);
 		ev_simple(an, ts + 3, 1, RQ_EV_FREE, pid, pid, 0);
 	}
-	assert_true(an->nr_tasks < 5000);
+	assert_true(an->tasks.nr_tasks < 5000);
 	assert_int_equal(finding(an, RQ_FIND_OFFCPU_FORK), 100000);
-	assert_int_equal(an->recent_len, RQ_RECENT_DEFAULT);
+	assert_int_equal(an->recent.len, RQ_RECENT_DEFAULT);
 	rq_analysis_free(an);
 }
 

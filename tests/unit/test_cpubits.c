@@ -112,15 +112,15 @@ static void check(struct rq_analysis *an, bool every_task)
 				 c->curr_task && c->curr_task->policy != RQ_POLICY_UNKNOWN);
 		assert_int_equal(c->idle_repaired, c->idle_repairs != 0);
 	}
-	assert_int_equal(an->nunresolved, unresolved);
+	assert_int_equal(an->bits.nunresolved, unresolved);
 	/* the tasks no CPU names: now and then (thousands of them) */
 	if (every_task)
 		rqe_task_foreach(an, check_task, an);
 	rqe_cpubits_flush(an);
 	brute(an, NULL, idle, busy, unknown);
-	assert_memory_equal(idle, an->idle_bits, sizeof(idle));
-	assert_memory_equal(busy, an->busy_bits, sizeof(busy));
-	assert_memory_equal(unknown, an->unknown_bits, sizeof(unknown));
+	assert_memory_equal(idle, an->bits.idle_bits, sizeof(idle));
+	assert_memory_equal(busy, an->bits.busy_bits, sizeof(busy));
+	assert_memory_equal(unknown, an->bits.unknown_bits, sizeof(unknown));
 	/* a waking of some task: its own CPUs without it */
 	t = rqe_task_find(an, 1 + (int)rnd(NPIDS));
 	if (t) {
@@ -200,7 +200,7 @@ static void random_stream(void **state)
 		check(an, i % 1000 == 999);
 	}
 	/* the stream evicted tasks, and CPUs named tasks that were reused and evicted */
-	assert_true(an->nr_tasks_evicted > 0);
+	assert_true(an->tasks.nr_tasks_evicted > 0);
 	rq_analysis_free(an);
 	(void)state;
 }

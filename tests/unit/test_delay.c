@@ -268,13 +268,13 @@ static void pid_reused_after_eviction(void **state)
 	ev_simple(an, 150, 0, RQ_EV_OTHER, 20, 0, 0);	/* and writes a record */
 	ev_switch(an, 200, 0, 20, 1, 10, "parent");
 	ev_simple(an, 300, 0, RQ_EV_FREE, 10, 20, 0);	/* 20 is dead: kept for the views */
-	evicted = an->nr_tasks_evicted;
+	evicted = an->tasks.nr_tasks_evicted;
 	/* as many dead tasks after it: the oldest kept, 20, is evicted (freed) */
 	for (int i = 0; i < EXITED_KEEP; i++) {
 		ev_fork(an, ts++, 0, 10, 1000 + i);
 		ev_simple(an, ts++, 0, RQ_EV_FREE, 10, 1000 + i, 0);
 	}
-	assert_true(an->nr_tasks_evicted > evicted);
+	assert_true(an->tasks.nr_tasks_evicted > evicted);
 	assert_null(rqe_task_find(an, 20));
 	ev_fork(an, ts, 0, 10, 20);			/* a new task 20 */
 	ev_wakeup_new(an, ts + 1, 0, 10, 20, 1);	/* placed on CPU 1 */

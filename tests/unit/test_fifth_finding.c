@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "delay_report.h"
 #include "synth.h"
 #include "writer.h"
 #include "report.h"

@@ -118,7 +118,7 @@ static void exec_one_placement(void **state)
 		ev_exec(an, 6 * MS, 0, 300, "/bin/new");
 		rq_analysis_finish(an);
 		assert_int_equal(path_count(an, "exec-moved"), 1);
-		assert_int_equal(an->counts[RQ_EV_EXEC], 1);
+		assert_int_equal(an->stats.counts[RQ_EV_EXEC], 1);
 		rq_analysis_free(an);
 	}
 }
@@ -197,7 +197,7 @@ static void delay_late_move_cause(void **state)
 	}
 	ev_waking(an, 200 * MS, 0, 0, 300, 1);		/* the move's window closed */
 	rq_analysis_finish(an);
-	assert_int_equal(an->lost_events, 0);
+	assert_int_equal(an->stats.lost_events, 0);
 	assert_non_null(an->delay);
 	assert_int_equal(an->delay->unmeasured, 1);
 	assert_int_equal(an->delay->unmeasured_late, 1);

@@ -55,8 +55,8 @@ static unsigned int pid_pages_used(const struct rq_analysis *an)
 {
 	unsigned int n = 0;
 
-	for (size_t i = 0; i < sizeof(an->pid_pages) / sizeof(an->pid_pages[0]); i++)
-		n += an->pid_pages[i] != rqe_no_pid_page;
+	for (size_t i = 0; i < sizeof(an->tasks.pid_pages) / sizeof(an->tasks.pid_pages[0]); i++)
+		n += an->tasks.pid_pages[i] != rqe_no_pid_page;
 	return n;
 }
 /* the pages a table of KEEP_BOUND tasks in consecutive pids spans, and one more */
@@ -69,30 +69,30 @@ static void million_pids_bounded(void **state)
 
 	for (int i = 0; i < NR_TASKS; i++) {
 		one_child(an, 10 + (uint64_t)i * 10, 1000 + i, i & 1, true);
-		if (an->nr_tasks > max_tasks)
-			max_tasks = an->nr_tasks;
+		if (an->tasks.nr_tasks > max_tasks)
+			max_tasks = an->tasks.nr_tasks;
 		if (i % 4096 == 0 && pid_pages_used(an) > max_pages)
 			max_pages = pid_pages_used(an);
 	}
 	rq_analysis_finish(an);
 	print_message("max tasks in the table: %u, evicted %llu, pid index pages %u\n",
-		      max_tasks, (unsigned long long)an->nr_tasks_evicted, max_pages);
+		      max_tasks, (unsigned long long)an->tasks.nr_tasks_evicted, max_pages);
 	assert_true(max_tasks <= KEEP_BOUND);
 	assert_true(max_pages <= PAGES_BOUND);
 	assert_true(pid_pages_used(an) <= PAGES_BOUND);
-	assert_true(an->nr_tasks <= KEEP_BOUND);
-	assert_int_equal(an->counts[RQ_EV_FORK], NR_TASKS);
-	assert_int_equal(an->counts[RQ_EV_WAKEUP_NEW], NR_TASKS);
-	assert_int_equal(an->counts[RQ_EV_EXIT], NR_TASKS);
-	assert_int_equal(an->counts[RQ_EV_FREE], NR_TASKS);
-	assert_int_equal(an->counts[RQ_EV_SWITCH], 3 + 2 * (uint64_t)NR_TASKS);
-	assert_int_equal(an->nr_events, 3 + 6 * (uint64_t)NR_TASKS);
+	assert_true(an->tasks.nr_tasks <= KEEP_BOUND);
+	assert_int_equal(an->stats.counts[RQ_EV_FORK], NR_TASKS);
+	assert_int_equal(an->stats.counts[RQ_EV_WAKEUP_NEW], NR_TASKS);
+	assert_int_equal(an->stats.counts[RQ_EV_EXIT], NR_TASKS);
+	assert_int_equal(an->stats.counts[RQ_EV_FREE], NR_TASKS);
+	assert_int_equal(an->stats.counts[RQ_EV_SWITCH], 3 + 2 * (uint64_t)NR_TASKS);
+	assert_int_equal(an->stats.nr_events, 3 + 6 * (uint64_t)NR_TASKS);
 	/* every odd child went to CPU 1 while the parent wrote on CPU 0 */
 	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].of, NR_TASKS);
 	assert_int_equal(an->findings[RQ_FIND_OFFCPU_FORK].count, NR_TASKS / 2);
 	assert_true(an->findings[RQ_FIND_OFFCPU_FORK].nexamples <= RQ_MAX_EXAMPLES);
 	assert_int_equal(path_count(an, "fork-moved") + path_count(an, "fork-local"), NR_TASKS);
-	assert_true(an->recent_len <= an->recent_cap);
+	assert_true(an->recent.len <= an->recent.cap);
 	/* the oldest children were evicted: the pid index forgot them too */
 	assert_null(rqe_task_find(an, 1000));
 	assert_non_null(rqe_task_find(an, 1000 + NR_TASKS - 1));
@@ -112,13 +112,13 @@ static void million_pids_bounded_without_free(void **state)
 
 	for (int i = 0; i < NR_TASKS; i++) {
 		one_child(an, 10 + (uint64_t)i * 10, 1000 + i, i & 1, false);
-		if (an->nr_tasks > max_tasks)
-			max_tasks = an->nr_tasks;
+		if (an->tasks.nr_tasks > max_tasks)
+			max_tasks = an->tasks.nr_tasks;
 	}
 	rq_analysis_finish(an);
 	print_message("without free: max tasks in the table: %u\n", max_tasks);
-	assert_int_equal(an->counts[RQ_EV_EXIT], NR_TASKS);
-	assert_int_equal(an->counts[RQ_EV_FREE], 0);
+	assert_int_equal(an->stats.counts[RQ_EV_EXIT], NR_TASKS);
+	assert_int_equal(an->stats.counts[RQ_EV_FREE], 0);
 	assert_true(max_tasks <= KEEP_BOUND);
 	assert_true(pid_pages_used(an) <= PAGES_BOUND);
 	rq_analysis_free(an);
@@ -157,7 +157,7 @@ static void pid_table_borders(void **state)
 	assert_null(rqe_task_find(an, -5));
 	assert_null(rqe_task_find(an, 3));
 	assert_null(rqe_task_find(an, RQ_PID_LIMIT + 2));
-	assert_int_equal(an->nr_tasks, n);
+	assert_int_equal(an->tasks.nr_tasks, n);
 	rq_analysis_free(an);
 }
 
@@ -178,7 +178,7 @@ static void pid_table_many(void **state)
 			assert_int_equal(t->pid, pid);
 		}
 	}
-	assert_int_equal(an->nr_tasks, n);
+	assert_int_equal(an->tasks.nr_tasks, n);
 	rq_analysis_free(an);
 }
 

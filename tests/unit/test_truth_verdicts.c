@@ -103,10 +103,10 @@ static void delayed_requeue_is_no_selection(void **state)
 	assert_false(p->notes & (RQ_NOTE_POSSIBLE | RQ_NOTE_MAYBE_DELAYED));
 	assert_true(p->truth & RQ_PT_ON_RQ);
 	assert_true(p->truth & RQ_PT_DELAYED);
-	assert_int_equal(an->truth.records, 1);
-	assert_int_equal(an->truth.used, 1);
+	assert_int_equal(an->truth.summary.records, 1);
+	assert_int_equal(an->truth.summary.used, 1);
 	/* the model's "not proven" is no answer: nothing to compare */
-	assert_int_equal(an->truth.compared[RQ_MVT_SELECTION], 0);
+	assert_int_equal(an->truth.summary.compared[RQ_MVT_SELECTION], 0);
 	rq_analysis_free(an);
 }
 
@@ -214,9 +214,9 @@ static void no_truth_gives_the_model_verdicts(void **state)
 		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
 		assert_int_equal(rq_recent(an, 0)->path, rq_recent(plain, 0)->path);
 		assert_int_equal(rq_recent(an, 0)->truth, 0);
-		assert_int_equal(an->truth.records, 0);
+		assert_int_equal(an->truth.summary.records, 0);
 		/* the record is counted as an event all the same */
-		assert_int_equal(an->counts[RQ_EV_TRUTH], 1);
+		assert_int_equal(an->stats.counts[RQ_EV_TRUTH], 1);
 		rq_analysis_free(an);
 		rq_analysis_free(plain);
 	}
@@ -255,14 +255,14 @@ static void cpu_state_from_the_record(void **state)
 		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->exact, model_busy);
 		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->judged, 1);
 		/* both CPUs compared, CPU 1 wrong; the model proved the selection, right */
-		assert_int_equal(an->truth.compared[RQ_MVT_CPU], 2);
-		assert_int_equal(an->truth.disagree[RQ_MVT_CPU], 1);
-		assert_int_equal(an->truth.compared[RQ_MVT_SELECTION], 1);
-		assert_int_equal(an->truth.disagree[RQ_MVT_SELECTION], 0);
-		assert_int_equal(an->truth.compared[RQ_MVT_POLICY], 1);
-		assert_int_equal(an->truth.disagree[RQ_MVT_POLICY], 0);
-		assert_int_equal(an->truth.compared[RQ_MVT_MASK], 1);
-		assert_int_equal(an->truth.disagree[RQ_MVT_MASK], 0);
+		assert_int_equal(an->truth.summary.compared[RQ_MVT_CPU], 2);
+		assert_int_equal(an->truth.summary.disagree[RQ_MVT_CPU], 1);
+		assert_int_equal(an->truth.summary.compared[RQ_MVT_SELECTION], 1);
+		assert_int_equal(an->truth.summary.disagree[RQ_MVT_SELECTION], 0);
+		assert_int_equal(an->truth.summary.compared[RQ_MVT_POLICY], 1);
+		assert_int_equal(an->truth.summary.disagree[RQ_MVT_POLICY], 0);
+		assert_int_equal(an->truth.summary.compared[RQ_MVT_MASK], 1);
+		assert_int_equal(an->truth.summary.disagree[RQ_MVT_MASK], 0);
 		rq_analysis_free(an);
 	}
 }
@@ -379,10 +379,10 @@ static void model_vs_truth_counts(void **state)
 	r.mask[0] = 0x1;
 	r.nr_cpus_allowed = 1;
 	woken_on_busy_cpu0(an, &r);
-	assert_int_equal(an->truth.compared[RQ_MVT_SELECTION], 1);
-	assert_int_equal(an->truth.disagree[RQ_MVT_SELECTION], 1);
-	assert_int_equal(an->truth.disagree[RQ_MVT_POLICY], 1);
-	assert_int_equal(an->truth.disagree[RQ_MVT_MASK], 1);
+	assert_int_equal(an->truth.summary.compared[RQ_MVT_SELECTION], 1);
+	assert_int_equal(an->truth.summary.disagree[RQ_MVT_SELECTION], 1);
+	assert_int_equal(an->truth.summary.disagree[RQ_MVT_POLICY], 1);
+	assert_int_equal(an->truth.summary.disagree[RQ_MVT_MASK], 1);
 	/* the model alone counted this wakeup; the record says no selection */
 	assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->count, 0);
 	rq_analysis_free(an);
@@ -484,7 +484,7 @@ static void an_exec_record_is_never_the_next_execs(void **state)
 	ev_exec(an, 3 * MS, 1, 700, "/bin/x");		/* no record yet: the model's */
 	truth_init(&r, 3 * MS + 1 * US, RQ_TRUTH_EXEC, 700, 0, 0x2, 2);
 	ev_truth(an, &r);				/* pinned, says this exec's record */
-	assert_int_equal(an->truth.used, 0);
+	assert_int_equal(an->truth.summary.used, 0);
 	ev_exec(an, 5 * MS, 1, 700, "/bin/x");
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 1);	/* waits */
@@ -493,7 +493,7 @@ static void an_exec_record_is_never_the_next_execs(void **state)
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->not_judged, 0);
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->judged, 2);
-	assert_int_equal(an->truth.used, 1);
+	assert_int_equal(an->truth.summary.used, 1);
 	rq_analysis_free(an);
 }
 
@@ -571,7 +571,7 @@ static void records_of_other_points_or_too_old_are_not_used(void **state)
 		else
 			r.pid = 901;
 		woken_on_busy_cpu0_at(an, &r, k == 1 ? 65 * MS : 5 * MS);
-		assert_int_equal(an->truth.used, 0);
+		assert_int_equal(an->truth.summary.used, 0);
 		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->possible, 1);
 		assert_int_equal(fs(an, RQ_FIND_MISSED_IDLE)->no_selection, 0);
 		rq_analysis_free(an);
@@ -593,7 +593,7 @@ static void a_record_changes_nothing_in_the_model(void **state)
 	/* a record for a CPU the trace does not have is read all the same */
 	r.cpu = 4000;
 	ev_truth(an, &r);
-	assert_int_equal(an->truth.records, 2);
+	assert_int_equal(an->truth.summary.records, 2);
 	rq_analysis_free(an);
 }
 

@@ -343,7 +343,7 @@ static void idle_stacking_only_inside_the_llc(void **state)
 		ev_wakeup(an, 5 * MS + 2 * US, 0, 800, 801, 0);
 		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->count, i);
 		assert_int_equal(fs(an, RQ_FIND_IDLE_STACKING)->possible, 0);
-		assert_int_equal(an->llc_source, RQ_LLC_OPTION);
+		assert_int_equal(an->facts.llc_source, RQ_LLC_OPTION);
 		rq_analysis_free(an);
 	}
 }
@@ -416,7 +416,7 @@ static void markers_trusted_from_the_recorder_only(void **state)
 	forged_marker(an, 2 * MS, 4242, "task pid=950 tgid=950 policy=0 cpus=1 idle_cg=0 comm=x");
 	t = rqe_task_find(an, 950);
 	assert_non_null(t);
-	assert_int_equal(an->markers_ignored, 1);
+	assert_int_equal(an->quality.markers_ignored, 1);
 	assert_int_equal(rq_cpumask_weight(t->mask), 2);
 	ev_exec(an, 3 * MS, 1, 950, "/bin/true");
 	assert_int_equal(fs(an, RQ_FIND_NEEDLESS_CALLBACK)->count, 0);
@@ -424,7 +424,7 @@ static void markers_trusted_from_the_recorder_only(void **state)
 	mark_task(an, 4 * MS, 960, 0, "1");
 	ev_switch(an, 5 * MS, 0, 0, 0, 960, "pinned");		/* runs on CPU 0 */
 	t = rqe_task_find(an, 960);
-	assert_int_equal(an->mask_violations, 1);
+	assert_int_equal(an->quality.mask_violations, 1);
 	assert_false(t->mask_known);
 	rq_analysis_free(an);
 }
@@ -573,7 +573,7 @@ static void topology_spec(void **state)
 
 	assert_int_equal(an->cpus[3].llc, 2);
 	assert_int_equal(an->cpus[1].core, 0);
-	assert_true(an->asym_capacity);
+	assert_true(an->facts.asym_capacity);
 	assert_int_equal(an->cpus[2].capacity, 446);
 	assert_int_equal(rq_analysis_begin(b, "x", 4, "6.18", NULL), -1);
 	assert_non_null(strstr(b->error, "CPU 4"));
@@ -872,9 +872,9 @@ static void assert_path_conf(const struct rq_analysis *an, enum rq_path path, in
 {
 	const struct rq_placement *p = recent_of(an, pid);
 
-	assert_int_equal(an->path_counts[path], 1);
-	assert_int_equal(an->path_conf[path][RQ_CONF_EXACT], exact);
-	assert_int_equal(an->path_conf[path][RQ_CONF_INFERRED], !exact);
+	assert_int_equal(an->stats.path_counts[path], 1);
+	assert_int_equal(an->stats.path_conf[path][RQ_CONF_EXACT], exact);
+	assert_int_equal(an->stats.path_conf[path][RQ_CONF_INFERRED], !exact);
 	assert_non_null(p);
 	assert_int_equal(p->path, path);
 	assert_int_equal(p->conf, exact ? RQ_CONF_EXACT : RQ_CONF_INFERRED);
@@ -962,7 +962,7 @@ static void path_confidence_rests_on_the_mask(void **state)
 			ev_simple(an, 2 * MS, 0, RQ_EV_SETAFFINITY_ENTER, 906, 0, 0);
 			ev_simple(an, 2 * MS + 1 * US, 0, RQ_EV_SETAFFINITY_EXIT, 906, 0, 0);
 			ev_exec(an, 3 * MS, 0, 906, "/bin/true");
-			assert_int_equal(an->path_counts[RQ_PATH_EXEC_AFFINE], 0);
+			assert_int_equal(an->stats.path_counts[RQ_PATH_EXEC_AFFINE], 0);
 			mark_task(an, 4 * MS, 906, 0, "0");
 			assert_path_conf(an, RQ_PATH_EXEC_AFFINE, 906, exact, unseen);
 			rq_analysis_free(an);
@@ -1206,7 +1206,7 @@ static void old_kernel_without_sched_waking(void **state)
 	ev_switch(an, 7 * MS, 0, 910, 0, 905, "queued");
 	rq_analysis_finish(an);
 	assert_int_equal(path_count(an, "unknown"), 1);
-	assert_int_equal(an->nr_placements, 3);
+	assert_int_equal(an->stats.nr_placements, 3);
 	rq_analysis_free(an);
 }
 
