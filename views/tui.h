@@ -257,7 +257,7 @@ struct tui {
 	enum tui_confirm confirm;	/* a y/n question on the bottom line */
 	double events_at;	/* wall clock of the last records read */
 	bool kernel_events;	/* a tracepoint record (not kernel truth) since the last advance */
-	struct rq_recorder *rec;	/* the recording (record.h) */
+	struct rq_recorder *rec;	/* the recording (recorder.h) */
 	bool frozen;		/* Z: the display waits; recording and analysis go on */
 	double counting_since;	/* wall clock of the analysis' start (R, Z resets it) */
 	const char *stall;	/* why no event can come (rq_recorder_stalled()), NULL */

@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "opts.h"
-#include "record.h"
+#include "recorder.h"
 
 enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_MODE, OPT_BPF_STATS };
 
