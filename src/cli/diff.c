@@ -21,6 +21,7 @@
 #include "live.h"
 #include "escape.h"
 #include "replay.h"
+#include "session.h"
 
 #define MAX_RULES 16
 #define MAX_RUNS 64
@@ -185,7 +186,7 @@ static int audit_one(const char *file, const struct cli_trace_opts *t, struct rq
 	char err[2048];
 
 	cli_trace_analysis(t, &aopts);
-	if (rq_diff_run_file(run, file, &aopts, isatty(STDERR_FILENO), err, sizeof(err))) {
+	if (rq_session_diff_run(run, file, &aopts, isatty(STDERR_FILENO), err, sizeof(err))) {
 		rq_error("%s", err);
 		return -1;
 	}
