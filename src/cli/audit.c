@@ -16,8 +16,8 @@
 #include "opts.h"
 #include "escape.h"
 #include "child.h"
-#include "live.h"
 #include "replay.h"
+#include "session.h"
 #include "audit_many.h"
 #include "writer.h"
 
@@ -154,52 +154,71 @@ struct audit_args {
 };
 
 /*
- * Record this system and analyse the records as they are read (an is a sink of the
- * recorder's pump: each record decoded once).  The recording goes to --keep's file, or
- * to one that never has a name (O_TMPFILE) and is dropped.  While it runs, stdout is the
- * command's stderr: out (the report's stream) must not be stdout itself.  *cmd_failed:
- * 1 and msg when the command failed on its own.
+ * A live audit's recording: the command run as the invoking user, and stdout (the
+ * report's stream is a copy of it) handed to the command's output while it runs.  The
+ * recording goes to --keep's file, or to one that never has a name (O_TMPFILE) and is
+ * dropped.
  */
-static int record_live(const struct audit_args *a, struct rq_analysis *an, int *cmd_failed,
-		       char *msg, size_t msglen, char *err, size_t errlen)
-{
-	struct rq_record_opts ro = { 0 };
+struct audit_live {
+	bool on;		/* --live: the session's source is this recording */
+	struct rq_record_opts ro;
 	struct rq_record_stats st;
-	struct cli_child child = { 0 };
-	int saved_stdout, ret, fd = -1;
+	struct cli_child child;
+	int fd;			/* the recording without a name, or -1 */
+	int saved_stdout;	/* stdout while the command has it, or -1 */
+};
 
-	*cmd_failed = 0;
-	ro.output = a->keep;
-	ro.output_fd = a->keep ? NULL : &fd;	/* a file without a name, closed at once */
-	ro.duration = a->t.duration;
-	ro.quiet = !isatty(STDERR_FILENO);
-	ro.syscalls = a->t.syscalls;
-	ro.no_bpf = a->t.no_bpf;
-	if (cli_child_user(&child, a->t.user, a->t.preserve_env, err, errlen) < 0)
+/* The recorder's options and the command: 0, or -1 with the line in err. */
+static int live_prepare(const struct audit_args *a, struct audit_live *lv, char *err,
+			size_t errlen)
+{
+	lv->ro.output = a->keep;
+	lv->ro.output_fd = a->keep ? NULL : &lv->fd;	/* a file without a name */
+	lv->ro.duration = a->t.duration;
+	lv->ro.quiet = !isatty(STDERR_FILENO);
+	lv->ro.syscalls = a->t.syscalls;
+	lv->ro.no_bpf = a->t.no_bpf;
+	if (cli_child_user(&lv->child, a->t.user, a->t.preserve_env, err, errlen) < 0)
 		return -1;
-	child.foreground = true;
-	ro.cmd = cli_child_init(&child, a->cmd);
-	ro.stop = &cli_stop_signal;
-	/* stdout carries the report: what the command prints goes to stderr meanwhile */
+	lv->child.foreground = true;
+	lv->ro.cmd = cli_child_init(&lv->child, a->cmd);
+	lv->ro.stop = &cli_stop_signal;
+	return 0;
+}
+
+/* Before the recording: what the command prints goes to stderr, stop signals caught. */
+static void live_enter(struct audit_live *lv)
+{
+	if (!lv->on)
+		return;
 	fflush(stdout);
-	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (saved_stdout >= 0)
+	lv->saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (lv->saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	cli_catch_stop_signals();
-	ret = rq_record_analyse(&ro, &st, an, err, errlen);
+}
+
+/*
+ * After it (ok: it ran to its end): stdout back, the recording closed.  1 and msg when
+ * the command failed on its own, else 0.
+ */
+static int live_leave(const struct audit_args *a, struct audit_live *lv, bool ok, char *msg,
+		      size_t msglen)
+{
+	if (!lv->on)
+		return 0;
 	cli_restore_signals();
 	/* quiet (stderr no terminal) kept the recorder's line: why there is no truth */
-	if (ret == 0 && ro.quiet && !st.truth_on && !a->t.no_bpf)
+	if (ok && lv->ro.quiet && !lv->st.truth_on && !a->t.no_bpf)
 		fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers truth=none "
-			"(%s)\n", st.truth_why);
-	if (saved_stdout >= 0) {
-		dup2(saved_stdout, STDOUT_FILENO);
-		close(saved_stdout);
+			"(%s)\n", lv->st.truth_why);
+	if (lv->saved_stdout >= 0) {
+		dup2(lv->saved_stdout, STDOUT_FILENO);
+		close(lv->saved_stdout);
 	}
-	if (fd >= 0)
-		close(fd);
-	*cmd_failed = ret == 0 && cli_child_failed(&child, msg, msglen);
-	return ret ? -1 : 0;
+	if (lv->fd >= 0)
+		close(lv->fd);
+	return ok && cli_child_failed(&lv->child, msg, msglen);
 }
 
 /* The report's stream during a live audit: a copy of stdout, not redirected with it. */
@@ -221,53 +240,56 @@ static FILE *stdout_copy(void)
 /*
  * One report: file (NULL: --live) through ops onto dst.  many: several files, each
  * report headed by a blank line after the first (sep) and --fail-on lines naming it.
+ * The session is opened, the writer subscribed, the session run: its source (a file or
+ * the recording) opens in the run, after the writer began.
  */
 static int audit_one(const char *file, bool many, const struct audit_args *a,
 		     const struct rq_writer_ops *ops, FILE *dst, bool sep, char *tripped,
 		     size_t tsize)
 {
+	struct audit_live lv = { .on = !file, .fd = -1, .saved_stdout = -1 };
+	struct rq_session_source src = { .path = file, .show_progress = isatty(STDERR_FILENO),
+					 .record = &lv.ro, .stats = &lv.st };
 	struct rq_analysis_opts o = a->aopts;
-	struct rq_analysis *an;
+	struct rules_ctx rc = { a->rules, a->nrules };
 	struct rq_writer w = { 0 };
 	char err[512], cmd_msg[512] = "";
-	int cmd_failed = 0, ret = RQ_EXIT_OK;
-	struct rules_ctx rc = { a->rules, a->nrules };
+	int cmd_failed, ret = RQ_EXIT_OK;
+	struct rq_session *s;
+	bool ok;
 
-	if (!file)
+	if (lv.on)
 		o.source_name = "live";
-	an = rq_analysis_new(&o);
-	if (!an) {
+	s = rq_session_open(&src, &o);
+	if (!s) {
 		rq_error("audit: out of memory");
 		return RQ_EXIT_ERROR;
 	}
 	if (sep)
 		fputc('\n', dst);
 	/* --placements: the output is every placement, streamed as the trace is read */
-	if (rq_writer_begin(&w, ops, dst, an)) {
+	if (rq_writer_begin(&w, ops, dst, rq_session_analysis(s))) {
 		rq_error("audit: out of memory");
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (!file) {
-		if (record_live(a, an, &cmd_failed, cmd_msg, sizeof(cmd_msg), err,
-				sizeof(err))) {
-			rq_error("audit: %s", err);
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
-	} else if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
-		char esc[1024];
-
-		rq_escape_c(file, strlen(file), esc, sizeof(esc));
-		if (rq_analysis_error(an)[0])
-			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
-				    sizeof(err));
-		rq_error("%s: %s", esc, err);
+	if (lv.on && live_prepare(a, &lv, err, sizeof(err))) {
+		rq_error("audit: %s", err);
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	live_enter(&lv);
+	ok = rq_session_run(s, NULL) == RQ_PUMP_END;
+	cmd_failed = live_leave(a, &lv, ok, cmd_msg, sizeof(cmd_msg));
+	if (!ok) {
+		/* a file's line names it; a recording's is the command's */
+		rq_error("%s%s", lv.on ? "audit: " : "", rq_session_error(s));
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
 	/* the rules first: the JSON report names the tripped ones */
-	if (a->nrules && check_rules(an, many ? file : NULL, &rc, tripped, tsize))
+	if (a->nrules && check_rules(rq_session_analysis(s), many ? file : NULL, &rc, tripped,
+				     tsize))
 		ret = RQ_EXIT_TRIPPED;
 	w.tripped = tripped;
 	if (rq_writer_end(&w)) {
@@ -282,7 +304,7 @@ static int audit_one(const char *file, bool many, const struct audit_args *a,
 	}
 out:
 	rq_writer_free(&w);
-	rq_analysis_free(an);
+	rq_session_close(s);
 	return ret;
 }
 
