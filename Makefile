@@ -19,7 +19,7 @@ LIB_PKGS := libtracefs libtraceevent libbsd libzstd zlib
 PKGS := $(LIB_PKGS) ncursesw
 TEST_PKGS := $(LIB_PKGS) libtracecmd
 
-# The BPF side of the recorder (issue 21: kernel truth, src/input/bpf/truth.bpf.c) is
+# The BPF side of the recorder (kernel truth, src/input/bpf/truth.bpf.c) is
 # optional: built where clang, bpftool, libbpf (pkg-config) and the running kernel's BTF
 # are, else (or with BPF=0) src/input/truth_bpf.c is a stub that says so at run time.
 CLANG ?= clang
