@@ -527,8 +527,9 @@ static int gate_rule(const struct diff_args *a, const struct rq_diff *d,
 	char label[64], b[32], n[32], pv[32];
 	double allowed;
 
+	/* a path or delay seen in no trace: nothing on either side */
 	if (!r)
-		return RQ_EXIT_OK;	/* a path or delay seen in no trace: nothing on either side */
+		return RQ_EXIT_OK;
 	if (!strcmp(r->section, "finding") && r->unjudged[1] && !ru->judged_ok) {
 		fprintf(stderr, "rqpath: --fail-on %s tripped: %s not judged in NEW (it had "
 			"candidates, none could be judged; %s:judged-ok accepts that)\n",

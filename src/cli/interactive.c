@@ -101,7 +101,7 @@ static int replay_option(struct cli_parser *p, int key, void *ctx)
 
 static int cmd_replay(int argc, char **argv)
 {
-	static struct cli_trace_opts t;	/* the TUI's analyses read its filter while it runs */
+	static struct cli_trace_opts t;	/* the TUI's analyses read its filter */
 	struct replay_inputs in = { NULL, 0 };
 	const char *topology, *input;
 	struct cli_parser p;
