@@ -19,7 +19,7 @@ LIB_PKGS := libtracefs libtraceevent libbsd libzstd zlib
 PKGS := $(LIB_PKGS) ncursesw
 TEST_PKGS := $(LIB_PKGS) libtracecmd
 
-# The BPF side of the recorder (issue 21: kernel truth, src/input/bpf/truth.bpf.c) is
+# The BPF side of the recorder (kernel truth, src/input/bpf/truth.bpf.c) is
 # optional: built where clang, bpftool, libbpf (pkg-config) and the running kernel's BTF
 # are, else (or with BPF=0) src/input/truth_bpf.c is a stub that says so at run time.
 CLANG ?= clang
@@ -67,16 +67,18 @@ BASE_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE \
 #   src/input/   sources: trace.dat reader and writer, the decoder, the pump, tracefs
 #   src/engine/  the analysis: model, classifier, judges, queue delay
 #   src/output/  what renders the engine's facts: reports, HTML, diff, teach
+#   src/session/ a source (trace.dat replay or live recording), its pump and analysis
 #   views/       the TUI: the library's headers and curses
 #   src/cli/     the commands: the library's headers and the TUI's entry points (tui_main.h)
 # The library (build/librqpath.a) is src/ but src/cli/.
-LAYERS := base input engine output
+LAYERS := base input engine output session
 LAYER_INC = $(foreach l,$(1),-Isrc/$(l))
 base_INC := $(call LAYER_INC,base)
 input_INC := $(call LAYER_INC,base input)
 engine_INC := $(call LAYER_INC,base input engine)
-output_INC := $(call LAYER_INC,$(LAYERS))
-LIB_INC := $(output_INC)
+output_INC := $(call LAYER_INC,base input engine output)
+session_INC := $(call LAYER_INC,$(LAYERS))
+LIB_INC := $(session_INC)
 LIB_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $(LIB_INC)
 VIEW_CFLAGS = $(BASE_CFLAGS) $(PKG_CFLAGS) $(LIB_INC) -Iviews
 CLI_CFLAGS = $(BASE_CFLAGS) $(LIB_PKG_CFLAGS) $(LIB_INC) -Isrc/cli -Iviews

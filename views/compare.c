@@ -21,6 +21,7 @@
 #include "diff.h"
 #include "escape.h"
 #include "replay.h"
+#include "session.h"
 #include "tlindex.h"
 #include "tui.h"
 
@@ -58,8 +59,8 @@ struct tui_compare *tui_compare_new(const char *const *base, int nbase,
 		for (int i = 1; i < c->nfiles[s]; i++) {
 			struct rq_diff_run *r = &c->runs[s ? nbase + i : i];
 
-			if (rq_diff_run_file(r, c->files[s][i], &o, isatty(STDERR_FILENO), err,
-					     errlen)) {
+			if (rq_session_diff_run(r, c->files[s][i], &o, isatty(STDERR_FILENO),
+						err, errlen)) {
 				tui_compare_free(c);
 				return NULL;
 			}

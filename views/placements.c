@@ -53,7 +53,7 @@ struct pl_state {
 	uint32_t sel_pos;	/* index rows: the selected placement's position in idx->pl */
 	/*
 	 * Index rows (up to every placement of a long trace: millions) answer a sort key or
-	 * a search step without a pass over the 56-byte records (issue 22 item 4):
+	 * a search step without a pass over the 56-byte records:
 	 *  - base: the filter's rows in time order, made when the filter or the replay
 	 *    position changes (all: no filter, the first n_until positions);
 	 *  - order[c]: every position by column c (rq_order, a stable radix sort), made once

@@ -30,7 +30,7 @@
 #include "decode.h"
 #include "escape.h"
 #include "msg.h"
-#include "record.h"
+#include "recorder.h"
 #include "pump.h"
 #include "replay.h"
 #include "tlindex.h"

@@ -249,7 +249,7 @@ struct tui_play {
 
 /* Live: the recording and what the title line says about it. */
 struct tui_rec {
-	struct rq_recorder *recorder;	/* the recording (record.h) */
+	struct rq_recorder *recorder;	/* the recording (recorder.h) */
 	double started;		/* wall clock, seconds */
 	double duration;	/* live --duration S: quit S seconds after the start, 0 never */
 	double rate;		/* events per second, exponentially weighted (decays) */

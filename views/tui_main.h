@@ -42,7 +42,7 @@ struct tui_live_opts {
 	const char *output;	/* keep the recording in this file, NULL: a temporary one */
 	bool force;		/* replace an existing output file */
 	mode_t mode;		/* its permission bits, 0: 0600 */
-	bool no_bpf;		/* no kernel truth (record.h) */
+	bool no_bpf;		/* no kernel truth (recorder.h) */
 	double duration;	/* --duration S: quit after S seconds of recording, 0 never */
 };
 

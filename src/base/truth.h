@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * truth.h - the kernel's own scheduler state at a placement, as the BPF side of the
- * recorder reads it (issue 21; design.md "Kernel truth").  One record per tracepoint hit
+ * recorder reads it (design.md "Kernel truth").  One record per tracepoint hit
  * of interest: the task's state (task_struct) and the runqueue state of each CPU
  * (struct rq, reached through prev->se.cfs_rq->rq at sched_switch), i.e. what
  * select_task_rq() reads when it decides.

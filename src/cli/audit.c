@@ -16,8 +16,8 @@
 #include "opts.h"
 #include "escape.h"
 #include "child.h"
-#include "live.h"
 #include "replay.h"
+#include "session.h"
 #include "audit_many.h"
 #include "writer.h"
 
@@ -135,64 +135,90 @@ static int check_rules(const struct rq_analysis *an, const char *file, void *ctx
 	return any;
 }
 
-/* The settings of a live audit. */
-struct live_opts {
-	double duration;
-	char **cmd;
-	const char *user;
-	bool preserve_env;	/* --preserve-env: CMD keeps rqpath's environment */
-	bool syscalls;
-	bool no_bpf;		/* --no-bpf: no kernel truth */
+/* Everything `rqpath audit` was told. */
+struct audit_args {
+	struct cli_trace_opts t;	/* the shared options (opts.h) */
+	struct rq_analysis_opts aopts;	/* t's, for each analysis */
+	struct fail_rule rules[MAX_RULES];
+	int nrules;
+	bool live;		/* --live */
+	char **cmd;		/* --live: the command after --, or NULL */
 	const char *keep;	/* --keep FILE: the recording is written there too */
+	bool threads_given;	/* -T N */
+	bool perfetto_raw;	/* --perfetto-raw */
+	const char *live_only;	/* the last option given that sets up a recording */
+	/* the report (--format) and, instead of it, the placements (--placements) */
+	const struct rq_writer_ops *report, *placements;
+	char **files;		/* of -i and of the operands, in order */
+	int nfiles;
 };
 
 /*
- * Record this system and analyse the records as they are read (an is a sink of the
- * recorder's pump: each record decoded once).  The recording goes to --keep's file, or
- * to one that never has a name (O_TMPFILE) and is dropped.  While it runs, stdout is the
- * command's stderr: out (the report's stream) must not be stdout itself.  *cmd_failed:
- * 1 and msg when the command failed on its own.
+ * A live audit's recording: the command run as the invoking user, and stdout (the
+ * report's stream is a copy of it) handed to the command's output while it runs.  The
+ * recording goes to --keep's file, or to one that never has a name (O_TMPFILE) and is
+ * dropped.
  */
-static int record_live(const struct live_opts *lo, struct rq_analysis *an, int *cmd_failed,
-		       char *msg, size_t msglen, char *err, size_t errlen)
-{
-	struct rq_record_opts ro = { 0 };
+struct audit_live {
+	bool on;		/* --live: the session's source is this recording */
+	struct rq_record_opts ro;
 	struct rq_record_stats st;
-	struct cli_child child = { 0 };
-	int saved_stdout, ret, fd = -1;
+	struct cli_child child;
+	int fd;			/* the recording without a name, or -1 */
+	int saved_stdout;	/* stdout while the command has it, or -1 */
+};
 
-	*cmd_failed = 0;
-	ro.output = lo->keep;
-	ro.output_fd = lo->keep ? NULL : &fd;	/* a file without a name, closed at once */
-	ro.duration = lo->duration;
-	ro.quiet = !isatty(STDERR_FILENO);
-	ro.syscalls = lo->syscalls;
-	ro.no_bpf = lo->no_bpf;
-	if (cli_child_user(&child, lo->user, lo->preserve_env, err, errlen) < 0)
+/* The recorder's options and the command: 0, or -1 with the line in err. */
+static int live_prepare(const struct audit_args *a, struct audit_live *lv, char *err,
+			size_t errlen)
+{
+	lv->ro.output = a->keep;
+	lv->ro.output_fd = a->keep ? NULL : &lv->fd;	/* a file without a name */
+	lv->ro.duration = a->t.duration;
+	lv->ro.quiet = !isatty(STDERR_FILENO);
+	lv->ro.syscalls = a->t.syscalls;
+	lv->ro.no_bpf = a->t.no_bpf;
+	if (cli_child_user(&lv->child, a->t.user, a->t.preserve_env, err, errlen) < 0)
 		return -1;
-	child.foreground = true;
-	ro.cmd = cli_child_init(&child, lo->cmd);
-	ro.stop = &cli_stop_signal;
-	/* stdout carries the report: what the command prints goes to stderr meanwhile */
+	lv->child.foreground = true;
+	lv->ro.cmd = cli_child_init(&lv->child, a->cmd);
+	lv->ro.stop = &cli_stop_signal;
+	return 0;
+}
+
+/* Before the recording: what the command prints goes to stderr, stop signals caught. */
+static void live_enter(struct audit_live *lv)
+{
+	if (!lv->on)
+		return;
 	fflush(stdout);
-	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (saved_stdout >= 0)
+	lv->saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (lv->saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	cli_catch_stop_signals();
-	ret = rq_record_analyse(&ro, &st, an, err, errlen);
+}
+
+/*
+ * After it (ok: it ran to its end): stdout back, the recording closed.  1 and msg when
+ * the command failed on its own, else 0.
+ */
+static int live_leave(const struct audit_args *a, struct audit_live *lv, bool ok, char *msg,
+		      size_t msglen)
+{
+	if (!lv->on)
+		return 0;
 	cli_restore_signals();
 	/* quiet (stderr no terminal) kept the recorder's line: why there is no truth */
-	if (ret == 0 && ro.quiet && !st.truth_on && !lo->no_bpf)
+	if (ok && lv->ro.quiet && !lv->st.truth_on && !a->t.no_bpf)
 		fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers truth=none "
-			"(%s)\n", st.truth_why);
-	if (saved_stdout >= 0) {
-		dup2(saved_stdout, STDOUT_FILENO);
-		close(saved_stdout);
+			"(%s)\n", lv->st.truth_why);
+	if (lv->saved_stdout >= 0) {
+		dup2(lv->saved_stdout, STDOUT_FILENO);
+		close(lv->saved_stdout);
 	}
-	if (fd >= 0)
-		close(fd);
-	*cmd_failed = ret == 0 && cli_child_failed(&child, msg, msglen);
-	return ret ? -1 : 0;
+	if (lv->fd >= 0)
+		close(lv->fd);
+	return ok && cli_child_failed(&lv->child, msg, msglen);
 }
 
 /* The report's stream during a live audit: a copy of stdout, not redirected with it. */
@@ -214,54 +240,56 @@ static FILE *stdout_copy(void)
 /*
  * One report: file (NULL: --live) through ops onto dst.  many: several files, each
  * report headed by a blank line after the first (sep) and --fail-on lines naming it.
+ * The session is opened, the writer subscribed, the session run: its source (a file or
+ * the recording) opens in the run, after the writer began.
  */
-static int audit_one(const char *file, bool many, const struct rq_analysis_opts *aopts,
-		     const struct live_opts *lo, const struct rq_writer_ops *ops, FILE *dst,
-		     const struct fail_rule *rules, int nrules, bool sep, char *tripped,
+static int audit_one(const char *file, bool many, const struct audit_args *a,
+		     const struct rq_writer_ops *ops, FILE *dst, bool sep, char *tripped,
 		     size_t tsize)
 {
-	struct rq_analysis_opts o = *aopts;
-	struct rq_analysis *an;
+	struct audit_live lv = { .on = !file, .fd = -1, .saved_stdout = -1 };
+	struct rq_session_source src = { .path = file, .show_progress = isatty(STDERR_FILENO),
+					 .record = &lv.ro, .stats = &lv.st };
+	struct rq_analysis_opts o = a->aopts;
+	struct rules_ctx rc = { a->rules, a->nrules };
 	struct rq_writer w = { 0 };
 	char err[512], cmd_msg[512] = "";
-	int cmd_failed = 0, ret = RQ_EXIT_OK;
-	struct rules_ctx rc = { rules, nrules };
+	int cmd_failed, ret = RQ_EXIT_OK;
+	struct rq_session *s;
+	bool ok;
 
-	if (!file)
+	if (lv.on)
 		o.source_name = "live";
-	an = rq_analysis_new(&o);
-	if (!an) {
+	s = rq_session_open(&src, &o);
+	if (!s) {
 		rq_error("audit: out of memory");
 		return RQ_EXIT_ERROR;
 	}
 	if (sep)
 		fputc('\n', dst);
 	/* --placements: the output is every placement, streamed as the trace is read */
-	if (rq_writer_begin(&w, ops, dst, an)) {
+	if (rq_writer_begin(&w, ops, dst, rq_session_analysis(s))) {
 		rq_error("audit: out of memory");
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
-	if (!file) {
-		if (record_live(lo, an, &cmd_failed, cmd_msg, sizeof(cmd_msg), err,
-				sizeof(err))) {
-			rq_error("audit: %s", err);
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
-	} else if (rq_replay_file(file, an, isatty(STDERR_FILENO), err, sizeof(err))) {
-		char esc[1024];
-
-		rq_escape_c(file, strlen(file), esc, sizeof(esc));
-		if (rq_analysis_error(an)[0])
-			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
-				    sizeof(err));
-		rq_error("%s: %s", esc, err);
+	if (lv.on && live_prepare(a, &lv, err, sizeof(err))) {
+		rq_error("audit: %s", err);
+		ret = RQ_EXIT_ERROR;
+		goto out;
+	}
+	live_enter(&lv);
+	ok = rq_session_run(s, NULL) == RQ_PUMP_END;
+	cmd_failed = live_leave(a, &lv, ok, cmd_msg, sizeof(cmd_msg));
+	if (!ok) {
+		/* a file's line names it; a recording's is the command's */
+		rq_error("%s%s", lv.on ? "audit: " : "", rq_session_error(s));
 		ret = RQ_EXIT_ERROR;
 		goto out;
 	}
 	/* the rules first: the JSON report names the tripped ones */
-	if (nrules && check_rules(an, many ? file : NULL, &rc, tripped, tsize))
+	if (a->nrules && check_rules(rq_session_analysis(s), many ? file : NULL, &rc, tripped,
+				     tsize))
 		ret = RQ_EXIT_TRIPPED;
 	w.tripped = tripped;
 	if (rq_writer_end(&w)) {
@@ -276,7 +304,7 @@ static int audit_one(const char *file, bool many, const struct rq_analysis_opts 
 	}
 out:
 	rq_writer_free(&w);
-	rq_analysis_free(an);
+	rq_session_close(s);
 	return ret;
 }
 
@@ -286,25 +314,23 @@ static int cmd_audit(int argc, char **argv);
  * -F -P -l -T: the short forms audit has always accepted; -p is --pid now (as in
  * trace-cmd and perf), --placements has its long name only
  */
-enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_LIVE = 'l', OPT_PLACEMENTS = 270,
-	OPT_THREADS = 'T', OPT_USER = 256, OPT_SYSCALLS,
-	OPT_TOPOLOGY, OPT_KEEP, OPT_FORCE, OPT_NO_TRUTH, OPT_NO_BPF, OPT_PRESERVE_ENV, OPT_PERFETTO_RAW };
+enum { OPT_FAIL_ON = 'F', OPT_LIVE = 'l', OPT_PLACEMENTS = 270, OPT_THREADS = 'T',
+	OPT_KEEP = 256, OPT_PERFETTO_RAW };
 
 static const struct cli_option audit_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD | CLI_REPEAT,
 	  "a trace to audit, as the FILE.dat operands (default: trace.dat here)" },
 	{ "live", OPT_LIVE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "record this system first (root), then audit the recording" },
-	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, CLI_IN_LEAD,
-	  "with --live: record S seconds (else until CMD exits)" },
-	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, CLI_IN_LEAD,
-	  "with --live: run CMD as NAME (default: the user who ran sudo, else root)" },
-	{ "preserve-env", OPT_PRESERVE_ENV, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
-	  "with --live: CMD run as another user keeps rqpath's environment" },
-	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
-	  "with --live: also record the sched_set* syscalls (exact, slower syscalls)" },
-	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
-	  "with --live: no kernel truth (do not load the BPF programs)" },
+	CLI_DURATION_OPTION(CLI_IN_LEAD, "with --live: record S seconds (else until CMD exits)"),
+	CLI_USER_OPTION(CLI_IN_LEAD,
+			"with --live: run CMD as NAME (default: the user who ran sudo, else root)"),
+	CLI_PRESERVE_ENV_OPTION(CLI_IN_LEAD,
+				"with --live: CMD run as another user keeps rqpath's environment"),
+	CLI_SYSCALLS_OPTION(CLI_IN_LEAD, "with --live: also record the sched_set* syscalls "
+			    "(exact, slower syscalls)"),
+	CLI_NO_BPF_OPTION(CLI_IN_LEAD,
+			  "with --live: no kernel truth (do not load the BPF programs)"),
 	{ "keep", OPT_KEEP, CLI_STRING, "FILE", 0, 0, CLI_IN_LEAD,
 	  "with --live: also write the recording to FILE (a new file; its audit is the same)" },
 	{ "format", 'f', CLI_CHOICE, "text|json|jsonl|csv|html|perfetto", 0, 0, 0,
@@ -314,20 +340,16 @@ static const struct cli_option audit_options[] = {
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=N]", 0, 0, CLI_REPEAT,
 	  "exit 1 when finding RULE proves more than N (default 0) or was not judged; "
 	  "RULE:possible: the unproven; RULE:judged-ok: not judged passes" },
-	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
-	  "override the kernel profile: exec-callback, idle-stack, fork-util = fixed|affected, "
-	  "delay-dequeue = on|off" },
-	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
-	  "the LLC/SMT/node groups and CPU capacities of the traced machine (rqpath topology)" },
-	{ "no-truth", OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0,
-	  "ignore the kernel's state recorded through BPF (rqpath:truth): the tracepoint "
-	  "model alone" },
+	CLI_PROFILE_OPTION("override the kernel profile: exec-callback, idle-stack, fork-util = "
+			   "fixed|affected, delay-dequeue = on|off"),
+	CLI_TOPOLOGY_OPTION("the LLC/SMT/node groups and CPU capacities of the traced machine "
+			    "(rqpath topology)"),
+	CLI_NO_TRUTH_OPTION("ignore the kernel's state recorded through BPF (rqpath:truth): the "
+			    "tracepoint model alone"),
 	{ "placements", OPT_PLACEMENTS, CLI_CHOICE, "csv|jsonl", 0, 0, 0,
 	  "every placement instead of the report" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
-	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
-	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED,
-	  "-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)" },
+	CLI_OUTPUT_OPTION(0, CLI_OUTPUT_HELP),
+	CLI_FORCE_OPTION(CLI_NESTED, CLI_FORCE_HELP),
 	{ "threads", OPT_THREADS, CLI_INT, "N", 1, 1024, 0,
 	  "threads: with 2 or more one reads and decodes while the main one analyses, more "
 	  "read ahead (default: the CPUs available, at most 4; the same output for any N)" },
@@ -349,247 +371,207 @@ const struct cli_command cli_audit = {
 	.options = audit_options,
 };
 
-static int cmd_audit(int argc, char **argv)
+/* --format WORD, --placements WORD: the writer of that name (writer.h's table), or NULL. */
+static const struct rq_writer_ops *writer_of(const struct cli_parser *p, const char *prefix)
 {
-	struct fail_rule rules[MAX_RULES];
-	int nrules = 0, opt, first, ret = RQ_EXIT_OK;
-	/* the reports never read the recent ring: no copy of every placement into it */
-	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
-	bool live = false, force = false;
-	struct live_opts lo = { 0 };
-	char err[512];
-	const char *file = NULL, *output = NULL;
-	int nfiles = 0, fo;
-	bool threads_given = false, perfetto_raw = false;
-	struct rq_filter filter = { 0 };
-	const char *live_only = NULL;	/* an option that needs --live, given */
-	char tripped[512] = "";
-	/* the report (--format) and, instead of it, the placements (--placements) */
-	const struct rq_writer_ops *report = &rq_writer_text, *placements = NULL;
-	char **files = NULL, word[32], name[48];
-	struct cli_output outf = { 0 };
-	FILE *dst = stdout, *copy = NULL;
-	struct cli_parser p;
+	char word[32], name[48];
 
-	/* the files of -i and of the operands, in order */
-	files = calloc((size_t)argc + 1, sizeof(*files));
-	if (!files) {
-		rq_error("audit: out of memory");
-		return RQ_EXIT_ERROR;
+	cli_choice_word(p->opt->arg, (int)p->num, word, sizeof(word));
+	snprintf(name, sizeof(name), "%s%s", prefix, word);
+	return rq_writer_find(name);
+}
+
+/* audit's own options (cli_option_fn) */
+static int audit_option(struct cli_parser *p, int key, void *ctx)
+{
+	struct audit_args *a = ctx;
+
+	if (p->opt && (p->opt->flags & CLI_IN_LEAD) && key != 'i' && key != OPT_LIVE)
+		a->live_only = p->opt->name;
+	switch (key) {
+	case 'i':
+		a->files[a->nfiles++] = (char *)p->arg;
+		return 1;
+	case 'f':
+		a->report = writer_of(p, "");
+		if (!a->report) {
+			rq_error("audit: --format %s has no writer", p->arg);
+			return -1;
+		}
+		return 1;
+	case OPT_PLACEMENTS:
+		a->placements = writer_of(p, "placements-");
+		if (!a->placements) {
+			rq_error("audit: --placements %s has no writer", p->arg);
+			return -1;
+		}
+		return 1;
+	case OPT_PERFETTO_RAW:
+		a->perfetto_raw = true;
+		return 1;
+	case OPT_FAIL_ON:
+		if (a->nrules == MAX_RULES || parse_rule(p->arg, &a->rules[a->nrules])) {
+			rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one of %s (add "
+				 ":possible for the unproven ones, :judged-ok to pass a finding "
+				 "not judged)", p->arg, rq_finding_id_list());
+			return -1;
+		}
+		a->nrules++;
+		return 1;
+	case OPT_LIVE:
+		a->live = true;
+		return 1;
+	case OPT_THREADS:
+		rq_replay_set_threads((int)p->num);
+		a->threads_given = true;
+		return 1;
+	case OPT_KEEP:
+		a->keep = p->arg;
+		return 1;
 	}
+	return 0;
+}
+
+/*
+ * The options, then the operands: the FILEs, or after --live the CMD (getopt moved the
+ * operands to the end); trace.dat here when no FILE is given.  false when the command
+ * ends here with *status (--help, a bad option).
+ */
+static bool audit_parse(struct audit_args *a, int argc, char **argv, int *status)
+{
+	struct cli_parser p;
+	int r;
+
 	cli_parser_init(&p, &cli_audit, argc, argv);
-	while ((opt = cli_next(&p)) != CLI_END) {
-		switch (opt) {
-		case 'i':
-			files[nfiles++] = (char *)p.arg;
-			break;
-		case 'f':
-			/* the writer of the word's name (writer.h's table) */
-			cli_choice_word(p.opt->arg, (int)p.num, word, sizeof(word));
-			report = rq_writer_find(word);
-			if (!report) {
-				rq_error("audit: --format %s has no writer", word);
-				ret = RQ_EXIT_ERROR;
-				goto out;
-			}
-			break;
-		case OPT_PERFETTO_RAW:
-			perfetto_raw = true;
-			break;
-		case OPT_FAIL_ON:
-			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
-				rq_error("audit: bad --fail-on '%s': RULE[=N] with RULE one "
-					 "of %s (add :possible for the unproven ones, :judged-ok "
-					 "to pass a finding not judged)", p.arg,
-					 rq_finding_id_list());
-				ret = RQ_EXIT_ERROR;
-				goto out;
-			}
-			nrules++;
-			break;
-		case OPT_PROFILE:
-			aopts.profile_override = p.arg;
-			break;
-		case OPT_TOPOLOGY:
-			aopts.topology = p.arg;
-			break;
-		case OPT_NO_TRUTH:
-			aopts.no_truth = true;
-			break;
-		case OPT_LIVE:
-			live = true;
-			break;
-		case 'd':
-			lo.duration = p.secs;
-			break;
-		case OPT_PLACEMENTS:
-			cli_choice_word(p.opt->arg, (int)p.num, word, sizeof(word));
-			snprintf(name, sizeof(name), "placements-%s", word);
-			placements = rq_writer_find(name);
-			if (!placements) {
-				rq_error("audit: --placements %s has no writer", word);
-				ret = RQ_EXIT_ERROR;
-				goto out;
-			}
-			break;
-		case 'o':
-			output = p.arg;
-			break;
-		case OPT_FORCE:
-			force = true;
-			break;
-		case OPT_THREADS:
-			rq_replay_set_threads((int)p.num);
-			threads_given = true;
-			break;
-		case OPT_USER:
-			lo.user = p.arg;
-			break;
-		case OPT_PRESERVE_ENV:
-			lo.preserve_env = true;
-			break;
-		case OPT_SYSCALLS:
-			lo.syscalls = true;
-			break;
-		case OPT_KEEP:
-			lo.keep = p.arg;
-			break;
-		case OPT_NO_BPF:
-			lo.no_bpf = true;
-			break;
-		default:
-			fo = cli_filter_option(&p, opt, &filter);
-			if (fo > 0)
-				break;
-			ret = cli_stop(&p, fo < 0 ? CLI_ERROR : opt);
-			goto out;
-		}
-		if (p.opt && (p.opt->flags & CLI_IN_LEAD) && opt != 'i' && opt != OPT_LIVE)
-			live_only = p.opt->name;
+	r = cli_parse_options(&p, &a->t, audit_option, a);
+	if (r != CLI_END) {
+		*status = cli_stop(&p, r);
+		return false;
 	}
-	if (rq_filter_active(&filter))
-		aopts.filter = &filter;
-	first = p.optind;
-	/* getopt moved the operands to the end: the FILEs, or after --live the CMD */
-	if (live && first < argc)
-		lo.cmd = &argv[first];
+	cli_trace_analysis(&a->t, &a->aopts);
+	if (a->live && p.optind < argc)
+		a->cmd = &argv[p.optind];
 	else
-		for (int i = first; i < argc; i++)
-			files[nfiles++] = argv[i];
-	if (!live && !nfiles && rq_default_input())
-		files[nfiles++] = (char *)rq_default_input();
-	file = nfiles ? files[0] : NULL;
-	if (!live && live_only) {
-		rq_error("audit: --%s goes with --live (it sets up a recording)", live_only);
-		ret = RQ_EXIT_ERROR;
-		goto out;
-	}
-	if (perfetto_raw) {
-		if (report != &rq_writer_text && report != &rq_writer_perfetto) {
+		for (int i = p.optind; i < argc; i++)
+			a->files[a->nfiles++] = argv[i];
+	if (!a->live && !a->nfiles && rq_default_input())
+		a->files[a->nfiles++] = (char *)rq_default_input();
+	return true;
+}
+
+/* The report's format against the other options: 0, or -1 after the error line. */
+static int audit_check_format(struct audit_args *a)
+{
+	if (a->perfetto_raw) {
+		if (a->report != &rq_writer_text && a->report != &rq_writer_perfetto) {
 			rq_error("audit: --perfetto-raw is --format perfetto uncompressed: not with "
-				 "--format %s", report->name);
-			ret = RQ_EXIT_ERROR;
-			goto out;
+				 "--format %s", a->report->name);
+			return -1;
 		}
-		report = &rq_writer_perfetto_raw;
+		a->report = &rq_writer_perfetto_raw;
 	}
-	if (!live && nfiles > 1 && !(report->flags & RQ_WRITER_PER_FILE) &&
-	    (report != &rq_writer_text || placements)) {
+	if (!a->live && a->nfiles > 1 && !(a->report->flags & RQ_WRITER_PER_FILE) &&
+	    (a->report != &rq_writer_text || a->placements)) {
 		rq_error("audit: several trace files: one report each in text or with --format "
 			 "jsonl (one object per file; a command after -- goes with --live)");
-		ret = RQ_EXIT_ERROR;
-		goto out;
+		return -1;
 	}
-	if ((report->flags & RQ_WRITER_STREAM) && placements) {
+	if ((a->report->flags & RQ_WRITER_STREAM) && a->placements) {
 		rq_error("audit: --placements replaces the report: not with --format %s",
-			 report->name);
-		ret = RQ_EXIT_ERROR;
-		goto out;
+			 a->report->name);
+		return -1;
 	}
-	if ((report->flags & RQ_WRITER_PER_FILE) && (live || placements)) {
+	if ((a->report->flags & RQ_WRITER_PER_FILE) && (a->live || a->placements)) {
 		rq_error("audit: --format jsonl is for trace files, without --live or "
 			 "--placements");
-		ret = RQ_EXIT_ERROR;
-		goto out;
+		return -1;
 	}
-	if (live && file) {
+	return 0;
+}
+
+/* The source (FILEs or --live) and what goes with it: 0, or -1 after the error line. */
+static int audit_check_source(const struct audit_args *a)
+{
+	const char *file = a->nfiles ? a->files[0] : NULL;
+	char err[512];
+
+	if (a->live && file) {
 		rq_error("audit: give either a FILE or --live, not both");
-		ret = RQ_EXIT_ERROR;
-		goto out;
+		return -1;
 	}
-	if (!live && !file) {
+	if (!a->live && !file) {
 		rq_error("audit: no trace file given and no trace.dat here (or use --live "
 			 "--duration S)");
-		ret = RQ_EXIT_ERROR;
-		goto out;
+		return -1;
 	}
-	if (live && lo.duration <= 0 && !lo.cmd) {
+	if (a->live && a->t.duration <= 0 && !a->cmd) {
 		rq_error("audit: --live needs --duration S or a command after --");
-		ret = RQ_EXIT_ERROR;
-		goto out;
+		return -1;
 	}
-	if (aopts.profile_override) {
-		struct rq_profile probe;
-
-		rq_profile_from_release(&probe, NULL);
-		if (rq_profile_override(&probe, aopts.profile_override, err, sizeof(err))) {
-			rq_error("audit: %s", err);
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
+	if (cli_trace_check(&a->t, err, sizeof(err))) {
+		rq_error("audit: %s", err);
+		return -1;
 	}
-	if (report->flags & RQ_WRITER_PER_FILE) {
-		struct audit_many_job job = { .ops = report, .profile = aopts.profile_override,
-					      .topology = aopts.topology,
-					      .no_truth = aopts.no_truth,
-					      .filter = aopts.filter,
-					      .check = nrules ? check_rules : NULL };
-		struct rules_ctx rc = { rules, nrules };
-
-		job.ctx = &rc;
-		dst = cli_output_open(&outf, "audit", output, force, files, nfiles);
-		if (!dst) {
-			dst = stdout;
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
-		/* the workers use the CPUs already: one reading thread each, unless told */
-		if (nfiles > 1 && !threads_given)
-			rq_replay_set_threads(1);
-		ret = audit_many(files, nfiles, &job, dst);
-		goto out;
-	}
-	if (lo.keep && !live) {
+	if (a->keep && !a->live) {
 		rq_error("audit: --keep FILE goes with --live");
-		ret = RQ_EXIT_ERROR;
-		goto out;
+		return -1;
 	}
-	if (lo.keep && !strcmp(lo.keep, "-")) {
+	if (a->keep && !strcmp(a->keep, "-")) {
 		rq_error("audit: --keep - : standard output carries the report; give a file name");
-		ret = RQ_EXIT_ERROR;
-		goto out;
+		return -1;
 	}
+	return 0;
+}
+
+/* --format jsonl: one line per file, audit_many.c's workers. */
+static int audit_run_many(const struct audit_args *a)
+{
+	struct rules_ctx rc = { a->rules, a->nrules };
+	struct audit_many_job job = { .ops = a->report, .profile = a->aopts.profile_override,
+				      .topology = a->aopts.topology,
+				      .no_truth = a->aopts.no_truth, .filter = a->aopts.filter,
+				      .check = a->nrules ? check_rules : NULL, .ctx = &rc };
+	struct cli_output outf = { 0 };
+	int ret = RQ_EXIT_ERROR;
+	FILE *dst;
+
+	dst = cli_output_open(&outf, "audit", a->t.output, a->t.force, a->files, a->nfiles);
+	if (dst) {
+		/* the workers use the CPUs already: one reading thread each, unless told */
+		if (a->nfiles > 1 && !a->threads_given)
+			rq_replay_set_threads(1);
+		ret = audit_many(a->files, a->nfiles, &job, dst);
+	}
+	if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR))
+		ret = RQ_EXIT_ERROR;
+	return ret;
+}
+
+/* One report per file (text), or of the live recording: the worst exit status. */
+static int audit_run_reports(const struct audit_args *a)
+{
+	const struct rq_writer_ops *ops = a->placements ? a->placements : a->report;
+	struct cli_output outf = { 0 };
+	char tripped[512] = "";
+	int ret = RQ_EXIT_OK;
+	FILE *dst, *copy = NULL;
+
 	/* the report goes beside -o FILE and takes its name only once complete */
-	dst = cli_output_open(&outf, "audit", output, force, files, nfiles);
-	if (dst == stdout && live)
+	dst = cli_output_open(&outf, "audit", a->t.output, a->t.force, a->files, a->nfiles);
+	if (dst == stdout && a->live)
 		dst = copy = stdout_copy();
 	if (!dst) {
-		if (live && rq_is_stdout(output))
+		if (a->live && rq_is_stdout(a->t.output))
 			rq_error("audit: cannot copy stdout: %s", strerror(errno));
-		dst = stdout;
 		ret = RQ_EXIT_ERROR;
-		goto out;
 	}
-	/* several files (text): one report each, in order, the worst exit status */
-	for (int fi = 0; fi < (live ? 1 : nfiles); fi++) {
-		int r = audit_one(live ? NULL : files[fi], nfiles > 1, &aopts, &lo, placements ?
-				  placements : report, dst, rules, nrules, fi > 0, tripped,
-				  sizeof(tripped));
+	for (int fi = 0; dst && fi < (a->live ? 1 : a->nfiles); fi++) {
+		int r = audit_one(a->live ? NULL : a->files[fi], a->nfiles > 1, a, ops, dst,
+				  fi > 0, tripped, sizeof(tripped));
 
 		if (r > ret)
 			ret = r;
 	}
-out:
 	if (copy) {
 		if (fclose(copy) && ret != RQ_EXIT_ERROR) {
 			rq_error("audit: cannot write the output: %s", strerror(errno));
@@ -598,6 +580,38 @@ out:
 	} else if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR)) {
 		ret = RQ_EXIT_ERROR;
 	}
-	free(files);
+	return ret;
+}
+
+/* The options checked against each other, then the reports: the exit status. */
+static int audit_check_run(struct audit_args *a)
+{
+	if (!a->live && a->live_only) {
+		rq_error("audit: --%s goes with --live (it sets up a recording)", a->live_only);
+		return RQ_EXIT_ERROR;
+	}
+	if (audit_check_format(a) || audit_check_source(a))
+		return RQ_EXIT_ERROR;
+	if (a->report->flags & RQ_WRITER_PER_FILE)
+		return audit_run_many(a);
+	return audit_run_reports(a);
+}
+
+static int cmd_audit(int argc, char **argv)
+{
+	/* the reports never read the recent ring: no copy of every placement into it */
+	struct audit_args a = { .aopts = { .recent_capacity = RQ_RECENT_NONE },
+				.report = &rq_writer_text };
+	int ret;
+
+	/* the files of -i and of the operands, in order */
+	a.files = calloc((size_t)argc + 1, sizeof(*a.files));
+	if (!a.files) {
+		rq_error("audit: out of memory");
+		return RQ_EXIT_ERROR;
+	}
+	if (audit_parse(&a, argc, argv, &ret))
+		ret = audit_check_run(&a);
+	free(a.files);
 	return ret;
 }

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "record.h"
+#include "recorder.h"
 
 /*
  * Set by every signal whose default action ends the process, while cli_catch_stop_signals()

@@ -37,7 +37,8 @@ const struct cli_command *const *cli_commands(size_t *n);
 
 /*
  * A key the command's option loop does not handle itself: CLI_HELP prints its help and
- * gives exit status 0, CLI_ERROR says p->err and gives 2.
+ * gives exit status 0, CLI_ERROR says p->err and gives 2, CLI_SAID (the line was said)
+ * gives 2.
  */
 int cli_stop(const struct cli_parser *p, int key);
 /* -o FILE means stdout when FILE is "-" (or not given), as in perf and trace-cmd. */

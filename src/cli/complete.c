@@ -149,12 +149,12 @@ static void bash_command(FILE *f, const struct cli_command *c, const char *label
 	fputs("\t\t;;\n", f);
 }
 
-static void write_bash(FILE *f)
+/*
+ * The helpers (_rqpath_words, _files, _traces, _rqpath) and _rqpath_main up to the word
+ * list of the first word, which the caller writes.
+ */
+static void bash_prelude(FILE *f)
 {
-	const struct cli_command *const *cmds;
-	size_t n;
-
-	cmds = cli_commands(&n);
 	fputs("# bash completion for rqpath(1), generated from its option tables by\n"
 	      "# `rqpath completion bash`: do not edit, regenerate.\n"
 	      "_rqpath_words() {\n"
@@ -192,9 +192,11 @@ static void write_bash(FILE *f)
 	      "\t\tcase $cur in\n"
 	      "\t\t-*) _rqpath_words '-i --input -h --help -V --version';;\n"
 	      "\t\t*) _rqpath_words '", f);
-	for (size_t i = 0; i < n; i++)
-		if (cmds[i]->name[0] != '-')
-			fprintf(f, "%s%s", i ? " " : "", cmds[i]->name);
+}
+
+/* After the first word's list: rqpath FILE.dat, the command after --, then "case $cmd". */
+static void bash_dispatch(FILE *f)
+{
 	fputs("'\n"
 	      "\t\t   local w=(\"${COMPREPLY[@]}\"); _rqpath_traces; "
 	      "COMPREPLY=(\"${w[@]}\" \"${COMPREPLY[@]}\");;\n"
@@ -221,8 +223,11 @@ static void write_bash(FILE *f)
 	      "\tcase $cmd in\n"
 	      "\thelp)\n"
 	      "\t\t[ \"$COMP_CWORD\" -eq 2 ] && _rqpath_words '", f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%s", i ? " " : "", cmds[i]->name);
+}
+
+/* Each command's (and subcommand's) case of "case $cmd". */
+static void bash_cases(FILE *f, const struct cli_command *const *cmds, size_t n)
+{
 	fputs("'\n\t\treturn;;\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_command *c = cmds[i];
@@ -239,7 +244,11 @@ static void write_bash(FILE *f)
 			bash_command(f, s, label);
 		}
 	}
-	fputs("\tesac\n", f);
+}
+
+/* The end of _rqpath_main (subcommands, then options or traces), and _rqpath_sub. */
+static void bash_epilogue(FILE *f)
+{
 	/* a command with subcommands: the subcommand first, then its options */
 	fputs("\tif [ -n \"$subs\" ]; then\n"
 	      "\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
@@ -267,6 +276,24 @@ static void write_bash(FILE *f)
 	      "\tCOMP_CWORD=$cword\n"
 	      "}\n"
 	      "complete -F _rqpath rqpath\n", f);
+}
+
+static void write_bash(FILE *f)
+{
+	const struct cli_command *const *cmds;
+	size_t n;
+
+	cmds = cli_commands(&n);
+	bash_prelude(f);
+	for (size_t i = 0; i < n; i++)
+		if (cmds[i]->name[0] != '-')
+			fprintf(f, "%s%s", i ? " " : "", cmds[i]->name);
+	bash_dispatch(f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? " " : "", cmds[i]->name);
+	bash_cases(f, cmds, n);
+	fputs("\tesac\n", f);
+	bash_epilogue(f);
 }
 
 /* ---- zsh -------------------------------------------------------------------------- */

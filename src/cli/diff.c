@@ -21,6 +21,7 @@
 #include "live.h"
 #include "escape.h"
 #include "replay.h"
+#include "session.h"
 
 #define MAX_RULES 16
 #define MAX_RUNS 64
@@ -179,14 +180,13 @@ static int parse_rule(const char *arg, struct diff_rule *r)
 	return *end ? -1 : 0;
 }
 
-static int audit_one(const char *file, const char *profile, const char *topology,
-		     bool no_truth, struct rq_diff_run *run)
+static int audit_one(const char *file, const struct cli_trace_opts *t, struct rq_diff_run *run)
 {
-	struct rq_analysis_opts aopts = { .profile_override = profile, .topology = topology,
-					  .no_truth = no_truth };
+	struct rq_analysis_opts aopts = { 0 };
 	char err[2048];
 
-	if (rq_diff_run_file(run, file, &aopts, isatty(STDERR_FILENO), err, sizeof(err))) {
+	cli_trace_analysis(t, &aopts);
+	if (rq_session_diff_run(run, file, &aopts, isatty(STDERR_FILENO), err, sizeof(err))) {
 		rq_error("%s", err);
 		return -1;
 	}
@@ -198,12 +198,10 @@ static int audit_one(const char *file, const char *profile, const char *topology
  * recorded into run; the recording is a file without a name, dropped after.  0, or -1
  * with a message given.
  */
-static int record_one(char **cmd, const char *profile, const char *topology, bool no_truth,
-		      const char *side, int i, struct rq_diff_run *run)
+static int record_one(char **cmd, const struct cli_trace_opts *t, const char *side, int i,
+		      struct rq_diff_run *run)
 {
-	struct rq_analysis_opts aopts = { .profile_override = profile, .topology = topology,
-					  .no_truth = no_truth, .source_name = NULL,
-					  .recent_capacity = RQ_RECENT_NONE };
+	struct rq_analysis_opts aopts = { .recent_capacity = RQ_RECENT_NONE };
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
 	struct cli_child child = { 0 };
@@ -211,6 +209,7 @@ static int record_one(char **cmd, const char *profile, const char *topology, boo
 	char err[512], msg[512], name[64];
 	int fd = -1, ret = -1, saved_stdout;
 
+	cli_trace_analysis(t, &aopts);
 	snprintf(name, sizeof(name), "%s run %d", side, i + 1);
 	aopts.source_name = name;
 	an = rq_analysis_new(&aopts);
@@ -220,7 +219,7 @@ static int record_one(char **cmd, const char *profile, const char *topology, boo
 	}
 	ro.output_fd = &fd;
 	ro.quiet = true;
-	ro.no_bpf = no_truth;
+	ro.no_bpf = t->no_truth;
 	if (cli_child_user(&child, NULL, false, err, sizeof(err)) < 0) {
 		rq_error("diff: %s", err);
 		goto out;
@@ -267,16 +266,13 @@ out:
 static int cmd_diff(int argc, char **argv);
 
 /* the short forms diff has always accepted */
-enum { OPT_FAIL_ON = 'F', OPT_PROFILE = 'P', OPT_TOPOLOGY = 256, OPT_ALPHA, OPT_MIN_COUNT,
-	OPT_FORCE, OPT_NO_TRUTH, OPT_PER_SECOND, OPT_RUNS };
+enum { OPT_FAIL_ON = 'F', OPT_ALPHA = 256, OPT_MIN_COUNT, OPT_PER_SECOND, OPT_RUNS };
 
 static const struct cli_option diff_options[] = {
 	{ "format", 'f', CLI_CHOICE, "text|json|csv|html", 0, 0, 0,
 	  "output format (default text)" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
-	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
-	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED,
-	  "-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)" },
+	CLI_OUTPUT_OPTION(0, CLI_OUTPUT_HELP),
+	CLI_FORCE_OPTION(CLI_NESTED, CLI_FORCE_HELP),
 	{ "fail-on", OPT_FAIL_ON, CLI_STRING, "RULE[=[+]N[%]]", 0, 0, CLI_REPEAT,
 	  "exit 1 when RULE's row is changed and grew by more than N (or N % of the base)" },
 	{ "alpha", OPT_ALPHA, CLI_STRING, "P", 0, 0, 0,
@@ -288,12 +284,9 @@ static const struct cli_option diff_options[] = {
 	  "text and HTML: rates per second of trace instead of per placement" },
 	{ "runs", OPT_RUNS, CLI_INT, "N", 1, MAX_RUNS, CLI_IN_LEAD,
 	  "record N runs of each command, alternating (root): -- BASE_CMD --- NEW_CMD" },
-	{ "profile", OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0,
-	  "override the kernel profile of every trace" },
-	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
-	  "the LLC/SMT/node groups and CPU capacities, for every trace" },
-	{ "no-truth", OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0,
-	  "ignore the kernel's state recorded through BPF in every trace" },
+	CLI_PROFILE_OPTION("override the kernel profile of every trace"),
+	CLI_TOPOLOGY_OPTION("the LLC/SMT/node groups and CPU capacities, for every trace"),
+	CLI_NO_TRUTH_OPTION("ignore the kernel's state recorded through BPF in every trace"),
 	{ NULL },
 };
 
@@ -318,23 +311,166 @@ const struct cli_command cli_diff = {
 	.options = diff_options,
 };
 
-static int cmd_diff(int argc, char **argv)
+/* Everything `rqpath diff` was told. */
+struct diff_args {
+	struct cli_trace_opts t;	/* the shared options (opts.h) */
+	struct diff_rule rules[MAX_RULES];
+	int nrules;
+	enum rq_diff_format fmt;
+	struct rq_diff_opts dopts;
+	int nruns;		/* --runs N: the commands are recorded N times each */
+	char **base, **new;	/* the files of each side, or (--runs) the two commands */
+	int nbase, nnew;
+	char **operands;	/* every operand: the inputs -o FILE must not be */
+	int noperands;
+};
+
+/* --alpha P: 0, or -1 after the error line. */
+static int parse_alpha(const char *arg, double *alpha)
+{
+	char esc[256], *end;
+
+	errno = 0;
+	*alpha = strtod(arg, &end);
+	if (end == arg || *end || errno || !(*alpha > 0 && *alpha < 1)) {
+		rq_escape_c(arg, strlen(arg), esc, sizeof(esc));
+		rq_error("diff: --alpha wants a number in (0, 1), not '%s'", esc);
+		return -1;
+	}
+	return 0;
+}
+
+/* diff's own options (cli_option_fn) */
+static int diff_option(struct cli_parser *p, int key, void *ctx)
+{
+	struct diff_args *a = ctx;
+	char esc[256], word[16];
+
+	switch (key) {
+	case 'f':
+		/* the renderer of the word's name (rq_diff_format_names[]) */
+		cli_choice_word(p->opt->arg, (int)p->num, word, sizeof(word));
+		if (rq_diff_format_find(word, &a->fmt)) {
+			rq_error("diff: --format %s has no renderer", word);
+			return -1;
+		}
+		return 1;
+	case OPT_FAIL_ON:
+		if (a->nrules == MAX_RULES || parse_rule(p->arg, &a->rules[a->nrules])) {
+			rq_escape_c(p->arg, strlen(p->arg), esc, sizeof(esc));
+			rq_error("diff: bad --fail-on '%s': RULE[=[+]N[%%]], RULE a finding id "
+				 "(ID:possible), a path id, a kind, all, or delay.p50:KEY or "
+				 "delay.p99:KEY (N in ns, us, ms, s)", esc);
+			return -1;
+		}
+		a->nrules++;
+		return 1;
+	case OPT_ALPHA:
+		return parse_alpha(p->arg, &a->dopts.alpha) ? -1 : 1;
+	case OPT_MIN_COUNT:
+		a->dopts.min_count = (uint64_t)p->num;
+		return 1;
+	case OPT_PER_SECOND:
+		a->dopts.per_second = true;
+		return 1;
+	case OPT_RUNS:
+		a->nruns = (int)p->num;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * --runs N -- BASE_CMD ARGS... --- NEW_CMD ARGS...: the two commands, from argv[first] on
+ * (getopt stopped at "--"); sep is the "--" among the operands of files, if any.  0, or
+ * -1 after the error line.
+ */
+static int runs_commands(struct diff_args *a, int argc, char **argv, int first, int sep)
+{
+	int sep2 = -1;
+
+	if (sep >= 0 || first < 2 || strcmp(argv[first - 1], "--")) {
+		rq_error("diff: --runs N records commands: -- BASE_CMD --- NEW_CMD "
+			 "(no trace files)");
+		return -1;
+	}
+	sep = first - 1;
+	for (int i = sep + 1; i < argc; i++)
+		if (!strcmp(argv[i], "---")) {
+			sep2 = i;
+			break;
+		}
+	if (sep2 < 0 || sep2 == sep + 1 || sep2 == argc - 1) {
+		rq_error("diff: --runs N: -- BASE_CMD ARGS... --- NEW_CMD ARGS..., both "
+			 "commands given");
+		return -1;
+	}
+	if (geteuid() != 0) {
+		rq_error("diff: --runs records the commands through tracefs: run it as "
+			 "root (sudo rqpath diff --runs ...)");
+		return -1;
+	}
+	argv[sep2] = NULL;	/* BASE_CMD ends here: argv lists for the child */
+	a->base = &argv[sep + 1];
+	a->new = &argv[sep2 + 1];
+	a->nbase = a->nnew = a->nruns;
+	return 0;
+}
+
+/*
+ * The operands from argv[first] on: the two sides (BASE NEW, BASE... SEP NEW..., or the
+ * commands of --runs), checked with --profile.  0, or -1 after the error line.
+ */
+static int diff_sides(struct diff_args *a, int argc, char **argv, int first)
+{
+	char err[512];
+	int sep = -1;
+
+	a->operands = &argv[first];
+	a->noperands = argc - first;
+	for (int i = first; i < argc; i++)
+		if (argv[i] == SEP) {
+			sep = i;
+			break;
+		}
+	if (a->nruns) {
+		if (runs_commands(a, argc, argv, first, sep))
+			return -1;
+	} else if (sep >= 0) {
+		a->base = &argv[first];
+		a->nbase = sep - first;
+		a->new = &argv[sep + 1];
+		a->nnew = argc - sep - 1;
+	} else {
+		a->nbase = a->nnew = 1;
+		if (argc - first != 2) {
+			rq_error("diff: give BASE.dat NEW.dat, or BASE... -- NEW... (%d file%s given)",
+				 argc - first, argc - first == 1 ? "" : "s");
+			return -1;
+		}
+		a->base = &argv[first];
+		a->new = &argv[first + 1];
+	}
+	if (a->nbase < 1 || a->nnew < 1 || a->nbase > MAX_RUNS || a->nnew > MAX_RUNS) {
+		rq_error("diff: each side needs 1 to %d trace files (base %d, new %d)", MAX_RUNS,
+			 a->nbase, a->nnew);
+		return -1;
+	}
+	if (cli_trace_check(&a->t, err, sizeof(err))) {
+		rq_error("diff: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The options and the operands.  false when the command ends here with *status
+ * (--help, a bad option or operand).
+ */
+static bool diff_parse(struct diff_args *a, int argc, char **argv, int *status)
 {
 	struct cli_parser p;
-	struct diff_rule rules[MAX_RULES];
-	int nrules = 0, opt, first, ret = RQ_EXIT_OK, sep = -1, nbase, nnew;
-	enum rq_diff_format fmt = RQ_DIFF_TEXT;
-	const char *profile = NULL, *output = NULL, *topology = NULL;
-	bool no_truth = false;
-	bool force = false;
-	struct rq_diff_run *runs = NULL;
-	struct rq_diff d = { 0 };
-	struct rq_diff_opts dopts = { RQ_DIFF_ALPHA, RQ_DIFF_MIN_COUNT, false };
-	int nruns = 0;
-	char **base, **new;
-	struct cli_output outf = { 0 };
-	FILE *dst = stdout;
-	char err[512], word[16];
+	int r;
 
 	/*
 	 * BASE... -- NEW...: the first "--" becomes an operand that getopt keeps in place
@@ -351,212 +487,125 @@ static int cmd_diff(int argc, char **argv)
 		}
 	}
 	cli_parser_init(&p, &cli_diff, argc, argv);
-	while ((opt = cli_next(&p)) != CLI_END) {
-		switch (opt) {
-		case 'f':
-			/* the renderer of the word's name (rq_diff_format_names[]) */
-			cli_choice_word(p.opt->arg, (int)p.num, word, sizeof(word));
-			if (rq_diff_format_find(word, &fmt)) {
-				rq_error("diff: --format %s has no renderer", word);
-				ret = RQ_EXIT_ERROR;
-				goto out;
-			}
-			break;
-		case OPT_FAIL_ON:
-			if (nrules == MAX_RULES || parse_rule(p.arg, &rules[nrules])) {
-				char esc[256];
-
-				rq_escape_c(p.arg, strlen(p.arg), esc, sizeof(esc));
-				rq_error("diff: bad --fail-on '%s': RULE[=[+]N[%%]], RULE a finding "
-					 "id (ID:possible), a path id, a kind, all, or delay.p50:KEY "
-					 "or delay.p99:KEY (N in ns, us, ms, s)", esc);
-				return RQ_EXIT_ERROR;
-			}
-			nrules++;
-			break;
-		case OPT_ALPHA: {
-			char *end;
-
-			errno = 0;
-			dopts.alpha = strtod(p.arg, &end);
-			if (end == p.arg || *end || errno || !(dopts.alpha > 0 && dopts.alpha < 1)) {
-				char esc[256];
-
-				rq_escape_c(p.arg, strlen(p.arg), esc, sizeof(esc));
-				rq_error("diff: --alpha wants a number in (0, 1), not '%s'", esc);
-				return RQ_EXIT_ERROR;
-			}
-			break;
-		}
-		case OPT_MIN_COUNT:
-			dopts.min_count = (uint64_t)p.num;
-			break;
-		case OPT_PER_SECOND:
-			dopts.per_second = true;
-			break;
-		case OPT_RUNS:
-			nruns = (int)p.num;
-			break;
-		case OPT_PROFILE:
-			profile = p.arg;
-			break;
-		case OPT_NO_TRUTH:
-			no_truth = true;
-			break;
-		case OPT_TOPOLOGY:
-			topology = p.arg;
-			break;
-		case 'o':
-			output = p.arg;
-			break;
-		case OPT_FORCE:
-			force = true;
-			break;
-		default:
-			return cli_stop(&p, opt);
-		}
+	r = cli_parse_options(&p, &a->t, diff_option, a);
+	if (r != CLI_END) {
+		*status = cli_stop(&p, r);
+		return false;
 	}
-	first = p.optind;
-	for (int i = first; i < argc; i++)
-		if (argv[i] == SEP) {
-			sep = i;
-			break;
-		}
-	if (nruns) {
-		int sep2 = -1;
+	if (diff_sides(a, argc, argv, p.optind)) {
+		*status = RQ_EXIT_ERROR;
+		return false;
+	}
+	return true;
+}
 
-		/* getopt stopped at "--": the commands are argv[first...] */
-		if (sep >= 0 || first < 2 || strcmp(argv[first - 1], "--")) {
-			rq_error("diff: --runs N records commands: -- BASE_CMD --- NEW_CMD "
-				 "(no trace files)");
-			return RQ_EXIT_ERROR;
-		}
-		sep = first - 1;
-		for (int i = sep + 1; i < argc; i++)
-			if (!strcmp(argv[i], "---")) {
-				sep2 = i;
-				break;
-			}
-		if (sep2 < 0 || sep2 == sep + 1 || sep2 == argc - 1) {
-			rq_error("diff: --runs N: -- BASE_CMD ARGS... --- NEW_CMD ARGS..., both "
-				 "commands given");
-			return RQ_EXIT_ERROR;
-		}
-		if (geteuid() != 0) {
-			rq_error("diff: --runs records the commands through tracefs: run it as "
-				 "root (sudo rqpath diff --runs ...)");
-			return RQ_EXIT_ERROR;
-		}
-		argv[sep2] = NULL;	/* BASE_CMD ends here: argv lists for the child */
-		base = &argv[sep + 1];
-		new = &argv[sep2 + 1];
-		nbase = nnew = nruns;
-	} else if (sep >= 0) {
-		base = &argv[first];
-		nbase = sep - first;
-		new = &argv[sep + 1];
-		nnew = argc - sep - 1;
+/* Each side's runs: recorded (--runs, alternating) or audited from the files.  0 or -1. */
+static int diff_collect(const struct diff_args *a, struct rq_diff_run *runs)
+{
+	for (int i = 0; a->nruns && i < 2 * a->nruns; i++) {
+		/* base 1, new 1, base 2, ...: a drift of the machine falls on both sides */
+		int side = i % 2, k = i / 2;
+
+		if (record_one(side ? a->new : a->base, &a->t, side ? "new" : "base", k,
+			       &runs[side ? a->nbase + k : k]))
+			return -1;
+	}
+	for (int i = 0; !a->nruns && i < a->nbase + a->nnew; i++)
+		if (audit_one(i < a->nbase ? a->base[i] : a->new[i - a->nbase], &a->t, &runs[i]))
+			return -1;
+	return 0;
+}
+
+/*
+ * Whether rule ru trips on the diff: RQ_EXIT_TRIPPED after the line saying so, else
+ * RQ_EXIT_OK.
+ */
+static int gate_rule(const struct diff_args *a, const struct rq_diff *d,
+		     const struct diff_rule *ru)
+{
+	const struct rq_diff_row *r = shown_row(d, ru, a->dopts.per_second);
+	char label[64], b[32], n[32], pv[32];
+	double allowed;
+
+	/* a path or delay seen in no trace: nothing on either side */
+	if (!r)
+		return RQ_EXIT_OK;
+	if (!strcmp(r->section, "finding") && r->unjudged[1] && !ru->judged_ok) {
+		fprintf(stderr, "rqpath: --fail-on %s tripped: %s not judged in NEW (it had "
+			"candidates, none could be judged; %s:judged-ok accepts that)\n",
+			ru->text, r->key, r->key);
+		return RQ_EXIT_TRIPPED;
+	}
+	allowed = ru->pct ? ru->max * r->base.median / 100.0 : ru->max;
+	/*
+	 * Below RQ_DIFF_MIN_RUNS runs a side no row is "changed": the gate is then the
+	 * growth itself, when enough events are behind the row (--min-count), and the
+	 * message says there is no noise estimate.
+	 */
+	if (r->verdict == RQ_DIFF_NO_NOISE ? r->events < d->min_count :
+	    r->verdict != RQ_DIFF_CHANGED)
+		return RQ_EXIT_OK;
+	if (!(r->change > 0) || !(r->change > allowed))
+		return RQ_EXIT_OK;
+	rq_diff_row_label(r, label, sizeof(label));
+	/* the table's section title says "per second"; this line has no title */
+	if (!strcmp(r->metric, "per_s") && strcmp(r->section, "finding"))
+		strlcat(label, " per s", sizeof(label));
+	fprintf(stderr, "rqpath: --fail-on %s tripped: %s %s -> %s (%s%s)\n", ru->text,
+		label, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
+		rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
+		r->verdict == RQ_DIFF_NO_NOISE ? rq_diff_verdict_text(r) : "changed",
+		rq_diff_fmt_p(r, pv, sizeof(pv)));
+	return RQ_EXIT_TRIPPED;
+}
+
+/* The table onto -o FILE (or stdout), then the rules: the exit status. */
+static int diff_report(const struct diff_args *a, const struct rq_diff *d)
+{
+	struct cli_output outf = { 0 };
+	int ret = RQ_EXIT_OK;
+	FILE *dst;
+
+	dst = cli_output_open(&outf, "diff", a->t.output, a->t.force, a->operands,
+			      a->noperands);
+	if (!dst) {
+		ret = RQ_EXIT_ERROR;
+	} else if (rq_diff_write(dst, d, a->fmt)) {
+		rq_error("diff: cannot write the output: %s", strerror(errno));
+		ret = RQ_EXIT_ERROR;
 	} else {
-		nbase = nnew = 1;
-		if (argc - first != 2) {
-			rq_error("diff: give BASE.dat NEW.dat, or BASE... -- NEW... (%d file%s given)",
-				 argc - first, argc - first == 1 ? "" : "s");
-			return RQ_EXIT_ERROR;
-		}
-		base = &argv[first];
-		new = &argv[first + 1];
+		for (int i = 0; i < a->nrules; i++)
+			if (gate_rule(a, d, &a->rules[i]) == RQ_EXIT_TRIPPED)
+				ret = RQ_EXIT_TRIPPED;
 	}
-	if (nbase < 1 || nnew < 1 || nbase > MAX_RUNS || nnew > MAX_RUNS) {
-		rq_error("diff: each side needs 1 to %d trace files (base %d, new %d)", MAX_RUNS,
-			 nbase, nnew);
-		return RQ_EXIT_ERROR;
-	}
-	if (profile) {
-		struct rq_profile probe;
+	if (cli_output_close(&outf, "diff", ret != RQ_EXIT_ERROR))
+		ret = RQ_EXIT_ERROR;
+	return ret;
+}
 
-		rq_profile_from_release(&probe, NULL);
-		if (rq_profile_override(&probe, profile, err, sizeof(err))) {
-			rq_error("diff: %s", err);
-			return RQ_EXIT_ERROR;
-		}
-	}
-	runs = calloc((size_t)(nbase + nnew), sizeof(*runs));
+static int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { .fmt = RQ_DIFF_TEXT,
+			       .dopts = { RQ_DIFF_ALPHA, RQ_DIFF_MIN_COUNT, false } };
+	struct rq_diff_run *runs;
+	struct rq_diff d = { 0 };
+	int ret;
+
+	if (!diff_parse(&a, argc, argv, &ret))
+		return ret;
+	runs = calloc((size_t)(a.nbase + a.nnew), sizeof(*runs));
 	if (!runs) {
 		rq_error("diff: out of memory");
 		return RQ_EXIT_ERROR;
 	}
-	for (int i = 0; nruns && i < 2 * nruns; i++) {
-		/* base 1, new 1, base 2, ...: a drift of the machine falls on both sides */
-		int side = i % 2, k = i / 2;
-
-		if (record_one(side ? new : base, profile, topology, no_truth,
-			       side ? "new" : "base", k, &runs[side ? nbase + k : k])) {
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
-	}
-	for (int i = 0; !nruns && i < nbase + nnew; i++)
-		if (audit_one(i < nbase ? base[i] : new[i - nbase], profile, topology, no_truth,
-			      &runs[i])) {
-			ret = RQ_EXIT_ERROR;
-			goto out;
-		}
-	if (rq_diff_compute(&d, runs, nbase, runs + nbase, nnew, &dopts)) {
+	if (diff_collect(&a, runs)) {
+		ret = RQ_EXIT_ERROR;
+	} else if (rq_diff_compute(&d, runs, a.nbase, runs + a.nbase, a.nnew, &a.dopts)) {
 		rq_error("diff: out of memory");
 		ret = RQ_EXIT_ERROR;
-		goto out;
+	} else {
+		ret = diff_report(&a, &d);
 	}
-	dst = cli_output_open(&outf, "diff", output, force, &argv[first], argc - first);
-	if (!dst) {
-		dst = stdout;
-		ret = RQ_EXIT_ERROR;
-		goto out;
-	}
-	if (rq_diff_write(dst, &d, fmt)) {
-		rq_error("diff: cannot write the output: %s", strerror(errno));
-		ret = RQ_EXIT_ERROR;
-		goto out;
-	}
-	for (int i = 0; i < nrules; i++) {
-		const struct diff_rule *ru = &rules[i];
-		const struct rq_diff_row *r = shown_row(&d, ru, dopts.per_second);
-		char label[64], b[32], n[32], pv[32];
-		double allowed;
-
-		if (!r)
-			continue;	/* a path or delay seen in no trace: nothing on either side */
-		if (!strcmp(r->section, "finding") && r->unjudged[1] && !ru->judged_ok) {
-			fprintf(stderr, "rqpath: --fail-on %s tripped: %s not judged in NEW (it had "
-				"candidates, none could be judged; %s:judged-ok accepts that)\n",
-				ru->text, r->key, r->key);
-			ret = RQ_EXIT_TRIPPED;
-			continue;
-		}
-		allowed = ru->pct ? ru->max * r->base.median / 100.0 : ru->max;
-		/*
-		 * Below RQ_DIFF_MIN_RUNS runs a side no row is "changed": the gate is then the
-		 * growth itself, when enough events are behind the row (--min-count), and the
-		 * message says there is no noise estimate.
-		 */
-		if (r->verdict == RQ_DIFF_NO_NOISE ? r->events < d.min_count :
-		    r->verdict != RQ_DIFF_CHANGED)
-			continue;
-		if (!(r->change > 0) || !(r->change > allowed))
-			continue;
-		rq_diff_row_label(r, label, sizeof(label));
-		/* the table's section title says "per second"; this line has no title */
-		if (!strcmp(r->metric, "per_s") && strcmp(r->section, "finding"))
-			strlcat(label, " per s", sizeof(label));
-		fprintf(stderr, "rqpath: --fail-on %s tripped: %s %s -> %s (%s%s)\n", ru->text,
-			label, rq_diff_fmt_value(r, r->base.median, b, sizeof(b)),
-			rq_diff_fmt_value(r, r->new.median, n, sizeof(n)),
-			r->verdict == RQ_DIFF_NO_NOISE ? rq_diff_verdict_text(r) : "changed",
-			rq_diff_fmt_p(r, pv, sizeof(pv)));
-		ret = RQ_EXIT_TRIPPED;
-	}
-out:
-	if (cli_output_close(&outf, "diff", ret != RQ_EXIT_ERROR))
-		ret = RQ_EXIT_ERROR;
 	rq_diff_free(&d);
 	free(runs);
 	return ret;

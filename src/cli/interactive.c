@@ -18,15 +18,13 @@
 static int cmd_replay(int argc, char **argv);
 static int cmd_live(int argc, char **argv);
 
-enum { OPT_TOPOLOGY = 257, OPT_COMPARE, OPT_NO_TRUTH };
+enum { OPT_COMPARE = 257 };
 
 static const struct cli_option replay_options[] = {
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD,
 	  "the trace to open (default: trace.dat in the current directory)" },
-	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
-	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
-	{ "no-truth", OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0,
-	  "ignore the kernel's state recorded through BPF: the tracepoint model alone" },
+	CLI_TOPOLOGY_OPTION(CLI_TOPOLOGY_HELP),
+	CLI_NO_TRUTH_OPTION(CLI_NO_TRUTH_HELP),
 	{ "compare", OPT_COMPARE, CLI_FLAG, NULL, 0, 0, CLI_IN_LEAD,
 	  "the files before it are BASE, the files after it NEW: the compare view" },
 	CLI_FILTER_OPTIONS,
@@ -50,20 +48,20 @@ const struct cli_command cli_replay = {
 #define MAX_COMPARE_RUNS 64
 static char SEP[] = "\001--compare";
 
-enum { OPT_BUFFER_KB = 256, OPT_FORCE, OPT_MODE, OPT_NO_BPF };
+enum { OPT_BUFFER_KB = 256, OPT_MODE };
 
 static const struct cli_option live_options[] = {
-	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, 0,
-	  "quit after S seconds of recording, as q does (the -o FILE complete)" },
+	CLI_DURATION_OPTION(0, "quit after S seconds of recording, as q does (the -o FILE "
+			    "complete)"),
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
 	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
-	  "keep the recording in FILE (else a temporary file, removed at the end)" },
-	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, CLI_NESTED, "replace an existing FILE" },
+	CLI_OUTPUT_OPTION(0, "keep the recording in FILE (else a temporary file, removed at the "
+			  "end)"),
+	CLI_FORCE_OPTION(CLI_NESTED, "replace an existing FILE"),
 	{ "mode", OPT_MODE, CLI_MODE, "MODE", 0, 0, CLI_NESTED,
 	  "FILE's permission bits in octal (default 0600)" },
-	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, 0,
-	  "no kernel truth: do not load the BPF programs (the tracepoints alone)" },
+	CLI_NO_BPF_OPTION(0, "no kernel truth: do not load the BPF programs (the tracepoints "
+			  "alone)"),
 	{ NULL },
 };
 
@@ -79,15 +77,39 @@ const struct cli_command cli_live = {
 	.flags = CLI_DEFAULT,
 };
 
+/* The -i FILE of replay, and how many were given. */
+struct replay_inputs {
+	const char *input;
+	int ninput;
+};
+
+/* replay's own options (cli_option_fn): -i, and --compare only between the files */
+static int replay_option(struct cli_parser *p, int key, void *ctx)
+{
+	struct replay_inputs *in = ctx;
+
+	if (key == OPT_COMPARE) {
+		rq_error("replay: --compare once, between the BASE and the NEW files");
+		return -1;
+	}
+	if (key != 'i')
+		return 0;
+	in->input = p->arg;
+	in->ninput++;
+	return 1;
+}
+
 static int cmd_replay(int argc, char **argv)
 {
-	const char *topology = NULL, *input = NULL;
-	bool no_truth = false;
-	static struct rq_filter filter;	/* the TUI's analyses read it while it runs */
+	static struct cli_trace_opts t;	/* the TUI's analyses read its filter */
+	struct replay_inputs in = { NULL, 0 };
+	const char *topology, *input;
 	struct cli_parser p;
 	char err[2048];
-	int opt, sep = -1, nbase, nnew, ninput = 0, fo;
+	int rc, sep = -1, nbase, nnew, ninput;
+	bool no_truth;
 
+	memset(&t, 0, sizeof(t));
 	/*
 	 * BASE... --compare NEW...: the first --compare becomes an operand that getopt keeps
 	 * in place among the files (as diff's "--"); no file name can be SEP.
@@ -101,23 +123,14 @@ static int cmd_replay(int argc, char **argv)
 		}
 	}
 	cli_parser_init(&p, &cli_replay, argc, argv);
-	while ((opt = cli_next(&p)) != CLI_END) {
-		if (opt == OPT_COMPARE) {
-			rq_error("replay: --compare once, between the BASE and the NEW files");
-			return RQ_EXIT_ERROR;
-		}
-		if (opt == OPT_TOPOLOGY) {
-			topology = p.arg;
-		} else if (opt == OPT_NO_TRUTH) {
-			no_truth = true;
-		} else if (opt == 'i') {
-			input = p.arg;
-			ninput++;
-		} else if ((fo = cli_filter_option(&p, opt, &filter)) <= 0) {
-			return cli_stop(&p, fo < 0 ? CLI_ERROR : opt);
-		}
-	}
-	tui_set_filter(rq_filter_active(&filter) ? &filter : NULL);
+	rc = cli_parse_options(&p, &t, replay_option, &in);
+	if (rc != CLI_END)
+		return cli_stop(&p, rc);
+	topology = t.topology;
+	no_truth = t.no_truth;
+	input = in.input;
+	ninput = in.ninput;
+	tui_set_filter(rq_filter_active(&t.filter) ? &t.filter : NULL);
 	for (int i = p.optind; i < argc; i++)
 		if (argv[i] == SEP)
 			sep = i;
@@ -168,38 +181,38 @@ static int cmd_replay(int argc, char **argv)
 	return RQ_EXIT_OK;
 }
 
+/* live's own options (cli_option_fn) */
+static int live_option(struct cli_parser *p, int key, void *ctx)
+{
+	struct tui_live_opts *opts = ctx;
+
+	switch (key) {
+	case OPT_BUFFER_KB:
+		opts->buffer_kb = (int)p->num;
+		return 1;
+	case OPT_MODE:
+		opts->mode = (mode_t)p->num;
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_live(int argc, char **argv)
 {
 	struct tui_live_opts opts = { 0 };
+	struct cli_trace_opts t = { 0 };
 	struct cli_parser p;
 	char err[2048];
-	int opt, ret;
+	int ret;
 
 	cli_parser_init(&p, &cli_live, argc, argv);
-	while ((opt = cli_next(&p)) != CLI_END) {
-		switch (opt) {
-		case OPT_BUFFER_KB:
-			opts.buffer_kb = (int)p.num;
-			break;
-		case 'o':
-			opts.output = p.arg;
-			break;
-		case OPT_FORCE:
-			opts.force = true;
-			break;
-		case OPT_MODE:
-			opts.mode = (mode_t)p.num;
-			break;
-		case OPT_NO_BPF:
-			opts.no_bpf = true;
-			break;
-		case 'd':
-			opts.duration = p.secs;
-			break;
-		default:
-			return cli_stop(&p, opt);
-		}
-	}
+	ret = cli_parse_options(&p, &t, live_option, &opts);
+	if (ret != CLI_END)
+		return cli_stop(&p, ret);
+	opts.output = t.output;
+	opts.force = t.force;
+	opts.no_bpf = t.no_bpf;
+	opts.duration = t.duration;
 	if (p.optind < argc) {
 		rq_escape_c(argv[p.optind], strlen(argv[p.optind]), err, sizeof(err));
 		rq_error("live: unexpected argument '%s'; try 'rqpath help live'", err);

@@ -66,6 +66,8 @@ int cli_stop(const struct cli_parser *p, int key)
 		cli_print_help(stdout, p->cmd);
 		return RQ_EXIT_OK;
 	}
+	if (key == CLI_SAID)
+		return RQ_EXIT_ERROR;	/* the command said why already */
 	rq_error("%s", p->err);
 	return RQ_EXIT_ERROR;
 }

@@ -391,3 +391,85 @@ int cli_filter_option(struct cli_parser *p, int key, struct rq_filter *f)
 	}
 	return 1;
 }
+
+/* ---- the options several commands share ---- */
+
+/* A shared option into t: 1 taken, 0 not a shared key, -1 a bad value (p->err). */
+static int trace_option(struct cli_parser *p, int key, struct cli_trace_opts *t)
+{
+	switch (key) {
+	case CLI_OPT_PROFILE:
+		t->profile = p->arg;
+		return 1;
+	case CLI_OPT_TOPOLOGY:
+		t->topology = p->arg;
+		return 1;
+	case CLI_OPT_NO_TRUTH:
+		t->no_truth = true;
+		return 1;
+	case CLI_OPT_OUTPUT:
+		t->output = p->arg;
+		return 1;
+	case CLI_OPT_FORCE:
+		t->force = true;
+		return 1;
+	case CLI_OPT_DURATION:
+		t->duration = p->secs;
+		return 1;
+	case CLI_OPT_USER:
+		t->user = p->arg;
+		return 1;
+	case CLI_OPT_PRESERVE_ENV:
+		t->preserve_env = true;
+		return 1;
+	case CLI_OPT_SYSCALLS:
+		t->syscalls = true;
+		return 1;
+	case CLI_OPT_NO_BPF:
+		t->no_bpf = true;
+		return 1;
+	default:
+		return cli_filter_option(p, key, &t->filter);
+	}
+}
+
+int cli_parse_options(struct cli_parser *p, struct cli_trace_opts *t, cli_option_fn *fn,
+		      void *ctx)
+{
+	int key, shared, own;
+
+	while ((key = cli_next(p)) != CLI_END) {
+		if (key == CLI_HELP || key == CLI_ERROR)
+			return key;
+		shared = trace_option(p, key, t);
+		if (shared < 0)
+			return CLI_ERROR;
+		own = fn ? fn(p, key, ctx) : 0;
+		if (own < 0)
+			return CLI_SAID;
+		if (!shared && !own) {
+			snprintf(p->err, sizeof(p->err), "%s: option table has no handler for --%s",
+				 p->cmd->name, p->opt ? p->opt->name : "?");
+			return CLI_ERROR;
+		}
+	}
+	return CLI_END;
+}
+
+void cli_trace_analysis(const struct cli_trace_opts *t, struct rq_analysis_opts *o)
+{
+	o->profile_override = t->profile;
+	o->topology = t->topology;
+	o->no_truth = t->no_truth;
+	o->filter = rq_filter_active(&t->filter) ? &t->filter : NULL;
+}
+
+int cli_trace_check(const struct cli_trace_opts *t, char *err, size_t errlen)
+{
+	struct rq_profile probe;
+
+	if (!t->profile)
+		return 0;
+	rq_profile_from_release(&probe, NULL);
+	return rq_profile_override(&probe, t->profile, err, errlen) ? -1 : 0;
+}

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis.h"
+
 enum cli_type {
 	CLI_FLAG,		/* no value */
 	CLI_STRING,		/* any value, in p->arg */
@@ -62,7 +64,8 @@ struct cli_command {
  * as trace-cmd and perf spell them: -p/--pid, --comm, -C/--cpu, --from/--to seconds.
  * A table's rows; cli_filter_option() takes their keys.
  */
-enum { CLI_OPT_COMM = 0x300, CLI_OPT_FROM, CLI_OPT_TO };
+enum { CLI_OPT_COMM = 0x300, CLI_OPT_FROM, CLI_OPT_TO, CLI_OPT_TOPOLOGY, CLI_OPT_NO_TRUTH,
+	CLI_OPT_FORCE, CLI_OPT_USER, CLI_OPT_PRESERVE_ENV, CLI_OPT_SYSCALLS, CLI_OPT_NO_BPF };
 #define CLI_FILTER_OPTIONS \
 	{ "pid", 'p', CLI_STRING, "PID[,PID...]", 0, 0, CLI_SHORT, \
 	  "only the placements of these tasks (pids, comma-separated)" }, \
@@ -75,13 +78,91 @@ enum { CLI_OPT_COMM = 0x300, CLI_OPT_FROM, CLI_OPT_TO };
 	{ "to", CLI_OPT_TO, CLI_STRING, "S", 0, 0, 0, \
 	  "only the placements up to S seconds after the trace's first record" }
 
-struct rq_filter;
 struct cli_parser;
 /*
  * A filter option (key of CLI_FILTER_OPTIONS) into f: 1 taken, 0 not a filter's key,
  * -1 a bad value (the line is in p->err).
  */
 int cli_filter_option(struct cli_parser *p, int key, struct rq_filter *f);
+
+/*
+ * The options several commands share, parsed by one function (cli_parse_options()) into
+ * one struct cli_trace_opts: the analysis (--profile, --topology, --no-truth and the
+ * placement filters), the report (-o FILE, --force) and a recording (-d S, --user,
+ * --preserve-env, --syscalls, --no-bpf).  Each command's table lists those it takes, with
+ * its own help line; the rows below give the name, key and value of each.
+ */
+#define CLI_OPT_PROFILE 'P'
+#define CLI_OPT_OUTPUT 'o'
+#define CLI_OPT_DURATION 'd'
+#define CLI_PROFILE_OPTION(help) \
+	{ "profile", CLI_OPT_PROFILE, CLI_STRING, "KEY=VAL,...", 0, 0, 0, help }
+#define CLI_TOPOLOGY_OPTION(help) \
+	{ "topology", CLI_OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0, help }
+#define CLI_NO_TRUTH_OPTION(help) \
+	{ "no-truth", CLI_OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0, help }
+#define CLI_OUTPUT_OPTION(flags, help) \
+	{ "output", CLI_OPT_OUTPUT, CLI_STRING, "FILE", 0, 0, CLI_SHORT | (flags), help }
+#define CLI_FORCE_OPTION(flags, help) \
+	{ "force", CLI_OPT_FORCE, CLI_FLAG, NULL, 0, 0, flags, help }
+#define CLI_DURATION_OPTION(flags, help) \
+	{ "duration", CLI_OPT_DURATION, CLI_SECONDS, "S", 0, 0, flags, help }
+#define CLI_USER_OPTION(flags, help) \
+	{ "user", CLI_OPT_USER, CLI_STRING, "NAME", 0, 0, flags, help }
+#define CLI_PRESERVE_ENV_OPTION(flags, help) \
+	{ "preserve-env", CLI_OPT_PRESERVE_ENV, CLI_FLAG, NULL, 0, 0, flags, help }
+#define CLI_SYSCALLS_OPTION(flags, help) \
+	{ "syscalls", CLI_OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, flags, help }
+#define CLI_NO_BPF_OPTION(flags, help) \
+	{ "no-bpf", CLI_OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, flags, help }
+/* the help lines most commands give them */
+#define CLI_TOPOLOGY_HELP "the LLC/SMT/node groups and CPU capacities of the traced machine"
+#define CLI_NO_TRUTH_HELP \
+	"ignore the kernel's state recorded through BPF: the tracepoint model alone"
+#define CLI_OUTPUT_HELP \
+	"write to FILE instead of stdout (- : stdout); only a regular file is replaced"
+#define CLI_FORCE_HELP \
+	"-o FILE may be a device or FIFO (written as it is) or a symlink (replaced)"
+
+struct cli_trace_opts {
+	/* the analysis */
+	const char *profile;	/* --profile KEY=VAL,... (cli_trace_check()) */
+	const char *topology;	/* --topology SPEC|FILE */
+	bool no_truth;		/* --no-truth */
+	struct rq_filter filter;	/* -p, --comm, -C, --from, --to */
+	/* the report */
+	const char *output;	/* -o FILE */
+	bool force;		/* --force */
+	/* a recording */
+	double duration;	/* -d S (0: not given) */
+	const char *user;	/* --user NAME */
+	bool preserve_env;	/* --preserve-env */
+	bool syscalls;		/* --syscalls */
+	bool no_bpf;		/* --no-bpf */
+};
+
+/*
+ * What cli_parse_options() hands a command for each option: the shared ones after they
+ * are stored (so that it may check how they combine), the others for it to take.  1: it
+ * took the key; 0: not one of its keys (the shared ones need not be); -1: it refused the
+ * value and said why (rq_error()).
+ */
+typedef int cli_option_fn(struct cli_parser *p, int key, void *ctx);
+
+#define CLI_SAID (-2)		/* cli_parse_options(): the command's fn said why it stopped */
+
+/*
+ * Parse every option of p's command (cli_parser_init() done): the shared ones into t (its
+ * contents before are the defaults), each one through fn(p, key, ctx) too (fn NULL: the
+ * shared ones alone).  CLI_END: the operands are from p->optind on; else what to stop
+ * with (cli_stop()): CLI_HELP, CLI_ERROR (the line in p->err), or CLI_SAID.
+ */
+int cli_parse_options(struct cli_parser *p, struct cli_trace_opts *t, cli_option_fn *fn,
+		      void *ctx);
+/* The analysis options of t: profile, topology, no-truth, and the filter when it is set. */
+void cli_trace_analysis(const struct cli_trace_opts *t, struct rq_analysis_opts *o);
+/* --profile read against the default profile: 0, or -1 with the line in err. */
+int cli_trace_check(const struct cli_trace_opts *t, char *err, size_t errlen);
 
 #define CLI_MAX_OPTIONS 24
 #define CLI_HELP 'h'		/* cli_next(): -h or --help (every command has it) */

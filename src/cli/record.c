@@ -14,35 +14,33 @@
 #include "commands.h"
 #include "escape.h"
 #include "opts.h"
-#include "record.h"
+#include "recorder.h"
 
-enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_USER, OPT_SYSCALLS, OPT_FORCE, OPT_MODE,
-	OPT_NO_BPF, OPT_BPF_STATS, OPT_PRESERVE_ENV };
+enum { OPT_BUFFER_KB = 256, OPT_FILE_VERSION, OPT_MODE, OPT_BPF_STATS };
 
 static const struct cli_option record_options[] = {
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_REQUIRED | CLI_SHORT,
-	  "the trace.dat to write (-: standard output, once the recording ends)" },
-	{ "duration", 'd', CLI_SECONDS, "S", 0, 0, 0,
-	  "stop after S seconds (else when CMD exits, or on SIGINT/SIGTERM/SIGHUP)" },
+	CLI_OUTPUT_OPTION(CLI_REQUIRED,
+			  "the trace.dat to write (-: standard output, once the recording ends)"),
+	CLI_DURATION_OPTION(0, "stop after S seconds (else when CMD exits, or on "
+			    "SIGINT/SIGTERM/SIGHUP)"),
 	{ "buffer-kb", OPT_BUFFER_KB, CLI_INT, "N", 1, 4 * 1024 * 1024, 0,
 	  "per-CPU ring buffer size in KB (default 64 MB / CPUs, 4096-32768)" },
-	{ "force", OPT_FORCE, CLI_FLAG, NULL, 0, 0, 0, "replace an existing FILE" },
+	CLI_FORCE_OPTION(0, "replace an existing FILE"),
 	{ "mode", OPT_MODE, CLI_MODE, "MODE", 0, 0, 0,
 	  "FILE's permission bits in octal (default 0600: every task's name is in it)" },
 	{ "file-version", OPT_FILE_VERSION, CLI_CHOICE, "6|7", 0, 0, 0,
 	  "trace.dat version to write (default 6)" },
 	{ "quiet", 'q', CLI_FLAG, NULL, 0, 0, 0,
 	  "no progress line, no warnings, no summary on stderr (errors still)" },
-	{ "syscalls", OPT_SYSCALLS, CLI_FLAG, NULL, 0, 0, 0,
-	  "also record the sched_set* syscalls: exact attribute changes, slower syscalls" },
-	{ "no-bpf", OPT_NO_BPF, CLI_FLAG, NULL, 0, 0, 0,
-	  "no kernel truth: do not load the BPF programs (the tracepoints alone)" },
+	CLI_SYSCALLS_OPTION(0, "also record the sched_set* syscalls: exact attribute changes, "
+			    "slower syscalls"),
+	CLI_NO_BPF_OPTION(0, "no kernel truth: do not load the BPF programs (the tracepoints "
+			  "alone)"),
 	{ "bpf-stats", OPT_BPF_STATS, CLI_FLAG, NULL, 0, 0, 0,
 	  "measure the truth programs' own cost (kernel BPF run-time statistics)" },
-	{ "user", OPT_USER, CLI_STRING, "NAME", 0, 0, 0,
-	  "run CMD as NAME (default: the user who ran sudo, else root)" },
-	{ "preserve-env", OPT_PRESERVE_ENV, CLI_FLAG, NULL, 0, 0, 0,
-	  "CMD run as another user keeps rqpath's environment (else that user's, as su -)" },
+	CLI_USER_OPTION(0, "run CMD as NAME (default: the user who ran sudo, else root)"),
+	CLI_PRESERVE_ENV_OPTION(0, "CMD run as another user keeps rqpath's environment (else "
+				"that user's, as su -)"),
 	{ NULL },
 };
 
@@ -107,121 +105,180 @@ const struct cli_command cli_record = {
 	.flags = CLI_IN_ORDER,
 };
 
-static int cmd_record(int argc, char **argv)
+/* What `rqpath record` was told. */
+struct record_args {
+	struct cli_trace_opts t;	/* -o, -d, --force, --user, ... (opts.h) */
+	struct rq_record_opts o;	/* t's, and record's own */
+	char **cmd;		/* the command after --, or NULL */
+};
+
+/* record's own options (cli_option_fn) */
+static int record_option(struct cli_parser *p, int key, void *ctx)
 {
-	struct rq_record_opts o = { 0 };
-	struct rq_record_stats st;
-	struct cli_child child = { 0 };
-	char **cmd = NULL;
+	struct record_args *a = ctx;
+
+	switch (key) {
+	case OPT_BUFFER_KB:
+		a->o.buffer_kb = (int)p->num;
+		return 1;
+	case 'q':
+		a->o.quiet = true;
+		return 1;
+	case OPT_FILE_VERSION:
+		a->o.file_version = p->num ? 7 : 6;
+		return 1;
+	case OPT_MODE:
+		a->o.mode = (mode_t)p->num;
+		return 1;
+	case OPT_BPF_STATS:
+		a->o.bpf_stats = true;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The options and the command after --.  false when the command ends here with *status
+ * (--help, a bad option or operand, no -o).
+ */
+static bool record_parse(struct record_args *a, int argc, char **argv, int *status)
+{
+	char name[PATH_MAX * 4];
 	struct cli_parser p;
-	char err[1024], name[PATH_MAX * 4];
-	const char *user = NULL;
-	bool preserve_env = false;
-	int opt, ret, fd = -1, saved_stdout = -1;
-	bool to_stdout;
+	int r;
 
 	cli_parser_init(&p, &cli_record, argc, argv);
-	while ((opt = cli_next(&p)) != CLI_END) {
-		switch (opt) {
-		case 'o':
-			o.output = p.arg;
-			break;
-		case 'd':
-			o.duration = p.secs;
-			break;
-		case OPT_BUFFER_KB:
-			o.buffer_kb = (int)p.num;
-			break;
-		case OPT_FORCE:
-			o.force = true;
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case OPT_FILE_VERSION:
-			o.file_version = p.num ? 7 : 6;
-			break;
-		case OPT_USER:
-			user = p.arg;
-			break;
-		case OPT_PRESERVE_ENV:
-			preserve_env = true;
-			break;
-		case OPT_SYSCALLS:
-			o.syscalls = true;
-			break;
-		case OPT_MODE:
-			o.mode = (mode_t)p.num;
-			break;
-		case OPT_NO_BPF:
-			o.no_bpf = true;
-			break;
-		case OPT_BPF_STATS:
-			o.bpf_stats = true;
-			break;
-		default:
-			return cli_stop(&p, opt);
-		}
+	r = cli_parse_options(&p, &a->t, record_option, a);
+	if (r != CLI_END) {
+		*status = cli_stop(&p, r);
+		return false;
 	}
+	*status = RQ_EXIT_ERROR;
 	if (p.optind < argc) {
 		if (!p.dashdash) {
 			rq_escape_c(argv[p.optind], strlen(argv[p.optind]), name, sizeof(name));
 			rq_error("record: unexpected argument '%s'; a command to run goes after --",
 				 name);
-			return RQ_EXIT_ERROR;
+			return false;
 		}
-		cmd = argv + p.optind;
+		a->cmd = argv + p.optind;
 	}
-	if (!o.output) {
+	if (!a->t.output) {
 		rq_error("record needs an output file: rqpath record -o FILE [-- CMD ...]");
-		return RQ_EXIT_ERROR;
+		return false;
 	}
+	a->o.output = a->t.output;
+	a->o.duration = a->t.duration;
+	a->o.force = a->t.force;
+	a->o.syscalls = a->t.syscalls;
+	a->o.no_bpf = a->t.no_bpf;
+	return true;
+}
+
+/*
+ * -o -: the trace goes to stdout once written (the writer seeks, a pipe cannot), from a
+ * file without a name (*fd); meanwhile what CMD prints goes to stderr, not into the
+ * trace.  The saved stdout, or -1 after the error line.
+ */
+static int stdout_set_aside(struct rq_record_opts *o, int *fd)
+{
+	int saved;
+
+	if (isatty(STDOUT_FILENO)) {
+		rq_error("record: -o - writes a binary trace to standard output, which is "
+			 "a terminal; redirect it or give a file name");
+		return -1;
+	}
+	o->output = NULL;
+	o->output_fd = fd;
+	fflush(stdout);
+	saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		rq_error("record: cannot set stdout aside: %s", strerror(errno));
+		return -1;
+	}
+	return saved;
+}
+
+/* stdout back, and the recording at fd copied to it when ret is 0: ret, or -1 (err). */
+static int stdout_put_back(int saved, int fd, int ret, char *err, size_t errlen)
+{
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (ret == 0 && copy_to_stdout(fd)) {
+		snprintf(err, errlen, "record: cannot write the trace to standard output: %s",
+			 strerror(errno));
+		ret = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* The summary on stderr: the counts, the sources, the truth's costs. */
+static void print_summary(const struct rq_record_stats *st, const char *name)
+{
+	fprintf(stderr, "rqpath: recorded %llu events", (unsigned long long)st->events);
+	if (st->truth_records)
+		fprintf(stderr, " (+%llu truth records)", (unsigned long long)st->truth_records);
+	fprintf(stderr, ", %llu lost events, %llu bytes in %s\n",
+		(unsigned long long)st->lost_events, (unsigned long long)st->bytes, name);
+	fprintf(stderr, "rqpath: counts:");
+	for (int t = 1; t < RQ_EV__COUNT; t++)
+		if (st->by_type[t] && t != RQ_EV_LOST)
+			fprintf(stderr, " %s=%llu", rq_event_name(t),
+				(unsigned long long)st->by_type[t]);
+	fprintf(stderr, " other=%llu\n", (unsigned long long)st->by_type[RQ_EV_OTHER]);
+	if (st->out_of_order)
+		fprintf(stderr, "rqpath: warning: %llu events were handed out of time order\n",
+			(unsigned long long)st->out_of_order);
+	/* where each attribute came from: the kernel's own state, or the model alone */
+	if (st->truth_on)
+		fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers truth=bpf "
+			"(%llu records, %llu dropped, %llu missed, %llu bytes)\n",
+			(unsigned long long)st->truth_records,
+			(unsigned long long)st->truth_drops,
+			(unsigned long long)st->truth_misses,
+			(unsigned long long)st->truth_bytes);
+	else
+		fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers truth=none "
+			"(%s)\n", st->truth_why);
+	print_truth_costs(st);
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	struct record_args a = { 0 };
+	struct rq_record_stats st;
+	struct cli_child child = { 0 };
+	char err[1024], name[PATH_MAX * 4];
+	int ret, fd = -1, saved_stdout = -1;
+	bool to_stdout;
+
+	if (!record_parse(&a, argc, argv, &ret))
+		return ret;
 	/* the command runs as the user who ran sudo (or --user), on the terminal */
-	if (cli_child_user(&child, user, preserve_env, err, sizeof(err)) < 0) {
+	if (cli_child_user(&child, a.t.user, a.t.preserve_env, err, sizeof(err)) < 0) {
 		rq_error("record: %s", err);
 		return RQ_EXIT_ERROR;
 	}
 	child.foreground = true;
-	o.cmd = cli_child_init(&child, cmd);
-	if (!o.cmd && o.duration <= 0 && !isatty(STDIN_FILENO) && !o.quiet)
+	a.o.cmd = cli_child_init(&child, a.cmd);
+	if (!a.o.cmd && a.o.duration <= 0 && !isatty(STDIN_FILENO) && !a.o.quiet)
 		fprintf(stderr, "rqpath: recording until SIGINT/SIGTERM (no --duration, no CMD)\n");
-
-	/*
-	 * -o -: the trace goes to stdout once written (the writer seeks, a pipe cannot), from
-	 * a file without a name; meanwhile what CMD prints goes to stderr, not into the trace.
-	 */
-	to_stdout = rq_is_stdout(o.output);
+	to_stdout = rq_is_stdout(a.o.output);
 	if (to_stdout) {
-		if (isatty(STDOUT_FILENO)) {
-			rq_error("record: -o - writes a binary trace to standard output, which is "
-				 "a terminal; redirect it or give a file name");
+		saved_stdout = stdout_set_aside(&a.o, &fd);
+		if (saved_stdout < 0)
 			return RQ_EXIT_ERROR;
-		}
-		o.output = NULL;
-		o.output_fd = &fd;
-		fflush(stdout);
-		saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-			rq_error("record: cannot set stdout aside: %s", strerror(errno));
-			return RQ_EXIT_ERROR;
-		}
 	}
 	/* every signal that would end rqpath ends the recording instead: no instance left */
 	cli_catch_stop_signals();
-	o.stop = &cli_stop_signal;
-	ret = rq_record_run(&o, &st, err, sizeof(err));
+	a.o.stop = &cli_stop_signal;
+	ret = rq_record_run(&a.o, &st, err, sizeof(err));
 	cli_restore_signals();
-	if (to_stdout) {
-		dup2(saved_stdout, STDOUT_FILENO);
-		close(saved_stdout);
-		if (ret == 0 && copy_to_stdout(fd)) {
-			snprintf(err, sizeof(err), "record: cannot write the trace to standard "
-				 "output: %s", strerror(errno));
-			ret = -1;
-		}
-		if (fd >= 0)
-			close(fd);
-	}
+	if (to_stdout)
+		ret = stdout_put_back(saved_stdout, fd, ret, err, sizeof(err));
 	if (ret < 0) {
 		rq_error("%s", err);
 		return RQ_EXIT_ERROR;
@@ -229,36 +286,9 @@ static int cmd_record(int argc, char **argv)
 	if (to_stdout)
 		snprintf(name, sizeof(name), "standard output");
 	else
-		rq_escape_c(o.output, strlen(o.output), name, sizeof(name));
-	if (!o.quiet) {
-		fprintf(stderr, "rqpath: recorded %llu events", (unsigned long long)st.events);
-		if (st.truth_records)
-			fprintf(stderr, " (+%llu truth records)",
-				(unsigned long long)st.truth_records);
-		fprintf(stderr, ", %llu lost events, %llu bytes in %s\n",
-			(unsigned long long)st.lost_events, (unsigned long long)st.bytes, name);
-		fprintf(stderr, "rqpath: counts:");
-		for (int t = 1; t < RQ_EV__COUNT; t++)
-			if (st.by_type[t] && t != RQ_EV_LOST)
-				fprintf(stderr, " %s=%llu", rq_event_name(t),
-					(unsigned long long)st.by_type[t]);
-		fprintf(stderr, " other=%llu\n", (unsigned long long)st.by_type[RQ_EV_OTHER]);
-		if (st.out_of_order)
-			fprintf(stderr, "rqpath: warning: %llu events were handed out of time "
-				"order\n", (unsigned long long)st.out_of_order);
-		/* where each attribute came from: the kernel's own state, or the model alone */
-		if (st.truth_on)
-			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
-				"truth=bpf (%llu records, %llu dropped, %llu missed, %llu bytes)\n",
-				(unsigned long long)st.truth_records,
-				(unsigned long long)st.truth_drops,
-				(unsigned long long)st.truth_misses,
-				(unsigned long long)st.truth_bytes);
-		else
-			fprintf(stderr, "rqpath: sources: events=tracefs attributes=markers "
-				"truth=none (%s)\n", st.truth_why);
-		print_truth_costs(&st);
-	}
+		rq_escape_c(a.o.output, strlen(a.o.output), name, sizeof(name));
+	if (!a.o.quiet)
+		print_summary(&st, name);
 	/* the recording is fine, but a command that failed fails the run (a CI gate) */
 	if (cli_child_failed(&child, err, sizeof(err))) {
 		rq_error("%s", err);

@@ -14,19 +14,16 @@
 
 static int cmd_why(int argc, char **argv);
 
-enum { OPT_AT = 256, OPT_TOPOLOGY, OPT_NO_TRUTH };
+enum { OPT_AT = 256 };
 
 static const struct cli_option why_options[] = {
 	{ "at", OPT_AT, CLI_STRING, "S", 0, 0, 0,
 	  "only the placement nearest S seconds after the trace's first record" },
 	{ "input", 'i', CLI_STRING, "FILE.dat", 0, 0, CLI_IN_LEAD,
 	  "the trace, as the FILE.dat operand (default: trace.dat here)" },
-	{ "topology", OPT_TOPOLOGY, CLI_STRING, "SPEC|FILE", 0, 0, 0,
-	  "the LLC/SMT/node groups and CPU capacities of the traced machine" },
-	{ "no-truth", OPT_NO_TRUTH, CLI_FLAG, NULL, 0, 0, 0,
-	  "ignore the kernel's state recorded through BPF: the tracepoint model alone" },
-	{ "output", 'o', CLI_STRING, "FILE", 0, 0, CLI_SHORT,
-	  "write to FILE instead of stdout (- : stdout); only a regular file is replaced" },
+	CLI_TOPOLOGY_OPTION(CLI_TOPOLOGY_HELP),
+	CLI_NO_TRUTH_OPTION(CLI_NO_TRUTH_HELP),
+	CLI_OUTPUT_OPTION(0, CLI_OUTPUT_HELP),
 	{ NULL },
 };
 
@@ -44,57 +41,63 @@ const struct cli_command cli_why = {
 	.options = why_options,
 };
 
+/* What `rqpath why` was told. */
+struct why_args {
+	struct cli_trace_opts t;	/* --topology, --no-truth, -o (opts.h) */
+	const char *file;	/* -i FILE or the operand */
+	bool at_given;		/* --at S */
+	double at;
+};
+
+/* why's own options (cli_option_fn) */
+static int why_option(struct cli_parser *p, int key, void *ctx)
+{
+	struct why_args *a = ctx;
+	char esc[256], *end;
+
+	switch (key) {
+	case OPT_AT:
+		errno = 0;
+		a->at = strtod(p->arg, &end);
+		if (errno || end == p->arg || *end || !(a->at >= 0)) {
+			rq_escape_c(p->arg, strlen(p->arg), esc, sizeof(esc));
+			rq_error("why: --at wants seconds >= 0 from the trace's first record, "
+				 "not '%s'", esc);
+			return -1;
+		}
+		a->at_given = true;
+		return 1;
+	case 'i':
+		if (a->file) {
+			rq_error("why: one FILE at most; try 'rqpath why --help'");
+			return -1;
+		}
+		a->file = p->arg;
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_why(int argc, char **argv)
 {
-	const char *file = NULL, *topology = NULL, *output = NULL, *pidarg = NULL;
-	bool no_truth = false, at_given = false;
+	struct why_args a = { 0 };
+	const char *pidarg = NULL;
 	struct cli_output outf;
 	struct cli_parser p;
 	char err[1280], esc[256], *end;
-	double at = 0;
 	long pid;
 	FILE *out;
-	int opt, rc;
+	int rc;
 
 	cli_parser_init(&p, &cli_why, argc, argv);
-	while ((opt = cli_next(&p)) != CLI_END) {
-		switch (opt) {
-		case OPT_AT:
-			errno = 0;
-			at = strtod(p.arg, &end);
-			if (errno || end == p.arg || *end || !(at >= 0)) {
-				rq_escape_c(p.arg, strlen(p.arg), esc, sizeof(esc));
-				rq_error("why: --at wants seconds >= 0 from the trace's first record, "
-					 "not '%s'", esc);
-				return RQ_EXIT_ERROR;
-			}
-			at_given = true;
-			break;
-		case 'i':
-			if (file) {
-				rq_error("why: one FILE at most; try 'rqpath why --help'");
-				return RQ_EXIT_ERROR;
-			}
-			file = p.arg;
-			break;
-		case OPT_TOPOLOGY:
-			topology = p.arg;
-			break;
-		case OPT_NO_TRUTH:
-			no_truth = true;
-			break;
-		case 'o':
-			output = p.arg;
-			break;
-		default:
-			return cli_stop(&p, opt);
-		}
-	}
+	rc = cli_parse_options(&p, &a.t, why_option, &a);
+	if (rc != CLI_END)
+		return cli_stop(&p, rc);
 	for (int i = p.optind; i < argc; i++) {
 		if (!pidarg) {
 			pidarg = argv[i];
-		} else if (!file) {
-			file = argv[i];
+		} else if (!a.file) {
+			a.file = argv[i];
 		} else {
 			rq_error("why: one PID and one FILE at most; try 'rqpath why --help'");
 			return RQ_EXIT_ERROR;
@@ -111,21 +114,22 @@ static int cmd_why(int argc, char **argv)
 		rq_error("why: PID wants a task's pid, not '%s'", esc);
 		return RQ_EXIT_ERROR;
 	}
-	if (!file)
-		file = rq_default_input();
-	if (!file) {
+	if (!a.file)
+		a.file = rq_default_input();
+	if (!a.file) {
 		rq_error("why: no trace file given and no trace.dat here");
 		return RQ_EXIT_ERROR;
 	}
 	{
-		char *inputs[] = { (char *)file };
+		char *inputs[] = { (char *)a.file };
 
 		/* no --force: why never replaces a file, nor writes over its trace */
-		out = cli_output_open(&outf, "why", output, false, inputs, 1);
+		out = cli_output_open(&outf, "why", a.t.output, false, inputs, 1);
 	}
 	if (!out)
 		return RQ_EXIT_ERROR;
-	rc = tui_why(file, topology, no_truth, (int)pid, at_given, at, out, err, sizeof(err));
+	rc = tui_why(a.file, a.t.topology, a.t.no_truth, (int)pid, a.at_given, a.at, out, err,
+		     sizeof(err));
 	if (rc)
 		rq_error("%s", err);
 	if (cli_output_close(&outf, "why", rc == 0))

@@ -515,6 +515,29 @@ static void idle_sleeper(int policy, int fd, uint64_t deadline, volatile long *w
 	_exit(0);
 }
 
+/*
+ * The sleepers of idle-stack, each reading its pipe until deadline: their pids into pids.
+ * 0, or -1 when a fork failed (errno).
+ */
+static int fork_sleepers(int policy, int (*pipes)[2], long sleepers, pid_t *pids,
+			 uint64_t deadline, volatile long *wakeups)
+{
+	for (long s = 0; s < sleepers; s++) {
+		pids[s] = fork_child("rq-idle-sleep");
+		if (pids[s] == 0) {
+			for (long o = 0; o < sleepers; o++) {
+				close(pipes[o][1]);
+				if (o != s)
+					close(pipes[o][0]);
+			}
+			idle_sleeper(policy, pipes[s][0], deadline, &wakeups[s]);
+		}
+		if (pids[s] < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int wl_idle_stack(int argc, char **argv)
 {
 	uint64_t duration = 2000000000ull, start, end;
@@ -570,19 +593,8 @@ static int wl_idle_stack(int argc, char **argv)
 		idle_hog(policy, end, pipes, sleepers);
 	if (hog < 0)
 		goto fork_failed;
-	for (long s = 0; s < sleepers; s++) {
-		pids[s] = fork_child("rq-idle-sleep");
-		if (pids[s] == 0) {
-			for (long o = 0; o < sleepers; o++) {
-				close(pipes[o][1]);
-				if (o != s)
-					close(pipes[o][0]);
-			}
-			idle_sleeper(policy, pipes[s][0], end + 1000000000ull, &wakeups[s]);
-		}
-		if (pids[s] < 0)
-			goto fork_failed;
-	}
+	if (fork_sleepers(policy, pipes, sleepers, pids, end + 1000000000ull, wakeups))
+		goto fork_failed;
 	for (long s = 0; s < sleepers; s++) {
 		close(pipes[s][0]);
 		close(pipes[s][1]);

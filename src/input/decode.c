@@ -73,7 +73,7 @@ struct decoded_event {
 	 * int: signed 32-bit; prev_state: a signed long) and fixed comms: one straight
 	 * line of loads each, no loop.  comm may also be a string after the fixed part
 	 * (__data_loc, or __rel_loc from comm_rel on): sched_migrate_task's since Linux
-	 * 6.16 (155fd6c3e2f0), the event that grows with the CPUs (issue 23).
+	 * 6.16 (155fd6c3e2f0), the event that grows with the CPUs.
 	 */
 	enum { K_GENERIC, K_SWITCH, K_WAKE, K_MIGRATE } kind;
 	uint16_t o_pid, o_pid2, o_prio, o_prio2, o_cpu_a, o_cpu_b, o_state, o_comm, o_comm2;

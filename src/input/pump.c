@@ -8,7 +8,7 @@
  * O(log CPUs), not O(CPUs) (a 256-CPU trace changes CPU at nearly every record): the new
  * head plays one match a level up to the root, a compare and two conditional moves on
  * keys packed in a word, no branch to mispredict (a binary heap's sift took a branch a
- * level that went either way at random, issue 23).  While the CPU just advanced stays
+ * level that went either way at random).  While the CPU just advanced stays
  * before the runner-up, it stays next after one compare.
  * A CPU is advanced only after its record went through every sink, so the record
  * (which points into the source's buffer) is valid while the sinks look at it.

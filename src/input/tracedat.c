@@ -93,7 +93,7 @@ struct td_buffer {
 /*
  * One CPU's cursor.  The merge comes to each CPU in turn (with 64 CPUs, to another CPU
  * at most records: 61 % in the generated trace of scale.sh): all that a record within a page reads or writes of it is in
- * its first cache line (issue 23); the cursors are allocated on a line (lines_alloc()).
+ * its first cache line; the cursors are allocated on a line (lines_alloc()).
  */
 struct td_cpu {
 	/* ---- the first cache line: the record handed out, where the page walk is */
@@ -1743,7 +1743,7 @@ static bool cursor_init(struct rq_td *td, struct td_cpu *c, const struct td_cpu_
  * TD_WINDOW, in whole pages, at least one.  The merge takes a record of nearly every
  * CPU in turn, so every CPU's window is in use at once: 256 CPUs with 256 KiB each were
  * 64 MiB, twice the L3 cache, and what pread() had just copied in had left the cache
- * before the merge read it (issue 23).  Now 2 MiB in all (32 KiB a CPU at 64 CPUs), 4
+ * before the merge read it.  Now 2 MiB in all (32 KiB a CPU at 64 CPUs), 4
  * MiB at 256 CPUs, where 8 KiB windows cost more in pread() calls than they saved.
  */
 static uint32_t td_window(const struct td_buffer *b, uint32_t page)
@@ -2246,7 +2246,7 @@ static int file_next(void *ctx, int cpu, const struct rq_raw **rec)
 	 * This CPU's next record is read when the merge comes back to it, after a record of
 	 * every other CPU's, on average: with many CPUs, too late for any hardware
 	 * prefetcher following 256 streams.  Its lines, asked for now (into L2), are there
-	 * by then (issue 23).
+	 * by then.
 	 */
 	if (c->in_page) {
 		__builtin_prefetch(c->data + c->pos, 0, 1);

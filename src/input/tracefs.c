@@ -9,7 +9,7 @@
  * cannot show are written into the trace as marker lines (snapshot.c).
  *
  * The recorder runs no process and installs no signal handler: the program hands it
- * the command's hooks and a stop flag (record.h; rqpath's are src/cli/child.c).
+ * the command's hooks and a stop flag (recorder.h; rqpath's are src/cli/child.c).
  *
  * Residue rule: whatever happens (normal end, error, the stop flag) the instance is
  * destroyed before rq_recorder_finish() returns; an instance left by a run that was
@@ -42,7 +42,7 @@
 #include "msg.h"
 #include "outfile.h"
 #include "pump.h"
-#include "record.h"
+#include "recorder.h"
 #include "snapshot.h"
 #include "tracedat_write.h"
 #include "truth_bpf.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * truth_bpf.h - the BPF side of the recorder (issue 21): loads the tp_btf programs of
+ * truth_bpf.h - the BPF side of the recorder (kernel truth): loads the tp_btf programs of
  * src/input/bpf/truth.bpf.c, which write a struct rq_truth_rec (truth.h) at every
  * placement tracepoint into a BPF ring buffer, and hands the records to a callback.
  *

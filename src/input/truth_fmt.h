@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * truth_fmt.h - the event rqpath:truth as it is stored in a trace.dat (issue 21): a
+ * truth_fmt.h - the event rqpath:truth as it is stored in a trace.dat: a
  * format text like any ftrace event's (common fields, then typed fields, a print fmt
  * that trace-cmd report prints) and the bytes of one record, which the recorder writes
  * into a buffer of its own in the file (RQ_TRUTH_BUFFER); decode.c reads them back into

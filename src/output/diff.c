@@ -22,7 +22,6 @@
 #include "diff.h"
 #include "escape.h"
 #include "mannwhitney.h"
-#include "replay.h"
 
 const char *const rq_diff_verdict_names[6] = { "unchanged", "within noise", "changed", "n/a",
 					       "too few", "no noise estimate" };
@@ -76,30 +75,6 @@ void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an)
 		}
 		rq_sketch_free(&s);
 	}
-}
-
-int rq_diff_run_file(struct rq_diff_run *r, const char *path, const struct rq_analysis_opts *o,
-		     int show_progress, char *err, size_t errlen)
-{
-	struct rq_analysis *an = rq_analysis_new(o);
-	char esc[1024], why[512];
-
-	if (!an) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (rq_replay_file(path, an, show_progress, why, sizeof(why))) {
-		rq_escape_c(path, strlen(path), esc, sizeof(esc));
-		if (rq_analysis_error(an)[0])
-			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), why,
-				    sizeof(why));
-		snprintf(err, errlen, "%s: %s", esc, why);
-		rq_analysis_free(an);
-		return -1;
-	}
-	rq_diff_run_from(r, an);
-	rq_analysis_free(an);
-	return 0;
 }
 
 /* ---- rows ------------------------------------------------------------------- */

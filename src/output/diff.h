@@ -40,12 +40,7 @@ struct rq_diff_run {
 /* Fill r from an analysis that has seen the whole trace (rq_analysis_finish() done). */
 void rq_diff_run_from(struct rq_diff_run *r, struct rq_analysis *an);
 
-/*
- * Audit the trace at path with opts into r (what `rqpath diff` does for each file).  0, or
- * -1 with one line in err, the file name escaped: "NAME: why".
- */
-int rq_diff_run_file(struct rq_diff_run *r, const char *path, const struct rq_analysis_opts *o,
-		     int show_progress, char *err, size_t errlen);
+/* A trace file's run: rq_session_diff_run() (src/session/session.h). */
 
 /*
  * A row's verdict.  unchanged: every run of both sides has the same value; n/a: a side has

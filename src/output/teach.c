@@ -13,7 +13,6 @@
 
 #include "analysis.h"
 #include "escape.h"
-#include "replay.h"
 #include "teach.h"
 
 #define P(x) RQ_PATH_##x

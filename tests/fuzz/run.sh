@@ -92,7 +92,7 @@ if [ "$FUZZ_TARGET" = pages ]; then
 fi
 
 # leaks inside libtraceevent are
-# suppressed by src/engine/replay.c, ours are reported.  Sizes read from a hostile file make
+# suppressed by src/session/replay.c, ours are reported.  Sizes read from a hostile file make
 # the libraries ask for absurd amounts of memory: let malloc() fail (NULL) as it does
 # without ASan, instead of calling that a crash (and cap one allocation at 2 GiB).
 # No -rss_limit_mb: its thread can hold ASan's allocator lock when replay.c forks its

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "record.h"
+#include "recorder.h"
 #include "replay.h"
 #include "report.h"
 

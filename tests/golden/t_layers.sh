@@ -1,6 +1,6 @@
 #!/bin/sh
-# src/ is laid out in layers, each a folder: base < input < engine < output, then the
-# views (views/) and the commands (src/cli/) on top.  A file may include the headers of
+# src/ is laid out in layers, each a folder: base < input < engine < output < session,
+# then the views (views/) and the commands (src/cli/) on top.  A file may include the headers of
 # its own layer and of the layers below it, never one above: the Makefile compiles each
 # folder with only those -I paths, and this test reads every #include "..." so that a
 # header of the same name in two layers, or a relative path, cannot hide a climb.
@@ -11,7 +11,7 @@ fail=0 n=0
 rank() {
 	case $1 in
 	src/base) echo 0 ;; src/input) echo 1 ;; src/engine) echo 2 ;; src/output) echo 3 ;;
-	views) echo 4 ;; src/cli) echo 5 ;; *) echo 99 ;;
+	src/session) echo 4 ;; views) echo 5 ;; src/cli) echo 6 ;; *) echo 99 ;;
 	esac
 }
 
@@ -33,7 +33,7 @@ for f in src/*/*.[ch] src/*/*.def views/*.[ch]; do
 		# bpftool's skeletons are generated into the build directory (Makefile: BPF)
 		case $inc in *.skel.h) continue ;; esac
 		where=""
-		for d in src/base src/input src/engine src/output views src/cli; do
+		for d in src/base src/input src/engine src/output src/session views src/cli; do
 			[ -f "$d/$inc" ] && where="$where $d"
 		done
 		[ -n "$where" ] || { echo "FAIL: $f includes $inc, found in no layer"; fail=1; continue; }

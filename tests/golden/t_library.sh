@@ -47,6 +47,7 @@ fi
 # 4. a program linked against the library alone (no views archive, no -lncursesw)
 # shellcheck disable=SC2046
 if ! $cc -std=gnu11 -D_GNU_SOURCE -Wall -Isrc/base -Isrc/input -Isrc/engine -Isrc/output \
+	-Isrc/session \
 	$(pkg-config --cflags $pkgs) \
 	-o "$tmp/user" tests/golden/library_user.c "$lib" $(pkg-config --libs $pkgs) -lm \
 	2>"$tmp/link.err"; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * truth.bpf.c - the kernel's own scheduler state at each placement (issue 21), read by
+ * truth.bpf.c - the kernel's own scheduler state at each placement, read by
  * tp_btf programs (the only BPF attach type that works on every kernel rqpath targets:
  * kprobes, fentry and function tracing may be off) into a BPF ring buffer as struct
  * rq_truth_rec (src/base/truth.h), one per sched_waking,
@@ -228,7 +228,7 @@ int BPF_PROG(truth_waking, struct task_struct *p)
  * No program at sched_wakeup: select_task_rq() decides between sched_waking and the
  * enqueue, so the waking's record is the state it read, and the judges use that one.
  * A second record per wakeup (RQ_TRUTH_WAKEUP, still read from older files) made a
- * recording 1.63-1.69x its tracepoints' size, where ~1.35x without (issue 21 item 5).
+ * recording 1.63-1.69x its tracepoints' size, where ~1.35x without.
  */
 
 SEC("tp_btf/sched_process_fork")

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * record.h - live recording through a private tracefs instance into a trace.dat
+ * recorder.h - live recording through a private tracefs instance into a trace.dat
  * (tracefs.c, tracedat_write.c).  The recorder starts no process and catches no signal:
  * a program that runs a command or stops on signals hands it hooks and a flag (rqpath's
  * are in src/cli/child.c).
  */
-#ifndef RQPATH_RECORD_H
-#define RQPATH_RECORD_H
+#ifndef RQPATH_RECORDER_H
+#define RQPATH_RECORDER_H
 
 #include <signal.h>
 #include <stdbool.h>

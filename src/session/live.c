@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * live.c - a live recording (src/input/record.h) into the engine: the analysis is a
+ * live.c - a live recording (src/input/recorder.h) into the engine: the analysis is a
  * sink of the recorder's pump, so every record is decoded once and the report equals
  * the one of a replay of the file written.
  */

@@ -6,10 +6,10 @@
 #include <stddef.h>
 
 #include "analysis.h"
-#include "record.h"
+#include "recorder.h"
 
 /*
- * rq_record_run() (record.h), and an (new, not begun) analyses the recording as it goes:
+ * rq_record_run() (recorder.h), and an (new, not begun) analyses the recording as it goes:
  * a sink of the recorder's pump, begun with this kernel's CPUs, release and recorded
  * events, finished after the drain.  Every record is decoded once; the report equals the
  * one of a replay of the file written (tests/live/t_audit_live.sh).  0, or -1 with one
