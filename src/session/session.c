@@ -1,30 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * session.c - a source, its pump and the analysis it feeds, owned together (session.h):
- * a trace.dat through replay.c, a live recording through live.c.
+ * a trace.dat through replay.c, a live recording through the recorder (recorder.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <bsd/string.h>
 
 #include "escape.h"
-#include "live.h"
 #include "replay.h"
 #include "session.h"
 
 struct rq_session {
 	struct rq_session_source src;
-	char *path;		/* src.path's copy */
+	char *path;		/* src.path's copy, NULL live */
 	struct rq_analysis_opts opts;
 	struct rq_analysis *an;
-	struct rq_replay *replay;	/* a file run within budgets: open after the first */
+	struct rq_replay *replay;	/* a file once started */
+	struct rq_recorder *recorder;	/* live from its start until its end */
+	bool started;		/* rq_session_start() ran (whatever it returned) */
+	bool more;		/* live: the last step's budget ran out with records waiting */
 	bool done;		/* RQ_PUMP_END or RQ_PUMP_ERROR returned: the run is over */
 	bool failed;
-	char err[2048];
+	char err[2048];		/* the error line; live, also the recorder's (given at start) */
+	char cause[512];	/* a file's: the error without the file's name */
 };
+
+void rq_session_set_threads(int n)
+{
+	rq_replay_set_threads(n);
+}
 
 struct rq_session *rq_session_open(const struct rq_session_source *src,
 				   const struct rq_analysis_opts *opts)
@@ -79,6 +88,8 @@ static void file_error(struct rq_session *s, const char *why)
 {
 	char esc[1024], cause[512];
 
+	strlcpy(s->cause, rq_analysis_error(s->an)[0] ? rq_analysis_error(s->an) : why,
+		sizeof(s->cause));
 	rq_escape_c(s->path, strlen(s->path), esc, sizeof(esc));
 	if (rq_analysis_error(s->an)[0])
 		rq_escape_c(rq_analysis_error(s->an), strlen(rq_analysis_error(s->an)), cause,
@@ -88,36 +99,122 @@ static void file_error(struct rq_session *s, const char *why)
 	snprintf(s->err, sizeof(s->err), "%s: %s", esc, cause);
 }
 
-/* A file within budget b: opened and begun at the first call. */
-static enum rq_pump_status run_file_steps(struct rq_session *s, const struct rq_budget *b)
+/* A file: opened, checked and the fresh analysis begun. */
+static int start_file(struct rq_session *s)
 {
-	enum rq_pump_status st;
 	char why[512];
 
+	s->replay = rq_replay_open(s->path, why, sizeof(why));
 	if (!s->replay) {
-		s->replay = rq_replay_open(s->path, why, sizeof(why));
-		if (!s->replay) {
-			file_error(s, why);
-			return RQ_PUMP_ERROR;
-		}
-		if (rq_replay_begin(s->replay, s->an)) {
-			snprintf(why, sizeof(why), "cannot set up the analysis: %s",
-				 strerror(errno));
-			file_error(s, why);
-			return RQ_PUMP_ERROR;
-		}
+		file_error(s, why);
+		return -1;
 	}
-	st = rq_replay_run(s->replay, b);
+	if (rq_replay_begin(s->replay, s->an)) {
+		snprintf(why, sizeof(why), "cannot set up the analysis: %s", strerror(errno));
+		file_error(s, why);
+		rq_replay_close(s->replay);
+		s->replay = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The live pump's one sink of the session: whichever analysis the session holds, so a
+ * restart swaps the analysis without touching the pump.
+ */
+static void feed_live(void *data, const struct rq_event *ev)
+{
+	struct rq_session *s = data;
+
+	rq_analysis_feed(s->an, ev);
+}
+
+/* s->an (fresh) begun with what this kernel records, as a replay of the file begins it. */
+static int begin_live(struct rq_session *s, struct rq_analysis *an)
+{
+	struct rq_pump *pump = rq_recorder_pump(s->recorder);
+	struct utsname u;
+
+	if (uname(&u))
+		u.release[0] = '\0';
+	if (rq_analysis_begin(an, "live", rq_pump_cpus(pump), u.release,
+			      rq_pump_available(pump))) {
+		snprintf(s->err, sizeof(s->err), "cannot set up the analysis: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Live: the recording started, the analysis begun and fed by the recorder's pump. */
+static int start_live(struct rq_session *s)
+{
+	s->recorder = rq_recorder_start(s->src.record, s->src.stats, s->err, sizeof(s->err));
+	if (!s->recorder)
+		return -1;
+	if (begin_live(s, s->an) ||
+	    rq_pump_add_sink(rq_recorder_pump(s->recorder), feed_live, s)) {
+		if (!s->err[0])
+			snprintf(s->err, sizeof(s->err), "out of memory");
+		rq_recorder_finish(s->recorder, -1);
+		s->recorder = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int rq_session_start(struct rq_session *s)
+{
+	int ret;
+
+	if (s->started)
+		return s->failed ? -1 : 0;
+	s->started = true;
+	ret = s->path ? start_file(s) : start_live(s);
+	if (ret)
+		s->done = s->failed = true;
+	return ret;
+}
+
+struct rq_pump *rq_session_pump(struct rq_session *s)
+{
+	if (s->replay)
+		return rq_replay_pump(s->replay);
+	return s->recorder ? rq_recorder_pump(s->recorder) : NULL;
+}
+
+struct rq_recorder *rq_session_recorder(struct rq_session *s)
+{
+	return s->recorder;
+}
+
+uint64_t rq_session_next_ts(const struct rq_session *s)
+{
+	return s->replay ? rq_replay_next_ts(s->replay) : UINT64_MAX;
+}
+
+bool rq_session_more(const struct rq_session *s)
+{
+	return s->more;
+}
+
+/* A file within budget b. */
+static enum rq_pump_status run_file_steps(struct rq_session *s, const struct rq_budget *b)
+{
+	enum rq_pump_status st = rq_replay_run(s->replay, b);
+
 	if (st == RQ_PUMP_ERROR)
 		file_error(s, rq_replay_error(s->replay));
 	return st;
 }
 
-/* A whole file, in one call: rq_replay_file() (with its progress line). */
+/* A whole file not started, in one call: rq_replay_file() (with its progress line). */
 static enum rq_pump_status run_file(struct rq_session *s)
 {
 	char why[512];
 
+	s->started = true;
 	if (rq_replay_file(s->path, s->an, s->src.show_progress, why, sizeof(why))) {
 		file_error(s, why);
 		return RQ_PUMP_ERROR;
@@ -125,11 +222,39 @@ static enum rq_pump_status run_file(struct rq_session *s)
 	return RQ_PUMP_END;
 }
 
-static enum rq_pump_status run_live(struct rq_session *s)
+/* The recording stopped, drained and written, the analysis finished; ret < 0: it failed. */
+static enum rq_pump_status finish_live(struct rq_session *s, int ret)
 {
-	if (rq_record_analyse(s->src.record, s->src.stats, s->an, s->err, sizeof(s->err)))
+	ret = rq_recorder_finish(s->recorder, ret);
+	s->recorder = NULL;
+	s->more = false;
+	if (ret) {
+		if (!s->err[0])
+			snprintf(s->err, sizeof(s->err), "recording failed");
 		return RQ_PUMP_ERROR;
+	}
+	rq_analysis_finish(s->an);
 	return RQ_PUMP_END;
+}
+
+/* Live: one step of the recording within b, or (b NULL) every step to its end. */
+static enum rq_pump_status run_live(struct rq_session *s, const struct rq_budget *b)
+{
+	const struct rq_budget slice = { .max_seconds = 0.25 };
+	int ret;
+
+	if (b) {
+		ret = rq_recorder_step(s->recorder, b);
+		if (ret > 0) {
+			s->more = ret == 2;
+			return RQ_PUMP_BUDGET;
+		}
+		return finish_live(s, ret);
+	}
+	while ((ret = rq_recorder_step(s->recorder, &slice)) > 0)
+		if (ret == 1)
+			rq_recorder_wait(s->recorder);
+	return finish_live(s, ret < 0 ? -1 : 0);
 }
 
 enum rq_pump_status rq_session_run(struct rq_session *s, const struct rq_budget *b)
@@ -138,22 +263,38 @@ enum rq_pump_status rq_session_run(struct rq_session *s, const struct rq_budget 
 
 	if (s->done)
 		return s->failed ? RQ_PUMP_ERROR : RQ_PUMP_END;
-	if (!s->path)
-		st = run_live(s);
-	else if (b || s->replay)
-		st = run_file_steps(s, b);
-	else
+	if (s->path && !s->started && !b)
 		st = run_file(s);
-	if (st != RQ_PUMP_BUDGET) {
+	else if (rq_session_start(s))
+		st = RQ_PUMP_ERROR;
+	else
+		st = s->path ? run_file_steps(s, b) : run_live(s, b);
+	if (st == RQ_PUMP_END || st == RQ_PUMP_ERROR) {
 		s->done = true;
 		s->failed = st == RQ_PUMP_ERROR;
 	}
 	return st;
 }
 
+enum rq_pump_status rq_session_stop(struct rq_session *s)
+{
+	if (!s->recorder)
+		return rq_session_run(s, NULL);
+	s->done = true;
+	s->failed = finish_live(s, 0) == RQ_PUMP_ERROR;
+	return s->failed ? RQ_PUMP_ERROR : RQ_PUMP_END;
+}
+
 const char *rq_session_error(const struct rq_session *s)
 {
 	return s->failed ? s->err : "error while reading the trace";
+}
+
+const char *rq_session_cause(const struct rq_session *s)
+{
+	if (!s->failed)
+		return "error while reading the trace";
+	return s->path ? s->cause : s->err;
 }
 
 double rq_session_progress(const struct rq_session *s)
@@ -167,17 +308,26 @@ int rq_session_restart(struct rq_session *s)
 {
 	struct rq_analysis *an;
 
-	if (!s->path)
+	if (!s->path && !s->recorder)
 		return -1;
 	an = rq_analysis_new(&s->opts);
 	if (!an)
 		return -1;
-	rq_replay_close(s->replay);
-	s->replay = NULL;
+	if (!s->path) {
+		/* live: counting from now, the tasks' attributes and the topology told again */
+		if (begin_live(s, an)) {
+			rq_analysis_free(an);
+			return -1;
+		}
+		rq_recorder_snapshot(s->recorder);
+	} else {
+		rq_replay_close(s->replay);
+		s->replay = NULL;
+		s->started = s->done = s->failed = false;
+		s->err[0] = s->cause[0] = '\0';
+	}
 	rq_analysis_free(s->an);
 	s->an = an;
-	s->done = s->failed = false;
-	s->err[0] = '\0';
 	return 0;
 }
 
@@ -186,6 +336,9 @@ void rq_session_close(struct rq_session *s)
 	if (!s)
 		return;
 	rq_replay_close(s->replay);
+	/* a recording not stopped: its tracefs instance goes, the file is not written */
+	if (s->recorder)
+		rq_recorder_finish(s->recorder, -1);
 	if (s->an)
 		rq_analysis_free(s->an);
 	free(s->path);

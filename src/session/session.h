@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * session.h - one trace run: a source (a trace.dat read by replay.c, or this system
- * recorded live through tracefs by live.c), its pump and the analysis it feeds, owned
+ * recorded live through tracefs by the recorder), its pump and the analysis it feeds, owned
  * together.  The commands and the views open a session, subscribe what reads the
  * analysis (observers, writers), run it (within a budget or to the end) and close it:
  *
@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis.h"
 #include "diff.h"
@@ -28,6 +29,9 @@
 #include "recorder.h"
 
 struct rq_session;
+
+/* Threads a file's replay may use (replay.h: rq_replay_set_threads()); 0: automatic. */
+void rq_session_set_threads(int n);
 
 /* Where a session's records come from. */
 struct rq_session_source {
@@ -57,21 +61,47 @@ struct rq_analysis *rq_session_analysis(struct rq_session *s);
 /* rq_analysis_subscribe() on the session's analysis: 0, or -1 when out of memory. */
 int rq_session_subscribe(struct rq_session *s, const struct rq_observer *o);
 /*
- * Feed the analysis: a file within budget b (NULL: to the end), a live recording to its
- * end (b is not used).  RQ_PUMP_BUDGET: more to come; RQ_PUMP_END: the analysis is
- * finished (rq_analysis_finish()); RQ_PUMP_ERROR: rq_session_error() says why.
+ * Open the source now: a file read, checked and the analysis begun; live, the recording
+ * started and the analysis begun.  What subscribes before sees a fresh analysis.  0, or
+ * -1 (rq_session_error() says why).  The first rq_session_run() starts a session not
+ * started; start it first to add sinks to its pump or to ask where the trace begins.
+ */
+int rq_session_start(struct rq_session *s);
+/* Once started: the pump feeding the analysis (add sinks, watch its advance), else NULL. */
+struct rq_pump *rq_session_pump(struct rq_session *s);
+/* Live, once started and until its end: the recording (poll its fds, snapshot), else NULL. */
+struct rq_recorder *rq_session_recorder(struct rq_session *s);
+/* A started file: the timestamp of the next record not yet fed (UINT64_MAX: none, live). */
+uint64_t rq_session_next_ts(const struct rq_session *s);
+/*
+ * Feed the analysis within budget b: a file's records; live, one step of the recording
+ * (rq_session_more(): the budget ran out with records waiting).  b NULL: to the end (a
+ * file not started shows its progress when asked to; live, until the recording ends:
+ * its duration, its command, a signal).  RQ_PUMP_BUDGET (UNTIL, STOPPED): more to come;
+ * RQ_PUMP_END: the analysis is finished (rq_analysis_finish()); RQ_PUMP_ERROR:
+ * rq_session_error() says why.
  */
 enum rq_pump_status rq_session_run(struct rq_session *s, const struct rq_budget *b);
+bool rq_session_more(const struct rq_session *s);
+/*
+ * End now: live, the recording stopped, drained into the analysis and written, and the
+ * analysis finished; a file, read to its end.  RQ_PUMP_END or RQ_PUMP_ERROR.
+ */
+enum rq_pump_status rq_session_stop(struct rq_session *s);
 /*
  * After RQ_PUMP_ERROR, one line: a file's "NAME: why" (the name escaped, the analysis'
  * own error when it has one), a recording's cause alone.
  */
 const char *rq_session_error(const struct rq_session *s);
+/* The same without a file's name: the analysis' error or why, as said (not escaped). */
+const char *rq_session_cause(const struct rq_session *s);
 /* Fraction of a file's records fed so far, 0.0 .. 1.0 (1.0 at the end, 0 live). */
 double rq_session_progress(const struct rq_session *s);
 /*
- * Start again from the first record with a new analysis of the same options (a file
- * only): the observers of the old analysis are not carried over.  0, or -1 (live, or
+ * Every count from 0 with a new analysis of the same options: a file from its first
+ * record (not started: start or run it again), a running recording from now (the tasks'
+ * attributes and the topology written again for it).  The old analysis is freed: detach
+ * its observers first; they are not carried over.  0, or -1 (a recording that ended, or
  * out of memory).
  */
 int rq_session_restart(struct rq_session *s);
