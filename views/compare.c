@@ -20,7 +20,6 @@
 
 #include "diff.h"
 #include "escape.h"
-#include "replay.h"
 #include "session.h"
 #include "tlindex.h"
 #include "tui.h"

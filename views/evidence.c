@@ -14,7 +14,7 @@
 
 #include "delay.h"
 #include "escape.h"
-#include "replay.h"
+#include "session.h"
 #include "tui.h"
 
 #define EV_BEFORE 18		/* records kept before the placement */
@@ -46,7 +46,7 @@ struct ev_result {
 
 struct ev_cache {
 	char *path;
-	struct rq_replay *r;
+	struct rq_session *s;	/* the second read of the trace, NULL closed */
 	struct rq_analysis *an;
 	struct ev_rec *buf;	/* kept records, oldest first, from buf[head] */
 	size_t head, n, cap;
@@ -275,16 +275,14 @@ static void on_event(void *data, const struct rq_event *ev)
 		char who[sizeof(r->owner)];
 
 		snprintf(r->owner, sizeof(r->owner), "%s",
-			 owner(k->an, ev->common_pid, who, sizeof(who)));
+			 owner(rq_session_analysis(k->s), ev->common_pid, who, sizeof(who)));
 	}
 }
 
 static void cache_close(struct ev_cache *k)
 {
-	rq_replay_close(k->r);
-	rq_analysis_free(k->an);
-	k->r = NULL;
-	k->an = NULL;
+	rq_session_close(k->s);
+	k->s = NULL;
 	k->head = k->n = 0;
 	k->dropped_to = k->read_to = k->keep_from = 0;
 	k->eof = false;
@@ -317,19 +315,17 @@ static int cache_open(struct ev_cache *k, const char *path, char *err, size_t er
 			return -1;
 		}
 	}
-	k->an = rq_analysis_new(&o);
-	if (!k->an) {
+	k->s = rq_session_open_file(path, &o, 0);
+	if (!k->s) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	k->r = rq_replay_open(path, err, errlen);
-	if (!k->r || rq_replay_begin(k->r, k->an)) {
-		if (k->r)
-			snprintf(err, errlen, "cannot read the trace again");
+	if (rq_session_start(k->s)) {
+		snprintf(err, errlen, "%s", rq_session_cause(k->s));
 		cache_close(k);
 		return -1;
 	}
-	if (rq_pump_add_sink(rq_replay_pump(k->r), on_event, k)) {
+	if (rq_pump_add_sink(rq_session_pump(k->s), on_event, k)) {
 		snprintf(err, errlen, "out of memory");
 		cache_close(k);
 		return -1;
@@ -402,7 +398,7 @@ int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
 		}
 	}
 	/* records it needs were dropped, or another file: from the start */
-	if (!k->r || !k->path || strcmp(k->path, path) ||
+	if (!k->s || !k->path || strcmp(k->path, path) ||
 	    (k->dropped_to && p->ts <= k->dropped_to + EV_WINDOW_NS)) {
 		if (cache_open(k, path, err, errlen))
 			return -1;
@@ -417,7 +413,7 @@ int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
 	}
 	/* read on until the records after it are in, or its window has passed */
 	while (collect(k, p, &c) < EV_AFTER && !k->eof) {
-		uint64_t next = rq_replay_next_ts(k->r);
+		uint64_t next = rq_session_next_ts(k->s);
 
 		if (next == UINT64_MAX || (k->read_to && k->read_to > p->ts + EV_WINDOW_NS) ||
 		    next > p->ts + EV_WINDOW_NS) {
@@ -425,7 +421,7 @@ int tui_evidence(struct tui *t, const char *path, const struct rq_placement *p,
 				k->eof = true;
 			break;
 		}
-		st = rq_replay_run(k->r, &step);
+		st = rq_session_run(k->s, &step);
 		if (st == RQ_PUMP_END || st == RQ_PUMP_ERROR)
 			k->eof = true;
 	}
@@ -456,7 +452,7 @@ bool tui_evidence_near(struct tui *t, const char *path, const struct rq_placemen
 		if (k->results[i].ts == p->ts && k->results[i].seq == p->seq &&
 		    k->results[i].pid == p->pid)
 			return true;
-	return k->r && !(k->dropped_to && p->ts <= k->dropped_to + EV_WINDOW_NS);
+	return k->s && !(k->dropped_to && p->ts <= k->dropped_to + EV_WINDOW_NS);
 }
 
 static int cmp_pl_ts(const void *a, const void *b)

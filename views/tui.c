@@ -32,7 +32,7 @@
 #include "msg.h"
 #include "recorder.h"
 #include "pump.h"
-#include "replay.h"
+#include "session.h"
 #include "tlindex.h"
 #include "tui.h"
 #include "tui_main.h"
@@ -422,6 +422,12 @@ static void hist_add(struct tui_hist *h, uint64_t ts, unsigned int findings)
 			h->n[f][idx]++;
 }
 
+/* The pump feeding the side's analysis, NULL before its source opened (or if it failed). */
+static struct rq_pump *side_pump(const struct tui_side *s)
+{
+	return s->session ? rq_session_pump(s->session) : NULL;
+}
+
 /*
  * The observers of the model, called from inside the pump: no drawing here, only
  * notes for the next draw.  Every placement reaches the sparkline (a ring of recent
@@ -434,8 +440,8 @@ static void on_placement(void *data, const struct rq_placement *p)
 	if (!t->cur->hist.base_ts && t->cur->trace_first)
 		hist_add(&t->cur->hist, t->cur->trace_first, 0);
 	hist_add(&t->cur->hist, p->ts, p->findings);
-	if (t->play.seek_placement && t->cur->pump)
-		rq_pump_stop(t->cur->pump);
+	if (t->play.seek_placement && side_pump(t->cur))
+		rq_pump_stop(side_pump(t->cur));
 }
 
 /* A later verdict (an exec settled by a marker) adds its finding to the sparkline. */
@@ -481,7 +487,7 @@ static void on_advance(void *data, uint64_t ts)
 static void side_begun(struct tui *t)
 {
 	subscribe(t);
-	rq_pump_on_advance(t->cur->pump, on_advance, t);
+	rq_pump_on_advance(side_pump(t->cur), on_advance, t);
 	hist_reset(t);
 	t->generation++;
 }
@@ -496,50 +502,48 @@ void tui_set_filter(const struct rq_filter *f)
 	replay_filter = f;
 }
 
-static struct rq_analysis *new_analysis(const struct tui *t)
+/* The options of the side's analysis, a file's or live. */
+static void analysis_opts(const struct tui *t, struct rq_analysis_opts *o)
 {
-	struct rq_analysis_opts o = { .topology = t->play.topology, .no_truth = t->play.no_truth,
-				      .filter = t->cur->live ? NULL : replay_filter };
 	const char *e = getenv("RQPATH_TUI_RING");
 
+	*o = (struct rq_analysis_opts){ .topology = t->play.topology,
+					.no_truth = t->play.no_truth,
+					.filter = t->cur->live ? NULL : replay_filter };
 	if (e && *e && atoi(e) > 0)
-		o.recent_capacity = atoi(e);
-	return rq_analysis_new(&o);
+		o->recent_capacity = atoi(e);
 }
 
+/* The side's file from its first record: a new session, its analysis observed. */
 static int replay_reopen(struct tui *t)
 {
-	char err[512];
+	struct tui_side *s = t->cur;
+	struct rq_analysis_opts o;
 
-	if (t->cur->rp)
-		rq_replay_close(t->cur->rp);
-	t->cur->rp = NULL;
-	if (t->cur->an)
-		rq_analysis_free(t->cur->an);
-	t->cur->an = new_analysis(t);
-	if (!t->cur->an) {
+	rq_session_close(s->session);
+	s->an = NULL;
+	analysis_opts(t, &o);
+	s->session = rq_session_open_file(s->path, &o, 0);
+	if (!s->session) {
 		tui_message(t, "out of memory");
 		return -1;
 	}
-	t->cur->pump = NULL;
-	t->cur->rp = rq_replay_open(t->cur->path, err, sizeof(err));
+	s->an = rq_session_analysis(s->session);
 	/* the index of the whole trace is built by the first pass that reaches the end */
-	if (t->cur->idx && !t->cur->idx->complete)
-		tl_index_attach(t->cur->idx, t->cur->an);
-	if (!t->cur->rp || rq_replay_begin(t->cur->rp, t->cur->an)) {
-		tui_message(t, "%s", !t->cur->rp ? err : *rq_analysis_error(t->cur->an) ?
-			    rq_analysis_error(t->cur->an) : "cannot read the trace");
+	if (s->idx && !s->idx->complete)
+		tl_index_attach(s->idx, s->an);
+	if (rq_session_start(s->session)) {
+		tui_message(t, "%s", rq_session_cause(s->session));
 		return -1;
 	}
-	t->cur->pump = rq_replay_pump(t->cur->rp);
-	t->cur->trace_first = rq_replay_next_ts(t->cur->rp);
-	if (t->cur->trace_first == UINT64_MAX)
-		t->cur->trace_first = 0;
-	t->cur->play_ts = t->cur->trace_first;
-	t->cur->at_end = false;
+	s->trace_first = rq_session_next_ts(s->session);
+	if (s->trace_first == UINT64_MAX)
+		s->trace_first = 0;
+	s->play_ts = s->trace_first;
+	s->at_end = false;
 	t->play.playing = false;
 	t->play.loading = false;
-	t->cur->progress = 0;
+	s->progress = 0;
 	side_begun(t);
 	return 0;
 }
@@ -550,16 +554,16 @@ static bool replay_feed(struct tui *t, double budget)
 	struct rq_budget b = { .max_seconds = budget };
 	bool done = false;
 
-	if (!t->cur->rp || !t->cur->an) {
+	if (!side_pump(t->cur)) {
 		t->cur->at_end = true;
 		return true;
 	}
 	if (t->play.seek_ts != UINT64_MAX)
 		b.until_ts = t->play.seek_ts;
 	if (!t->cur->at_end) {
-		switch (rq_replay_run(t->cur->rp, &b)) {
+		switch (rq_session_run(t->cur->session, &b)) {
 		case RQ_PUMP_ERROR:
-			tui_message(t, "%s; stopped here", rq_replay_error(t->cur->rp));
+			tui_message(t, "%s; stopped here", rq_session_cause(t->cur->session));
 			t->cur->at_end = true;
 			break;
 		case RQ_PUMP_END:
@@ -580,7 +584,7 @@ static bool replay_feed(struct tui *t, double budget)
 	}
 	if (t->cur->at_end)
 		done = true;
-	t->cur->progress = t->cur->at_end ? 1.0 : rq_replay_progress(t->cur->rp);
+	t->cur->progress = t->cur->at_end ? 1.0 : rq_session_progress(t->cur->session);
 	return done;
 }
 
@@ -1098,11 +1102,8 @@ static void tui_free(struct tui *t)
 
 		tl_index_free(s->idx);
 		s->idx = NULL;
-		if (s->rp)
-			rq_replay_close(s->rp);
-		if (s->an)
-			rq_analysis_free(s->an);
-		s->rp = NULL;
+		rq_session_close(s->session);
+		s->session = NULL;
 		s->an = NULL;
 	}
 	tui_compare_free(t->cmp);
@@ -1144,7 +1145,7 @@ static int compare_load(struct tui *t, char *err, size_t errlen)
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	if (!t->cur->rp && replay_reopen(t)) {
+	if (!t->cur->session && replay_reopen(t)) {
 		rc = -1;
 	} else {
 		replay_seek(t, UINT64_MAX, false);
@@ -1326,44 +1327,41 @@ out:
 #define RATE_TAU	2.0	/* the events/s shown decay with this time constant (s) */
 #define LIVE_SCRIPT_GAP	0.020	/* RQPATH_TUI_SCRIPT: shortest turn */
 
-/* The TUI's sink of the recording's pump: the analysis, frozen screen or not. */
+/* The TUI's sink of the recording's pump (after the session's analysis): what came. */
 static void live_sink(void *data, const struct rq_event *ev)
 {
 	struct tui *t = data;
 
 	/* kernel truth (BPF) goes on while tracing is off: only the tracepoints' count */
 	t->rec.kernel_events |= ev->type != RQ_EV_TRUTH;
-	rq_analysis_feed(t->cur->an, ev);
 }
 
 /*
- * A fresh analysis from now on (at the start and on R; a frozen screen does not stop
- * the analysis, so thawing keeps everything counted).
+ * The session's analysis is read from now on (at the start; on R, reset first: a frozen
+ * screen does not stop the analysis, so thawing keeps everything counted).
  */
-static int live_begin(struct tui *t)
+static int live_begin(struct tui *t, bool reset)
 {
-	struct rq_analysis *an = new_analysis(t);
+	struct tui_side *s = t->cur;
 	struct tl_index *idx = tl_index_new();
 
-	if (!an || !idx || rq_analysis_begin(an, "live", rq_pump_cpus(t->cur->pump), t->rec.release,
-					     rq_pump_available(t->cur->pump))) {
-		rq_analysis_free(an);
-		tl_index_free(idx);
+	if (!idx)
 		return -1;
+	if (reset) {
+		tl_index_detach(s->idx, s->an);
+		if (rq_session_restart(s->session)) {
+			tl_index_attach(s->idx, s->an);
+			tl_index_free(idx);
+			return -1;
+		}
 	}
-	if (t->cur->idx)
-		tl_index_detach(t->cur->idx, t->cur->an);
-	tl_index_free(t->cur->idx);
-	/* a fresh analysis learns the tasks' attributes and the topology again */
-	if (t->cur->an)
-		rq_recorder_snapshot(t->rec.recorder);
-	rq_analysis_free(t->cur->an);
-	t->cur->an = an;
-	t->cur->idx = idx;
+	tl_index_free(s->idx);
+	s->an = rq_session_analysis(s->session);
+	s->idx = idx;
 	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
-	tl_index_window(t->cur->idx, 1 << 20, 2 << 20);
-	tl_index_attach(t->cur->idx, t->cur->an);
-	t->cur->trace_first = 0;
+	tl_index_window(s->idx, 1 << 20, 2 << 20);
+	tl_index_attach(s->idx, s->an);
+	s->trace_first = 0;
 	t->rec.counting_since = wall_now();
 	for (int i = 0; i < VIEW__COUNT; i++)
 		t->views[i].stale = true;
@@ -1424,19 +1422,19 @@ static void side_restart(struct tui *t)
 		return;
 	}
 	t->rec.frozen = false;
-	if (live_begin(t))
+	if (live_begin(t, true))
 		tui_message(t, "out of memory");
 	else
 		tui_message(t, "counters reset: counting from now");
 	t->rec.rate = 0;
-	t->rec.rate_events = rq_pump_records(t->cur->pump);
+	t->rec.rate_events = rq_pump_records(side_pump(t->cur));
 	t->rec.rate_at = wall_now();
 }
 
 /* Rates that decay, and whether a quiet source is stalled. */
 static void live_status(struct tui *t, double now)
 {
-	uint64_t n = rq_pump_records(t->cur->pump);
+	uint64_t n = rq_pump_records(side_pump(t->cur));
 	double dt = now - t->rec.rate_at;
 
 	if (dt >= 0.5) {
@@ -1447,7 +1445,7 @@ static void live_status(struct tui *t, double now)
 	}
 	t->rec.stall = NULL;
 	if (!t->rec.events_at || now - t->rec.events_at >= LIVE_QUIET)
-		t->rec.stall = rq_recorder_stalled(t->rec.recorder);
+		t->rec.stall = rq_recorder_stalled(rq_session_recorder(t->cur->session));
 }
 
 /*
@@ -1462,7 +1460,7 @@ struct loop {
 	bool idle_more;		/* replay: the views' background work goes on */
 	double last_draw, last_read;	/* live */
 	bool more;		/* live: the recorder has records waiting */
-	int ret;		/* live: the recorder's last step */
+	bool failed;		/* live: the recording failed */
 	struct pollfd *fds;
 	int ncpu;
 };
@@ -1515,11 +1513,14 @@ static bool live_turn(struct tui *t, struct loop *l)
 	if (t->rec.duration > 0 && now - t->rec.started >= t->rec.duration)
 		t->quit = true;
 	if (l->more || now - l->last_read >= LIVE_GAP) {
-		l->ret = rq_recorder_step(t->rec.recorder, &slice);
-		if (l->ret <= 0)
+		enum rq_pump_status st = rq_session_run(t->cur->session, &slice);
+
+		if (st == RQ_PUMP_END || st == RQ_PUMP_ERROR) {
+			l->failed = st == RQ_PUMP_ERROR;
 			return false;
+		}
 		l->last_read = now;
-		l->more = l->ret == 2;
+		l->more = rq_session_more(t->cur->session);
 	}
 	live_status(t, wall_now());
 	return true;
@@ -1574,7 +1575,8 @@ static void loop_wait(struct tui *t, struct loop *l)
 		n++;
 	}
 	if (t->cur->live && (t->script || now - l->last_read >= LIVE_GAP))
-		n += rq_recorder_pollfds(t->rec.recorder, l->fds + n, l->ncpu + 1);
+		n += rq_recorder_pollfds(rq_session_recorder(t->cur->session), l->fds + n,
+					 l->ncpu + 1);
 	poll(l->fds, (nfds_t)n, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 }
 
@@ -1583,7 +1585,7 @@ static int tui_loop(struct tui *t)
 	struct loop l = { .last = wall_now() };
 	int ch;
 
-	l.ncpu = t->cur->live ? rq_pump_cpus(t->cur->pump) : 0;
+	l.ncpu = t->cur->live ? rq_pump_cpus(side_pump(t->cur)) : 0;
 	/* the keyboard, each CPU's ring buffer, the BPF ring buffer */
 	l.fds = calloc((size_t)l.ncpu + 2, sizeof(*l.fds));
 	if (!l.fds)
@@ -1624,13 +1626,14 @@ static int tui_loop(struct tui *t)
 		loop_wait(t, &l);
 	}
 	free(l.fds);
-	return l.ret < 0 ? -1 : 0;
+	return l.failed ? -1 : 0;
 }
 
 int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 {
 	struct rq_record_opts opts = { 0 };
 	struct rq_record_stats st = { 0 };
+	struct rq_analysis_opts ao;
 	struct utsname un;
 	const char *keep = o->output;	/* -o FILE: keep the recording there */
 	char rerr[512];
@@ -1664,19 +1667,22 @@ int tui_live(const struct tui_live_opts *o, char *err, size_t errlen)
 	opts.quiet = true;
 	opts.stop = &sig_quit;	/* a signal that would end rqpath ends the recording */
 	rerr[0] = '\0';
-	t->rec.recorder = rq_recorder_start(&opts, &st, rerr, sizeof(rerr));
+	analysis_opts(t, &ao);
+	t->cur->session = rq_session_open_live(&opts, &st, &ao);
 	rc = -1;
-	if (t->rec.recorder) {
-		t->cur->pump = rq_recorder_pump(t->rec.recorder);
-		if (live_begin(t) || rq_pump_add_sink(t->cur->pump, live_sink, t)) {
-			snprintf(rerr, sizeof(rerr), "out of memory");
-			rc = rq_recorder_finish(t->rec.recorder, -1);
-		} else {
-			rc = tui_loop(t);
-			rc = rq_recorder_finish(t->rec.recorder, rc);
+	if (!t->cur->session) {
+		snprintf(rerr, sizeof(rerr), "out of memory");
+	} else if (rq_session_start(t->cur->session)) {
+		snprintf(rerr, sizeof(rerr), "%s", rq_session_error(t->cur->session));
+	} else if (live_begin(t, false) || rq_pump_add_sink(side_pump(t->cur), live_sink, t)) {
+		snprintf(rerr, sizeof(rerr), "out of memory");
+	} else {
+		/* q, --duration or the recording's own end: stopped, drained, written */
+		rc = tui_loop(t);
+		if (rq_session_stop(t->cur->session) == RQ_PUMP_ERROR) {
+			snprintf(rerr, sizeof(rerr), "%s", rq_session_error(t->cur->session));
+			rc = -1;
 		}
-		t->rec.recorder = NULL;
-		t->cur->pump = NULL;
 	}
 	term_end();
 	tui_script_close(t);

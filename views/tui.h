@@ -14,7 +14,7 @@
 
 #include "analysis.h"
 
-struct rq_replay;
+struct rq_session;
 
 enum tui_action {
 	ACT_NONE,
@@ -224,9 +224,8 @@ struct tui_compare;
 struct tui_side {
 	bool live;		/* the source: a live recording, else the trace file path */
 	const char *path;	/* the trace file, NULL live */
-	struct rq_replay *rp;
-	struct rq_pump *pump;	/* of the replay or of the live recording */
-	struct rq_analysis *an;
+	struct rq_session *session;	/* the file read or the recording (session.h) */
+	struct rq_analysis *an;	/* the session's (rq_session_analysis()), NULL before */
 	struct tl_index *idx;	/* runs and placements of the whole trace (tlindex.h) */
 	uint64_t trace_first;	/* first record timestamp, 0 unknown */
 	uint64_t trace_last;	/* last one, 0 until seen */
@@ -249,7 +248,6 @@ struct tui_play {
 
 /* Live: the recording and what the title line says about it. */
 struct tui_rec {
-	struct rq_recorder *recorder;	/* the recording (recorder.h) */
 	double started;		/* wall clock, seconds */
 	double duration;	/* live --duration S: quit S seconds after the start, 0 never */
 	double rate;		/* events per second, exponentially weighted (decays) */

@@ -16,7 +16,6 @@
 #include "opts.h"
 #include "escape.h"
 #include "child.h"
-#include "replay.h"
 #include "session.h"
 #include "audit_many.h"
 #include "writer.h"
@@ -422,7 +421,7 @@ static int audit_option(struct cli_parser *p, int key, void *ctx)
 		a->live = true;
 		return 1;
 	case OPT_THREADS:
-		rq_replay_set_threads((int)p->num);
+		rq_session_set_threads((int)p->num);
 		a->threads_given = true;
 		return 1;
 	case OPT_KEEP:
@@ -539,7 +538,7 @@ static int audit_run_many(const struct audit_args *a)
 	if (dst) {
 		/* the workers use the CPUs already: one reading thread each, unless told */
 		if (a->nfiles > 1 && !a->threads_given)
-			rq_replay_set_threads(1);
+			rq_session_set_threads(1);
 		ret = audit_many(a->files, a->nfiles, &job, dst);
 	}
 	if (cli_output_close(&outf, "audit", ret != RQ_EXIT_ERROR))

@@ -18,7 +18,7 @@
 #include "audit_many.h"
 #include "commands.h"
 #include "escape.h"
-#include "replay.h"
+#include "session.h"
 #include "writer.h"
 
 struct worker {
@@ -45,27 +45,26 @@ static int audit_child(const char *file, const struct audit_many_job *job, FILE 
 					  .no_truth = job->no_truth,
 					  .topology = job->topology,
 					  .filter = job->filter };
-	struct rq_analysis *an = rq_analysis_new(&aopts);
-	char err[512], esc[1024], tripped[512] = "";
+	struct rq_session *s = rq_session_open_file(file, &aopts, 0);
 	struct rq_writer w = { 0 };
+	char tripped[512] = "";
 	int ret = RQ_EXIT_OK;
 
-	if (!an || rq_writer_begin(&w, job->ops, out, an)) {
+	if (!s || rq_writer_begin(&w, job->ops, out, rq_session_analysis(s))) {
 		error_line(out, file, "out of memory");
 		rq_writer_free(&w);
-		if (an)
-			rq_analysis_free(an);
+		rq_session_close(s);
 		return RQ_EXIT_ERROR;
 	}
-	if (rq_replay_file(file, an, 0, err, sizeof(err))) {
-		rq_escape_c(file, strlen(file), esc, sizeof(esc));
-		rq_error("%s: %s", esc, err);
-		error_line(out, file, err);
+	if (rq_session_run(s, NULL) == RQ_PUMP_ERROR) {
+		rq_error("%s", rq_session_error(s));
+		error_line(out, file, rq_session_cause(s));
 		rq_writer_free(&w);
-		rq_analysis_free(an);
+		rq_session_close(s);
 		return RQ_EXIT_ERROR;
 	}
-	if (job->check && job->check(an, file, job->ctx, tripped, sizeof(tripped)))
+	if (job->check &&
+	    job->check(rq_session_analysis(s), file, job->ctx, tripped, sizeof(tripped)))
 		ret = RQ_EXIT_TRIPPED;
 	w.file = file;
 	w.tripped = tripped;
@@ -74,7 +73,7 @@ static int audit_child(const char *file, const struct audit_many_job *job, FILE 
 		ret = RQ_EXIT_ERROR;
 	}
 	rq_writer_free(&w);
-	rq_analysis_free(an);
+	rq_session_close(s);
 	return ret;
 }
 

@@ -18,9 +18,7 @@
 #include "child.h"
 #include "commands.h"
 #include "diff.h"
-#include "live.h"
 #include "escape.h"
-#include "replay.h"
 #include "session.h"
 
 #define MAX_RULES 16
@@ -205,15 +203,15 @@ static int record_one(char **cmd, const struct cli_trace_opts *t, const char *si
 	struct rq_record_opts ro = { 0 };
 	struct rq_record_stats st;
 	struct cli_child child = { 0 };
-	struct rq_analysis *an;
+	struct rq_session *s;
 	char err[512], msg[512], name[64];
 	int fd = -1, ret = -1, saved_stdout;
 
 	cli_trace_analysis(t, &aopts);
 	snprintf(name, sizeof(name), "%s run %d", side, i + 1);
 	aopts.source_name = name;
-	an = rq_analysis_new(&aopts);
-	if (!an) {
+	s = rq_session_open_live(&ro, &st, &aopts);
+	if (!s) {
 		rq_error("diff: out of memory");
 		return -1;
 	}
@@ -233,7 +231,7 @@ static int record_one(char **cmd, const struct cli_trace_opts *t, const char *si
 	if (saved_stdout >= 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	cli_catch_stop_signals();
-	ret = rq_record_analyse(&ro, &st, an, err, sizeof(err));
+	ret = rq_session_run(s, NULL) == RQ_PUMP_ERROR ? -1 : 0;
 	cli_restore_signals();
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
@@ -242,7 +240,7 @@ static int record_one(char **cmd, const struct cli_trace_opts *t, const char *si
 	if (fd >= 0)
 		close(fd);
 	if (ret) {
-		rq_error("diff: %s: %s", name, err);
+		rq_error("diff: %s: %s", name, rq_session_error(s));
 		goto out;
 	}
 	if (cli_stop_signal) {
@@ -255,11 +253,11 @@ static int record_one(char **cmd, const struct cli_trace_opts *t, const char *si
 		ret = -1;
 		goto out;
 	}
-	rq_diff_run_from(run, an);
+	rq_diff_run_from(run, rq_session_analysis(s));
 	fprintf(stderr, "rqpath: diff: %s: %llu placements, %.3f s\n", name,
 		(unsigned long long)run->placements, run->duration_s);
 out:
-	rq_analysis_free(an);
+	rq_session_close(s);
 	return ret;
 }
 

@@ -13,8 +13,7 @@
 
 #include "analysis.h"
 #include "commands.h"
-#include "escape.h"
-#include "replay.h"
+#include "session.h"
 #include "teach.h"
 
 static bool locale_utf8(void)
@@ -76,33 +75,28 @@ static int explain_option(struct cli_parser *p, int key, void *ctx)
 	return 0;
 }
 
-/* The counts of FILE's placements: a new analysis of it, or NULL after the error line. */
-static struct rq_analysis *explain_analysis(const char *file,
-					    const struct rq_analysis_opts *aopts)
+/* FILE read to its end into a new analysis (its placements' counts), or NULL after the error. */
+static struct rq_session *explain_session(const char *file,
+					  const struct rq_analysis_opts *aopts)
 {
-	struct rq_analysis *an = rq_analysis_new(aopts);
-	char err[512], name[1024];
+	struct rq_session *s = rq_session_open_file(file, aopts, 0);
 
-	if (!an) {
+	if (!s) {
 		rq_error("explain: out of memory");
 		return NULL;
 	}
-	if (rq_replay_file(file, an, 0, err, sizeof(err))) {
-		rq_escape_c(file, strlen(file), name, sizeof(name));
-		if (rq_analysis_error(an)[0])
-			rq_escape_c(rq_analysis_error(an), strlen(rq_analysis_error(an)), err,
-				    sizeof(err));
-		rq_error("%s: %s", name, err);
-		rq_analysis_free(an);
+	if (rq_session_run(s, NULL) == RQ_PUMP_ERROR) {
+		rq_error("%s", rq_session_error(s));
+		rq_session_close(s);
 		return NULL;
 	}
-	return an;
+	return s;
 }
 
 static int cmd_explain(int argc, char **argv)
 {
 	struct explain_args a = { 0 };
-	struct rq_analysis *an = NULL;
+	struct rq_session *s = NULL;
 	struct rq_analysis_opts aopts = { 0 };
 	struct cli_parser p;
 	int rc;
@@ -125,13 +119,12 @@ static int cmd_explain(int argc, char **argv)
 	if (p.optind < argc)
 		a.file = argv[p.optind];
 	if (a.file) {
-		an = explain_analysis(a.file, &aopts);
-		if (!an)
+		s = explain_session(a.file, &aopts);
+		if (!s)
 			return RQ_EXIT_ERROR;
 	}
-	rq_teach_write(stdout, an, locale_utf8(), a.brief);
-	if (an)
-		rq_analysis_free(an);
+	rq_teach_write(stdout, s ? rq_session_analysis(s) : NULL, locale_utf8(), a.brief);
+	rq_session_close(s);
 	if (fflush(stdout) || ferror(stdout)) {
 		rq_error("explain: write error: %s", strerror(errno));
 		return RQ_EXIT_ERROR;
