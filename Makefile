@@ -377,7 +377,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD) rqpath
 
-# Benchmarks (issue: performance): records a large trace and compares rqpath with the
+# Benchmarks: records a large trace and compares rqpath with the
 # libtracecmd floor, trace-cmd report and perf sched timehist.  Needs root.
 bench: all $(TEST_HELPER_BIN)
 	$(Q)RQPATH=$(CURDIR)/rqpath RQPATH_BUILD=$(CURDIR)/$(BUILD) sh tests/bench/run.sh
