@@ -1078,14 +1078,6 @@ static int placements_rows(struct view *v)
 	return nshown(v->priv);
 }
 
-static bool all_digits(const char *s)
-{
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 static bool pid_has(int32_t pid, const char *needle)
 {
 	char buf[16];
@@ -1102,7 +1094,7 @@ static int search_bits(struct view *v, const char *needle, bool icase)
 {
 	struct pl_state *s = v->priv;
 	const struct tl_index *x = v->t->cur->idx;
-	bool digits = needle[0] && all_digits(needle), pm[RQ_PATH__COUNT];
+	bool digits = rq_is_decimal(needle), pm[RQ_PATH__COUNT];
 	bool any_comm = false, any_path = false;
 	uint8_t *cm, *pidm = NULL;
 	unsigned int fm = 0;	/* the findings whose id has the needle (a row's flags) */

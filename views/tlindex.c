@@ -44,7 +44,7 @@ void tl_index_free(struct tl_index *x)
 	free(x);
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
+static bool array_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 256;
 	void *q;
@@ -71,7 +71,7 @@ static uint32_t hash_comm(const char *s)
 }
 
 /* The id of a comm, interned; 0 ("?") when out of memory. */
-static uint32_t intern(struct tl_index *x, const char *comm)
+static uint32_t intern_comm(struct tl_index *x, const char *comm)
 {
 	uint32_t h, i;
 
@@ -107,7 +107,7 @@ static uint32_t intern(struct tl_index *x, const char *comm)
 		free(x->hash);
 		x->hash = nh;
 		x->hashcap *= 2;
-		return intern(x, comm);
+		return intern_comm(x, comm);
 	}
 	if (x->ncomms == x->commcap) {
 		void *p = realloc(x->comms, (size_t)x->commcap * 2 * RQ_COMM_LEN);
@@ -173,7 +173,7 @@ static void end_run(struct tl_index *x, int cpu, uint64_t ts)
 		if (keep && c->runs[0].start > x->first_ts)
 			x->first_ts = c->runs[0].start;
 	}
-	if (!grow((void **)&c->runs, &c->cap, c->n + 1, sizeof(*c->runs))) {
+	if (!array_grow((void **)&c->runs, &c->cap, c->n + 1, sizeof(*c->runs))) {
 		x->full = true;
 		return;
 	}
@@ -185,7 +185,7 @@ static void begin_run(struct tl_index *x, int cpu, int pid, const char *comm, in
 		      uint64_t ts)
 {
 	struct tl_cpu *c = &x->cpu[cpu];
-	uint32_t id = pid ? intern(x, comm) : 0;
+	uint32_t id = pid ? intern_comm(x, comm) : 0;
 
 	end_run(x, cpu, ts);
 	c->cur.start = ts;
@@ -226,7 +226,7 @@ static void note_queue(struct tl_index *x, int cpu, uint64_t ts)
 		memmove(c->q, c->q + (c->nq - keep), keep * sizeof(*c->q));
 		c->nq = keep;
 	}
-	if (!grow((void **)&c->q, &c->qcap, c->nq + 1, sizeof(*c->q))) {
+	if (!array_grow((void **)&c->q, &c->qcap, c->nq + 1, sizeof(*c->q))) {
 		x->full = true;
 		return;
 	}
@@ -273,7 +273,7 @@ int tl_queued_before(const struct tl_index *x, int cpu, uint64_t ts, int *first)
 	return lo ? c->q[lo - 1].n : -1;
 }
 
-static void on_event(void *ctx, const struct rq_event *ev)
+static void index_on_event(void *ctx, const struct rq_event *ev)
 {
 	struct tl_index *x = ctx;
 
@@ -285,7 +285,7 @@ static void on_event(void *ctx, const struct rq_event *ev)
 		x->last_ts = ev->ts;
 	note_queues(x, ev);
 	if (ev->type == RQ_EV_LOST) {
-		if (!grow((void **)&x->lost, &x->lostcap, x->nlost + 1, sizeof(*x->lost))) {
+		if (!array_grow((void **)&x->lost, &x->lostcap, x->nlost + 1, sizeof(*x->lost))) {
 			x->full = true;
 			return;
 		}
@@ -312,7 +312,7 @@ static void on_event(void *ctx, const struct rq_event *ev)
 }
 
 /* Who runs on cpu from ts on: the model's answer (0 idle, -1 unknown: no run). */
-static void on_run(void *ctx, int cpu, int pid, uint64_t ts)
+static void index_on_run(void *ctx, int cpu, int pid, uint64_t ts)
 {
 	struct tl_index *x = ctx;
 	struct rq_task_info info;
@@ -330,13 +330,13 @@ static void on_run(void *ctx, int cpu, int pid, uint64_t ts)
 }
 
 /* The packed form of p; false when it cannot hold all of p (more[] must). */
-static bool pack(struct tl_index *x, const struct rq_placement *p, struct tl_pl *c)
+static bool pack_placement(struct tl_index *x, const struct rq_placement *p, struct tl_pl *c)
 {
 	struct rq_placement back, want;
 
 	*c = (struct tl_pl){
 		.ts = p->ts, .delay_ns = p->delay_ns, .seq = (uint32_t)p->seq, .pid = p->pid,
-		.writer = p->writer_pid, .comm = intern(x, p->comm),
+		.writer = p->writer_pid, .comm = intern_comm(x, p->comm),
 		.cpu = (int16_t)p->cpu, .from = (int16_t)p->from_cpu, .to = (int16_t)p->to_cpu,
 		.path = (uint8_t)p->path, .findings = (uint8_t)p->findings,
 		.possible = p->possible, .conf = (uint8_t)p->conf, .notes = p->notes,
@@ -373,7 +373,7 @@ static void more_compact(struct tl_index *x)
 	x->nmore = n;
 }
 
-static void on_settled(void *ctx, const struct rq_placement *p)
+static void index_on_settled(void *ctx, const struct rq_placement *p)
 {
 	struct tl_index *x = ctx;
 	struct tl_pl c;
@@ -393,13 +393,13 @@ static void on_settled(void *ctx, const struct rq_placement *p)
 			x->nlost -= x->nlost / 2;
 		}
 	}
-	if (!grow((void **)&x->pl, &x->plcap, x->npl + 1, sizeof(*x->pl))) {
+	if (!array_grow((void **)&x->pl, &x->plcap, x->npl + 1, sizeof(*x->pl))) {
 		x->full = true;
 		return;
 	}
-	if (!pack(x, p, &c)) {
+	if (!pack_placement(x, p, &c)) {
 		if (x->nmore >= UINT32_MAX ||
-		    !grow((void **)&x->more, &x->morecap, x->nmore + 1, sizeof(*x->more))) {
+		    !array_grow((void **)&x->more, &x->morecap, x->nmore + 1, sizeof(*x->more))) {
 			x->full = true;
 			return;
 		}
@@ -418,7 +418,8 @@ void tl_index_attach(struct tl_index *x, struct rq_analysis *an)
 	x->max_runs = max_runs;
 	x->an = an;
 	if (rq_analysis_subscribe(an, &(struct rq_observer){
-		.on_event = on_event, .on_settled = on_settled, .on_run = on_run, .ctx = x }))
+		.on_event = index_on_event, .on_settled = index_on_settled,
+		.on_run = index_on_run, .ctx = x }))
 		x->full = true;
 }
 

@@ -280,3 +280,13 @@ void rq_html_text(FILE *f, const char *s, size_t len)
 		}
 	}
 }
+
+bool rq_is_decimal(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}

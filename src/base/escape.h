@@ -58,4 +58,7 @@ void rq_csv_field(FILE *f, const char *s, size_t len);
  */
 void rq_html_text(FILE *f, const char *s, size_t len);
 
+/* Whether s is a decimal number: one digit at least and nothing else (a pid's name). */
+bool rq_is_decimal(const char *s);
+
 #endif

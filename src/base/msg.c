@@ -16,7 +16,7 @@ void rq_msg_set_sink(rq_msg_sink sink, void *data)
 	msg_data = data;
 }
 
-static void emit(enum rq_msg_kind kind, const char *fmt, va_list ap)
+static void msg_emit(enum rq_msg_kind kind, const char *fmt, va_list ap)
 {
 	char text[2048];
 
@@ -35,7 +35,7 @@ void rq_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(RQ_MSG_WARNING, fmt, ap);
+	msg_emit(RQ_MSG_WARNING, fmt, ap);
 	va_end(ap);
 }
 
@@ -44,6 +44,6 @@ void rq_progress(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(RQ_MSG_PROGRESS, fmt, ap);
+	msg_emit(RQ_MSG_PROGRESS, fmt, ap);
 	va_end(ap);
 }

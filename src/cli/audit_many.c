@@ -109,7 +109,7 @@ static int start(struct worker *w, const char *file, const struct audit_many_job
 }
 
 /* Read what is there; 0, or -1 at EOF or on an error (the fd is closed). */
-static int drain(struct worker *w)
+static int worker_drain(struct worker *w)
 {
 	char chunk[65536];
 	ssize_t n = read(w->fd, chunk, sizeof(chunk));
@@ -180,7 +180,7 @@ int audit_many(char **files, int nfiles, const struct audit_many_job *job, FILE 
 		for (int i = printed, k = 0; i < next && k < np; i++) {
 			if (w[i].fd < 0 || w[i].fd != pfd[k].fd)
 				continue;
-			if (pfd[k++].revents && drain(&w[i])) {
+			if (pfd[k++].revents && worker_drain(&w[i])) {
 				w[i].status = reap(&w[i]);
 				running--;
 			}

@@ -199,9 +199,9 @@ struct buf {
 	size_t size, len;
 };
 
-static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void buf_put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void put(struct buf *b, const char *fmt, ...)
+static void buf_put(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -218,11 +218,11 @@ static void put(struct buf *b, const char *fmt, ...)
 static void put_option(struct buf *b, const struct cli_option *o)
 {
 	if (o->flags & CLI_SHORT)
-		put(b, "-%c", o->key);
+		buf_put(b, "-%c", o->key);
 	else
-		put(b, "--%s", o->name);
+		buf_put(b, "--%s", o->name);
 	if (o->arg)
-		put(b, " %s", o->arg);
+		buf_put(b, " %s", o->arg);
 }
 
 void cli_synopsis(const struct cli_command *c, char *s, size_t size)
@@ -233,26 +233,26 @@ void cli_synopsis(const struct cli_command *c, char *s, size_t size)
 	if (!size)
 		return;
 	s[0] = '\0';
-	put(&b, (c->flags & (CLI_DEFAULT | CLI_FILE_FIRST)) ? "[%s]" : "%s", c->name);
+	buf_put(&b, (c->flags & (CLI_DEFAULT | CLI_FILE_FIRST)) ? "[%s]" : "%s", c->name);
 	if (c->lead)
-		put(&b, " %s", c->lead);
+		buf_put(&b, " %s", c->lead);
 	for (o = c->options; o && o->name; o++) {
 		if (o->flags & (CLI_HIDDEN | CLI_IN_LEAD | CLI_NESTED))
 			continue;
-		put(&b, (o->flags & CLI_REQUIRED) ? " " : " [");
+		buf_put(&b, (o->flags & CLI_REQUIRED) ? " " : " [");
 		put_option(&b, o);
 		for (const struct cli_option *n = o + 1; n->name && (n->flags & CLI_NESTED); n++) {
-			put(&b, " [");
+			buf_put(&b, " [");
 			put_option(&b, n);
-			put(&b, "]");
+			buf_put(&b, "]");
 		}
 		if (!(o->flags & CLI_REQUIRED))
-			put(&b, "]");
+			buf_put(&b, "]");
 		if (o->flags & CLI_REPEAT)
-			put(&b, "...");
+			buf_put(&b, "...");
 	}
 	if (c->operands)
-		put(&b, " %s", c->operands);
+		buf_put(&b, " %s", c->operands);
 }
 
 const struct cli_command *cli_find_sub(const struct cli_command *c, const char *name)
@@ -287,7 +287,7 @@ void cli_print_help(FILE *f, const struct cli_command *c)
 
 		if (o->flags & CLI_HIDDEN)
 			continue;
-		put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		buf_put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		if ((int)b.len > width && b.len <= HELP_COLUMN)
 			width = (int)b.len;
 	}
@@ -297,7 +297,7 @@ void cli_print_help(FILE *f, const struct cli_command *c)
 
 		if (o->flags & CLI_HIDDEN)
 			continue;
-		put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		buf_put(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		if (o->key > 0 && o->key < 256)
 			fprintf(f, "  -%c, %-*s", o->key, width, line);
 		else

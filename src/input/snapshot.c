@@ -20,6 +20,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "snapshot.h"
 
 struct cg_idle {
@@ -101,7 +102,7 @@ unsigned long rq_snapshot_lines(const struct rq_snapshot *s)
 	return s->lines;
 }
 
-static int emit(struct rq_snapshot *s, const struct rq_marker *m)
+static int emit_marker(struct rq_snapshot *s, const struct rq_marker *m)
 {
 	char line[1024];
 	int n = rq_marker_format(m, line, sizeof(line));
@@ -259,7 +260,7 @@ int rq_snapshot_task(struct rq_snapshot *s, int pid)
 		m.kind = RQ_MARK_TASK_GONE;
 		m.pid = pid;
 	}
-	return emit(s, &m);
+	return emit_marker(s, &m);
 }
 
 /* First CPU of a sysfs cpu list file, or -1. */
@@ -347,16 +348,6 @@ void rq_snapshot_cpu(int cpu, struct rq_marker *m)
 	}
 }
 
-static int all_digits(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
 int rq_snapshot_system(struct rq_snapshot *s)
 {
 	struct rq_marker m;
@@ -370,11 +361,11 @@ int rq_snapshot_system(struct rq_snapshot *s)
 	else
 		strcpy(m.release, "unknown");
 	m.cpus = ncpus;
-	if (emit(s, &m) < 0)
+	if (emit_marker(s, &m) < 0)
 		return -1;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		rq_snapshot_cpu(cpu, &m);
-		if (emit(s, &m) < 0)
+		if (emit_marker(s, &m) < 0)
 			return -1;
 	}
 	return 0;
@@ -396,7 +387,7 @@ int rq_snapshot_all(struct rq_snapshot *s)
 		while ((pe = readdir(proc))) {
 			int tgid;
 
-			if (!all_digits(pe->d_name))
+			if (!rq_is_decimal(pe->d_name))
 				continue;
 			tgid = atoi(pe->d_name);
 			snprintf(path, sizeof(path), "/proc/%d/task", tgid);
@@ -404,11 +395,11 @@ int rq_snapshot_all(struct rq_snapshot *s)
 			if (!tasks)
 				continue;
 			while ((te = readdir(tasks))) {
-				if (!all_digits(te->d_name))
+				if (!rq_is_decimal(te->d_name))
 					continue;
 				if (rq_snapshot_read_task(s, tgid, atoi(te->d_name), &m) < 0)
 					continue;	/* exited meanwhile */
-				if (emit(s, &m) < 0) {
+				if (emit_marker(s, &m) < 0) {
 					closedir(tasks);
 					closedir(proc);
 					return -1;
@@ -422,7 +413,7 @@ int rq_snapshot_all(struct rq_snapshot *s)
 	memset(&m, 0, sizeof(m));
 	m.kind = RQ_MARK_SNAPSHOT_DONE;
 	m.ntasks = ntasks;
-	if (emit(s, &m) < 0)
+	if (emit_marker(s, &m) < 0)
 		return -1;
 	return ntasks;
 }

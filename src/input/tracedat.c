@@ -361,7 +361,7 @@ static bool td_uncompress(struct rq_td *td, void *out, size_t outlen, const void
 		       "compression", what);
 }
 
-static bool grow(struct rq_td *td, uint8_t **buf, size_t *cap, size_t need)
+static bool buf_grow(struct rq_td *td, uint8_t **buf, size_t *cap, size_t need)
 {
 	uint8_t *p;
 
@@ -459,7 +459,7 @@ static uint8_t *read_section(struct rq_td *td, uint64_t off, uint16_t id, uint64
 			return NULL;
 		}
 		td->meta_bytes += usize;
-		if (!grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1))
+		if (!buf_grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1))
 			return NULL;
 		if (!td_pread(td, td->zbuf, zsize, off + 8, what))
 			return NULL;
@@ -1318,7 +1318,7 @@ static bool load_block(struct rq_td *td, struct td_cpu *c)
 		n = td->window;
 		if (end - c->next < n)
 			n = (size_t)(end - c->next);
-		if (!grow(td, &c->buf, &c->cap, n) ||
+		if (!buf_grow(td, &c->buf, &c->cap, n) ||
 		    !td_pread(td, c->buf, n, c->next, "CPU data"))
 			return false;
 		c->next += n;
@@ -1362,14 +1362,14 @@ static bool load_block(struct rq_td *td, struct td_cpu *c)
 					       (unsigned long long)(held_max(td) >> 20),
 					       (unsigned long long)td->file_size);
 			}
-			if (!grow(td, &c->buf, &c->cap, usize)) {
+			if (!buf_grow(td, &c->buf, &c->cap, usize)) {
 				__atomic_sub_fetch(td->held, more, __ATOMIC_RELAXED);
 				return false;
 			}
 		}
-		if (!grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1) ||
+		if (!buf_grow(td, &td->zbuf, &td->zcap, zsize ? zsize : 1) ||
 		    !td_pread(td, td->zbuf, zsize, c->next + 8, "a compressed chunk") ||
-		    !grow(td, &c->buf, &c->cap, usize ? usize : 1) ||
+		    !buf_grow(td, &c->buf, &c->cap, usize ? usize : 1) ||
 		    !td_uncompress(td, c->buf, usize, td->zbuf, zsize, "a CPU data chunk"))
 			return false;
 		c->next += 8 + (uint64_t)zsize;
@@ -2263,7 +2263,7 @@ static double file_progress(void *ctx)
 	return rq_td_progress(ctx);
 }
 
-static const char *file_error(void *ctx)
+static const char *source_error(void *ctx)
 {
 	return rq_td_error(ctx);
 }
@@ -2271,7 +2271,7 @@ static const char *file_error(void *ctx)
 static const struct rq_source_ops file_ops = {
 	.next = file_next,
 	.progress = file_progress,
-	.error = file_error,
+	.error = source_error,
 };
 
 void rq_source_file(struct rq_source *src, struct rq_td *td)

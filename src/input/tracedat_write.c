@@ -287,7 +287,7 @@ int rq_tdw_take_fd(struct rq_tdw *w)
 	return fd;
 }
 
-static int grow(struct rq_tdw *w, int cpu);
+static int cpu_buf_grow(struct rq_tdw *w, int cpu);
 static int store_page(struct rq_tdw *w, int cpu, const void *page, size_t len);
 
 int rq_tdw_add_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
@@ -434,7 +434,7 @@ static int store_page(struct rq_tdw *w, int cpu, const void *page, size_t len)
 	}
 	if (!w->begun && rq_tdw_begin(w, NULL, NULL, 0) < 0)
 		return -1;
-	if (w->tmp_pages[cpu] == w->reg_cap[cpu] && grow(w, cpu) < 0)
+	if (w->tmp_pages[cpu] == w->reg_cap[cpu] && cpu_buf_grow(w, cpu) < 0)
 		return -1;
 	if (write_all_at(w->fd, src, w->page_size,
 			 (off_t)(w->reg_off[cpu] + w->tmp_pages[cpu] * w->page_size)) < 0)
@@ -915,7 +915,7 @@ int rq_tdw_begin(struct rq_tdw *w, const struct rq_tdw_meta *meta, char *err, si
 }
 
 /* cpu's region is full: one GROWTH times larger at the end of the file. */
-static int grow(struct rq_tdw *w, int cpu)
+static int cpu_buf_grow(struct rq_tdw *w, int cpu)
 {
 	uint64_t from = w->reg_off[cpu], old_cap = w->reg_cap[cpu];
 	uint64_t to = w->file_end;
@@ -958,7 +958,7 @@ static int by_region(const void *a, const void *b, void *w)
  * readable throughout; a copy that fails (a full disk) leaves the rest where they are.
  * Returns the end of the data.
  */
-static uint64_t pack(struct rq_tdw *w)
+static uint64_t pack_page(struct rq_tdw *w)
 {
 	int *order = malloc(w->nslots * sizeof(*order));
 	uint64_t at = w->data_start;
@@ -1039,7 +1039,7 @@ int rq_tdw_finish(struct rq_tdw *w, const struct rq_tdw_meta *m, uint64_t *bytes
 			return -1;
 		}
 	}
-	end = pack(w);
+	end = pack_page(w);
 	for (int cpu = 0; cpu < w->nslots; cpu++)
 		set_entry(w, &b, &lo, cpu);
 	if (lo.sec_size_at)

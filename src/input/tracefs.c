@@ -1424,7 +1424,7 @@ static void truth_marker(struct session *s)
  * attribute markers (fork, exec, setaffinity), and those must be in the file.  Then stop
  * writing and drain what is left, partial pages included.
  */
-static int drain(struct session *s)
+static int drain_rings(struct session *s)
 {
 	const struct rq_budget b = { .max_seconds = 0.5 };
 	enum rq_pump_status st = RQ_PUMP_BUDGET;
@@ -1700,7 +1700,7 @@ int rq_recorder_finish(struct rq_recorder *r, int ret)
 	int wret;
 
 	stop_cmd(s);
-	if (ret < 0 || drain(s) < 0)
+	if (ret < 0 || drain_rings(s) < 0)
 		goto out;
 	ret = -1;
 	s->st->truth_drops = rq_truth_bpf_drops(s->bpf) + s->truth_lost;

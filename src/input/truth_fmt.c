@@ -105,7 +105,7 @@ char *rq_truth_format(int id, const char *kernel_format, size_t *len, int *hdr)
 	return text;
 }
 
-static void put(unsigned char *b, uint32_t *at, const void *v, uint32_t n)
+static void put_bytes(unsigned char *b, uint32_t *at, const void *v, uint32_t n)
 {
 	memcpy(b + *at, v, n);
 	*at += n;
@@ -128,24 +128,24 @@ uint32_t rq_truth_encode(const struct rq_truth_rec *r, int id, int hdr, int mach
 		words = RQ_TRUTH_MASK_WORDS;
 	memset(b, 0, (size_t)hdr);
 	memcpy(b, &type, 2);
-	put(b, &at, &r->pid, 4);
-	put(b, &at, &allowed, 2);
-	put(b, &at, &task_cpu, 2);
-	put(b, &at, &r->cpu, 2);
-	put(b, &at, &ncpu, 2);
-	put(b, &at, &policy, 1);
-	put(b, &at, &r->point, 1);
-	put(b, &at, &r->flags, 1);
-	put(b, &at, &(uint8_t){ 0 }, 1);
+	put_bytes(b, &at, &r->pid, 4);
+	put_bytes(b, &at, &allowed, 2);
+	put_bytes(b, &at, &task_cpu, 2);
+	put_bytes(b, &at, &r->cpu, 2);
+	put_bytes(b, &at, &ncpu, 2);
+	put_bytes(b, &at, &policy, 1);
+	put_bytes(b, &at, &r->point, 1);
+	put_bytes(b, &at, &r->flags, 1);
+	put_bytes(b, &at, &(uint8_t){ 0 }, 1);
 	fixed_end = at + 12;
 	/* __data_loc: offset in the low 16 bits, length in the high ones */
 	loc = fixed_end | (words * 8) << 16;
-	put(b, &at, &loc, 4);
+	put_bytes(b, &at, &loc, 4);
 	loc = (fixed_end + words * 8) | ((uint32_t)ncpu * RQ_TRUTH_FILE_CPU) << 16;
-	put(b, &at, &loc, 4);
+	put_bytes(b, &at, &loc, 4);
 	loc = (fixed_end + words * 8 + (uint32_t)ncpu * RQ_TRUTH_FILE_CPU) | ((uint32_t)ncpu * 2) << 16;
-	put(b, &at, &loc, 4);
-	put(b, &at, r->mask, words * 8);
+	put_bytes(b, &at, &loc, 4);
+	put_bytes(b, &at, r->mask, words * 8);
 	for (int i = 0; i < ncpu; i++) {
 		const struct rq_truth_cpu *c = &r->cpus[i];
 		uint8_t e[4] = {
@@ -154,10 +154,10 @@ uint32_t rq_truth_encode(const struct rq_truth_rec *r, int id, int hdr, int mach
 			c->curr_policy, c->nr_running, c->h_nr_idle,
 		};
 
-		put(b, &at, &c->curr_pid, 4);
-		put(b, &at, e, 4);
+		put_bytes(b, &at, &c->curr_pid, 4);
+		put_bytes(b, &at, e, 4);
 	}
 	for (int i = 0; i < ncpu; i++)
-		put(b, &at, &r->cpus[i].cpu, 2);
+		put_bytes(b, &at, &r->cpus[i].cpu, 2);
 	return at;
 }

@@ -270,7 +270,7 @@ static void intern_clear(struct rq_perfetto *p)
  * The iid of s in table t; a string seen first is added to the packet's InternedData
  * (p->interned).  0 when memory ran out (the caller leaves the field out).
  */
-static uint64_t intern(struct rq_perfetto *p, unsigned int t, const char *s, size_t n)
+static uint64_t intern_string(struct rq_perfetto *p, unsigned int t, const char *s, size_t n)
 {
 	uint64_t h = hash(t, s, n);
 	size_t i = (size_t)(h % RQ_PF_SLOTS);
@@ -317,7 +317,7 @@ static uint64_t intern(struct rq_perfetto *p, unsigned int t, const char *s, siz
 
 static uint64_t intern_str(struct rq_perfetto *p, unsigned int t, const char *s)
 {
-	return intern(p, t, s, strlen(s));
+	return intern_string(p, t, s, strlen(s));
 }
 
 /* A task name or other untrusted text: valid UTF-8 without controls (escape.c). */

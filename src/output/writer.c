@@ -21,21 +21,21 @@ const struct rq_writer_ops *rq_writer_find(const char *name)
 	return NULL;
 }
 
-static void on_settled(void *ctx, const struct rq_placement *p)
+static void writer_on_settled(void *ctx, const struct rq_placement *p)
 {
 	struct rq_writer *w = ctx;
 
 	w->ops->placement(w, p);
 }
 
-static void on_run(void *ctx, int cpu, int pid, uint64_t ts)
+static void writer_on_run(void *ctx, int cpu, int pid, uint64_t ts)
 {
 	struct rq_writer *w = ctx;
 
 	w->ops->run(w, cpu, pid, ts);
 }
 
-static void on_event(void *ctx, const struct rq_event *ev)
+static void writer_on_event(void *ctx, const struct rq_event *ev)
 {
 	struct rq_writer *w = ctx;
 
@@ -59,9 +59,9 @@ int rq_writer_begin(struct rq_writer *w, const struct rq_writer_ops *ops, FILE *
 	if (ops->placement || ops->run || ops->event) {
 		struct rq_observer o = { .ctx = w };
 
-		o.on_settled = ops->placement ? on_settled : NULL;
-		o.on_run = ops->run ? on_run : NULL;
-		o.on_event = ops->event ? on_event : NULL;
+		o.on_settled = ops->placement ? writer_on_settled : NULL;
+		o.on_run = ops->run ? writer_on_run : NULL;
+		o.on_event = ops->event ? writer_on_event : NULL;
 		if (rq_analysis_subscribe(an, &o))
 			return -1;
 		w->subscribed = true;

@@ -101,6 +101,19 @@ static void csv_fields_follow_rfc4180(void **state)
 	free(out);
 }
 
+/* a pid's directory name in /proc, a search for a pid: digits only, at least one */
+static void decimal_is_digits_only(void **state)
+{
+	(void)state;
+	assert_true(rq_is_decimal("0"));
+	assert_true(rq_is_decimal("4194304"));
+	assert_false(rq_is_decimal(""));
+	assert_false(rq_is_decimal("12a"));
+	assert_false(rq_is_decimal("-1"));
+	assert_false(rq_is_decimal(" 1"));
+	assert_false(rq_is_decimal("\xd9\xa3"));	/* a digit of another script */
+}
+
 static void cpumask_list_syntax(void **state)
 {
 	struct rq_cpumask m = { 0 };
@@ -299,6 +312,7 @@ int main(void)
 		cmocka_unit_test(json_strings_are_valid),
 		cmocka_unit_test(json_keeps_utf8_escapes_invisible),
 		cmocka_unit_test(csv_fields_follow_rfc4180),
+		cmocka_unit_test(decimal_is_digits_only),
 		cmocka_unit_test(cpumask_list_syntax),
 		cmocka_unit_test(marker_roundtrip_with_hostile_comm),
 		cmocka_unit_test(marker_fields_are_range_checked),
