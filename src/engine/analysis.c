@@ -164,6 +164,16 @@ void rq_analysis_note_eas(struct rq_analysis *an, const char *name)
 	an->facts.asym_capacity = true;
 }
 
+const struct rq_analysis_opts *rq_analysis_opts(const struct rq_analysis *an)
+{
+	return &an->opts;
+}
+
+void rq_analysis_note_truth_rejected(struct rq_analysis *an, unsigned int rejected)
+{
+	an->truth.summary.rejected |= rejected;
+}
+
 /* Which hooks some subscriber has: one flag each for the per-event tests. */
 static void obs_flags(struct rq_analysis *an)
 {

@@ -525,6 +525,17 @@ void rq_analysis_note_cut(struct rq_analysis *an, const char *why);
  */
 void rq_analysis_note_eas(struct rq_analysis *an, const char *name);
 /*
+ * The options an was made with (rq_analysis_new()), filter NULL: the analysis keeps its
+ * own copy of the filter.  Valid until rq_analysis_free().
+ */
+const struct rq_analysis_opts *rq_analysis_opts(const struct rq_analysis *an);
+/*
+ * A pre-check over the file's start refused these fields of its rqpath:truth records
+ * (bits of enum rq_tchk_kind, added to rq_truth_summary.rejected): no record is used, the
+ * verdicts are the model's.  After rq_analysis_begin(), before the first event.
+ */
+void rq_analysis_note_truth_rejected(struct rq_analysis *an, unsigned int rejected);
+/*
  * What the engine tells its subscribers, as it happens (any hook may be NULL; ctx is
  * handed back to each).  All are called from inside rq_analysis_feed() (or
  * rq_analysis_finish()); the pointers they get are valid only during the call.
