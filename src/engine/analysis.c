@@ -13,8 +13,13 @@
 
 #include <bsd/string.h>
 
+#include "classify.h"
+#include "cpubits.h"
+#include "delay_store.h"
 #include "engine.h"
+#include "model.h"
 #include "pump.h"
+#include "truth_model.h"
 
 /*
  * The model changed who runs on cpu (a switch, a record's writer, lost events): the one

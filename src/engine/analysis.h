@@ -6,10 +6,10 @@
  * Feed it rq_event records in timestamp order with rq_analysis_feed(), call
  * rq_analysis_finish() at the end, then read what it found: rq_analysis_summary(),
  * rq_recent(), rq_task_info_get()/rq_task_info_foreach().  struct rq_analysis, struct
- * rq_task and struct rq_delay are private to the engine (engine.h).  Memory grows with
- * tasks and CPUs, never with the length of the trace: placements are counted, the last
- * RQ_RECENT_DEFAULT of them are kept in a ring, and each finding keeps its first
- * RQ_MAX_EXAMPLES examples.
+ * rq_task and struct rq_delay are private to the engine (engine.h, delay_store.h).
+ * Memory grows with tasks and CPUs, never with the length of the trace: placements are
+ * counted, the last RQ_RECENT_DEFAULT of them are kept in a ring, and each finding keeps
+ * its first RQ_MAX_EXAMPLES examples.
  */
 #ifndef RQPATH_ANALYSIS_H
 #define RQPATH_ANALYSIS_H

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpubits.h"
 #include "engine.h"
+#include "model.h"
 
 int rqe_cpubits_init(struct rq_analysis *an)
 {

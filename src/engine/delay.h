@@ -92,7 +92,7 @@ struct rq_task;
 
 struct rq_event;
 
-/* The store of an analysis (rq_analysis_delay()); private to the engine (engine.h). */
+/* The store of an analysis (rq_analysis_delay()); private to the engine (delay_store.h). */
 struct rq_delay;
 
 

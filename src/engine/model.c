@@ -15,8 +15,14 @@
 
 #include <bsd/string.h>
 
+#include "classify.h"
+#include "cpubits.h"
+#include "delay_store.h"
 #include "engine.h"
+#include "findings.h"
 #include "markers.h"
+#include "model.h"
+#include "truth_model.h"
 
 static void retire_task(struct rq_analysis *an, struct rq_task *t);
 
