@@ -46,8 +46,9 @@
  * The fields every event of the task reads or writes come first, in the first two
  * cache lines (a switch, a waking, a wakeup: the pid, its state and queue, its class,
  * its CPUs, its name); the rarer ones (fork, exec, syscalls, stopper moves, NUMA, the
- * counters) after them (issue 23).  CPU numbers that are only ever set to a CPU of the
- * trace or -1 are 16 bits (RQ_MAX_CPUS is 4096); those a record sets unchecked are int.
+ * counters) after them, so that most events load no other line of the task.  CPU numbers
+ * that are only ever set to a CPU of the trace or -1 are 16 bits (RQ_MAX_CPUS is 4096);
+ * those a record sets unchecked are int.
  */
 struct rq_task {
 	/* ---- every event: the first cache line */
@@ -235,7 +236,7 @@ struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
  * One CPU of the model (struct rq_cpu_summary is what the outputs see of it).  What most
  * events of the CPU read is in its first cache line (the CPUs are allocated on a cache
  * line, 192 bytes each: with 256 CPUs an event then touches mostly the first line of one
- * or two, issue 23); the counters and the rarer fields follow.
+ * or two, and those stay in L1); the counters and the rarer fields follow.
  */
 struct rq_cpu {
 	/*

@@ -14,8 +14,8 @@
 
 /*
  * An interned CPU set (model.c): the tasks allowed the same CPUs share one, counted, so
- * that 100 k tasks allowed everywhere hold one set, not 100 k (issue 23).  Every set of
- * an analysis has nr_cpus bits.
+ * that 100 k tasks allowed everywhere hold one set, not 100 k: a task's memory does not
+ * grow with the number of CPUs.  Every set of an analysis has nr_cpus bits.
  */
 struct rqe_mask {
 	struct rq_cpumask m;	/* first: a task's mask pointer is its entry's */
@@ -60,7 +60,7 @@ struct rqe_tasks {
 	/*
 	 * the pids each page holds: a page whose last task is evicted is freed, or a kernel
 	 * handing out ever higher pids (until pid_max wraps) would cost 8 bytes for every pid
-	 * it ever used, i.e. memory growing with the trace's length (issue 23)
+	 * it ever used: memory grows with the tasks alive, never with the trace's length
 	 */
 	uint16_t pid_page_used[RQ_PID_LIMIT / RQ_PID_PAGE];
 	/*
