@@ -13,8 +13,13 @@
 
 #include <bsd/string.h>
 
+#include "classify.h"
+#include "cpubits.h"
+#include "delay_store.h"
 #include "engine.h"
+#include "model.h"
 #include "pump.h"
+#include "truth_model.h"
 
 /*
  * The model changed who runs on cpu (a switch, a record's writer, lost events): the one
@@ -162,6 +167,16 @@ void rq_analysis_note_eas(struct rq_analysis *an, const char *name)
 		return;		/* the capacities are known: they decide */
 	an->facts.capacity_source = "eas-events";
 	an->facts.asym_capacity = true;
+}
+
+const struct rq_analysis_opts *rq_analysis_opts(const struct rq_analysis *an)
+{
+	return &an->opts;
+}
+
+void rq_analysis_note_truth_rejected(struct rq_analysis *an, unsigned int rejected)
+{
+	an->truth.summary.rejected |= rejected;
 }
 
 /* Which hooks some subscriber has: one flag each for the per-event tests. */

@@ -6,10 +6,10 @@
  * Feed it rq_event records in timestamp order with rq_analysis_feed(), call
  * rq_analysis_finish() at the end, then read what it found: rq_analysis_summary(),
  * rq_recent(), rq_task_info_get()/rq_task_info_foreach().  struct rq_analysis, struct
- * rq_task and struct rq_delay are private to the engine (engine.h).  Memory grows with
- * tasks and CPUs, never with the length of the trace: placements are counted, the last
- * RQ_RECENT_DEFAULT of them are kept in a ring, and each finding keeps its first
- * RQ_MAX_EXAMPLES examples.
+ * rq_task and struct rq_delay are private to the engine (engine.h, delay_store.h).
+ * Memory grows with tasks and CPUs, never with the length of the trace: placements are
+ * counted, the last RQ_RECENT_DEFAULT of them are kept in a ring, and each finding keeps
+ * its first RQ_MAX_EXAMPLES examples.
  */
 #ifndef RQPATH_ANALYSIS_H
 #define RQPATH_ANALYSIS_H
@@ -524,6 +524,17 @@ void rq_analysis_note_cut(struct rq_analysis *an, const char *why);
  * capacities from the trace or --topology, the machine is taken as asymmetric.
  */
 void rq_analysis_note_eas(struct rq_analysis *an, const char *name);
+/*
+ * The options an was made with (rq_analysis_new()), filter NULL: the analysis keeps its
+ * own copy of the filter.  Valid until rq_analysis_free().
+ */
+const struct rq_analysis_opts *rq_analysis_opts(const struct rq_analysis *an);
+/*
+ * A pre-check over the file's start refused these fields of its rqpath:truth records
+ * (bits of enum rq_tchk_kind, added to rq_truth_summary.rejected): no record is used, the
+ * verdicts are the model's.  After rq_analysis_begin(), before the first event.
+ */
+void rq_analysis_note_truth_rejected(struct rq_analysis *an, unsigned int rejected);
 /*
  * What the engine tells its subscribers, as it happens (any hook may be NULL; ctx is
  * handed back to each).  All are called from inside rq_analysis_feed() (or

@@ -9,7 +9,13 @@
 
 #include <bsd/string.h>
 
+#include "classify.h"
+#include "cpubits.h"
+#include "delay_store.h"
 #include "engine.h"
+#include "findings.h"
+#include "model.h"
+#include "truth_model.h"
 
 static void placement_init(struct rq_placement *p, const struct rq_event *ev,
 			   const struct rq_task *t, int from, int to, enum rq_path path,

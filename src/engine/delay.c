@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "classify.h"
 #include "delay.h"
+#include "delay_store.h"
+#include "engine.h"
 
 /* ---- the sketch ------------------------------------------------------------ */
 

@@ -73,8 +73,9 @@ struct rq_delay_pending {
 /*
  * Per task, inside struct rq_task: zero means never ran (task_init memsets it).  The
  * last RQ_DELAY_RUNS switch-in times, as the latest and the gaps back from it, 32 bits
- * each (20 bytes, not 32: issue 23); a gap that does not fit (over 4.29 s, or a clock
- * going back) moves the ring into the task's cold part for good (spilled).
+ * each (20 bytes, not 32: every task holds them, and a live task stays within 200
+ * bytes); a gap that does not fit (over 4.29 s, or a clock going back) moves the ring
+ * into the task's cold part for good (spilled).
  */
 #define RQ_DELAY_RUNS 4
 struct rq_delay_task {
@@ -92,7 +93,7 @@ struct rq_task;
 
 struct rq_event;
 
-/* The store of an analysis (rq_analysis_delay()); private to the engine (engine.h). */
+/* The store of an analysis (rq_analysis_delay()); private to the engine (delay_store.h). */
 struct rq_delay;
 
 

@@ -1,14 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * engine.h - what the engine's own files share, and nobody else includes: the
- * constants of the model, the small helpers every part uses, and the functions one
- * part calls in another.  The engine is split along its seams:
+ * engine.h - what several of the engine's files share, and nobody else includes: the
+ * task, the CPU and the analysis (each part's state in a sub-struct of its own header),
+ * the constants and small helpers most parts use, and the functions that more than one
+ * other part calls.  What one part alone calls in another is in the private header of
+ * the part that defines it:
  *
- *   analysis.c  rq_analysis_feed() (one handler per event type) and the life cycle
- *   model.c     tasks, their attributes, per-CPU runqueues, markers, lost events
- *   classify.c  placements: which select_task_rq() path, with what confidence
- *   findings.c  the judges and the stores of their verdicts
- *   profile.c, describe.c, delay.c, topology.c: see their own headers
+ *   model.h        model.c: tasks, their attributes, per-CPU runqueues, markers, lost events
+ *   cpubits.h      cpubits.c: the CPUs as bitmaps, the wakings' snapshots
+ *   classify.h     classify.c: placements: which select_task_rq() path, with what confidence
+ *   truth_model.h  truth.c: the kernel's state from the rqpath:truth records
+ *   findings.h     findings.c: the judges and the stores of their verdicts
+ *   delay_store.h  delay.c: the queue-delay store (delay.h is its public face)
+ *
+ * analysis.c (rq_analysis_feed(), one handler per event type, and the life cycle),
+ * profile.c, describe.c, topology.c, task_info.c: see analysis.h.
+ *
+ * The four headers whose part's state struct rq_analysis embeds (model.h, cpubits.h,
+ * classify.h, truth_model.h) come in two halves: the state, which engine.h includes with
+ * RQPATH_ENGINE_STATE_ONLY defined, and the functions, which include engine.h.  A file
+ * includes the headers of the parts it calls, in any order.
  */
 #ifndef RQPATH_ENGINE_H
 #define RQPATH_ENGINE_H
@@ -18,10 +29,14 @@
 #include <string.h>
 
 #include "analysis.h"
+
+/* each part's state, for struct rq_analysis: the first half of its header */
+#define RQPATH_ENGINE_STATE_ONLY
 #include "classify.h"
 #include "cpubits.h"
 #include "model.h"
 #include "truth_model.h"
+#undef RQPATH_ENGINE_STATE_ONLY
 
 /*
  * One task as the engine knows it.  Outside the engine (outputs, views) a task is seen
@@ -31,8 +46,9 @@
  * The fields every event of the task reads or writes come first, in the first two
  * cache lines (a switch, a waking, a wakeup: the pid, its state and queue, its class,
  * its CPUs, its name); the rarer ones (fork, exec, syscalls, stopper moves, NUMA, the
- * counters) after them (issue 23).  CPU numbers that are only ever set to a CPU of the
- * trace or -1 are 16 bits (RQ_MAX_CPUS is 4096); those a record sets unchecked are int.
+ * counters) after them, so that most events load no other line of the task.  CPU numbers
+ * that are only ever set to a CPU of the trace or -1 are 16 bits (RQ_MAX_CPUS is 4096);
+ * those a record sets unchecked are int.
  */
 struct rq_task {
 	/* ---- every event: the first cache line */
@@ -176,12 +192,6 @@ static inline struct rq_task_cold *rqe_cold_if(const struct rq_task *t)
 	return t->cold != &rqe_cold_none ? (struct rq_task_cold *)t->cold : NULL;
 }
 
-/* A prio from a record, in 16 bits: what prio tests (< 100, PRIO_UNKNOWN) says stays. */
-static inline int16_t rqe_prio(int v)
-{
-	return v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : (int16_t)v;
-}
-
 /* *c += n; what does not fit in 16 bits is returned, for the cold part's counter */
 static inline uint64_t rqe_add16(uint16_t *c, uint64_t n)
 {
@@ -205,46 +215,12 @@ static inline uint64_t rqe_add16(uint16_t *c, uint64_t n)
 			c_->field += carry_;						\
 	} while (0)
 
-
-
 /* Call fn for each task known; stops early when fn returns non-zero. */
 int rqe_task_foreach(const struct rq_analysis *an, int (*fn)(const struct rq_task *, void *),
 		    void *data);
 /* rqe_task_mask() of a task whose mask is no fact (out of line: the rarer case) */
 const struct rq_cpumask *rqe_task_mask_unknown(const struct rq_analysis *an,
 					       const struct rq_task *t, unsigned int *assume);
-
-/* The queue-delay store (delay.h), one per analysis. */
-struct rq_delay {
-	/*
-	 * the statistics: a measured delay goes into one sketch, its path's (unflagged or
-	 * flagged), and into its findings'; the groups the outputs read (per path, per kind,
-	 * every placement) are merged from the path sketches when read (rq_delay_path() ...)
-	 */
-	struct rq_sketch *added;	/* [RQ_PATH__COUNT * 2]: unflagged, flagged */
-	struct rq_sketch *finding;	/* [RQ_FIND__COUNT] */
-	struct rq_sketch *path;		/* [RQ_PATH__COUNT] */
-	struct rq_sketch *kind;		/* [RQ_KIND__COUNT * 2]: unflagged, flagged */
-	struct rq_sketch all[2];	/* every placement: unflagged, flagged */
-	uint64_t nadded, merged;	/* values added; nadded when the groups were merged */
-	uint64_t not_run;	/* placements whose task had not run again when the trace ended */
-	uint64_t unmeasured;	/* the switch-in may be missing: events were lost on the CPU */
-	/*
-	 * of those, the ones with another cause: a placement classified late (a
-	 * migration/N move, once what followed was known) whose first run after it the
-	 * ring of recent switch-ins no longer reaches; a task no longer known, or no memory
-	 */
-	uint64_t unmeasured_late, unmeasured_other;
-	uint64_t no_memory;	/* values a sketch could not take (allocation failure) */
-	/* pending placements: a pool with a free list, linked per task */
-	struct rq_delay_pending *pool;
-	struct rq_placement *full;	/* the whole placements, same index, while a sink is set */
-	uint32_t pool_cap, pool_used, free_head;	/* free_head: index + 1, 0 none */
-	bool keep_full;		/* a subscriber wants whole placements settled (on_settled) */
-	bool finishing;		/* rqe_delay_finish(): nothing is held any longer */
-	struct rq_analysis *an;
-};
-
 
 /*
  * The page of pid_pages that no known pid is in: every entry of the index points to it
@@ -255,17 +231,12 @@ extern struct rq_task *const rqe_no_pid_page[RQ_PID_PAGE];
 
 /* rqe_task_find() of a pid not in the direct index */
 struct rq_task *rqe_task_find_hashed(const struct rq_analysis *an, int pid);
-/* rqe_task_get() of a pid not known yet (pid > 0) */
-struct rq_task *rqe_task_new(struct rq_analysis *an, int pid, uint64_t ts);
-/* free the memory of every task (rq_analysis_free()) */
-void rqe_tasks_free(struct rq_analysis *an);
-/* rqe_enqueue() of a full list: double it */
 
 /*
  * One CPU of the model (struct rq_cpu_summary is what the outputs see of it).  What most
  * events of the CPU read is in its first cache line (the CPUs are allocated on a cache
  * line, 192 bytes each: with 256 CPUs an event then touches mostly the first line of one
- * or two, issue 23); the counters and the rarer fields follow.
+ * or two, and those stay in L1); the counters and the rarer fields follow.
  */
 struct rq_cpu {
 	/*
@@ -378,7 +349,7 @@ struct rq_analysis {
 	struct rqe_tasks tasks;	/* the tasks and their memory (model.h) */
 	struct rqe_held held;	/* placements held until what follows is known (classify.h) */
 	struct rqe_recent recent;	/* recent placements ring (classify.h) */
-	struct rq_delay *delay;	/* queue delay of each placement (delay.h) */
+	struct rq_delay *delay;	/* queue delay of each placement (delay_store.h) */
 	struct rqe_observers obs;	/* rq_analysis_subscribe()'s subscribers */
 	struct rqe_truth truth;	/* the kernel's state, from rqpath:truth (truth_model.h) */
 	/* rq_analysis_summary()'s answer, refilled at each call */
@@ -386,10 +357,6 @@ struct rq_analysis {
 	struct rq_cpu_summary *cpu_summary;
 };
 
-/*
- * The task with that pid, or NULL; valid until the next rq_analysis_feed() (it may be
- * evicted) or rq_analysis_free().
- */
 /* Whether p is one the filter keeps (classify.c); true without a filter. */
 bool rqe_in_scope_slow(const struct rq_analysis *an, const struct rq_placement *p);
 static inline bool rqe_in_scope(const struct rq_analysis *an, const struct rq_placement *p)
@@ -405,6 +372,10 @@ static inline struct rq_finding_store *rqe_store(struct rq_analysis *an,
 	return rqe_in_scope(an, p) ? &an->findings[f] : &an->scope.filtered_out[f];
 }
 
+/*
+ * The task with that pid, or NULL; valid until the next rq_analysis_feed() (it may be
+ * evicted) or rq_analysis_free().
+ */
 static inline struct rq_task *rqe_task_find(const struct rq_analysis *an, int pid)
 {
 	unsigned int i = (unsigned int)pid;	/* a negative pid is >= RQ_PID_LIMIT */
@@ -415,139 +386,13 @@ static inline struct rq_task *rqe_task_find(const struct rq_analysis *an, int pi
 	return an->tasks.pid_pages[i / RQ_PID_PAGE][i % RQ_PID_PAGE];
 }
 
-/* The task with that pid, created if new; NULL for pid <= 0 or out of memory. */
-static inline struct rq_task *rqe_task_get(struct rq_analysis *an, int pid, uint64_t ts)
-{
-	struct rq_task *t = rqe_task_find(an, pid);
-
-	return t || pid <= 0 ? t : rqe_task_new(an, pid, ts);
-}
-
 #define NSEC_PER_MSEC 1000000ULL
-/* how long a migration/N move may wait for its exec to show (exec loads the binary) */
-#define STOPPER_EXEC_WINDOW (100 * NSEC_PER_MSEC)
-/* an affinity syscall this recent explains a stopper or caller-context move */
-#define AFFINITY_WINDOW (10 * NSEC_PER_MSEC)
-#define NUMA_WINDOW (10 * NSEC_PER_MSEC)
-/* exited tasks kept for the views before the oldest is evicted */
-#define EXITED_KEEP 4096
 #define PRIO_UNKNOWN -1000
-/*
- * DELAY_DEQUEUE (v6.12+) leaves a blocked, not yet eligible fair task enqueued until
- * it would be picked; no event says when.  The model counts it as possibly enqueued on
- * its CPU until that CPU goes idle or for this long, about two ticks plus a slice.
- */
-#define DELAYED_WINDOW (10 * NSEC_PER_MSEC)
-#define SCHED_RESET_ON_FORK 0x40000000
-/*
- * A CPU's runqueue is known once the CPU is seen going idle, or after this long of
- * watching its switches: a fair task queued before the trace started would have run
- * (and been seen) by then, since a slice is a few milliseconds.  Inferred.
- */
-#define CPU_KNOWN_AFTER (20 * NSEC_PER_MSEC)
-/*
- * An exec's rqpath:truth record follows its event (the BPF program of the tracepoint runs
- * after its ftrace probe) by at most this much (truth.c): a microsecond on bare metal, but
- * milliseconds where the virtual CPU is descheduled between the two probes (4.4 ms seen in
- * a 16-vCPU guest of a loaded host), and the recorder's marker may come in between.
- */
-#define TRUTH_EXEC_AFTER (20 * NSEC_PER_MSEC)
 
 static inline bool rqe_valid_cpu(const struct rq_analysis *an, int cpu)
 {
 	/* one compare: a negative cpu is a large unsigned */
 	return (unsigned int)cpu < (unsigned int)an->nr_cpus;
-}
-
-/*
- * The per-CPU lists hold task pointers and each task knows its index, so that taking
- * a task off is O(1); a task leaves every list before it is freed (evict_task).  A few
- * calls per event: inline.
- */
-static inline void rqe_list_del(struct rq_task **list, int *n, struct rq_task *t)
-{
-	int i = t->rq_index;
-
-	if ((unsigned int)i >= (unsigned int)*n || list[i] != t)
-		return;
-	list[i] = list[--(*n)];
-	list[i]->rq_index = i;
-	t->rq_index = -1;
-}
-
-/* cpu's idle and busy bits are to be worked out again (cpubits.c) */
-static inline void rqe_cpu_dirty(struct rq_analysis *an, int cpu)
-{
-	struct rq_cpu *c = &an->cpus[cpu];
-
-	if (!c->dirty) {
-		c->dirty = true;
-		an->bits.dirty[an->bits.ndirty++] = cpu;
-	}
-}
-
-/* A list's capacity from its bits in struct rq_cpu: 1 << cap, 0 when there is none. */
-static inline int rqe_list_cap(unsigned int cap)
-{
-	return cap ? 1 << cap : 0;
-}
-
-/* Double cpu's queue or maybe-delayed set (8 to start with); -1 out of memory. */
-int rqe_list_grow(struct rq_cpu *c, bool delayed);
-
-/* The low 32 bits of a count in lo, the rest in hi: the count (hi << 32 | lo). */
-static inline void rqe_count32(uint32_t *lo, uint32_t *hi)
-{
-	if (!++*lo)
-		++*hi;
-}
-
-/* Take t off whatever runqueue list the model has it on. */
-static inline void rqe_remove(struct rq_analysis *an, struct rq_task *t)
-{
-	struct rq_cpu *c;
-
-	if (!rqe_valid_cpu(an, t->rq_cpu))
-		return;
-	rqe_cpu_dirty(an, t->rq_cpu);
-	c = &an->cpus[t->rq_cpu];
-	if (t->on_delayed)
-		rqe_list_del(c->delayed, &c->ndelayed, t);
-	else
-		rqe_list_del(c->queued, &c->nqueued, t);
-	t->rq_cpu = -1;
-	t->on_delayed = false;
-}
-
-/* Put t at the end of cpu's queue, or of its maybe-delayed set. */
-static inline void rqe_enqueue(struct rq_analysis *an, struct rq_task *t, int cpu, bool delayed)
-{
-	struct rq_task **list;
-	struct rq_cpu *c;
-	int *n;
-
-	rqe_remove(an, t);
-	if (!rqe_valid_cpu(an, cpu))
-		return;
-	c = &an->cpus[cpu];
-	n = delayed ? &c->ndelayed : &c->nqueued;
-	if (*n == rqe_list_cap(delayed ? c->delayed_cap : c->queued_cap) &&
-	    rqe_list_grow(c, delayed))
-		return;
-	list = delayed ? c->delayed : c->queued;
-	rqe_cpu_dirty(an, cpu);
-	t->rq_index = *n;
-	list[(*n)++] = t;
-	t->rq_cpu = cpu;
-	t->on_delayed = delayed;
-}
-
-/* idle_cpu(): the idle task runs, nothing queued, no wakeup on its way. */
-static inline bool rqe_cpu_truly_idle(const struct rq_analysis *an, int cpu)
-{
-	const struct rq_cpu *c = &an->cpus[cpu];
-
-	return c->known && c->curr == 0 && !c->nqueued && !c->ndelayed && !c->pending_wakeups;
 }
 
 #define BITS_PER_UL (sizeof(unsigned long) * 8)
@@ -562,11 +407,6 @@ static inline bool rqe_bit_test(const unsigned long *bits, int cpu)
 	return bits[cpu / BITS_PER_UL] & (1UL << (cpu % BITS_PER_UL));
 }
 
-static inline void rqe_bit_set(unsigned long *bits, int cpu)
-{
-	bits[cpu / BITS_PER_UL] |= 1UL << (cpu % BITS_PER_UL);
-}
-
 /* RT and DL tasks show prio < 100 (DL: -1) in every sched event. */
 static inline bool rqe_task_is_rt_or_dl(const struct rq_task *t)
 {
@@ -574,11 +414,6 @@ static inline bool rqe_task_is_rt_or_dl(const struct rq_task *t)
 	    t->policy == RQ_SCHED_DEADLINE)
 		return true;
 	return t->prio != PRIO_UNKNOWN && t->prio < 100;
-}
-
-static inline bool rqe_task_is_idle_class(const struct rq_task *t)
-{
-	return t->policy == RQ_SCHED_IDLE || t->idle_cgroup;
 }
 
 /*
@@ -608,62 +443,6 @@ static inline const struct rq_cpumask *rqe_task_mask(const struct rq_analysis *a
 }
 
 /*
- * What a known policy rests on, 1 << RQ_ASSUME_*: a policy changes through
- * sched_setscheduler() or sched_setattr(), and the model sees a change only with both
- * syscalls' enter and exit events; without any one of them a change since the policy was
- * learnt is unseen.  That holds for a sched_setscheduler value the trace shows as much as
- * for a /proc read (a marker's) or an inherited one: a later sched_setattr() the trace
- * lacks changes it just as unseen, as a marker's mask rests on cpuset-unseen whatever
- * sched_setaffinity events the trace has.  The truth records' policy is the kernel's:
- * its verdicts never ask here.
- */
-static inline unsigned int rqe_policy_unseen(const struct rq_analysis *an)
-{
-	return an->facts.has_event[RQ_EV_SETSCHED_ENTER] && an->facts.has_event[RQ_EV_SETSCHED_EXIT] &&
-	       an->facts.has_event[RQ_EV_SETATTR_ENTER] && an->facts.has_event[RQ_EV_SETATTR_EXIT] ?
-	       0 : 1u << RQ_ASSUME_POLICY_LAST_READ;
-}
-
-/*
- * Is t SCHED_IDLE work (policy SCHED_IDLE or under a cpu.idle cgroup)?  1 yes, 0 no, -1
- * unknown.  SCHED_IDLE is never assumed: the priority fields cannot show it (a SCHED_IDLE
- * task has prio 120 like a nice-0 SCHED_NORMAL one).  They do show RT and DL, which is
- * an answer "no" resting on RQ_ASSUME_POLICY_PRIO when no policy is known.  An answer
- * from a known policy rests on rqe_policy_unseen(); a cpu.idle cgroup answers "yes"
- * whatever the policy.
- */
-static inline int rqe_idle_class(const struct rq_analysis *an, const struct rq_task *t,
-			     unsigned int *assume)
-{
-	if (!t)
-		return -1;
-	if (t->idle_cgroup)
-		return 1;
-	if (t->policy != RQ_POLICY_UNKNOWN) {
-		*assume |= rqe_policy_unseen(an);
-		return t->policy == RQ_SCHED_IDLE;
-	}
-	if (t->prio != PRIO_UNKNOWN && t->prio < 100) {
-		*assume |= 1u << RQ_ASSUME_POLICY_PRIO;
-		return 0;
-	}
-	return -1;
-}
-
-
-/* comm arrays are all RQ_COMM_LEN bytes and NUL-terminated: a fixed copy is enough */
-static inline void rqe_copy_comm(char *dst, const char *src)
-{
-	memcpy(dst, src, RQ_COMM_LEN);
-	dst[RQ_COMM_LEN - 1] = '\0';
-}
-
-static inline bool rqe_same_llc(const struct rq_analysis *an, int a, int b)
-{
-	return rqe_valid_cpu(an, a) && rqe_valid_cpu(an, b) && an->cpus[a].llc == an->cpus[b].llc;
-}
-
-/*
  * A CPU as idle_cpu() and sched_idle_cpu() would see it, the task being placed (skip)
  * left out.  nr_running counts the running task, the queued ones and the delayed ones
  * (DELAY_DEQUEUE); only the first two are facts here.
@@ -684,160 +463,37 @@ void rqe_notify_placement(struct rq_analysis *an, const struct rq_placement *p);
 void rqe_notify_settled(struct rq_analysis *an, const struct rq_placement *p);
 
 /*
- * delay.c: the model changed who runs on cpu (prev to next) at ts; a forked child
- * exited or is gone, its offcpu-fork placement is settled
+ * model.c: busy for the kernel (neither idle_cpu() nor sched_idle_cpu()) by what l says,
+ * or by the running task alone when the CPU's runqueue is unknown
  */
-void rqe_curr_changed(struct rq_analysis *an, int cpu, int prev, int next, uint64_t ts);
-void rqe_fork_child_gone(struct rq_analysis *an, struct rq_task *t);
-
-/* model.c */
-int rqe_grow_hash(struct rq_analysis *an);
-int rqe_masks_init(struct rq_analysis *an);
-void rqe_masks_free(struct rq_analysis *an);
-/* m's set, interned: a counted reference (rqe_mask_put()), or NULL when out of memory */
-const struct rq_cpumask *rqe_mask_intern(struct rq_analysis *an, const struct rq_cpumask *m);
-void rqe_mask_put(struct rq_analysis *an, const struct rq_cpumask *m);
-/*
- * t's mask becomes m's set (-1 when out of memory: t then has none, an->masks.no_mask), or
- * src's own (shared), or none.
- */
-int rqe_task_set_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_cpumask *m);
-void rqe_task_share_mask(struct rq_analysis *an, struct rq_task *t, const struct rq_task *src);
-void rqe_task_drop_mask(struct rq_analysis *an, struct rq_task *t);
-void rqe_look_cpu_scan(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
-		       struct cpu_look *l, bool busy_enough);
 bool rqe_look_busy(const struct cpu_look *l, unsigned int *assume);
-/* cpubits.c */
-int rqe_cpubits_init(struct rq_analysis *an);
-void rqe_cpubits_free(struct rq_analysis *an);
-/* Bring idle_bits, busy_bits and unknown_bits up to date (the dirty CPUs). */
-void rqe_cpubits_flush(struct rq_analysis *an);
-void rqe_snapshot_cpus(struct rq_analysis *an, const struct rq_task *t,
-		       unsigned long *idle, unsigned long *busy, unsigned long *unknown);
-/*
- * t's waking snapshot, a buffer of the pool held until rqe_snap_put() (the task's next
- * waking reuses it): idle words, busy words, unknown words (rqe_mask_longs() each); NULL
- * when out of memory.  Valid until the next rqe_snap_take() of any task.
- */
-unsigned long *rqe_snap_take(struct rq_analysis *an, struct rq_task *t);
-void rqe_snap_put(struct rq_analysis *an, struct rq_task *t);
-static inline unsigned long *rqe_snap(const struct rq_analysis *an, const struct rq_task *t)
-{
-	return t->snap < 0 ? NULL : an->bits.snaps + (size_t)t->snap * 3 * rqe_mask_longs(an);
-}
-/* cpu's curr becomes pid, whose task is t (rqe_task_find(pid), NULL for pid <= 0). */
-void rqe_set_curr(struct rq_analysis *an, int cpu, int pid, struct rq_task *t);
-/* t's policy or cgroup changed (whether it is SCHED_IDLE work): its CPUs' bits are stale. */
-void rqe_task_class_changed(struct rq_analysis *an, const struct rq_task *t);
-void rqe_task_created(struct rq_analysis *an, struct rq_task *t);
-void rqe_task_evicted(struct rq_analysis *an, struct rq_task *t);
-/*
- * The CPUs of LLC id llc as a bitmap (rqe_mask_longs() words), *lo and *hi its first and last
- * word with a CPU; NULL if none (or out of memory).
- */
-const unsigned long *rqe_llc_bits(struct rq_analysis *an, int llc, int *lo, int *hi);
 bool rqe_runner_busy(const struct rq_analysis *an, int cpu, const struct rq_task *skip,
 		     struct cpu_look *l);
-void rqe_note_comm(struct rq_task *t, const char *comm);
-/* Whoever writes t->comm calls this. */
-void rqe_comm_changed(struct rq_task *t);
-/* t is the stopper: named migration/N, and nothing known of it (tr, facts) says not */
-bool rqe_is_stopper(struct rq_task *t, const struct rq_truth_rec *tr);
-void rqe_clear_pending(struct rq_analysis *an, struct rq_task *t);
-void rqe_left_unseen(struct rq_task *t, int cpu, uint64_t ts);
-/* the idleness of cpu is unknown: neither truly idle nor provably not */
-static inline bool rqe_cpu_unknown(const struct rq_cpu *c)
-{
-	return c->curr < 0 || (c->curr == 0 && !c->known);
-}
-void rqe_set_pending(struct rq_analysis *an, struct rq_task *t, int cpu);
-void rqe_copy_attrs(struct rq_analysis *an, struct rq_task *child, const struct rq_task *parent);
-void rqe_repair_from_owner(struct rq_analysis *an, const struct rq_event *ev);
+
+/*
+ * model.c: the switch, the one event that says who runs (rq_analysis_curr()).  Declared
+ * here, not in model.h with model.c's other handlers: tests/golden/t_one_curr.sh allows
+ * this declaration and analysis.c's call alone.
+ */
 void rqe_handle_switch(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_fork(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_exit(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_free(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_syscall(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_numa(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_cgroup_attach(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_marker(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_lost(struct rq_analysis *an, const struct rq_event *ev);
 
-/*
- * rqe_look_cpu(busy_enough) then rqe_look_busy() in their common case, without filling a
- * cpu_look: the runqueue is known and its running task (not skip) is not SCHED_IDLE
- * work by its known policy.  false: ask rqe_look_cpu().
- */
-static inline bool rqe_busy_by_curr(const struct rq_analysis *an, int cpu,
-				    const struct rq_task *skip)
-{
-	const struct rq_cpu *c = &an->cpus[cpu];
+/* cpubits.c: t's waking snapshot (rqe_snap_take(), cpubits.h) goes back to the pool */
+void rqe_snap_put(struct rq_analysis *an, struct rq_task *t);
 
-	if (!c->known || c->curr <= 0 || (skip && c->curr == skip->pid))
-		return false;
-	/* q, rqe_task_find(curr), is curr_task: its class is in c (cpubits.c) */
-	return c->curr_task && c->curr_policy_known && !c->curr_idle_class;
-}
-
-/*
- * Fill l for cpu.  A judge that only needs to know whether the CPU is busy passes
- * busy_enough: the scan stops at the first task that is not SCHED_IDLE by its known
- * policy (the common case, the running task, makes this O(1) and inline); the counts
- * are then partial, but nonidle > 0 and the verdict rests on no assumption about the
- * others.
- */
-static inline void rqe_look_cpu(const struct rq_analysis *an, int cpu,
-				const struct rq_task *skip, struct cpu_look *l, bool busy_enough)
-{
-	const struct rq_cpu *c = &an->cpus[cpu];
-
-	if (busy_enough && rqe_busy_by_curr(an, cpu, skip)) {
-		/* what the scan finds at its first task, and where it stops */
-		*l = (struct cpu_look){
-			.known = true, .pending = c->pending_wakeups > 0, .ntasks = 1, .nonidle = 1,
-			/* busy by the running task's known policy: rqe_idle_class() */
-			.assume = (c->watched && !c->last_idle_ts ?
-				   1u << RQ_ASSUME_CPU_WATCHED : 0) | rqe_policy_unseen(an),
-		};
-		return;
-	}
-	rqe_look_cpu_scan(an, cpu, skip, l, busy_enough);
-}
-
-/* truth.c: the kernel's state from the rqpath:truth records (truth.h) */
-void rqe_handle_truth(struct rq_analysis *an, const struct rq_event *ev);
-/*
- * The record of point (RQ_TRUTH_*) for pid, taken at most TRUTH_MAX_AGE before ts and not
- * after it; it leaves the cache (a record is used once).  NULL: none, or --no-truth.
- */
-const struct rq_truth_rec *rqe_truth_take(struct rq_analysis *an, int pid, int point,
-					  uint64_t ts);
-/* cpu's state in r, the wakee (pid, SCHED_IDLE work or not) left out */
-enum rq_truth_cpu_state rqe_truth_cpu(const struct rq_analysis *an, const struct rq_truth_rec *r,
-				      int cpu, int wakee, bool wakee_idle);
-/* r's entry of cpu, NULL when the record has none (r from rqe_truth_take(): sorted) */
-const struct rq_truth_cpu *rqe_truth_entry(const struct rq_truth_rec *r, int cpu);
+/* truth.c: what a record says (struct rq_truth_rec, truth.h), and the model against it */
 static inline bool rqe_truth_allows(const struct rq_truth_rec *r, int cpu)
 {
 	return (unsigned int)cpu < RQ_TRUTH_MASK_WORDS * 64 &&
 	       (r->mask[cpu / 64] >> (cpu % 64) & 1);
-}
-static inline bool rqe_truth_idle_class(const struct rq_truth_rec *r, const struct rq_task *t)
-{
-	return r->policy == RQ_SCHED_IDLE || t->idle_cgroup;
 }
 static inline bool rqe_truth_rt_or_dl(const struct rq_truth_rec *r)
 {
 	return r->policy == RQ_SCHED_FIFO || r->policy == RQ_SCHED_RR ||
 	       r->policy == RQ_SCHED_DEADLINE;
 }
-/* one CPU allowed, or migration disabled: core select_task_rq() skips the class callback */
-static inline bool rqe_truth_one_cpu(const struct rq_truth_rec *r)
-{
-	return r->nr_cpus_allowed == 1 || (r->flags & RQ_TRUTH_MIGRATE_OFF);
-}
 /*
- * The same at an exec's record, by nr_cpus_allowed alone: the task is current there, long
+ * One CPU allowed at an exec's record (rqe_truth_one_cpu() at a waking's or a fork's),
+ * by nr_cpus_allowed alone: the task is current there, long
  * after sched_exec(), and on 7.2 a tracepoint's programs run under a migrate_disable() of
  * their own (every exec record of a 7.2.13 guest had the flag; truth.bpf.c no longer
  * sets it there, older files still have it)
@@ -846,9 +502,6 @@ static inline bool rqe_truth_exec_one_cpu(const struct rq_truth_rec *r)
 {
 	return r->nr_cpus_allowed == 1;
 }
-/* the placement's facts from r (RQ_PT_RECORD, policy, allowed, the state of to_cpu) */
-void rqe_truth_mark(const struct rq_analysis *an, struct rq_placement *p,
-		    const struct rq_truth_rec *r, const struct rq_task *t);
 /*
  * Count where the model and the record disagree (struct rq_truth_summary): whether a
  * selection ran (model_proven, model_runnable: -1 not asked), the CPUs at the waking
@@ -857,151 +510,31 @@ void rqe_truth_mark(const struct rq_analysis *an, struct rq_placement *p,
 void rqe_truth_compare(struct rq_analysis *an, const struct rq_truth_rec *r,
 		       const struct rq_task *t, int model_proven, int model_runnable,
 		       const unsigned long *snap, const struct rq_cpumask *mask);
-/*
- * The allowed CPUs of r as a mask of the trace's CPUs (beyond the record's words: the
- * model's, if any); valid until the next call.  NULL when out of memory.
- */
-const struct rq_cpumask *rqe_truth_mask(struct rq_analysis *an, const struct rq_truth_rec *r,
-					const struct rq_cpumask *model);
-void rqe_truth_free(struct rq_analysis *an);
 
-/* classify.c */
+/*
+ * classify.c: t's moves held until what follows them is known (a migration/N move, a
+ * wakeup's move without sched_waking), resolved: t shows again or the trace ends
+ */
 void rqe_resolve_stopper(struct rq_analysis *an, struct rq_task *t, bool by_exec);
-void rqe_expire_stopper(struct rq_analysis *an, struct rq_task *t, uint64_t now);
 void rqe_resolve_wake_move(struct rq_analysis *an, struct rq_task *t);
-void rqe_handle_waking(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_wakeup(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_wakeup_new(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_migrate(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_exec(struct rq_analysis *an, const struct rq_event *ev);
-void rqe_handle_prepare_exec(struct rq_analysis *an, const struct rq_event *ev);
 
 /*
  * Placements held by the analysis, not by every task, until what follows them is
- * known: *slot is the holder's slot (-1 none).  rqe_hold() stores p there (a new slot if
- * none) and returns 0, or -1 when out of memory (*slot stays -1); rqe_release() frees it.
- * A held placement is valid until its slot is released or another is taken.
+ * known: *slot is the holder's slot (-1 none).  rqe_hold() (classify.h) stores p there;
+ * rqe_release() frees it.  A held placement is valid until its slot is released or
+ * another is taken.
  */
-int rqe_hold(struct rq_analysis *an, int *slot, const struct rq_placement *p);
 void rqe_release(struct rq_analysis *an, int *slot);
 static inline struct rq_placement *rqe_held(struct rq_analysis *an, int slot)
 {
 	return &an->held.slots[slot];
 }
 
-/* findings.c */
-/* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
-int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-		    enum rq_finding f);
-/* What the judges of a select-path placement (wakeup, fork) onto CPU x read. */
-struct rqe_select {
-	int x;
-	const unsigned long *idle_before;	/* truly idle CPUs at sched_waking, or NULL */
-	const unsigned long *busy_before;	/* busy ones then, or NULL */
-	const unsigned long *unknown_before;	/* unknown ones then, or NULL */
-	bool proven;		/* select_task_rq() provably ran (selection_proven()) */
-	unsigned int proof_assume;	/* what that proof rests on */
-	const struct rq_cpumask *mask;	/* rqe_task_mask() of the task, worked out once */
-	unsigned int mask_assume;	/* what that mask rests on */
-	bool rt_or_dl;		/* rqe_task_is_rt_or_dl() of the task, worked out once */
-	/*
-	 * the kernel's state at the waking or fork (truth.c), or NULL; no_selection: it
-	 * shows the task on a runqueue, so a finding is "no selection", never counted
-	 */
-	const struct rq_truth_rec *truth;
-	bool no_selection;
-};
-void rqe_judge_idle_stacking_full(struct rq_analysis *an, struct rq_placement *p,
-				  struct rq_task *t, const struct rqe_select *sel);
 /*
- * idle-stacking judges SCHED_IDLE wakees or unknown ones (rqe_judge_idle_stacking_full());
- * most wakeups stop at this inline test
+ * findings.c: t's exec record did not come (by its next exec or the end of the trace):
+ * the marker that came while it waited settles the exec
  */
-static inline void rqe_judge_idle_stacking(struct rq_analysis *an, struct rq_placement *p,
-					   struct rq_task *t, const struct rqe_select *sel)
-{
-	unsigned int ignored = 0;
-
-	if (an->profile.idle_stack_allowed && rqe_idle_class(an, t, &ignored) != 0)
-		rqe_judge_idle_stacking_full(an, p, t, sel);
-}
-void rqe_judge_missed_idle(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			   const struct rqe_select *sel);
-/* A wakeup of unknown path (no previous CPU): not judged for each finding it could have */
-void rqe_judge_none(struct rq_analysis *an, struct rq_task *t, const struct rqe_select *sel);
-/*
- * The two judges of a select-path placement from the kernel's state (sel->truth): the
- * CPU states at the waking or fork, the policy and the mask from the record; a CPU the
- * record does not know is the model's (the judges above for x itself).
- */
-void rqe_judge_idle_stacking_truth(struct rq_analysis *an, struct rq_placement *p,
-				   struct rq_task *t, const struct rqe_select *sel);
-void rqe_judge_missed_idle_truth(struct rq_analysis *an, struct rq_placement *p,
-				 struct rq_task *t, const struct rqe_select *sel);
-/*
- * An exec whose record follows its event: not judged until rqe_settle_exec_truth() hears
- * the record (or the next marker settles it).
- */
-void rqe_judge_needless_wait(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			     uint64_t ts);
-void rqe_settle_exec_truth(struct rq_analysis *an, struct rq_task *t,
-			   const struct rq_truth_rec *r);
-/* needless-callback from the exec's record: one CPU allowed or migration disabled */
-void rqe_judge_needless_truth(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			      const struct rq_truth_rec *r);
-void rqe_judge_offcpu_fork(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-			   int parent_cpu, int to);
-/* mask_current: t's mask is known and current (no affinity change unseen since) */
-void rqe_judge_needless_callback(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,
-				 bool mask_current);
-void rqe_settle_unknown_execs(struct rq_analysis *an, struct rq_task *t);
 void rqe_exec_wait_end(struct rq_analysis *an, struct rq_task *t);
-#ifdef RQ_TEST_FIFTH_FINDING
-/* findings.def's test-only row: its judge lives in tests/unit/test_fifth_finding.c */
-void rqe_judge_test_dummy(struct rq_analysis *an, struct rq_placement *p);
-#endif
-/* No marker will describe t's execs waiting for one: they stay not judged, everywhere. */
-void rqe_unknown_execs_stay(struct rq_analysis *an, struct rq_task *t);
-
-/* The queue-delay store (delay.c): the engine's hooks into it. */
-struct rq_delay *rqe_delay_new(struct rq_analysis *an);
-void rqe_delay_free(struct rq_delay *d);
-/*
- * Whether every placement is kept whole until it is settled (a subscriber wants them:
- * on_settled); flagged ones always are (their examples take the settled record).
- */
-void rqe_delay_keep_full(struct rq_analysis *an, bool on);
-
-/* The engine's hooks: a placement is recorded; events were lost on cpu. */
-void rqe_delay_placed(struct rq_analysis *an, const struct rq_placement *p);
-void rqe_delay_lost(struct rq_analysis *an, int cpu);
-/*
- * The execs of t that waited for the recorder's marker (RQ_NOTE_MASK_UNKNOWN) are
- * settled: fix (NULL: they stay not judged) is applied to each, then they go to the sink.
- */
-struct rq_exec_fix {
-	bool one_cpu;		/* the marker's mask has one CPU: exec-local becomes exec-affine */
-	bool needless;		/* ... and the kernel calls the callback: a needless-callback */
-	int cpu;		/* that CPU */
-	unsigned int assume;	/* what the mask read after the exec rests on (RQ_ASSUME_*) */
-	/*
-	 * settled by the exec's rqpath:truth record, not a marker: its facts (RQ_PT_*,
-	 * policy, CPUs allowed), and whether the class callback was the RT/DL one
-	 */
-	uint8_t truth, truth_policy;
-	uint16_t truth_allowed;
-	bool rt;
-};
-void rqe_delay_execs_settled(struct rq_analysis *an, struct rq_task *t,
-			    const struct rq_exec_fix *fix);
-void rqe_exec_fix_apply(struct rq_placement *p, const struct rq_exec_fix *fix);
-/*
- * The engine is about to free t (evicted) or to reuse it (a fork with its pid): what
- * it has pending stays for rqe_delay_finish() (it did not run).
- */
-void rqe_delay_task_gone(struct rq_analysis *an, struct rq_task *t);
-/* End of the trace: what is still pending did not run; the sink sees it with -1. */
-void rqe_delay_finish(struct rq_analysis *an);
 
 /*
  * Apply a topology spec (or the file that holds one) to an analysis begun with
@@ -1009,7 +542,5 @@ void rqe_delay_finish(struct rq_analysis *an);
  *   llc CPULIST...   smt CPULIST...   node CPULIST...   capacity N...
  */
 int rqe_topology_apply(struct rq_analysis *an, const char *spec, char *err, size_t errlen);
-/* N for a per-CPU kthread name (kworker/N:M, ksoftirqd/N, migration/N, ...), else -1. */
-int rqe_percpu_kthread_cpu(const char *comm);
 
 #endif

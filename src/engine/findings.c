@@ -6,7 +6,12 @@
  */
 #include <string.h>
 
+#include "cpubits.h"
+#include "delay_store.h"
 #include "engine.h"
+#include "findings.h"
+#include "model.h"
+#include "truth_model.h"
 
 /* Count a proven finding; keep the example if there is room.  Returns its index or -1. */
 int rqe_add_finding(struct rq_analysis *an, struct rq_placement *p, struct rq_task *t,

@@ -15,8 +15,14 @@
 
 #include <bsd/string.h>
 
+#include "classify.h"
+#include "cpubits.h"
+#include "delay_store.h"
 #include "engine.h"
+#include "findings.h"
 #include "markers.h"
+#include "model.h"
+#include "truth_model.h"
 
 static void retire_task(struct rq_analysis *an, struct rq_task *t);
 
@@ -301,13 +307,13 @@ static void pid_slot_clear(struct rq_analysis *an, struct rq_task *t)
 }
 
 /*
- * Tasks live in chunks, not one malloc each: malloc put a task anywhere on 16 bytes with
- * its 8-byte header between tasks.  The slots are the task's own 152 bytes: slots of 160
- * on 32-byte boundaries (2 or 3 lines for the first 128 bytes) saved 0.1 D1 miss an event
- * at 256 CPUs (cachegrind, 300 k events: 7.99 -> 7.86) but cost 8 bytes a task, and the
- * target is 200 bytes a live task (issue 23: 204 -> 194 with this and the hash's load of
- * two).  Under AddressSanitizer a free slot is poisoned, so a use of an evicted task is
- * still caught.
+ * Tasks live in chunks, not one malloc each: malloc puts a task anywhere on 16 bytes with
+ * its 8-byte header between tasks.  The slots are the task's own 152 bytes, not padded:
+ * slots of 160 on 32-byte boundaries (2 or 3 lines for the first 128 bytes) save 0.1 D1
+ * miss an event at 256 CPUs (cachegrind) but cost 8 bytes a task, and a live task (its
+ * slot, its share of the hash at a load of two) stays within 200 bytes of peak RSS
+ * (docs/performance.md).  Under AddressSanitizer a free slot is poisoned, so a use of an
+ * evicted task is still caught.
  */
 #define RQE_TASK_CHUNK 256
 struct rqe_task_slot {

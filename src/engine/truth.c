@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "engine.h"
+#include "findings.h"
+#include "truth_model.h"
 
 /*
  * Records waiting for their placement, direct-mapped by pid: only the tasks between a

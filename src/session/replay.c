@@ -15,8 +15,8 @@
 
 #include <bsd/string.h>
 
+#include "analysis.h"
 #include "decode.h"
-#include "engine.h"
 #include "msg.h"
 #include "pump.h"
 #include "replay.h"
@@ -141,10 +141,14 @@ fail:
 #define TRUTH_PRECHECK_FACTS 500
 #define TRUTH_PRECHECK_EVENTS (4u << 20)
 
-static bool precheck_done(const struct rq_truth_summary *t)
+static bool precheck_done(const struct rq_analysis *pre)
 {
+	const struct rq_summary *s = rq_analysis_summary(pre);
+
+	if (s->nr_events >= TRUTH_PRECHECK_EVENTS)
+		return true;
 	for (int k = 0; k < RQ_TCHK__COUNT; k++)
-		if (t->checked[k] < TRUTH_PRECHECK_FACTS)
+		if (s->truth.checked[k] < TRUTH_PRECHECK_FACTS)
 			return false;
 	return true;
 }
@@ -153,7 +157,7 @@ static bool precheck_done(const struct rq_truth_summary *t)
 static unsigned int truth_precheck(struct rq_replay *r, const struct rq_analysis *an,
 				   const char *release)
 {
-	struct rq_analysis_opts o = an->opts;
+	struct rq_analysis_opts o = *rq_analysis_opts(an);
 	struct rq_budget step = { .max_events = 65536 };
 	struct rq_analysis *pre;
 	struct rq_replay *again;
@@ -168,10 +172,9 @@ static unsigned int truth_precheck(struct rq_replay *r, const struct rq_analysis
 	if (again && !rq_analysis_begin(pre, r->path, r->nr_cpus, release,
 					rq_pump_available(again->pump)) &&
 	    !rq_pump_add_analysis(again->pump, pre)) {
-		while (rq_pump_run(again->pump, &step) == RQ_PUMP_BUDGET &&
-		       !precheck_done(&pre->truth.summary) && pre->stats.nr_events < TRUTH_PRECHECK_EVENTS)
+		while (rq_pump_run(again->pump, &step) == RQ_PUMP_BUDGET && !precheck_done(pre))
 			;
-		rejected = pre->truth.summary.rejected;
+		rejected = rq_analysis_summary(pre)->truth.rejected;
 	}
 	/* a pre-check that could not run refuses nothing: the replay's own check still runs */
 	rq_replay_close(again);
@@ -190,7 +193,7 @@ int rq_replay_begin(struct rq_replay *r, struct rq_analysis *an)
 		release[0] = '\0';
 	if (rq_analysis_begin(an, r->path, r->nr_cpus, release, rq_pump_available(r->pump)))
 		return -1;
-	an->truth.summary.rejected = truth_precheck(r, an, release);
+	rq_analysis_note_truth_rejected(an, truth_precheck(r, an, release));
 	rq_analysis_note_eas(an, rq_td_eas_event(r->td));
 	/* what the file's statistics say was lost before any mark in the pages */
 	rq_analysis_note_lost(an, rq_td_stats_overrun(r->td));

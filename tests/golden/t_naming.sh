@@ -16,7 +16,7 @@ check() {
 		"$1"/src/*/*.c "$1"/views/*.c 2>/dev/null)
 	[ -z "$hits" ] || { printf 'FAIL: a static with a public or engine prefix: %s\n' "$hits"; bad=1; }
 	hits=$(grep -nE '\brqe_[a-z0-9_]+' "$1"/src/base/* "$1"/src/input/*.[ch] \
-		"$1"/src/output/* "$1"/src/cli/* "$1"/views/* 2>/dev/null)
+		"$1"/src/output/* "$1"/src/session/* "$1"/src/cli/* "$1"/views/* 2>/dev/null)
 	[ -z "$hits" ] || { printf 'FAIL: an engine-private rqe_ name outside src/engine/: %s\n' "$hits"; bad=1; }
 	return $bad
 }

@@ -17,6 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "classify.h"
+#include "cpubits.h"
+#include "model.h"
 #include "synth.h"
 
 #define NCPUS 70	/* two words, the second partly used */

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "delay.h"
+#include "delay_store.h"
+#include "model.h"
 #include "synth.h"
 
 static int cmp(const void *a, const void *b)

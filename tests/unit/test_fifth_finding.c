@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "delay_report.h"
+#include "findings.h"
 #include "synth.h"
 #include "writer.h"
 #include "report.h"

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "delay_store.h"
 #include "synth.h"
 
 /* nr CPUs of one LLC from cpu markers, each seen idle at 1 ms */

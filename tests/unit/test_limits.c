@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "model.h"
 #include "synth.h"
 
 #define NR_TASKS 1000000
