@@ -6,12 +6,16 @@
 # header of the same name in two layers, or a relative path, cannot hide a climb.
 # The engine's headers are private but for its public ones (analysis.h, delay.h): engine.h
 # and each part's own (model.h, cpubits.h, ...) are included by files of src/engine/ alone
-# (tests/unit may look inside; this test reads src/ and views/ only).
-# The test then plants includes of engine.h and model.h in copies of a session and an output
-# file and must see both refused, so that it cannot pass by checking nothing.
+# (tests/unit may look inside; this test reads src/ and views/ only).  Likewise the
+# session is the one way to read a trace: replay.h is src/session/'s own.
+# The test then plants includes of engine.h, model.h and replay.h in copies of a session, an
+# output and a view file and must see all three refused, so that it cannot pass by checking
+# nothing.
 top=${RQPATH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 # the headers of src/engine/ that the layers above may include; every other is private
 engine_public="analysis.h delay.h"
+# the headers of src/session/ that only its own files may include
+session_private="replay.h"
 
 rank() {
 	case $1 in
@@ -63,6 +67,13 @@ check() (
 					"(its public headers: $engine_public)"
 				fail=1
 			fi
+			# a trace is read through a session: its replay is its own
+			if [ "$1" = src/session ] && [ "$dir" != src/session ] &&
+			   echo " $session_private " | grep -qF " $inc "; then
+				echo "FAIL: $f includes src/session/$inc, private to the session" \
+					"(read a trace through session.h)"
+				fail=1
+			fi
 			# the views are the commands' only way into the TUI: tui_main.h alone
 			if [ "$1" = views ] && [ "$dir" = src/cli ] && [ "$inc" != tui_main.h ]; then
 				echo "FAIL: $f includes views/$inc (the commands see tui_main.h only)"; fail=1
@@ -81,13 +92,15 @@ trap 'rm -rf "$tmp"' EXIT
 cp -R "$top/src" "$top/views" "$tmp/" || exit 1
 printf '#include "engine.h"\n' >>"$tmp/src/session/replay.c"
 printf '#include "model.h"\n' >>"$tmp/src/output/report.c"
+printf '#include "replay.h"\n' >>"$tmp/views/evidence.c"
 out=$(check "$tmp")
 for planted in "src/session/replay.c includes src/engine/engine.h" \
-	       "src/output/report.c includes src/engine/model.h"; do
+	       "src/output/report.c includes src/engine/model.h" \
+	       "views/evidence.c includes src/session/replay.h"; do
 	echo "$out" | grep -qF "FAIL: $planted, private" ||
 		{ echo "FAIL: the planted include ($planted) was not refused"; exit 1; }
 done
-[ "$(echo "$out" | grep -c '^FAIL')" -eq 2 ] ||
-	{ echo "FAIL: the planted copy was refused for more than the two plants:"; echo "$out"; exit 1; }
-echo "layers: $n includes, none climbs a layer, none of the engine's private headers" \
-	"outside src/engine/ (planted ones are seen)"
+[ "$(echo "$out" | grep -c '^FAIL')" -eq 3 ] ||
+	{ echo "FAIL: the planted copy was refused for more than the three plants:"; echo "$out"; exit 1; }
+echo "layers: $n includes, none climbs a layer, none of the engine's or the session's" \
+	"private headers outside their folder (planted ones are seen)"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# struct rq_analysis stays a handful of parts (issue 34): fewer than 30 direct members,
+# struct rq_analysis stays a handful of parts: fewer than 30 direct members,
 # each part's state in a sub-struct of its own (model.h, cpubits.h, classify.h,
 # truth_model.h, engine.h).  A member is a declarator at the struct's own level: "int a,
 # b;" is two, an embedded struct one.  Checked on the tree (or the tree given as $1).
