@@ -157,9 +157,9 @@ void tui_compare_take(struct tui *t)
 	struct tui_compare *c = t->cmp;
 	int s = tui_compare_side(t);
 
-	if (c->have[s] || !t->cur->an || !t->cur->at_end || t->play.loading)
+	if (c->have[s] || !tui_side_an(t->cur) || !t->cur->at_end || t->play.loading)
 		return;
-	rq_diff_run_from(&c->runs[(s ? c->nfiles[0] : 0) + c->run[s]], t->cur->an);
+	rq_diff_run_from(&c->runs[(s ? c->nfiles[0] : 0) + c->run[s]], tui_side_an(t->cur));
 	c->have[s] = true;
 }
 

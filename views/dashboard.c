@@ -37,7 +37,7 @@ static void fmt_count(uint64_t n, char *buf, size_t size)
 static void draw_info(struct view *v, int y)
 {
 	struct tui *t = v->t;
-	const struct rq_summary *sum = rq_analysis_summary(t->cur->an);
+	const struct rq_summary *sum = rq_analysis_summary(tui_side_an(t->cur));
 	char ev[32], rate[32], line[256], lost[32], truth[64] = "";
 	double span = 0;
 	int x;
@@ -110,7 +110,7 @@ static void draw_info(struct view *v, int y)
  */
 static void draw_limits(struct view *v, int y)
 {
-	const struct rq_summary *sum = rq_analysis_summary(v->t->cur->an);
+	const struct rq_summary *sum = rq_analysis_summary(tui_side_an(v->t->cur));
 	char line[512], rep[256] = "";
 	uint64_t repairs = 0, mism = 0;
 	size_t off = 0;
@@ -154,7 +154,7 @@ static void draw_limits(struct view *v, int y)
 /* One CPU cell: "cpu0 comm:pid q1 in out" into w columns (compact below 60). */
 static void draw_cpu(struct view *v, int y, int x, int w, int cpu)
 {
-	const struct rq_analysis *an = v->t->cur->an;
+	const struct rq_analysis *an = tui_side_an(v->t->cur);
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	const struct rq_cpu_summary *c = &sum->cpus[cpu];
 	int namew = w < 60 ? 17 : 23;
@@ -203,7 +203,7 @@ static int cpu_columns(int n, int rows_avail)
 
 static int draw_cpus(struct view *v, int y, int rows)
 {
-	const struct rq_summary *sum = rq_analysis_summary(v->t->cur->an);
+	const struct rq_summary *sum = rq_analysis_summary(tui_side_an(v->t->cur));
 	int n = sum->nr_cpus, ncol, colw, per_col;
 
 	if (!sum->cpus || n <= 0) {
@@ -262,7 +262,7 @@ static void select_row(int y, bool sel)
 static int draw_paths(struct view *v, int y, int ymax)
 {
 	struct dash_state *s = v->priv;
-	const struct rq_summary *sum = rq_analysis_summary(v->t->cur->an);
+	const struct rq_summary *sum = rq_analysis_summary(tui_side_an(v->t->cur));
 	uint64_t max = 0;
 	int shown = 0, nonzero = 0;
 
@@ -389,7 +389,7 @@ static int find_spark_x(const struct find_cols *c)
 /* The column header on the findings' rule, over columns as wide as they are. */
 static void find_header(const struct tui *t, int y)
 {
-	struct find_cols c = find_cols(rq_analysis_summary(t->cur->an));
+	struct find_cols c = find_cols(rq_analysis_summary(tui_side_an(t->cur)));
 	char hdr[160];
 
 	snprintf(hdr, sizeof(hdr), " %*s  %-*s %*s %*s %*s %*s", c.cnt, "count", c.ofs, "of",
@@ -403,7 +403,7 @@ static int draw_findings(struct view *v, int y, int ymax)
 {
 	struct dash_state *s = v->priv;
 	struct tui *t = v->t;
-	const struct rq_summary *sum = rq_analysis_summary(t->cur->an);
+	const struct rq_summary *sum = rq_analysis_summary(tui_side_an(t->cur));
 	struct find_cols c = find_cols(sum);
 
 	for (int f = 0; f < RQ_FIND__COUNT && y < ymax; f++) {
@@ -490,7 +490,7 @@ static void draw_top_tasks(struct view *v, int y, int ymax)
 		return;
 	if (c.want > 64)
 		c.want = 64;
-	rq_task_info_foreach(v->t->cur->an, top_add, &c);
+	rq_task_info_foreach(tui_side_an(v->t->cur), top_add, &c);
 	tui_rule(v->t, y++, "tasks with the most findings (key 3: all tasks)");
 	if (!c.n)
 		tui_puts(y, 1, -1, "(no task has a finding)");
@@ -523,11 +523,11 @@ static void dashboard_draw(struct view *v, int y0, int h)
 	int y = y0, ymax = y0 + h;
 	int ncpu_rows, left, npaths, pend;
 
-	if (!t->cur->an) {
+	if (!tui_side_an(t->cur)) {
 		tui_puts(y, 1, -1, "no data");
 		return;
 	}
-	sum = rq_analysis_summary(t->cur->an);
+	sum = rq_analysis_summary(tui_side_an(t->cur));
 	s->npaths = 0;
 	draw_info(v, y++);
 	draw_limits(v, y++);

@@ -132,7 +132,7 @@ void tui_detail_facts(struct tui *t, const struct rq_placement *p,
 		      tui_fact_fn fn, void *data)
 {
 	struct facts fs = { fn, data, width }, *s = &fs;
-	const struct rq_analysis *an = t->cur->an;
+	const struct rq_analysis *an = tui_side_an(t->cur);
 	const struct rq_path_info *pi = &rq_paths[p->path];
 	struct rq_task_info info;
 	const struct rq_task_info *tk = an && rq_task_info_get(an, p->pid, &info) ? &info : NULL;
@@ -253,7 +253,7 @@ static void build(struct view *v)
  */
 void tui_open_placement(struct tui *t, const struct rq_placement *p)
 {
-	const struct rq_analysis *an = t->cur->an;
+	const struct rq_analysis *an = tui_side_an(t->cur);
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	struct rq_placement rec;
 

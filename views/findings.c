@@ -27,7 +27,7 @@ struct findings_state {
 static void rebuild(struct view *v)
 {
 	struct findings_state *s = v->priv;
-	const struct rq_analysis *an = v->t->cur->an;
+	const struct rq_analysis *an = tui_side_an(v->t->cur);
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 
 	s->nrows = 0;
@@ -47,7 +47,7 @@ static int findings_open(struct view *v, const void *arg)
 
 static void draw_row(struct view *v, int y, const struct frow *r, bool sel)
 {
-	const struct rq_summary *sum = rq_analysis_summary(v->t->cur->an);
+	const struct rq_summary *sum = rq_analysis_summary(tui_side_an(v->t->cur));
 	const struct rq_finding_store *fs = &sum->findings[r->finding];
 	char buf[256], extra[96] = "";
 	int x;
@@ -119,7 +119,7 @@ static void findings_draw(struct view *v, int y0, int h)
 	struct findings_state *s = v->priv;
 
 	rebuild(v);
-	if (!v->t->cur->an)
+	if (!tui_side_an(v->t->cur))
 		return;
 	tui_list_draw(v, y0, h, s->nrows, findings_row);
 }
@@ -141,9 +141,9 @@ static bool findings_match(struct view *v, int row, const char *needle, bool ica
 		return tui_text_has(rq_finding_ids[r->finding], needle, icase);
 	if (r->example == -2)
 		return tui_text_has(rq_findings[r->finding].title, needle, icase);
-	if (r->example < 0 || !v->t->cur->an)
+	if (r->example < 0 || !tui_side_an(v->t->cur))
 		return false;
-	p = &rq_analysis_summary(v->t->cur->an)->findings[r->finding].examples[r->example];
+	p = &rq_analysis_summary(tui_side_an(v->t->cur))->findings[r->finding].examples[r->example];
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	return tui_name_has(p->comm, strnlen(p->comm, RQ_COMM_LEN), needle, icase) ||
 	       strstr(pid, needle);
@@ -158,12 +158,12 @@ static enum view_key findings_key(struct view *v, enum tui_action act)
 	rebuild(v);
 	if (tui_list_key(v, act, s->nrows))
 		return VK_REDRAW;
-	if (act != ACT_ENTER || !s->nrows || !v->t->cur->an)
+	if (act != ACT_ENTER || !s->nrows || !tui_side_an(v->t->cur))
 		return VK_UNHANDLED;
 	r = &s->rows[v->sel];
 	if (r->example >= 0) {
 		const struct rq_finding_store *fs =
-			&rq_analysis_summary(v->t->cur->an)->findings[r->finding];
+			&rq_analysis_summary(tui_side_an(v->t->cur))->findings[r->finding];
 
 		tui_open_placement(v->t, &fs->examples[r->example]);
 	} else {

@@ -436,7 +436,8 @@ static int rebuild_base(struct view *v)
 {
 	struct pl_state *s = v->priv;
 	struct tl_index *x = v->t->cur->idx;
-	uint64_t until = v->t->cur->an ? rq_analysis_summary(v->t->cur->an)->last_ts : 0;
+	struct rq_analysis *an = tui_side_an(v->t->cur);
+	uint64_t until = an ? rq_analysis_summary(an)->last_ts : 0;
 	uint8_t *cm = NULL;
 
 	tl_index_sort(x);
@@ -615,7 +616,7 @@ static bool cols_step(struct pl_state *s, const struct tl_index *x, size_t budge
 static int rebuild_ring(struct view *v)
 {
 	struct pl_state *s = v->priv;
-	const struct rq_analysis *an = v->t->cur->an;
+	const struct rq_analysis *an = tui_side_an(v->t->cur);
 	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	unsigned int n = an ? sum->recent_len : 0;
 
@@ -1025,7 +1026,8 @@ static void placements_row(struct view *v, int y, int i, bool sel)
 
 static void placements_draw(struct view *v, int y0, int h)
 {
-	const struct rq_summary *sum = v->t->cur->an ? rq_analysis_summary(v->t->cur->an) : NULL;
+	struct rq_analysis *an = tui_side_an(v->t->cur);
+	const struct rq_summary *sum = an ? rq_analysis_summary(an) : NULL;
 	struct pl_state *s = v->priv;
 	struct tui *t = v->t;
 	char buf[512], f[200];

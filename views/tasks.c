@@ -121,8 +121,8 @@ static void rebuild(struct view *v)
 		return;
 	v->stale = false;
 	s->nrows = 0;
-	if (v->t->cur->an)
-		rq_task_info_foreach(v->t->cur->an, collect, s);
+	if (tui_side_an(v->t->cur))
+		rq_task_info_foreach(tui_side_an(v->t->cur), collect, s);
 	if (s->nrows)
 		qsort_r(s->rows, s->nrows, sizeof(s->rows[0]), cmp_task, &s->sort);
 	s->built = true;

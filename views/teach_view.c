@@ -34,7 +34,7 @@ static void draw_tree(struct view *v, int y0, int h, int w)
 		int k = v->top + i, x;
 		const struct rq_teach_node *n = &rq_teach_nodes[k];
 		struct rq_teach_count c;
-		bool sel = k == v->sel, have = rq_teach_count(t->cur->an, k, &c);
+		bool sel = k == v->sel, have = rq_teach_count(tui_side_an(t->cur), k, &c);
 
 		taken[0] = maybe[0] = '\0';
 		if (have && n->taken[0] >= 0)
@@ -83,7 +83,7 @@ static void draw_panel(struct view *v, int y0, int h, int x0, int w)
 	struct rq_teach_count c;
 	int y = y0, ymax = y0 + h;
 	char buf[256];
-	bool have = rq_teach_count(v->t->cur->an, v->sel, &c);
+	bool have = rq_teach_count(tui_side_an(v->t->cur), v->sel, &c);
 
 	attron(tui_attr(C_HEADER));
 	tui_puts(y++, x0, w, n->title);
@@ -168,7 +168,7 @@ static enum view_key teach_key(struct view *v, enum tui_action act)
 		struct rq_teach_count c;
 
 		/* nothing taken for certain: the placements that may have taken it */
-		if (!rq_teach_count(v->t->cur->an, v->sel, &c) || !c.maybe) {
+		if (!rq_teach_count(tui_side_an(v->t->cur), v->sel, &c) || !c.maybe) {
 			tui_message(v->t, "no placement took this step, or may have");
 			return VK_REDRAW;
 		}

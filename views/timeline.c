@@ -407,7 +407,7 @@ static void draw_instant(struct view *v, int y, int ymax)
 		/* who waited: the first one (by the model's name for it), and how many more */
 		if (q > 0 && qp[0] > 0) {
 			struct rq_task_info tk;
-			struct rq_analysis *an = v->t->cur->an;
+			struct rq_analysis *an = tui_side_an(v->t->cur);
 			const char *name = an && rq_task_info_get(an, qp[0], &tk) &&
 					   tk.comm[0] ? tk.comm : "?";
 

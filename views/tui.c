@@ -262,7 +262,7 @@ double tui_rel(const struct tui *t, uint64_t ts)
 {
 	const struct tui_side *s = t->cur;
 	uint64_t base = s->trace_first ? s->trace_first :
-			(s->an ? rq_analysis_summary(s->an)->first_ts : 0);
+			(tui_side_an(s) ? rq_analysis_summary(tui_side_an(s))->first_ts : 0);
 
 	if (ts < base)
 		return 0;
@@ -288,7 +288,7 @@ int tui_time_width(const struct tui *t)
 	char buf[64];
 	const struct tui_side *s = t->cur;
 	uint64_t last = s->trace_last ? s->trace_last :
-			s->an ? rq_analysis_summary(s->an)->last_ts : 0;
+			tui_side_an(s) ? rq_analysis_summary(tui_side_an(s))->last_ts : 0;
 	int w;
 
 	if (!t->abs_time)
@@ -455,7 +455,7 @@ static void on_settled(void *data, const struct rq_placement *p)
 
 static void subscribe(struct tui *t)
 {
-	rq_analysis_subscribe(t->cur->an, &(struct rq_observer){
+	rq_analysis_subscribe(tui_side_an(t->cur), &(struct rq_observer){
 		.on_placement = on_placement, .on_settled = on_settled, .ctx = t });
 }
 
@@ -473,8 +473,10 @@ static void on_advance(void *data, uint64_t ts)
 		if (t->rec.kernel_events)
 			t->rec.events_at = wall_now();
 		t->rec.kernel_events = false;
-		if (!s->trace_first && s->an && rq_analysis_summary(s->an)->first_ts)
-			s->trace_first = rq_analysis_summary(s->an)->first_ts;
+		struct rq_analysis *an = tui_side_an(s);
+
+		if (!s->trace_first && an && rq_analysis_summary(an)->first_ts)
+			s->trace_first = rq_analysis_summary(an)->first_ts;
 	}
 	if (!t->rec.frozen)
 		t->generation++;
@@ -521,17 +523,15 @@ static int replay_reopen(struct tui *t)
 	struct rq_analysis_opts o;
 
 	rq_session_close(s->session);
-	s->an = NULL;
 	analysis_opts(t, &o);
 	s->session = rq_session_open_file(s->path, &o, 0);
 	if (!s->session) {
 		tui_message(t, "out of memory");
 		return -1;
 	}
-	s->an = rq_session_analysis(s->session);
 	/* the index of the whole trace is built by the first pass that reaches the end */
 	if (s->idx && !s->idx->complete)
-		tl_index_attach(s->idx, s->an);
+		tl_index_attach(s->idx, tui_side_an(s));
 	if (rq_session_start(s->session)) {
 		tui_message(t, "%s", rq_session_cause(s->session));
 		return -1;
@@ -568,10 +568,10 @@ static bool replay_feed(struct tui *t, double budget)
 			break;
 		case RQ_PUMP_END:
 			t->cur->at_end = true;
-			t->cur->trace_last = rq_analysis_summary(t->cur->an)->last_ts;
+			t->cur->trace_last = rq_analysis_summary(tui_side_an(t->cur))->last_ts;
 			if (t->cur->idx && !t->cur->idx->complete) {
 				tl_index_complete(t->cur->idx);
-				tl_index_detach(t->cur->idx, t->cur->an);
+				tl_index_detach(t->cur->idx, tui_side_an(t->cur));
 			}
 			break;
 		case RQ_PUMP_UNTIL:
@@ -600,7 +600,7 @@ static void replay_seek(struct tui *t, uint64_t limit, bool until_placement)
 static uint64_t position(const struct tui *t)
 {
 	if (t->cur->live)
-		return t->cur->an ? rq_analysis_summary(t->cur->an)->last_ts : 0;
+		return tui_side_an(t->cur) ? rq_analysis_summary(tui_side_an(t->cur))->last_ts : 0;
 	return t->cur->play_ts;
 }
 
@@ -642,7 +642,7 @@ static void jump_done(struct tui *t, const char *text, void *data)
 			    tui_fmt_ts(t, t->cur->trace_last, 0, buf, sizeof(buf)));
 		target = t->cur->trace_last;
 	}
-	sum = rq_analysis_summary(t->cur->an);
+	sum = rq_analysis_summary(tui_side_an(t->cur));
 	if (sum->nr_events && target < sum->last_ts) {
 		if (replay_reopen(t))
 			return;
@@ -1104,8 +1104,7 @@ static void tui_free(struct tui *t)
 		s->idx = NULL;
 		rq_session_close(s->session);
 		s->session = NULL;
-		s->an = NULL;
-	}
+		}
 	tui_compare_free(t->cmp);
 	free(t);
 }
@@ -1155,8 +1154,8 @@ static int compare_load(struct tui *t, char *err, size_t errlen)
 		if (progress)
 			rq_progress(NULL);
 		t->play.loading = false;
-		t->cur->play_ts = rq_analysis_summary(t->cur->an)->nr_events ?
-			     rq_analysis_summary(t->cur->an)->last_ts : t->cur->trace_first;
+		t->cur->play_ts = rq_analysis_summary(tui_side_an(t->cur))->nr_events ?
+			     rq_analysis_summary(tui_side_an(t->cur))->last_ts : t->cur->trace_first;
 		/* an error while reading ends the feed early: an index never completed */
 		rc = t->msg[0] || !t->cur->idx->complete ? -1 : 0;
 		tui_compare_take(t);
@@ -1348,19 +1347,18 @@ static int live_begin(struct tui *t, bool reset)
 	if (!idx)
 		return -1;
 	if (reset) {
-		tl_index_detach(s->idx, s->an);
+		tl_index_detach(s->idx, tui_side_an(s));
 		if (rq_session_restart(s->session)) {
-			tl_index_attach(s->idx, s->an);
+			tl_index_attach(s->idx, tui_side_an(s));
 			tl_index_free(idx);
 			return -1;
 		}
 	}
 	tl_index_free(s->idx);
-	s->an = rq_session_analysis(s->session);
 	s->idx = idx;
 	/* live runs for hours: the timeline keeps the last 1M placements and 2M runs */
 	tl_index_window(s->idx, 1 << 20, 2 << 20);
-	tl_index_attach(s->idx, s->an);
+	tl_index_attach(s->idx, tui_side_an(s));
 	s->trace_first = 0;
 	t->rec.counting_since = wall_now();
 	for (int i = 0; i < VIEW__COUNT; i++)
@@ -1379,7 +1377,7 @@ static void live_action(struct tui *t, enum tui_action act)
 			tui_message(t, "frozen: the screen waits, recording and analysis go on "
 				    "(%s: live again)", tui_key_name(t, ACT_FREEZE));
 		} else {
-			uint64_t n = rq_analysis_summary(t->cur->an)->nr_events;
+			uint64_t n = rq_analysis_summary(tui_side_an(t->cur))->nr_events;
 
 			/* the rows the views kept while frozen are old now */
 			for (int i = 0; i < VIEW__COUNT; i++)
@@ -1470,7 +1468,7 @@ static void replay_turn(struct tui *t, struct loop *l)
 {
 	if (t->play.loading) {
 		if (replay_feed(t, 0.05)) {
-			const struct rq_summary *sum = rq_analysis_summary(t->cur->an);
+			const struct rq_summary *sum = rq_analysis_summary(tui_side_an(t->cur));
 
 			t->play.loading = false;
 			t->dirty = true;
@@ -1493,7 +1491,7 @@ static void replay_turn(struct tui *t, struct loop *l)
 		if (t->cur->at_end) {
 			t->play.playing = false;
 			t->dirty = true;
-			t->cur->play_ts = rq_analysis_summary(t->cur->an)->last_ts;
+			t->cur->play_ts = rq_analysis_summary(tui_side_an(t->cur))->last_ts;
 		}
 	} else {
 		l->last = wall_now();

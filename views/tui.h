@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "session.h"
 
 struct rq_session;
 
@@ -225,7 +226,6 @@ struct tui_side {
 	bool live;		/* the source: a live recording, else the trace file path */
 	const char *path;	/* the trace file, NULL live */
 	struct rq_session *session;	/* the file read or the recording (session.h) */
-	struct rq_analysis *an;	/* the session's (rq_session_analysis()), NULL before */
 	struct tl_index *idx;	/* runs and placements of the whole trace (tlindex.h) */
 	uint64_t trace_first;	/* first record timestamp, 0 unknown */
 	uint64_t trace_last;	/* last one, 0 until seen */
@@ -234,6 +234,12 @@ struct tui_side {
 	double progress;
 	struct tui_hist hist;	/* findings over time, fed by the placement observer */
 };
+
+/* The side's analysis: its session's (a reset swaps it), NULL before it has a session. */
+static inline struct rq_analysis *tui_side_an(const struct tui_side *s)
+{
+	return s->session ? rq_session_analysis(s->session) : NULL;
+}
 
 /* Replay: the options of the trace's analysis and the clock's state over it. */
 struct tui_play {
