@@ -11,11 +11,12 @@
  * command line picks the ops by the word the user gave (rq_writer_find()) and never
  * knows which writer it runs.
  *
+ *	struct rq_session *s = rq_session_open_file(file, &opts, 0);	(session.h)
  *	struct rq_writer w;
  *
- *	if (rq_writer_begin(&w, rq_writer_find("html"), out, an))
+ *	if (rq_writer_begin(&w, rq_writer_find("html"), out, rq_session_analysis(s)))
  *		... out of memory ...
- *	rq_replay_file(file, an, ...);
+ *	rq_session_run(s, NULL);
  *	if (rq_writer_end(&w))
  *		... write error ...
  *	rq_writer_free(&w);
